@@ -1,0 +1,43 @@
+// Types shared by the configuration model, the compiler and the limiter engine. Isomorphic:
+// no server imports here.
+
+export const ALGORITHMS = [
+  "token_bucket",
+  "leaky_bucket",
+  "gcra",
+  "fixed_window",
+  "sliding_log",
+  "sliding_window",
+] as const;
+export type Algorithm = (typeof ALGORITHMS)[number];
+
+export const LIMIT_BY = ["tenant", "key", "subject"] as const;
+export type LimitBy = (typeof LIMIT_BY)[number];
+
+export const ACTIONS = ["reject", "delay"] as const;
+export type LimitAction = (typeof ACTIONS)[number];
+
+export const MODES = ["enforce", "shadow"] as const;
+export type LimitMode = (typeof MODES)[number];
+
+export const STORE_FAILURE = ["open", "closed"] as const;
+export type StoreFailure = (typeof STORE_FAILURE)[number];
+
+/** Algorithms that may hand out a wait instead of rejecting (config.md, action: delay). */
+export const DELAY_ALGORITHMS: readonly Algorithm[] = ["gcra", "leaky_bucket"];
+
+/** The numbers and switches of one fully resolved limit: what the limiter evaluates. */
+export interface LimitRule {
+  algorithm: Algorithm;
+  /** L: units per window, 1..1e9 */
+  limit: number;
+  /** W in milliseconds, 1 .. 365 d */
+  windowMs: number;
+  /** B: null means "default" (L) */
+  burst: number | null;
+  action: LimitAction;
+  /** with action "delay": the longest wait handed out; null = no wait beyond capacity is allowed */
+  maxDelayMs: number | null;
+  mode: LimitMode;
+  onStoreFailure: StoreFailure;
+}
