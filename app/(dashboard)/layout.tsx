@@ -1,0 +1,29 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import { requireUser } from "@/lib/auth/session";
+
+export const dynamic = "force-dynamic";
+
+// Every dashboard page is behind this check (and each DAL call checks again).
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const user = await requireUser();
+  return (
+    <>
+      <header className="shell-header">
+        <Link href="/" className="brand">
+          Sluice
+        </Link>
+        <nav aria-label="Main">
+          <Link href="/">Overview</Link>
+        </nav>
+        <span className="muted" data-testid="signed-in-as">
+          {user.email}
+          {user.isOperator ? " · operator" : ""}
+        </span>
+        <SignOutButton />
+      </header>
+      <main className="shell-main">{children}</main>
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import "server-only";
+import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
+import { authOptions } from "@/lib/auth/options";
+import { loadUserPrincipal } from "@/lib/auth/users";
+import type { Principal } from "@/lib/auth/principal";
+
+type UserPrincipal = Extract<Principal, { kind: "user" }>;
+
+/** The signed-in user, re-read from the database, or null. */
+export async function currentUser(): Promise<UserPrincipal | null> {
+  const session = await getServerSession(authOptions());
+  const userId = (session as { userId?: string } | null)?.userId;
+  return userId ? loadUserPrincipal(userId) : null;
+}
+
+/** For pages: the signed-in user, or a redirect to the login page. */
+export async function requireUser(): Promise<UserPrincipal> {
+  const user = await currentUser();
+  if (!user) redirect("/login");
+  return user;
+}

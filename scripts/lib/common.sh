@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Shared bring-up steps for `npm start` and `npm test`: install what is missing, start the
+# private PostgreSQL and Redis under .data/ unless DATABASE_URL / REDIS_URL are given.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+DATA="${SLUICE_DATA_DIR:-$ROOT/.data}"
+PG_PORT="${SLUICE_PG_PORT:-54329}"
+mkdir -p "$DATA"
+
+say() { printf '\033[1;34m[sluice]\033[0m %s\n' "$*" >&2; }
+die() { printf '\033[1;31m[sluice] %s\033[0m\n' "$*" >&2; exit 1; }
+
+APT_UPDATED=0
+apt_install() {
+  # Installs Debian packages when running as root; otherwise says what is missing.
+  if [ "$(id -u)" != 0 ]; then die "Missing $* and not root: install them with apt-get ($*)."; fi
+  if [ "$APT_UPDATED" = 0 ]; then
+    say "apt-get update"; DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null; APT_UPDATED=1
+  fi
+  say "installing $*"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+pg_bindir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+
+ensure_system_packages() {
+  local missing=()
+  [ -n "${DATABASE_URL:-}" ] || [ -n "$(pg_bindir)" ] || missing+=(postgresql)
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  command -v redis-cli >/dev/null || missing+=(redis-tools)
+  for pkg in "$@"; do
+    case "$pkg" in chromium) command -v chromium >/dev/null || missing+=(chromium) ;; *) command -v "$pkg" >/dev/null || missing+=("$pkg") ;; esac
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+}
+
+ensure_node_modules() {
+  # Reinstall only when the lock file changed since the last install.
+  local stamp="$ROOT/node_modules/.sluice-lock-hash" want
+  want="$(sha256sum "$ROOT/package-lock.json" | cut -c1-64)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    say "installing npm packages"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed."
+    echo "$want" > "$stamp"
+  fi
+  if [ ! -f "$ROOT/lib/generated/prisma/client.ts" ] || [ "$ROOT/prisma/schema.prisma" -nt "$ROOT/lib/generated/prisma/client.ts" ]; then
+    say "generating the Prisma client"
+    bash "$ROOT/scripts/prisma-generate.sh" >/dev/null
+  fi
+}
+
+# Private PostgreSQL cluster under .data/pg, owned by a non-root user (PostgreSQL refuses root).
+start_private_postgres() {
+  local dir="$DATA/pg" bin user
+  bin="$(pg_bindir)"; [ -n "$bin" ] || die "PostgreSQL binaries not found."
+  user="$(id -un)"; [ "$user" = root ] && user=postgres
+  id "$user" >/dev/null 2>&1 || die "User '$user' does not exist to run PostgreSQL."
+  as_pg() { if [ "$(id -un)" = "$user" ]; then "$@"; else runuser -u "$user" -- "$@"; fi; }
+  if [ ! -f "$dir/PG_VERSION" ]; then
+    say "creating a private PostgreSQL cluster in $dir"
+    mkdir -p "$dir"; chown "$user" "$dir"; chmod 700 "$dir"
+    as_pg "$bin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 >/dev/null
+  fi
+  if ! as_pg "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
+    say "starting PostgreSQL on 127.0.0.1:$PG_PORT"
+    as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 30 \
+      -o "-p $PG_PORT -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off" start >/dev/null \
+      || die "PostgreSQL did not start; see $dir/server.log."
+  fi
+}
+
+ensure_database() { # $1 = database name on the private cluster
+  local bin; bin="$(pg_bindir)"
+  if ! "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "select 1 from pg_database where datname='$1'" | grep -q 1; then
+    "$bin/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres "$1"
+  fi
+}
+
+start_private_redis() { # $1 = port, $2 = name
+  local port="$1" dir="$DATA/$2"
+  mkdir -p "$dir"
+  if redis-cli -p "$port" ping >/dev/null 2>&1; then return 0; fi
+  say "starting Redis on 127.0.0.1:$port"
+  redis-server --port "$port" --bind 127.0.0.1 --daemonize yes --dir "$dir" \
+    --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --save "" --appendonly no >/dev/null
+  for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && return 0; sleep 0.1; done
+  die "Redis did not start on port $port; see $dir/redis.log."
+}
+
+# A stable random secret kept under .data (created on first use).
+data_secret() { # $1 = file name
+  local file="$DATA/$1"
+  [ -s "$file" ] || (umask 077; node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))' > "$file")
+  cat "$file"
+}

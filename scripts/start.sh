@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `npm start`: install what is missing, bring up PostgreSQL and Redis (private ones under
+# .data/ unless DATABASE_URL / REDIS_URL are given), migrate, seed, build when sources
+# changed, and serve on $PORT.
+source "$(dirname "$0")/lib/common.sh"
+cd "$ROOT"
+
+ensure_system_packages
+ensure_node_modules
+
+if [ -z "${DATABASE_URL:-}" ]; then
+  start_private_postgres
+  ensure_database sluice
+  export DATABASE_URL="postgresql://postgres@127.0.0.1:$PG_PORT/sluice"
+fi
+if [ -z "${REDIS_URL:-}" ] && [ -z "${REDIS_CLUSTER_NODES:-}" ]; then
+  start_private_redis 63799 redis
+  export REDIS_URL="redis://127.0.0.1:63799"
+fi
+export PORT="${PORT:-3000}"
+export NEXTAUTH_SECRET="${NEXTAUTH_SECRET:-$(data_secret nextauth-secret)}"
+export NEXTAUTH_URL="${NEXTAUTH_URL:-http://localhost:$PORT}"
+export SLUICE_ADMIN_EMAIL="${SLUICE_ADMIN_EMAIL:-admin@sluice.local}"
+if [ -z "${SLUICE_ADMIN_PASSWORD:-}" ]; then
+  SLUICE_ADMIN_PASSWORD="$(data_secret admin-password)"; export SLUICE_ADMIN_PASSWORD
+fi
+export NODE_ENV=production
+
+# One sentence, no stack trace, for bad settings or unreachable stores.
+node --import tsx --import ./scripts/server-only-hook.mjs scripts/preflight.ts || exit 1
+npm run --silent db:migrate || die "Migrations failed (see above)."
+node --import tsx --import ./scripts/server-only-hook.mjs prisma/seed.ts || die "Seeding failed (see above)."
+bash scripts/build-if-changed.sh || die "The build failed (see above)."
+
+say "serving on http://localhost:$PORT — log in as $SLUICE_ADMIN_EMAIL with password $SLUICE_ADMIN_PASSWORD"
+echo $$ > "$DATA/app.pid"
+exec node --import tsx --import ./scripts/server-only-hook.mjs server.ts

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# `npm run stop`: stops what `npm start` / `npm test` started under .data/ (never a system service).
+source "$(dirname "$0")/lib/common.sh"
+for pidfile in "$DATA"/app.pid "$DATA"/test-app*.pid; do
+  [ -f "$pidfile" ] || continue
+  pid="$(cat "$pidfile")"; kill "$pid" 2>/dev/null && say "stopped the app ($pid)"; rm -f "$pidfile"
+done
+for dir in "$DATA"/redis*; do
+  [ -f "$dir/redis.pid" ] || continue
+  pid="$(cat "$dir/redis.pid")"; kill "$pid" 2>/dev/null && say "stopped Redis ($dir)"; rm -f "$dir/redis.pid"
+done
+[ -x "$ROOT/scripts/redis-cluster.sh" ] && [ -d "$DATA/cluster" ] && bash "$ROOT/scripts/redis-cluster.sh" stop "$DATA/cluster" 63811 >/dev/null 2>&1 || true
+if [ -f "$DATA/pg/postmaster.pid" ]; then
+  owner="$(stat -c %U "$DATA/pg")"
+  if [ "$(id -un)" = "$owner" ]; then "$(pg_bindir)/pg_ctl" -D "$DATA/pg" -m fast stop >/dev/null
+  else runuser -u "$owner" -- "$(pg_bindir)/pg_ctl" -D "$DATA/pg" -m fast stop >/dev/null; fi
+  say "stopped PostgreSQL"
+fi

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs every suite, keeps going past failures, and prints the totals as the last line.
+# Expects the environment prepared by scripts/test.sh. $1 = report folder.
+set -uo pipefail
+REPORTS="$1"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+DATA="${SLUICE_DATA_DIR:-$ROOT/.data}"
+HOOK=(--import tsx --import ./scripts/server-only-hook.mjs)
+APP_PORTS=(3100 3101)
+
+banner() { printf '\n\033[1;34m== %s ==\033[0m\n' "$*"; }
+record() { echo "$1 $2" >> "$REPORTS/checks.txt"; } # name pass|fail
+
+stop_apps() {
+  for port in "${APP_PORTS[@]}"; do
+    [ -f "$DATA/test-app-$port.pid" ] && kill "$(cat "$DATA/test-app-$port.pid")" 2>/dev/null
+    rm -f "$DATA/test-app-$port.pid"
+  done
+}
+trap stop_apps EXIT
+
+banner typecheck
+if npx --no-install tsc --noEmit -p .; then record typecheck pass; else record typecheck fail; fi
+
+banner lint
+if npx --no-install eslint . --max-warnings 0; then record lint pass; else record lint fail; fi
+
+banner build
+if bash scripts/build-if-changed.sh; then record build pass; else record build fail; fi
+
+banner "start two app processes"
+for port in "${APP_PORTS[@]}"; do
+  PORT=$port NODE_ENV=production NEXTAUTH_URL="http://localhost:$port" \
+    node "${HOOK[@]}" server.ts > "$REPORTS/app-$port.log" 2>&1 &
+  echo $! > "$DATA/test-app-$port.pid"
+done
+export APP_URL="http://localhost:${APP_PORTS[0]}" APP_URL_2="http://localhost:${APP_PORTS[1]}"
+for port in "${APP_PORTS[@]}"; do
+  for _ in $(seq 1 100); do curl -fs "http://localhost:$port/api/health" >/dev/null && break; sleep 0.2; done
+done
+if curl -fs "$APP_URL/api/health" >/dev/null && curl -fs "$APP_URL_2/api/health" >/dev/null; then record app-start pass
+else record app-start fail; tail -20 "$REPORTS"/app-*.log; fi
+
+banner "unit tests"
+npx --no-install vitest run --project unit --reporter=default --reporter=json --outputFile.json="$REPORTS/unit.json"
+
+banner "integration tests (single Redis, real PostgreSQL, the running app)"
+npx --no-install vitest run --project integration --reporter=default --reporter=json --outputFile.json="$REPORTS/integration.json"
+
+banner "integration tests on a 3-master Redis Cluster"
+if bash scripts/redis-cluster.sh start "$DATA/cluster" 63811 > "$REPORTS/cluster.log" 2>&1; then
+  REDIS_CLUSTER_NODES="127.0.0.1:63811,127.0.0.1:63812,127.0.0.1:63813" \
+    npx --no-install vitest run --project integration tests/integration/limiter \
+    --reporter=default --reporter=json --outputFile.json="$REPORTS/cluster.json"
+else
+  record cluster-start fail; cat "$REPORTS/cluster.log"
+fi
+
+banner "end-to-end tests (Playwright, Chromium)"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$REPORTS/e2e.json" npx --no-install playwright test --reporter=list,json
+
+stop_apps
+node scripts/test/summarize.mjs "$REPORTS"

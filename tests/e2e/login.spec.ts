@@ -1,0 +1,31 @@
+import { expect, test } from "@playwright/test";
+
+const email = process.env.SLUICE_ADMIN_EMAIL ?? "admin@sluice.test";
+const password = process.env.SLUICE_ADMIN_PASSWORD ?? "test-admin-password";
+
+test("an anonymous visitor is sent to the login page", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login/);
+  await expect(page.getByRole("heading", { name: "Sign in to Sluice" })).toBeVisible();
+});
+
+test("a wrong password is refused with a message", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toContainText("do not match");
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("the seeded operator logs in, sees the shell, and signs out", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("signed-in-as")).toContainText(`${email} · operator`);
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+  await page.screenshot({ path: ".data/screenshots/shell.png", fullPage: true });
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+});
