@@ -1,0 +1,72 @@
+import "server-only";
+import type { RedisClient } from "@/lib/redis";
+import type { Check, CheckDecision, CheckRequest, LimitSpec } from "@/lib/limiter/types";
+import { codecFor } from "@/lib/limiter/algorithms";
+import { limitKey } from "@/lib/limiter/keys";
+import { readLimitReply, summarize } from "@/lib/limiter/decide";
+import { nowOverride, type EvaluateOptions } from "@/lib/limiter/clock";
+import { runCheckScript } from "@/lib/limiter/script";
+
+// One check = one script call over all its limits (lua/check.lua): every enforce limit admits
+// and all consume, or nothing is consumed. Redis is not touched when no limit applies.
+
+const MAX_COST = 1_000_000_000;
+
+function validate(limits: readonly LimitSpec[], request: CheckRequest): string[] {
+  const { cost } = request;
+  if (!Number.isSafeInteger(cost) || cost < 1 || cost > MAX_COST) {
+    throw new RangeError(`cost must be an integer 1..${MAX_COST}, got ${cost}`);
+  }
+  const keys = limits.map(limitKey);
+  if (new Set(keys).size !== keys.length) throw new RangeError("a check lists the same limit and identity twice");
+  const tenant = limits[0]?.tenantId;
+  if (limits.some((l) => l.tenantId !== tenant)) {
+    throw new RangeError("all limits of one check must belong to one tenant (one Redis Cluster slot)");
+  }
+  return keys;
+}
+
+export interface ScriptCall {
+  keys: string[];
+  args: number[];
+}
+
+/** KEYS and ARGV of lua/check.lua for one check. */
+export function buildCall(limits: readonly LimitSpec[], request: CheckRequest, options?: EvaluateOptions): ScriptCall {
+  const keys = validate(limits, request);
+  const args = [request.cost, request.dryRun ? 1 : 0, nowOverride(options)];
+  for (const spec of limits) args.push(...codecFor(spec.rule.algorithm).args(spec.rule));
+  return { keys, args };
+}
+
+/** Reads the script's reply: { allowed, nowMs, six integers per limit }. */
+export function readReply(limits: readonly LimitSpec[], reply: readonly number[]): CheckDecision {
+  if (reply.length !== 2 + 6 * limits.length) throw new Error(`limiter script: reply of ${reply.length} integers`);
+  const decision = summarize(limits.map((spec, i) => readLimitReply(spec, reply.slice(2 + 6 * i, 8 + 6 * i))));
+  if (decision.allowed !== (reply[0] === 1)) throw new Error("limiter script: verdict disagrees with its limits");
+  return decision;
+}
+
+export async function evaluate(
+  redis: RedisClient,
+  limits: readonly LimitSpec[],
+  request: CheckRequest,
+  options?: EvaluateOptions,
+): Promise<CheckDecision> {
+  if (limits.length === 0) return summarize([]);
+  const { keys, args } = buildCall(limits, request, options);
+  return readReply(limits, await runCheckScript(redis, keys, args));
+}
+
+/**
+ * Many independent checks (POST /api/check/batch), each decided on its own. The calls are
+ * issued together, so the client's auto-pipelining sends them in a few round trips (on a
+ * Cluster, one pipeline per node). A failing check rejects only its own entry.
+ */
+export function evaluateMany(
+  redis: RedisClient,
+  checks: readonly Check[],
+  options?: EvaluateOptions,
+): Promise<PromiseSettledResult<CheckDecision>[]> {
+  return Promise.allSettled(checks.map((check) => evaluate(redis, check.limits, check.request, options)));
+}

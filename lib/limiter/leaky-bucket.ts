@@ -1,0 +1,15 @@
+import "server-only";
+import { limitArgs } from "@/lib/limiter/args";
+import type { AlgorithmCodec } from "@/lib/limiter/types";
+
+// leaky_bucket: A meter (the policing form): the level drains at L/W per ms and a check is
+// admitted when level + cost <= B (default L). With action delay the level may go past B by up
+// to maxDelay's worth: the check waits (level + cost - B)/(L/W).
+// Script part: lua/algorithms/buckets.lua (state layout, reply fields). The reply's six
+// integers are read the same way for every algorithm (lib/limiter/reply.ts).
+
+export const leakyBucket: AlgorithmCodec = {
+  algorithm: "leaky_bucket",
+  tag: "k",
+  args: (rule) => limitArgs(5, rule),
+};

@@ -1,0 +1,53 @@
+--[[ token_bucket (code 4), leaky_bucket (code 5), gcra (code 6): one meter, three readings.
+With capacity B (default L) draining/refilling at L/W per ms, all three admit exactly when
+  level + cost <= B
+where level = B - tokens (token bucket), the meter's level (leaky bucket), or
+max(TAT-now, 0)/T with T = W/L (gcra: max(TAT,now) + cost*T - now <= tau + T = B*T).
+The level is kept multiplied by W, so it is an integer that drains by L per ms: x = level*W.
+KEY    string "<x> <t> <W>": x at time t (ms), scaled by W; absent = empty meter (full
+       bucket). PX until x has drained to 0, so idle state disappears. gcra: TAT = t + x/L.
+ARGV   L, W, B, maxDelay (ms; -1 = reject; gcra and leaky_bucket only). The caller may
+       pass L and W divided by their gcd (same rate, smaller numbers); a state stored at
+       another scale (the limit's rate changed) is rescaled, keeping its level.
+Reply  remaining = floor(B - level) (gcra: floor((tau+T-(TAT-now))/T), as redis-cell);
+       resetMs = ceil(x/L) (gcra TAT-now; token bucket: until refilled to B);
+       delay: over = x + cost*W - B*W; admitted with waitMs = ceil(over/L) when
+       over <= maxDelay*L, else denied and nothing is reserved;
+       retryAfterMs = ceil((over - maxDelay*L)/L) (maxDelay 0 for reject);
+       cost > B is cost_exceeds_capacity.
+]]
+local function meter(limit, cost, now)
+  local L, W, B = limit.L, limit.W, limit.B
+  local x, t = 0, now
+  local s = read_ints(limit.key)
+  if s then
+    x, t = s[1], s[2]
+    if s[3] ~= W then x = cdiv(x * W, s[3]) end
+  end
+  -- Drained for the time since t; (now-t)*L may pass 2^53 only when it passes x too.
+  if now > t then
+    x = math.max(0, x - (now - t) * L)
+    t = now
+  end
+  local cap = B * W
+  local function remaining(v) return math.max(0, idiv(cap - v, W)) end
+  if cost > B then return denied(2, -1, remaining(x), cdiv(x, L)) end
+  local after = x + cost * W
+  local over = after - cap
+  local delay = math.max(limit.maxDelay, 0)
+  if over > delay * L then
+    return denied(0, cdiv(over - delay * L, L), remaining(x), cdiv(x, L))
+  end
+  local wait = 0
+  if over > 0 then wait = cdiv(over, L) end
+  return { status = 1, wait = wait, retry = -1, remaining0 = remaining(x), reset0 = cdiv(x, L),
+           remaining1 = remaining(after), reset1 = cdiv(after, L),
+           write = function(slack)
+             redis.call('SET', limit.key, int(after) .. ' ' .. int(t) .. ' ' .. int(W),
+               'PX', int(math.max(1, cdiv(after, L) + t - now) + slack))
+           end }
+end
+
+ALG[4] = meter
+ALG[5] = meter
+ALG[6] = meter

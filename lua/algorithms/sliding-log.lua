@@ -1,0 +1,53 @@
+--[[ sliding_log (code 2): admits when units admitted in (now-W, now] + cost <= L (exact).
+KEY    sorted set, one entry per admitted check: score = its time (ms), member
+       "<cumulative units after it>:<its cost>", so the units in the window are
+       last.cum - first.cum + first.cost in O(log n). Trimmed to the window on every write
+       and PEXPIRE W, so it never holds more than L entries.
+ARGV   L, W (B and maxDelay unused)
+Reply  remaining = L - units; resetMs = until the newest entry leaves the window;
+       retryAfterMs = until enough of the oldest units leave it (binary search by rank).
+]]
+local function log_entry(key, rank)
+  local e = redis.call('ZRANGE', key, rank, rank, 'WITHSCORES')
+  if #e == 0 then return nil end
+  local cum, c = string.match(e[1], '^(%d+):(%d+)$')
+  return { cum = tonumber(cum), cost = tonumber(c), ts = tonumber(e[2]) }
+end
+
+ALG[2] = function(limit, cost, now)
+  local key, L, W = limit.key, limit.L, limit.W
+  local lo = now - W
+  local stale = redis.call('ZCOUNT', key, '-inf', int(lo))
+  local first = log_entry(key, stale)
+  local last = log_entry(key, -1)
+  local units, newest = 0, now
+  if first then
+    units = last.cum - first.cum + first.cost
+    newest = last.ts
+  end
+  local reset0 = 0
+  if units > 0 then reset0 = newest + W - now end
+  if cost > L then return denied(2, -1, L - units, reset0) end
+  if units + cost > L then
+    -- the first entry whose leaving frees enough: cum >= first.cum - first.cost + need
+    local target = first.cum - first.cost + (units + cost - L)
+    local lo_rank, hi_rank = stale, redis.call('ZCARD', key) - 1
+    while lo_rank < hi_rank do
+      local mid = idiv(lo_rank + hi_rank, 2)
+      if log_entry(key, mid).cum >= target then hi_rank = mid else lo_rank = mid + 1 end
+    end
+    return denied(0, log_entry(key, lo_rank).ts + W - now, L - units, reset0)
+  end
+  -- a clock that stepped back must not reorder the log: never stamp before the newest entry
+  local ts = now
+  if last and last.ts > ts then ts = last.ts end
+  local cum = cost
+  if last then cum = last.cum + cost end
+  return { status = 1, wait = 0, retry = -1, remaining0 = L - units, reset0 = reset0,
+           remaining1 = L - units - cost, reset1 = ts + W - now,
+           write = function(slack)
+             redis.call('ZREMRANGEBYSCORE', key, '-inf', int(lo))
+             redis.call('ZADD', key, int(ts), int(cum) .. ':' .. int(cost))
+             redis.call('PEXPIRE', key, int(ts + W - now + slack))
+           end }
+end
