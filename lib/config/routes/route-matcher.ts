@@ -1,0 +1,110 @@
+// Resolves a check's route to the single most specific declared pattern. This runs on
+// every check, so patterns are precompiled into a segment trie: matching walks the path
+// once, trying literal, then :param, then * at each segment, and the first complete match
+// is the most specific one (backtracking happens only where a literal branch dead-ends).
+//
+// Ranking, most important first:
+//   1. path, segment by segment from the left: literal > :param > * (config.md);
+//   2. method: a literal method beats "*" (a user reads "GET /v1/items/:id" as more about
+//      the request than "* /v1/items/:id", but never lets the method outweigh the path:
+//      "* /v1/items/new" beats "GET /v1/items/:id" for GET /v1/items/new);
+//   3. scope: at equal path and method rank, the tenant's own route beats a global one.
+// `*` matches one or more remaining segments: "GET /files/*" does not match "GET /files".
+
+import { parseCheckRoute } from "./check-route";
+import { parseRoutePattern, type PatternMethod } from "./route-pattern";
+
+export type RouteScope = "global" | "tenant";
+
+interface Terminal {
+  /** method -> pattern text; "*" holds the any-method pattern */
+  byMethod: Map<PatternMethod, { text: string; scope: RouteScope }>;
+}
+
+interface TrieNode {
+  literal: Map<string, TrieNode>;
+  param: TrieNode | null;
+  /** patterns ending in "*" below this node */
+  rest: Terminal | null;
+  /** patterns ending exactly at this node */
+  end: Terminal | null;
+}
+
+export interface RouteMatcher {
+  /** The pattern text for a check route like "GET /v1/items/42?x=1", or null. */
+  match(route: string): string | null;
+}
+
+const newNode = (): TrieNode => ({ literal: new Map(), param: null, rest: null, end: null });
+
+function place(terminal: Terminal | null, method: PatternMethod, text: string, scope: RouteScope): Terminal {
+  const target = terminal ?? { byMethod: new Map() };
+  const existing = target.byMethod.get(method);
+  // Same shape declared twice: tenant beats global; within one scope the first stays
+  // (validation already reports such duplicates).
+  if (!existing || (existing.scope === "global" && scope === "tenant")) {
+    target.byMethod.set(method, { text, scope });
+  }
+  return target;
+}
+
+function insert(root: TrieNode, text: string, scope: RouteScope): void {
+  const parsed = parseRoutePattern(text);
+  if (!parsed.ok) throw new Error(parsed.message);
+  const { method, segments } = parsed.pattern;
+  let node = root;
+  for (const segment of segments) {
+    if (segment.kind === "rest") {
+      node.rest = place(node.rest, method, text, scope);
+      return;
+    }
+    if (segment.kind === "param") {
+      node.param ??= newNode();
+      node = node.param;
+    } else {
+      let child = node.literal.get(segment.value);
+      if (!child) node.literal.set(segment.value, (child = newNode()));
+      node = child;
+    }
+  }
+  node.end = place(node.end, method, text, scope);
+}
+
+function pick(terminal: Terminal | null, method: string): string | null {
+  if (!terminal) return null;
+  const exact = terminal.byMethod.get(method as PatternMethod);
+  if (exact) return exact.text;
+  return terminal.byMethod.get("*")?.text ?? null;
+}
+
+function walk(node: TrieNode, segments: string[], index: number, method: string): string | null {
+  if (index === segments.length) return pick(node.end, method);
+  const literal = node.literal.get(segments[index] as string);
+  if (literal) {
+    const found = walk(literal, segments, index + 1, method);
+    if (found !== null) return found;
+  }
+  if (node.param) {
+    const found = walk(node.param, segments, index + 1, method);
+    if (found !== null) return found;
+  }
+  // index < length here, so a rest pattern always has at least one segment to take.
+  return pick(node.rest, method);
+}
+
+/** Patterns must be valid (validated documents only); an invalid one throws. */
+export function createRouteMatcher(
+  globalPatterns: readonly string[],
+  tenantPatterns: readonly string[] = [],
+): RouteMatcher {
+  const root = newNode();
+  for (const text of globalPatterns) insert(root, text, "global");
+  for (const text of tenantPatterns) insert(root, text, "tenant");
+  return {
+    match(route: string): string | null {
+      const parsed = parseCheckRoute(route);
+      if (!parsed) return null;
+      return walk(root, parsed.segments, 0, parsed.method);
+    },
+  };
+}
