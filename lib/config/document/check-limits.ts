@@ -1,0 +1,105 @@
+// Rules that need inheritance resolved: a base limit must have every rule field, only an
+// override may disable, and the combination of fields that a declaration produces (after
+// what it inherits) must make sense. Each problem is reported once, at the declaration
+// where it first appears, on the field that declaration set.
+
+import { DELAY_ALGORITHMS } from "@/lib/shared/limit-types";
+
+import type { DocumentError } from "./document-error";
+import type { LimitDeclaration, LimitSlot } from "./inheritance";
+import { describeOrigin, type LimitOrigin } from "./limit-origin";
+import { mergeLimitFields, type LimitFields } from "./normalize-limit";
+
+const REQUIRED: readonly { field: keyof LimitFields; label: string }[] = [
+  { field: "by", label: "by" },
+  { field: "algorithm", label: "algorithm" },
+  { field: "limit", label: "limit" },
+  { field: "windowMs", label: "window" },
+];
+
+/** Where a base of this origin could have inherited from, for "required" messages. */
+function nothingToInherit(origin: LimitOrigin, name: string): string {
+  switch (origin.level) {
+    case "plan":
+      return "";
+    case "route":
+      return origin.scope === "global" ? "" : `: no limit named "${name}" on the global route "${origin.pattern}" to inherit it from`;
+    case "tenant":
+      return `: no plan or route limit named "${name}" to inherit it from`;
+    case "key":
+      return `: no tenant, plan or route limit named "${name}" to inherit it from`;
+  }
+}
+
+function checkBase(base: LimitDeclaration): DocumentError[] {
+  const errors: DocumentError[] = [];
+  for (const { field, label } of REQUIRED) {
+    if (base.fields[field] === undefined) {
+      errors.push({ path: `${base.path}.${label}`, message: `required${nothingToInherit(base.origin, base.name)}` });
+    }
+  }
+  if (base.fields.disabled === true) {
+    errors.push({
+      path: `${base.path}.disabled`,
+      message: `only an override can be disabled, and this limit overrides nothing; remove the limit instead`,
+    });
+  }
+  return errors;
+}
+
+const cannotDelay = (fields: LimitFields): boolean =>
+  fields.action === "delay" && fields.algorithm !== undefined && !DELAY_ALGORITHMS.includes(fields.algorithm);
+
+/** " (from plan free)" when the field's value came from an earlier declaration. */
+function inheritedFrom(chain: readonly LimitDeclaration[], field: keyof LimitFields): string {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const declaration = chain[i] as LimitDeclaration;
+    if (declaration.fields[field] !== undefined) return ` (from ${describeOrigin(declaration.origin)})`;
+  }
+  return "";
+}
+
+function checkStep(chain: readonly LimitDeclaration[], index: number): DocumentError[] {
+  const declaration = chain[index] as LimitDeclaration;
+  const earlier = chain.slice(0, index);
+  const before = index > 0 ? mergeLimitFields(earlier.map((d) => d.fields)) : null;
+  const now = mergeLimitFields([...earlier, declaration].map((d) => d.fields));
+  const errors: DocumentError[] = [];
+  if (cannotDelay(now) && !(before && cannotDelay(before))) {
+    if (declaration.fields.action !== undefined) {
+      errors.push({
+        path: `${declaration.path}.action`,
+        message: `action delay works only with algorithm gcra or leaky_bucket, and this limit's algorithm is ${now.algorithm}${declaration.fields.algorithm === undefined ? inheritedFrom(earlier, "algorithm") : ""}`,
+      });
+    } else {
+      errors.push({
+        path: `${declaration.path}.algorithm`,
+        message: `${now.algorithm} cannot delay, and this limit has action: delay${inheritedFrom(earlier, "action")}; use gcra or leaky_bucket, or set action: reject`,
+      });
+    }
+  }
+  if (declaration.fields.maxDelayMs !== undefined && now.action !== "delay") {
+    const spelling = declaration.written.maxDelay !== undefined ? "maxDelay" : "maxDelayMs";
+    const action = now.action === undefined ? "reject (the default)" : `${now.action}${declaration.fields.action === undefined ? inheritedFrom(earlier, "action") : ""}`;
+    errors.push({
+      path: `${declaration.path}.${spelling}`,
+      message: `${spelling} applies only with action: delay, and this limit's action is ${action}`,
+    });
+  }
+  return errors;
+}
+
+/**
+ * checkBases is false when the tenant's plan is unknown: its limits might override plan
+ * limits we cannot see, and "required" errors would then be noise on top of the real one.
+ */
+export function checkSlots(slots: readonly LimitSlot[], checkBases: boolean): DocumentError[] {
+  const errors: DocumentError[] = [];
+  for (const slot of slots) {
+    const base = slot.chain[0];
+    if (!base) continue;
+    if (checkBases) errors.push(...checkBase(base));
+    slot.chain.forEach((_, index) => errors.push(...checkStep(slot.chain, index)));
+  }
+  return errors;
+}

@@ -1,0 +1,39 @@
+export { checkNames } from "./check-names";
+export { childPath, formatPath, type DocumentError, type PathPart } from "./document-error";
+export {
+  documentSchema,
+  keySchema,
+  planSchema,
+  routeSchema,
+  tenantSchema,
+  TENANT_STATUSES,
+  type ConfigDocument,
+  type ConfigDocumentInput,
+  type KeyDoc,
+  type PlanDoc,
+  type RouteDoc,
+  type TenantDoc,
+  type TenantStatus,
+} from "./document-schema";
+export { MAX_LIMIT, MAX_WINDOW_MS, NAME_PATTERN, NAME_RULE } from "./field-schemas";
+export {
+  globalRouteSlots,
+  planSlots,
+  resolveTenantInheritance,
+  type InheritanceScope,
+  type LimitDeclaration,
+  type LimitSlot,
+  type TenantInheritance,
+} from "./inheritance";
+export { describeOrigin, type LimitLevel, type LimitOrigin } from "./limit-origin";
+export {
+  fullLimitSchema,
+  LIMIT_FIELD_NAMES,
+  limitSchema,
+  type FullLimitDoc,
+  type LimitDoc,
+  type LimitDocInput,
+} from "./limit-schema";
+export { mergeLimitFields, normalizeLimit, setFieldNames, type LimitFieldName, type LimitFields } from "./normalize-limit";
+export { parseDocumentText, type DocumentFormat, type ParseTextResult } from "./parse-document-text";
+export { validateDocument, type ValidationContext, type ValidationResult } from "./validate-document";

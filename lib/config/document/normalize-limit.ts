@@ -1,0 +1,68 @@
+// A limit's fields with each duration in its one canonical spelling (milliseconds), and
+// the field-by-field merge that inheritance means (config.md: unset fields inherit).
+
+import { parseDuration } from "@/lib/shared/duration";
+import type { Algorithm, LimitAction, LimitBy, LimitMode, StoreFailure } from "@/lib/shared/limit-types";
+
+import type { LimitDoc } from "./limit-schema";
+
+export interface LimitFields {
+  by?: LimitBy;
+  route?: string;
+  algorithm?: Algorithm;
+  limit?: number;
+  windowMs?: number;
+  burst?: number;
+  action?: LimitAction;
+  maxDelayMs?: number;
+  mode?: LimitMode;
+  onStoreFailure?: StoreFailure;
+  disabled?: boolean;
+}
+
+/** Names as a person knows them ("window", not "windowMs"), for provenance and messages. */
+export type LimitFieldName = Exclude<keyof LimitFields, "windowMs" | "maxDelayMs"> | "window" | "maxDelay";
+
+const FIELD_ORDER: readonly (keyof LimitFields)[] = [
+  "by", "route", "algorithm", "limit", "windowMs", "burst",
+  "action", "maxDelayMs", "mode", "onStoreFailure", "disabled",
+];
+
+function durationMs(text: string | number | undefined, ms: number | undefined): number | undefined {
+  if (ms !== undefined) return ms;
+  if (text === undefined) return undefined;
+  return parseDuration(text) ?? undefined;
+}
+
+/** Only the fields the declaration sets; a validated limit's durations always parse. */
+export function normalizeLimit(limit: LimitDoc): LimitFields {
+  const candidate: LimitFields = {
+    by: limit.by,
+    route: limit.route,
+    algorithm: limit.algorithm,
+    limit: limit.limit,
+    windowMs: durationMs(limit.window, limit.windowMs),
+    burst: limit.burst,
+    action: limit.action,
+    maxDelayMs: durationMs(limit.maxDelay, limit.maxDelayMs),
+    mode: limit.mode,
+    onStoreFailure: limit.onStoreFailure,
+    disabled: limit.disabled,
+  };
+  const out: Record<string, unknown> = {};
+  for (const field of FIELD_ORDER) {
+    if (candidate[field] !== undefined) out[field] = candidate[field];
+  }
+  return out as LimitFields;
+}
+
+export function setFieldNames(fields: LimitFields): LimitFieldName[] {
+  return FIELD_ORDER.filter((field) => fields[field] !== undefined).map((field) =>
+    field === "windowMs" ? "window" : field === "maxDelayMs" ? "maxDelay" : field,
+  );
+}
+
+/** Later declarations win, field by field. */
+export function mergeLimitFields(chain: readonly LimitFields[]): LimitFields {
+  return Object.assign({}, ...chain) as LimitFields;
+}
