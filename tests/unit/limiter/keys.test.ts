@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { encodeKeyPart, limitKey, tenantTag } from "@/lib/limiter/keys";
+import { buildCall } from "@/lib/limiter/evaluate";
+import { exactnessProblem } from "@/lib/limiter/args";
+import { rule, spec } from "./rules";
+
+describe("key layout", () => {
+  it("puts every key of a tenant under one hash tag and escapes user text", () => {
+    const key = limitKey(spec("acme", "key-rps", rule("gcra", 10, 1_000), "s:{t:other}:x y%"));
+    expect(key).toBe("{t:acme}:key-rps:s%3A%7Bt%3Aother%7D%3Ax%20y%25:g");
+    expect(key.indexOf("{")).toBe(0);
+    expect(key.slice(1).match(/[{}]/g)).toEqual(["}"]);
+    expect(tenantTag("a}b{c")).toBe("{t:a%7Db%7Bc}");
+    expect(encodeKeyPart("ü-ok_1.~")).toBe("%C3%BC-ok_1.~");
+  });
+});
+
+describe("script arguments", () => {
+  it("sends six integers per limit and reduces a meter's rate by the gcd", () => {
+    const limits = [
+      spec("t", "a", rule("gcra", 100, 60_000, { burst: 5, action: "delay", maxDelayMs: 250 })),
+      spec("t", "b", rule("token_bucket", 10, 1_000, { action: "delay", maxDelayMs: 9 }), "t"),
+      spec("t", "c", rule("sliding_window", 10, 1_000, { mode: "shadow" }), "t"),
+    ];
+    const call = buildCall(limits, { cost: 2, dryRun: true });
+    expect(call.args).toEqual([2, 1, -1, 6, 1, 600, 5, 0, 250, 4, 1, 100, 10, 0, -1, 3, 10, 1_000, 10, 1, -1]);
+  });
+
+  it("refuses what a check cannot be: bad cost, two tenants, the same counter twice", () => {
+    const a = spec("t", "a", rule("fixed_window", 10, 1_000));
+    expect(() => buildCall([a], { cost: 0, dryRun: false })).toThrow(/cost/);
+    expect(() => buildCall([a, spec("u", "a", a.rule)], { cost: 1, dryRun: false })).toThrow(/one tenant/);
+    expect(() => buildCall([a, a], { cost: 1, dryRun: false })).toThrow(/twice/);
+  });
+
+  it("names rules whose arithmetic would pass 2^53", () => {
+    expect(exactnessProblem(rule("sliding_window", 1_000_000_000, 86_400_000))).toMatch(/2\^53/);
+    expect(exactnessProblem(rule("gcra", 1_000_000_000, 86_400_000))).toBeNull();
+    expect(exactnessProblem(rule("fixed_window", 1_000_000_000, 31_536_000_000))).toBeNull();
+  });
+});

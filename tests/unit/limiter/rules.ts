@@ -1,0 +1,22 @@
+import type { Algorithm, LimitRule } from "@/lib/shared/limit-types";
+import type { LimitSpec } from "@/lib/limiter/types";
+
+// Builders shared by the limiter tests (unit and integration).
+
+export function rule(algorithm: Algorithm, limit: number, windowMs: number, extra: Partial<LimitRule> = {}): LimitRule {
+  return {
+    algorithm,
+    limit,
+    windowMs,
+    burst: null,
+    action: "reject",
+    maxDelayMs: null,
+    mode: "enforce",
+    onStoreFailure: "open",
+    ...extra,
+  };
+}
+
+export function spec(tenantId: string, id: string, r: LimitRule, identity = "k:1"): LimitSpec {
+  return { id, tenantId, identity, rule: r };
+}
