@@ -43,15 +43,27 @@ function lineOf(text: string, position: number): number {
   return text.slice(0, position).split("\n").length;
 }
 
+// V8 names a position for some JSON errors only ("Unexpected token '}', "..." is not valid
+// JSON" has none); YAML reads JSON too, and its parser says where it stumbles.
+function jsonErrorLine(text: string, message: string): number | null {
+  const position = /at position (\d+)/.exec(message);
+  if (position) return lineOf(text, Number(position[1]));
+  const lineCounter = new LineCounter();
+  const error = parseDocument(text, { lineCounter, prettyErrors: false }).errors[0];
+  return error ? lineCounter.linePos(error.pos[0]).line : null;
+}
+
 function parseJson(text: string): ParseTextResult {
   try {
     return { ok: true, input: JSON.parse(text) as unknown };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const position = /at position (\d+)/.exec(message);
-    const line = position ? lineOf(text, Number(position[1])) : text.split("\n").length;
-    const plain = message.replace(/ in JSON at position \d+.*$/, "").replace(/ \(line \d+ column \d+\)$/, "");
-    return { ok: false, errors: [{ path: "", message: `line ${line}: ${plain}` }] };
+    const line = jsonErrorLine(text, message);
+    const plain = message
+      .replace(/ in JSON at position \d+.*$/, "")
+      .replace(/, .*is not valid JSON$/s, "")
+      .replace(/ \(line \d+ column \d+\)$/, "");
+    return { ok: false, errors: [{ path: "", message: line === null ? plain : `line ${line}: ${plain}` }] };
   }
 }
 
