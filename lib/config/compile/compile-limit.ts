@@ -37,7 +37,9 @@ export function compileLimit(slot: LimitSlot, keyIdOf: KeyIdOf): CompiledLimit |
   if (fields.disabled === true) return null;
   const { by, algorithm, limit, windowMs } = fields;
   if (by === undefined || algorithm === undefined || limit === undefined || windowMs === undefined) {
-    throw new Error(`compileLimit: ${base.path} ("${slot.name}") lacks a rule field; validate the document first`);
+    throw new Error(
+      `compileLimit: ${base.path} ("${slot.name}") lacks a rule field; validate the document first`,
+    );
   }
   const action = fields.action ?? "reject";
   const rule: LimitRule = {

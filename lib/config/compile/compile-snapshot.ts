@@ -11,7 +11,14 @@ import {
 
 import { compileLimit, type KeyIdOf } from "./compile-limit";
 import type { IdMap } from "./id-map";
-import { SNAPSHOT_FORMAT, type CompiledKey, type CompiledLimit, type CompiledTenant, type LimitSet, type Snapshot } from "./snapshot-types";
+import {
+  SNAPSHOT_FORMAT,
+  type CompiledKey,
+  type CompiledLimit,
+  type CompiledTenant,
+  type LimitSet,
+  type Snapshot,
+} from "./snapshot-types";
 
 function toLimitSet(limits: readonly CompiledLimit[]): LimitSet {
   const set: LimitSet = { unrouted: [], routed: {} };
@@ -26,13 +33,19 @@ function compileSlots(slots: readonly LimitSlot[], keyIdOf: KeyIdOf): CompiledLi
   return slots.flatMap((slot) => compileLimit(slot, keyIdOf) ?? []);
 }
 
-function compileTenant(scope: InheritanceScope, tenant: TenantDoc, index: number, ids: IdMap): CompiledTenant {
+function compileTenant(
+  scope: InheritanceScope,
+  tenant: TenantDoc,
+  index: number,
+  ids: IdMap,
+): CompiledTenant {
   const id = ids.tenants[tenant.slug];
   if (id === undefined) throw new Error(`compileSnapshot: the IdMap has no id for tenant "${tenant.slug}"`);
   const keyIds: Record<string, string> = { ...ids.keys[tenant.slug] };
   const keyIdOf: KeyIdOf = (name) => {
     const keyId = keyIds[name];
-    if (keyId === undefined) throw new Error(`compileSnapshot: the IdMap has no id for key "${name}" of tenant "${tenant.slug}"`);
+    if (keyId === undefined)
+      throw new Error(`compileSnapshot: the IdMap has no id for key "${name}" of tenant "${tenant.slug}"`);
     return keyId;
   };
   const inheritance = resolveTenantInheritance(scope, tenant, index);

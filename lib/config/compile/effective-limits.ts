@@ -51,7 +51,11 @@ function matcherFor(snapshot: Snapshot, tenant: CompiledTenant): RouteMatcher {
  * The pattern a check's route ("GET /v1/items/42?x=1") resolves to for this tenant
  * (global and the tenant's own routes), or null: unknown tenant, no match, no route.
  */
-export function resolveRoute(snapshot: Snapshot, tenantSlug: string, route: string | null | undefined): string | null {
+export function resolveRoute(
+  snapshot: Snapshot,
+  tenantSlug: string,
+  route: string | null | undefined,
+): string | null {
   if (!route) return null;
   const tenant = snapshot.tenants[tenantSlug];
   if (!tenant) return null;

@@ -23,7 +23,9 @@ function nothingToInherit(origin: LimitOrigin, name: string): string {
     case "plan":
       return "";
     case "route":
-      return origin.scope === "global" ? "" : `: no limit named "${name}" on the global route "${origin.pattern}" to inherit it from`;
+      return origin.scope === "global"
+        ? ""
+        : `: no limit named "${name}" on the global route "${origin.pattern}" to inherit it from`;
     case "tenant":
       return `: no plan or route limit named "${name}" to inherit it from`;
     case "key":
@@ -35,7 +37,10 @@ function checkBase(base: LimitDeclaration): DocumentError[] {
   const errors: DocumentError[] = [];
   for (const { field, label } of REQUIRED) {
     if (base.fields[field] === undefined) {
-      errors.push({ path: `${base.path}.${label}`, message: `required${nothingToInherit(base.origin, base.name)}` });
+      errors.push({
+        path: `${base.path}.${label}`,
+        message: `required${nothingToInherit(base.origin, base.name)}`,
+      });
     }
   }
   if (base.fields.disabled === true) {
@@ -80,7 +85,10 @@ function checkStep(chain: readonly LimitDeclaration[], index: number): DocumentE
   }
   if (declaration.fields.maxDelayMs !== undefined && now.action !== "delay") {
     const spelling = declaration.written.maxDelay !== undefined ? "maxDelay" : "maxDelayMs";
-    const action = now.action === undefined ? "reject (the default)" : `${now.action}${declaration.fields.action === undefined ? inheritedFrom(earlier, "action") : ""}`;
+    const action =
+      now.action === undefined
+        ? "reject (the default)"
+        : `${now.action}${declaration.fields.action === undefined ? inheritedFrom(earlier, "action") : ""}`;
     errors.push({
       path: `${declaration.path}.${spelling}`,
       message: `${spelling} applies only with action: delay, and this limit's action is ${action}`,

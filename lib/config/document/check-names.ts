@@ -21,7 +21,11 @@ function duplicates<T>(
     const seen = firstIndex.get(key);
     if (seen === undefined) firstIndex.set(key, index);
     // Point at the first entry itself ("plans[0]"), not at its name field.
-    else errors.push({ path: pathOf(index), message: describe(item, items[seen] as T, pathOf(seen).replace(/\.\w+$/, "")) });
+    else
+      errors.push({
+        path: pathOf(index),
+        message: describe(item, items[seen] as T, pathOf(seen).replace(/\.\w+$/, "")),
+      });
   });
   return errors;
 }
@@ -32,16 +36,24 @@ const shapeOf = (route: RouteDoc): string => {
 };
 
 function duplicateRoutes(routes: readonly RouteDoc[], base: string): DocumentError[] {
-  return duplicates(routes, shapeOf, (i) => `${base}[${i}].pattern`, (route, first, firstPath) =>
-    route.pattern === first.pattern
-      ? `duplicate route pattern "${route.pattern}" (first at ${firstPath})`
-      : `route pattern "${route.pattern}" matches exactly what "${first.pattern}" (${firstPath}) matches; keep one`,
+  return duplicates(
+    routes,
+    shapeOf,
+    (i) => `${base}[${i}].pattern`,
+    (route, first, firstPath) =>
+      route.pattern === first.pattern
+        ? `duplicate route pattern "${route.pattern}" (first at ${firstPath})`
+        : `route pattern "${route.pattern}" matches exactly what "${first.pattern}" (${firstPath}) matches; keep one`,
   );
 }
 
 function duplicateLimits(limits: readonly LimitDoc[], base: string): DocumentError[] {
-  return duplicates(limits, (limit) => limit.name, (i) => `${base}[${i}].name`, (limit, _first, firstPath) =>
-    `duplicate limit name "${limit.name}" (first at ${firstPath}); names are unique where limits are attached`,
+  return duplicates(
+    limits,
+    (limit) => limit.name,
+    (i) => `${base}[${i}].name`,
+    (limit, _first, firstPath) =>
+      `duplicate limit name "${limit.name}" (first at ${firstPath}); names are unique where limits are attached`,
   );
 }
 
@@ -49,15 +61,30 @@ function duplicateLimits(limits: readonly LimitDoc[], base: string): DocumentErr
 function routeFieldUnderRoute(route: RouteDoc, base: string): DocumentError[] {
   return route.limits.flatMap((limit, i) =>
     limit.route !== undefined && limit.route !== route.pattern
-      ? [{ path: `${base}.limits[${i}].route`, message: `a limit declared under route "${route.pattern}" applies to that route; remove this field` }]
+      ? [
+          {
+            path: `${base}.limits[${i}].route`,
+            message: `a limit declared under route "${route.pattern}" applies to that route; remove this field`,
+          },
+        ]
       : [],
   );
 }
 
-function routeFields(limits: readonly LimitDoc[], base: string, declared: ReadonlySet<string>, where: string): DocumentError[] {
+function routeFields(
+  limits: readonly LimitDoc[],
+  base: string,
+  declared: ReadonlySet<string>,
+  where: string,
+): DocumentError[] {
   return limits.flatMap((limit, i) =>
     limit.route !== undefined && !declared.has(limit.route)
-      ? [{ path: `${base}[${i}].route`, message: `no route "${limit.route}" is declared ${where}; declare it or fix the pattern` }]
+      ? [
+          {
+            path: `${base}[${i}].route`,
+            message: `no route "${limit.route}" is declared ${where}; declare it or fix the pattern`,
+          },
+        ]
       : [],
   );
 }
@@ -69,16 +96,36 @@ export function checkNames(document: ConfigDocument, scope: InheritanceScope): D
   const globalPatterns = new Set(scope.routes.map((route) => route.pattern));
   const planNames = scope.plans.map((plan) => plan.name);
   const errors: DocumentError[] = [
-    ...duplicates(plans, (p) => p.name, (i) => `plans[${i}].name`, (p, _f, at) => `duplicate plan name "${p.name}" (first at ${at})`),
-    ...duplicates(tenants, (t) => t.slug, (i) => `tenants[${i}].slug`, (t, _f, at) => `duplicate tenant slug "${t.slug}" (first at ${at})`),
+    ...duplicates(
+      plans,
+      (p) => p.name,
+      (i) => `plans[${i}].name`,
+      (p, _f, at) => `duplicate plan name "${p.name}" (first at ${at})`,
+    ),
+    ...duplicates(
+      tenants,
+      (t) => t.slug,
+      (i) => `tenants[${i}].slug`,
+      (t, _f, at) => `duplicate tenant slug "${t.slug}" (first at ${at})`,
+    ),
     ...duplicateRoutes(routes, "routes"),
   ];
   plans.forEach((plan, i) => {
     errors.push(...duplicateLimits(plan.limits, `plans[${i}].limits`));
-    errors.push(...routeFields(plan.limits, `plans[${i}].limits`, globalPatterns, "under the top-level routes (a plan limit can only name a global route)"));
+    errors.push(
+      ...routeFields(
+        plan.limits,
+        `plans[${i}].limits`,
+        globalPatterns,
+        "under the top-level routes (a plan limit can only name a global route)",
+      ),
+    );
   });
   routes.forEach((route, i) => {
-    errors.push(...duplicateLimits(route.limits, `routes[${i}].limits`), ...routeFieldUnderRoute(route, `routes[${i}]`));
+    errors.push(
+      ...duplicateLimits(route.limits, `routes[${i}].limits`),
+      ...routeFieldUnderRoute(route, `routes[${i}]`),
+    );
   });
   tenants.forEach((tenant, t) => {
     const base = `tenants[${t}]`;
@@ -89,14 +136,30 @@ export function checkNames(document: ConfigDocument, scope: InheritanceScope): D
     const visible = new Set([...globalPatterns, ...tenant.routes.map((route) => route.pattern)]);
     const where = "globally or for this tenant";
     errors.push(...duplicateRoutes(tenant.routes, `${base}.routes`));
-    errors.push(...duplicateLimits(tenant.limits, `${base}.limits`), ...routeFields(tenant.limits, `${base}.limits`, visible, where));
+    errors.push(
+      ...duplicateLimits(tenant.limits, `${base}.limits`),
+      ...routeFields(tenant.limits, `${base}.limits`, visible, where),
+    );
     tenant.routes.forEach((route, r) => {
-      errors.push(...duplicateLimits(route.limits, `${base}.routes[${r}].limits`), ...routeFieldUnderRoute(route, `${base}.routes[${r}]`));
+      errors.push(
+        ...duplicateLimits(route.limits, `${base}.routes[${r}].limits`),
+        ...routeFieldUnderRoute(route, `${base}.routes[${r}]`),
+      );
     });
-    errors.push(...duplicates(tenant.keys, (k) => k.name, (i) => `${base}.keys[${i}].name`, (k, _f, at) => `duplicate key name "${k.name}" (first at ${at})`));
+    errors.push(
+      ...duplicates(
+        tenant.keys,
+        (k) => k.name,
+        (i) => `${base}.keys[${i}].name`,
+        (k, _f, at) => `duplicate key name "${k.name}" (first at ${at})`,
+      ),
+    );
     tenant.keys.forEach((key, k) => {
       const keyBase = `${base}.keys[${k}].limits`;
-      errors.push(...duplicateLimits(key.limits, keyBase), ...routeFields(key.limits, keyBase, visible, where));
+      errors.push(
+        ...duplicateLimits(key.limits, keyBase),
+        ...routeFields(key.limits, keyBase, visible, where),
+      );
     });
   });
   return errors;

@@ -34,6 +34,12 @@ export {
   type LimitDoc,
   type LimitDocInput,
 } from "./limit-schema";
-export { mergeLimitFields, normalizeLimit, setFieldNames, type LimitFieldName, type LimitFields } from "./normalize-limit";
+export {
+  mergeLimitFields,
+  normalizeLimit,
+  setFieldNames,
+  type LimitFieldName,
+  type LimitFields,
+} from "./normalize-limit";
 export { parseDocumentText, type DocumentFormat, type ParseTextResult } from "./parse-document-text";
 export { validateDocument, type ValidationContext, type ValidationResult } from "./validate-document";

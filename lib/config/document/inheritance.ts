@@ -95,11 +95,21 @@ export function resolveTenantInheritance(
 
   tenant.routes.forEach((route, routeIndex) => {
     route.limits.forEach((limit, index) => {
-      const origin: LimitOrigin = { level: "route", scope: "tenant", tenant: tenant.slug, pattern: route.pattern };
+      const origin: LimitOrigin = {
+        level: "route",
+        scope: "tenant",
+        tenant: tenant.slug,
+        pattern: route.pattern,
+      };
       const declaration = declare(limit, `${tenantPath}.routes[${routeIndex}].limits[${index}]`, origin);
       const globalTwin = slots.find((slot) => {
         const base = slot.chain[0]?.origin;
-        return slot.name === limit.name && base?.level === "route" && base.scope === "global" && slot.declaredRoute === route.pattern;
+        return (
+          slot.name === limit.name &&
+          base?.level === "route" &&
+          base.scope === "global" &&
+          slot.declaredRoute === route.pattern
+        );
       });
       if (globalTwin) globalTwin.chain.push(declaration);
       else slots.push(newSlot(declaration, route.pattern));
@@ -107,7 +117,10 @@ export function resolveTenantInheritance(
   });
 
   tenant.limits.forEach((limit, index) => {
-    applyOverride(slots, declare(limit, childPath(`${tenantPath}.limits`, index), { level: "tenant", tenant: tenant.slug }));
+    applyOverride(
+      slots,
+      declare(limit, childPath(`${tenantPath}.limits`, index), { level: "tenant", tenant: tenant.slug }),
+    );
   });
 
   const keys = new Map<string, LimitSlot[]>();

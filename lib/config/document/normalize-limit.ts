@@ -24,8 +24,17 @@ export interface LimitFields {
 export type LimitFieldName = Exclude<keyof LimitFields, "windowMs" | "maxDelayMs"> | "window" | "maxDelay";
 
 const FIELD_ORDER: readonly (keyof LimitFields)[] = [
-  "by", "route", "algorithm", "limit", "windowMs", "burst",
-  "action", "maxDelayMs", "mode", "onStoreFailure", "disabled",
+  "by",
+  "route",
+  "algorithm",
+  "limit",
+  "windowMs",
+  "burst",
+  "action",
+  "maxDelayMs",
+  "mode",
+  "onStoreFailure",
+  "disabled",
 ];
 
 function durationMs(text: string | number | undefined, ms: number | undefined): number | undefined {

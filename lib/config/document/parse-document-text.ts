@@ -28,14 +28,20 @@ function parseYaml(text: string): ParseTextResult {
       ok: false,
       errors: document.errors.map((error) => {
         const { line, col } = lineCounter.linePos(error.pos[0]);
-        return { path: "", message: `line ${line}: ${yamlMessage(error.code, error.message)} (column ${col})` };
+        return {
+          path: "",
+          message: `line ${line}: ${yamlMessage(error.code, error.message)} (column ${col})`,
+        };
       }),
     };
   }
   try {
     return { ok: true, input: document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
   } catch (error) {
-    return { ok: false, errors: [{ path: "", message: error instanceof Error ? error.message : String(error) }] };
+    return {
+      ok: false,
+      errors: [{ path: "", message: error instanceof Error ? error.message : String(error) }],
+    };
   }
 }
 

@@ -21,8 +21,7 @@ export interface ValidationContext {
 }
 
 export type ValidationResult =
-  | { ok: true; document: ConfigDocument }
-  | { ok: false; errors: DocumentError[] };
+  { ok: true; document: ConfigDocument } | { ok: false; errors: DocumentError[] };
 
 // Natural order: "tenants[2]" before "tenants[10]", so errors read top to bottom.
 function comparePaths(a: DocumentError, b: DocumentError): number {

@@ -19,9 +19,7 @@ export interface RoutePattern {
   segments: PatternSegment[];
 }
 
-export type PatternParseResult =
-  | { ok: true; pattern: RoutePattern }
-  | { ok: false; message: string };
+export type PatternParseResult = { ok: true; pattern: RoutePattern } | { ok: false; message: string };
 
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Characters that mean something else in a URL or in our syntax have no place in a literal.

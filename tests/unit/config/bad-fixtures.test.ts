@@ -10,7 +10,9 @@ import { describe, expect, it } from "vitest";
 import { parseDocumentText, validateDocument, type DocumentError } from "@/lib/config/document";
 
 const dir = join(process.cwd(), "tests/fixtures/config/bad");
-const fixtures = readdirSync(dir).filter((file) => file.endsWith(".yaml")).sort();
+const fixtures = readdirSync(dir)
+  .filter((file) => file.endsWith(".yaml"))
+  .sort();
 
 function errorsOf(text: string): DocumentError[] {
   const parsed = parseDocumentText(text, "yaml");
@@ -28,7 +30,9 @@ describe("bad config fixtures", () => {
   });
 
   it.each(fixtures)("%s answers exactly its expected errors", (file) => {
-    const expected = JSON.parse(readFileSync(join(dir, file.replace(/\.yaml$/, ".errors.json")), "utf8")) as DocumentError[];
+    const expected = JSON.parse(
+      readFileSync(join(dir, file.replace(/\.yaml$/, ".errors.json")), "utf8"),
+    ) as DocumentError[];
     expect(expected.length).toBeGreaterThan(0);
     expect(errorsOf(readFileSync(join(dir, file), "utf8"))).toEqual(expected);
   });

@@ -17,9 +17,12 @@ describe("parseDuration", () => {
     expect(parseDuration(input)).toBe(ms);
   });
 
-  it.each(["", "1.5s", "1m30s", "-1s", "5 m", "1w", "s", "1S", "9999999999999999d"])("rejects %j", (input) => {
-    expect(parseDuration(input)).toBeNull();
-  });
+  it.each(["", "1.5s", "1m30s", "-1s", "5 m", "1w", "s", "1S", "9999999999999999d"])(
+    "rejects %j",
+    (input) => {
+      expect(parseDuration(input)).toBeNull();
+    },
+  );
 
   it("rejects numbers that are not whole non-negative milliseconds", () => {
     expect(parseDuration(-1)).toBeNull();

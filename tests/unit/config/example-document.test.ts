@@ -27,8 +27,14 @@ const tenantRpm: CompiledLimit = {
   by: "tenant",
   route: null,
   rule: {
-    algorithm: "sliding_window", limit: 5000, windowMs: 60_000, burst: null,
-    action: "reject", maxDelayMs: null, mode: "enforce", onStoreFailure: "open",
+    algorithm: "sliding_window",
+    limit: 5000,
+    windowMs: 60_000,
+    burst: null,
+    action: "reject",
+    maxDelayMs: null,
+    mode: "enforce",
+    onStoreFailure: "open",
   },
   provenance: [
     { level: "plan", source: "plan free", fields: ["by", "algorithm", "limit", "window"] },
@@ -42,8 +48,14 @@ const backendKeyRps: CompiledLimit = {
   by: "key",
   route: null,
   rule: {
-    algorithm: "token_bucket", limit: 100, windowMs: 1_000, burst: 200,
-    action: "reject", maxDelayMs: null, mode: "enforce", onStoreFailure: "open",
+    algorithm: "token_bucket",
+    limit: 100,
+    windowMs: 1_000,
+    burst: 200,
+    action: "reject",
+    maxDelayMs: null,
+    mode: "enforce",
+    onStoreFailure: "open",
   },
   provenance: [
     { level: "plan", source: "plan free", fields: ["by", "algorithm", "limit", "window", "burst"] },
@@ -57,10 +69,18 @@ const search: CompiledLimit = {
   by: "key",
   route: "POST /v1/search",
   rule: {
-    algorithm: "gcra", limit: 5, windowMs: 1_000, burst: null,
-    action: "reject", maxDelayMs: null, mode: "enforce", onStoreFailure: "open",
+    algorithm: "gcra",
+    limit: 5,
+    windowMs: 1_000,
+    burst: null,
+    action: "reject",
+    maxDelayMs: null,
+    mode: "enforce",
+    onStoreFailure: "open",
   },
-  provenance: [{ level: "route", source: "route POST /v1/search", fields: ["by", "algorithm", "limit", "window"] }],
+  provenance: [
+    { level: "route", source: "route POST /v1/search", fields: ["by", "algorithm", "limit", "window"] },
+  ],
 };
 const reports: CompiledLimit = {
   id: "r:tenant:GET /v1/reports/*:reports",
@@ -69,10 +89,22 @@ const reports: CompiledLimit = {
   by: "tenant",
   route: "GET /v1/reports/*",
   rule: {
-    algorithm: "fixed_window", limit: 100, windowMs: 3_600_000, burst: null,
-    action: "reject", maxDelayMs: null, mode: "enforce", onStoreFailure: "open",
+    algorithm: "fixed_window",
+    limit: 100,
+    windowMs: 3_600_000,
+    burst: null,
+    action: "reject",
+    maxDelayMs: null,
+    mode: "enforce",
+    onStoreFailure: "open",
   },
-  provenance: [{ level: "route", source: "tenant acme route GET /v1/reports/*", fields: ["by", "algorithm", "limit", "window"] }],
+  provenance: [
+    {
+      level: "route",
+      source: "tenant acme route GET /v1/reports/*",
+      fields: ["by", "algorithm", "limit", "window"],
+    },
+  ],
 };
 
 function effectiveFor(key: string | null, route: string | null): CompiledLimit[] {
@@ -85,7 +117,13 @@ describe("config.md example", () => {
     expect(snapshot.version).toBe(17);
     expect(snapshot.routes).toEqual(["POST /v1/search"]);
     expect(snapshot.tenantSlugById).toEqual({ tn_acme: "acme" });
-    expect(acme).toMatchObject({ id: "tn_acme", slug: "acme", name: "Acme Corp", plan: "free", status: "active" });
+    expect(acme).toMatchObject({
+      id: "tn_acme",
+      slug: "acme",
+      name: "Acme Corp",
+      plan: "free",
+      status: "active",
+    });
     expect(acme?.routes).toEqual(["GET /v1/reports/*"]);
     expect(acme?.keyNameById).toEqual({ ky_backend: "backend", ky_mobile: "mobile" });
     expect(acme?.keys.mobile?.limits).toBeNull();
@@ -125,11 +163,19 @@ describe("config.md example", () => {
   it("is plain JSON: it survives publishing unchanged", () => {
     const copy = JSON.parse(JSON.stringify(snapshot)) as Snapshot;
     expect(copy).toEqual(snapshot);
-    expect(effectiveLimits(copy, "acme", "backend", "POST /v1/search")).toEqual([tenantRpm, backendKeyRps, search]);
+    expect(effectiveLimits(copy, "acme", "backend", "POST /v1/search")).toEqual([
+      tenantRpm,
+      backendKeyRps,
+      search,
+    ]);
   });
 
   it("refuses to compile without ids for what the document names", () => {
-    expect(() => compileSnapshot(fixtureDocument("example.yaml"), { tenants: {}, keys: {} }, 1)).toThrow(/tenant "acme"/);
-    expect(() => compileSnapshot(fixtureDocument("example.yaml"), { tenants: { acme: "t" }, keys: {} }, 1)).toThrow(/key "backend"/);
+    expect(() => compileSnapshot(fixtureDocument("example.yaml"), { tenants: {}, keys: {} }, 1)).toThrow(
+      /tenant "acme"/,
+    );
+    expect(() =>
+      compileSnapshot(fixtureDocument("example.yaml"), { tenants: { acme: "t" }, keys: {} }, 1),
+    ).toThrow(/key "backend"/);
   });
 });

@@ -3,7 +3,13 @@
 
 import { describe, expect, it } from "vitest";
 
-import { compileSnapshot, effectiveLimits, formatProvenance, idMapFromNames, resolveRoute } from "@/lib/config/compile";
+import {
+  compileSnapshot,
+  effectiveLimits,
+  formatProvenance,
+  idMapFromNames,
+  resolveRoute,
+} from "@/lib/config/compile";
 
 import { documentFromYaml } from "./load-document";
 
@@ -53,10 +59,14 @@ const document = documentFromYaml(DOC);
 const snapshot = compileSnapshot(document, idMapFromNames(document), 3);
 
 function names(key: string | null, route: string | null, tenant = "acme"): string[] {
-  return effectiveLimits(snapshot, tenant, key, resolveRoute(snapshot, tenant, route)).map((limit) => limit.name);
+  return effectiveLimits(snapshot, tenant, key, resolveRoute(snapshot, tenant, route)).map(
+    (limit) => limit.name,
+  );
 }
 function limitOf(name: string, key: string | null, route: string | null, tenant = "acme") {
-  const found = effectiveLimits(snapshot, tenant, key, resolveRoute(snapshot, tenant, route)).find((l) => l.name === name);
+  const found = effectiveLimits(snapshot, tenant, key, resolveRoute(snapshot, tenant, route)).find(
+    (l) => l.name === name,
+  );
   if (!found) throw new Error(`no ${name}`);
   return found;
 }
@@ -66,7 +76,16 @@ describe("overrides", () => {
     expect(limitOf("tenant-rpm", null, null)).toMatchObject({
       id: "p:pro:tenant-rpm",
       level: "tenant",
-      rule: { algorithm: "gcra", limit: 2000, windowMs: 60_000, burst: 50, action: "reject", maxDelayMs: null, mode: "shadow", onStoreFailure: "closed" },
+      rule: {
+        algorithm: "gcra",
+        limit: 2000,
+        windowMs: 60_000,
+        burst: 50,
+        action: "reject",
+        maxDelayMs: null,
+        mode: "shadow",
+        onStoreFailure: "closed",
+      },
     });
     expect(limitOf("tenant-rpm", null, null, "beta")).toMatchObject({
       level: "plan",
@@ -77,7 +96,11 @@ describe("overrides", () => {
   it("disabled removes a limit for the tenant, and a key may switch it back on with its own values", () => {
     expect(names(null, null)).not.toContain("per-ip");
     expect(names("reader", null)).not.toContain("per-ip");
-    expect(limitOf("per-ip", "backend", null)).toMatchObject({ id: "p:pro:per-ip", level: "key", rule: { limit: 50 } });
+    expect(limitOf("per-ip", "backend", null)).toMatchObject({
+      id: "p:pro:per-ip",
+      level: "key",
+      rule: { limit: 50 },
+    });
     expect(names("backend", null)).not.toContain("key-rps");
     expect(names("reader", null)).toContain("key-rps");
   });
@@ -85,8 +108,17 @@ describe("overrides", () => {
   it("a tenant limit overrides a global route limit of that name on every route it sits on", () => {
     const onSearch = limitOf("heavy", null, "POST /v1/search");
     const onItems = limitOf("heavy", null, "GET /v1/items/7");
-    expect(onSearch).toMatchObject({ id: "r:global:POST /v1/search:heavy", level: "tenant", route: "POST /v1/search", rule: { limit: 2, mode: "shadow" } });
-    expect(onItems).toMatchObject({ id: "r:global:GET /v1/items/:id:heavy", level: "tenant", rule: { limit: 20, mode: "shadow" } });
+    expect(onSearch).toMatchObject({
+      id: "r:global:POST /v1/search:heavy",
+      level: "tenant",
+      route: "POST /v1/search",
+      rule: { limit: 2, mode: "shadow" },
+    });
+    expect(onItems).toMatchObject({
+      id: "r:global:GET /v1/items/:id:heavy",
+      level: "tenant",
+      rule: { limit: 20, mode: "shadow" },
+    });
     expect(limitOf("heavy", null, "POST /v1/search", "beta").rule.mode).toBe("enforce");
   });
 
@@ -100,21 +132,44 @@ describe("overrides", () => {
   });
 
   it("limits elsewhere whose route field names a pattern join that route's set", () => {
-    expect(names("reader", "POST /v1/search")).toEqual(["tenant-rpm", "key-rps", "search-daily", "search", "heavy"]);
+    expect(names("reader", "POST /v1/search")).toEqual([
+      "tenant-rpm",
+      "key-rps",
+      "search-daily",
+      "search",
+      "heavy",
+    ]);
     expect(names("reader", "GET /v1/items/1")).toEqual(["tenant-rpm", "key-rps", "heavy", "own"]);
-    expect(limitOf("own", null, "GET /v1/items/1")).toMatchObject({ id: "t:own", level: "tenant", route: "GET /v1/items/:id" });
+    expect(limitOf("own", null, "GET /v1/items/1")).toMatchObject({
+      id: "t:own",
+      level: "tenant",
+      route: "GET /v1/items/:id",
+    });
   });
 
   it("an override may move a limit to another route; its identity stays", () => {
     expect(names("backend", "POST /v1/search")).not.toContain("search-daily");
-    expect(limitOf("search-daily", "backend", "GET /v1/items/1")).toMatchObject({ id: "p:pro:search-daily", route: "GET /v1/items/:id", level: "key" });
+    expect(limitOf("search-daily", "backend", "GET /v1/items/1")).toMatchObject({
+      id: "p:pro:search-daily",
+      route: "GET /v1/items/:id",
+      level: "key",
+    });
   });
 
   it("a new key limit is named after the key's id; defaults fill what nobody set", () => {
     expect(limitOf("batch", "backend", null)).toMatchObject({
       id: "k:backend:batch",
       level: "key",
-      rule: { algorithm: "gcra", limit: 1, windowMs: 500, burst: null, action: "delay", maxDelayMs: null, mode: "enforce", onStoreFailure: "open" },
+      rule: {
+        algorithm: "gcra",
+        limit: 1,
+        windowMs: 500,
+        burst: null,
+        action: "delay",
+        maxDelayMs: null,
+        mode: "enforce",
+        onStoreFailure: "open",
+      },
     });
   });
 

@@ -25,14 +25,24 @@ describe("parseRoutePattern", () => {
     expect(parseRoutePattern(text).ok).toBe(true);
   });
 
-  it.each(["", "GET", "get /x", "FETCH /x", "GET x", "GET /x/", "GET //x", "GET /*/x", "GET /x*", "GET /:", "GET /a b", "GET /x?y=1"])(
-    "rejects %j with a reason",
-    (text) => {
-      const parsed = parseRoutePattern(text);
-      expect(parsed.ok).toBe(false);
-      if (!parsed.ok) expect(parsed.message).toContain(`route pattern "${text}" does not parse: `);
-    },
-  );
+  it.each([
+    "",
+    "GET",
+    "get /x",
+    "FETCH /x",
+    "GET x",
+    "GET /x/",
+    "GET //x",
+    "GET /*/x",
+    "GET /x*",
+    "GET /:",
+    "GET /a b",
+    "GET /x?y=1",
+  ])("rejects %j with a reason", (text) => {
+    const parsed = parseRoutePattern(text);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.message).toContain(`route pattern "${text}" does not parse: `);
+  });
 
   it("gives patterns that match the same requests the same shape key", () => {
     const shape = (text: string): string => {
@@ -49,7 +59,10 @@ describe("parseRoutePattern", () => {
 
 describe("parseCheckRoute", () => {
   it("ignores the query string, fragment, trailing and doubled slashes; upper-cases the method", () => {
-    expect(parseCheckRoute("get /v1//items/42/?x=1#top")).toEqual({ method: "GET", segments: ["v1", "items", "42"] });
+    expect(parseCheckRoute("get /v1//items/42/?x=1#top")).toEqual({
+      method: "GET",
+      segments: ["v1", "items", "42"],
+    });
     expect(parseCheckRoute("GET /")).toEqual({ method: "GET", segments: [] });
   });
 

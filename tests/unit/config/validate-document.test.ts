@@ -3,12 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 
-import {
-  fullLimitSchema,
-  parseDocumentText,
-  validateDocument,
-  type PlanDoc,
-} from "@/lib/config/document";
+import { fullLimitSchema, parseDocumentText, validateDocument, type PlanDoc } from "@/lib/config/document";
 
 import { fixtureDocument } from "./load-document";
 
@@ -16,7 +11,10 @@ describe("validateDocument", () => {
   it("accepts the config.md example and fills defaults", () => {
     const document = fixtureDocument("example.yaml");
     expect(document.tenants?.[0]).toMatchObject({ slug: "acme", status: "active" });
-    expect(document.tenants?.[0]?.keys[0]).toEqual({ name: "backend", limits: [{ name: "key-rps", limit: 100, burst: 200 }] });
+    expect(document.tenants?.[0]?.keys[0]).toEqual({
+      name: "backend",
+      limits: [{ name: "key-rps", limit: 100, burst: 200 }],
+    });
   });
 
   it("accepts an empty document (nothing to change) and keeps left-out sections undefined", () => {
@@ -28,7 +26,14 @@ describe("validateDocument", () => {
       tenants: [
         { slug: "a", plan: "free", limits: [{ name: "x", window: "0s" }] },
         { slug: "b", plan: "free", limits: [{ name: "y", limit: 0 }] },
-        { slug: "c", plan: "free", limits: [{ name: "z", limit: 1 }, { name: "w", burst: -1 }] },
+        {
+          slug: "c",
+          plan: "free",
+          limits: [
+            { name: "z", limit: 1 },
+            { name: "w", burst: -1 },
+          ],
+        },
       ],
     });
     expect(result).toEqual({
@@ -43,9 +48,14 @@ describe("validateDocument", () => {
 
   it("reads a tenant-only document against the plans it is given as context", () => {
     const plans: PlanDoc[] = [
-      { name: "free", limits: [{ name: "tenant-rpm", by: "tenant", algorithm: "gcra", limit: 10, window: "1s" }] },
+      {
+        name: "free",
+        limits: [{ name: "tenant-rpm", by: "tenant", algorithm: "gcra", limit: 10, window: "1s" }],
+      },
     ];
-    const input = { tenants: [{ slug: "acme", plan: "free", limits: [{ name: "tenant-rpm", limit: 20, action: "delay" }] }] };
+    const input = {
+      tenants: [{ slug: "acme", plan: "free", limits: [{ name: "tenant-rpm", limit: 20, action: "delay" }] }],
+    };
     expect(validateDocument(input, { plans }).ok).toBe(true);
     expect(validateDocument(input)).toEqual({
       ok: false,
@@ -64,7 +74,15 @@ describe("validateDocument", () => {
     const limits = [
       { name: "a", by: "key", algorithm: "gcra", limit: 1, window: 1500 },
       { name: "b", by: "key", algorithm: "gcra", limit: 1, windowMs: 1500 },
-      { name: "c", by: "key", algorithm: "leaky_bucket", limit: 1, window: "1d", action: "delay", maxDelayMs: 250 },
+      {
+        name: "c",
+        by: "key",
+        algorithm: "leaky_bucket",
+        limit: 1,
+        window: "1d",
+        action: "delay",
+        maxDelayMs: 250,
+      },
     ];
     expect(validateDocument({ plans: [{ name: "p", limits }] }).ok).toBe(true);
   });
@@ -76,11 +94,16 @@ describe("fullLimitSchema (a new limit in a form)", () => {
     expect(result.success).toBe(false);
     const paths = result.success ? [] : result.error.issues.map((issue) => issue.path.join("."));
     expect(paths.sort()).toEqual(["algorithm", "by"]);
-    const second = fullLimitSchema.safeParse({ name: "x", by: "key", algorithm: "gcra", limit: 5, disabled: true });
-    expect(second.success ? [] : second.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)).toEqual([
-      "window: required",
-      "disabled: only an override can be disabled",
-    ]);
+    const second = fullLimitSchema.safeParse({
+      name: "x",
+      by: "key",
+      algorithm: "gcra",
+      limit: 5,
+      disabled: true,
+    });
+    expect(second.success ? [] : second.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)).toEqual(
+      ["window: required", "disabled: only an override can be disabled"],
+    );
   });
 });
 
@@ -99,7 +122,10 @@ describe("parseDocumentText", () => {
     });
     const multi = parseDocumentText("plans: []\n---\ntenants: []\n", "yaml");
     expect(multi.ok ? [] : multi.errors).toEqual([
-      { path: "", message: 'line 2: a config file holds one document; remove the "---" separator (column 1)' },
+      {
+        path: "",
+        message: 'line 2: a config file holds one document; remove the "---" separator (column 1)',
+      },
     ]);
   });
 
