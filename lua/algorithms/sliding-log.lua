@@ -1,7 +1,8 @@
 --[[ sliding_log (code 2): admits when units admitted in (now-W, now] + cost <= L (exact).
 KEY    sorted set, one entry per admitted check: score = its time (ms), member
-       "<cumulative units after it>:<its cost>", so the units in the window are
-       last.cum - first.cum + first.cost in O(log n). Trimmed to the window on every write
+       "<c><cumulative units after it>:<its cost>", so the units in the window are
+       last.cum - first.cum + first.cost in O(log n). <c> is a letter giving the number of
+       digits (a = 1), so entries of one ms sort by cum too (members compare as text). Trimmed to the window on every write
        and PEXPIRE W, so it never holds more than L entries.
 ARGV   L, W (B and maxDelay unused)
 Reply  remaining = L - units; resetMs = until the newest entry leaves the window;
@@ -10,7 +11,7 @@ Reply  remaining = L - units; resetMs = until the newest entry leaves the window
 local function log_entry(key, rank)
   local e = redis.call('ZRANGE', key, rank, rank, 'WITHSCORES')
   if #e == 0 then return nil end
-  local cum, c = string.match(e[1], '^(%d+):(%d+)$')
+  local cum, c = string.match(e[1], '^%a(%d+):(%d+)$')
   return { cum = tonumber(cum), cost = tonumber(c), ts = tonumber(e[2]) }
 end
 
@@ -47,7 +48,8 @@ ALG[2] = function(limit, cost, now)
            remaining1 = L - units - cost, reset1 = ts + W - now,
            write = function(slack)
              redis.call('ZREMRANGEBYSCORE', key, '-inf', int(lo))
-             redis.call('ZADD', key, int(ts), int(cum) .. ':' .. int(cost))
+             local digits = int(cum)
+             redis.call('ZADD', key, int(ts), string.char(96 + #digits) .. digits .. ':' .. int(cost))
              redis.call('PEXPIRE', key, int(ts + W - now + slack))
            end }
 end
