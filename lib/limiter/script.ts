@@ -18,7 +18,6 @@ export const SCRIPT_FILES = [
   "check.lua",
 ] as const;
 
-const COMMAND = "sluiceCheck";
 
 /** Read from the working directory (the app's root for `next start`, tests and scripts). */
 function readScript(): string {
@@ -37,9 +36,23 @@ export function checkScript(): { lua: string; sha: string } {
 }
 
 type ScriptReply = Array<number | string>;
-type CheckCommand = (numKeys: number, ...keysAndArgs: Array<string | number>) => Promise<ScriptReply>;
+type CheckCommand = (...keysAndArgs: Array<string | number>) => Promise<ScriptReply>;
 
-const defined = new WeakSet<RedisClient>();
+// One command per key count (sluiceCheck1, sluiceCheck2, ...), each with a fixed
+// numberOfKeys: ioredis' auto-pipelining on a Cluster routes a custom command by its first
+// argument, which must then be the first key, not the key count.
+const defined = new WeakMap<RedisClient, Set<number>>();
+
+function commandFor(redis: RedisClient, numKeys: number): CheckCommand {
+  const name = `sluiceCheck${numKeys}`;
+  let counts = defined.get(redis);
+  if (!counts) defined.set(redis, (counts = new Set()));
+  if (!counts.has(numKeys)) {
+    redis.defineCommand(name, { lua: checkScript().lua, numberOfKeys: numKeys });
+    counts.add(numKeys);
+  }
+  return (redis as unknown as Record<string, CheckCommand>)[name] as CheckCommand;
+}
 
 /** Runs the check script: KEYS then ARGV exactly as lua/check.lua's header lists them. */
 export async function runCheckScript(
@@ -47,11 +60,6 @@ export async function runCheckScript(
   keys: readonly string[],
   args: readonly (string | number)[],
 ): Promise<number[]> {
-  if (!defined.has(redis)) {
-    redis.defineCommand(COMMAND, { lua: checkScript().lua });
-    defined.add(redis);
-  }
-  const command = (redis as unknown as Record<typeof COMMAND, CheckCommand>)[COMMAND];
-  const reply = await command.call(redis, keys.length, ...keys, ...args);
+  const reply = await commandFor(redis, keys.length).call(redis, ...keys, ...args);
   return reply.map((value) => Number(value));
 }
