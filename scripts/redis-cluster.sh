@@ -9,18 +9,19 @@ set -euo pipefail
 usage() { echo "usage: $0 start|stop <dir> <basePort>" >&2; exit 2; }
 [ $# -eq 3 ] || usage
 action=$1 dir=$2 base=$3
-# the cluster bus listens on port + 10000, so ports must stay <= 55535
-[[ "$base" =~ ^[0-9]+$ ]] && [ "$base" -ge 1024 ] && [ "$base" -le 55533 ] || { echo "basePort must be 1024..55533" >&2; exit 2; }
+[[ "$base" =~ ^[0-9]+$ ]] && [ "$base" -ge 1024 ] && [ "$base" -le 65533 ] || { echo "basePort must be 1024..65533" >&2; exit 2; }
 ports=("$base" "$((base + 1))" "$((base + 2))")
 
 up() { redis-cli -p "$1" ping >/dev/null 2>&1; }
+# The cluster bus defaults to port + 10000, impossible above 55535: then use port - 10000.
+bus() { if [ "$1" -le 55535 ]; then echo $(($1 + 10000)); else echo $(($1 - 10000)); fi; }
 
 start() {
   mkdir -p "$dir"
   for port in "${ports[@]}"; do
     up "$port" && continue
     mkdir -p "$dir/$port"
-    redis-server --port "$port" --cluster-enabled yes --cluster-config-file "$dir/$port/nodes.conf" \
+    redis-server --port "$port" --cluster-port "$(bus "$port")" --cluster-enabled yes --cluster-config-file "$dir/$port/nodes.conf" \
       --dir "$dir/$port" --daemonize yes --save '' --appendonly no \
       --pidfile "$dir/$port/redis.pid" --logfile "$dir/$port/redis.log"
   done
