@@ -8,7 +8,8 @@ import type { LimitArgs } from "@/lib/limiter/types";
 const EXACT = Number.MAX_SAFE_INTEGER;
 
 function positiveInt(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be an integer >= 1, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be an integer >= 1, got ${value}`);
   return value;
 }
 
@@ -48,7 +49,8 @@ function scaled(rule: LimitRule): { L: number; W: number; B: number; delay: numb
 function delayOf(rule: LimitRule): number {
   if (rule.action !== "delay" || (rule.algorithm !== "gcra" && rule.algorithm !== "leaky_bucket")) return -1;
   const max = rule.maxDelayMs ?? 0;
-  if (!Number.isSafeInteger(max) || max < 0) throw new RangeError(`maxDelayMs must be an integer >= 0, got ${max}`);
+  if (!Number.isSafeInteger(max) || max < 0)
+    throw new RangeError(`maxDelayMs must be an integer >= 0, got ${max}`);
   return max;
 }
 

@@ -25,7 +25,8 @@ export function readLimitReply(spec: LimitSpec, six: readonly number[]): LimitDe
 }
 
 // null retry (never) sorts after every number
-const later = (a: number | null, b: number | null): boolean => (a === null ? b !== null : b !== null && a > b);
+const later = (a: number | null, b: number | null): boolean =>
+  a === null ? b !== null : b !== null && a > b;
 
 /**
  * The deciding limit is the enforce limit that denied (cost_exceeds_capacity first, then the
@@ -41,7 +42,8 @@ export function summarize(limits: LimitDecision[]): CheckDecision {
     const best = deciding === null ? undefined : limits[deciding];
     if (!d.allowed) {
       const worse =
-        !best || best.allowed ||
+        !best ||
+        best.allowed ||
         (d.reason === "cost_exceeds_capacity" && best.reason !== "cost_exceeds_capacity") ||
         (d.reason === best.reason && later(d.retryAfterMs, best.retryAfterMs));
       if (worse) deciding = i;

@@ -18,7 +18,8 @@ function validate(limits: readonly LimitSpec[], request: CheckRequest): string[]
     throw new RangeError(`cost must be an integer 1..${MAX_COST}, got ${cost}`);
   }
   const keys = limits.map(limitKey);
-  if (new Set(keys).size !== keys.length) throw new RangeError("a check lists the same limit and identity twice");
+  if (new Set(keys).size !== keys.length)
+    throw new RangeError("a check lists the same limit and identity twice");
   const tenant = limits[0]?.tenantId;
   if (limits.some((l) => l.tenantId !== tenant)) {
     throw new RangeError("all limits of one check must belong to one tenant (one Redis Cluster slot)");
@@ -32,7 +33,11 @@ export interface ScriptCall {
 }
 
 /** KEYS and ARGV of lua/check.lua for one check. */
-export function buildCall(limits: readonly LimitSpec[], request: CheckRequest, options?: EvaluateOptions): ScriptCall {
+export function buildCall(
+  limits: readonly LimitSpec[],
+  request: CheckRequest,
+  options?: EvaluateOptions,
+): ScriptCall {
   const keys = validate(limits, request);
   const args = [request.cost, request.dryRun ? 1 : 0, nowOverride(options)];
   for (const spec of limits) args.push(...codecFor(spec.rule.algorithm).args(spec.rule));
@@ -41,9 +46,13 @@ export function buildCall(limits: readonly LimitSpec[], request: CheckRequest, o
 
 /** Reads the script's reply: { allowed, nowMs, six integers per limit }. */
 export function readReply(limits: readonly LimitSpec[], reply: readonly number[]): CheckDecision {
-  if (reply.length !== 2 + 6 * limits.length) throw new Error(`limiter script: reply of ${reply.length} integers`);
-  const decision = summarize(limits.map((spec, i) => readLimitReply(spec, reply.slice(2 + 6 * i, 8 + 6 * i))));
-  if (decision.allowed !== (reply[0] === 1)) throw new Error("limiter script: verdict disagrees with its limits");
+  if (reply.length !== 2 + 6 * limits.length)
+    throw new Error(`limiter script: reply of ${reply.length} integers`);
+  const decision = summarize(
+    limits.map((spec, i) => readLimitReply(spec, reply.slice(2 + 6 * i, 8 + 6 * i))),
+  );
+  if (decision.allowed !== (reply[0] === 1))
+    throw new Error("limiter script: verdict disagrees with its limits");
   return decision;
 }
 

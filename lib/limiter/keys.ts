@@ -18,7 +18,9 @@ export function encodeKeyPart(text: string): string {
   let out = "";
   for (const ch of text) {
     if (SAFE.test(ch)) out += ch;
-    else for (const byte of Buffer.from(ch, "utf8")) out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+    else
+      for (const byte of Buffer.from(ch, "utf8"))
+        out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
   }
   return out;
 }

@@ -18,7 +18,6 @@ export const SCRIPT_FILES = [
   "check.lua",
 ] as const;
 
-
 /** Read from the working directory (the app's root for `next start`, tests and scripts). */
 function readScript(): string {
   const dir = join(process.cwd(), "lua");

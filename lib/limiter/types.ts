@@ -65,7 +65,14 @@ export interface Check {
 }
 
 /** The six integers a limit sends to lua/check.lua after its key (see its header). */
-export type LimitArgs = readonly [code: number, L: number, W: number, B: number, shadow: 0 | 1, maxDelay: number];
+export type LimitArgs = readonly [
+  code: number,
+  L: number,
+  W: number,
+  B: number,
+  shadow: 0 | 1,
+  maxDelay: number,
+];
 
 /** What each algorithm file provides. */
 export interface AlgorithmCodec {

@@ -1,6 +1,16 @@
 import type { LimitRule } from "@/lib/shared/limit-types";
 import {
-  big, burstOf, ceilDiv, delayOf, floorDiv, max, min, NO_WAIT, type Look, type ReferenceAlgorithm, type State,
+  big,
+  burstOf,
+  ceilDiv,
+  delayOf,
+  floorDiv,
+  max,
+  min,
+  NO_WAIT,
+  type Look,
+  type ReferenceAlgorithm,
+  type State,
 } from "@/lib/limiter/reference/types";
 
 // token_bucket, leaky_bucket and gcra exactly as config.md's table states them, each in its
@@ -17,8 +27,14 @@ export const tokenBucket: ReferenceAlgorithm = (() => {
   };
   return {
     capacity: burstOf,
-    look: (s, rule, cost, now) => ({ admits: tokensW(s, rule, now) >= cost * big(rule.windowMs), wait: NO_WAIT }),
-    consume: (s, rule, cost, now) => ({ tokensW: tokensW(s, rule, now) - cost * big(rule.windowMs), at: now }),
+    look: (s, rule, cost, now) => ({
+      admits: tokensW(s, rule, now) >= cost * big(rule.windowMs),
+      wait: NO_WAIT,
+    }),
+    consume: (s, rule, cost, now) => ({
+      tokensW: tokensW(s, rule, now) - cost * big(rule.windowMs),
+      at: now,
+    }),
     remaining: (s, rule, now) => tokensW(s, rule, now) / big(rule.windowMs),
     full: (s, rule, now) => tokensW(s, rule, now) === burstOf(rule) * big(rule.windowMs),
   };
@@ -57,7 +73,11 @@ export const gcra: ReferenceAlgorithm = (() => {
     capacity: burstOf,
     // wait = max(TAT, now) + cost*T - (tau + T) - now, converted to ms (divided by L)
     look: (s, rule, cost, now) =>
-      delayed(tat(s, rule, now) + cost * T(rule) - (tau(rule) + T(rule)) - now * big(rule.limit), big(rule.limit), rule),
+      delayed(
+        tat(s, rule, now) + cost * T(rule) - (tau(rule) + T(rule)) - now * big(rule.limit),
+        big(rule.limit),
+        rule,
+      ),
     consume: (s, rule, cost, now) => ({ tatL: tat(s, rule, now) + cost * T(rule) }),
     // floor((tau + T - (TAT - now)) / T), as redis-cell
     remaining: (s, rule, now) =>

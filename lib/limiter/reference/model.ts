@@ -62,7 +62,9 @@ export class ReferenceLimiter {
       if (consumed && !request.dryRun && after) this.states.set(key, after);
       const retry =
         reason === "rate_limited" ? earliest((t) => alg.look(state, rule, cost, now + t).admits) : null;
-      const reset = alg.resetMs ? alg.resetMs(after, rule, now) : earliest((t) => alg.full(after, rule, now + t));
+      const reset = alg.resetMs
+        ? alg.resetMs(after, rule, now)
+        : earliest((t) => alg.full(after, rule, now + t));
       return {
         id: spec.id,
         algorithm: rule.algorithm,

@@ -20,7 +20,8 @@ export const fixedWindow: ReferenceAlgorithm = (() => {
 
 /** sliding_log: admitted units in (now-W, now] + cost <= L, from the admitted checks' log. */
 export const slidingLog: ReferenceAlgorithm = (() => {
-  const entries = (s: State | undefined): Array<[bigint, bigint]> => (s ? (s.log as Array<[bigint, bigint]>) : []);
+  const entries = (s: State | undefined): Array<[bigint, bigint]> =>
+    s ? (s.log as Array<[bigint, bigint]>) : [];
   const units = (s: State | undefined, rule: LimitRule, now: bigint): bigint =>
     entries(s)
       .filter(([ts]) => ts > now - big(rule.windowMs))
@@ -52,7 +53,10 @@ export const slidingWindow: ReferenceAlgorithm = (() => {
   };
   return {
     capacity: (rule) => big(rule.limit),
-    look: (s, rule, cost, now) => ({ admits: room(s, rule, now) >= cost * big(rule.windowMs), wait: NO_WAIT }),
+    look: (s, rule, cost, now) => ({
+      admits: room(s, rule, now) >= cost * big(rule.windowMs),
+      wait: NO_WAIT,
+    }),
     consume: (s, rule, cost, now) => {
       const { prev, curr } = counts(s, rule, now);
       return { idx: now / big(rule.windowMs), prev, curr: curr + cost };

@@ -23,7 +23,9 @@ describe.skipIf(!clusterNodes())("on Redis Cluster", () => {
       spec(tenant, "subject", rule("sliding_log", 10, 60_000), "s:203.0.113.9"),
     ]);
     for (let round = 0; round < 4; round++) {
-      const decisions = await Promise.all(checks.map((limits) => evaluate(redis, limits, { cost: 1, dryRun: false })));
+      const decisions = await Promise.all(
+        checks.map((limits) => evaluate(redis, limits, { cost: 1, dryRun: false })),
+      );
       for (const d of decisions) {
         expect(d.allowed).toBe(round < 3);
         if (round === 3) expect(d).toMatchObject({ reason: "rate_limited", deciding: 0 });

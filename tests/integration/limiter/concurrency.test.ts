@@ -20,12 +20,25 @@ async function hammer(sets: LimitSpec[][], count: number): Promise<number[][]> {
   const startAt = Date.now() + 2_500;
   const outputs = await Promise.all(
     Array.from({ length: PROCESSES }, () =>
-      run(process.execPath, ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs",
-        "tests/integration/limiter/hammer.ts", JSON.stringify({ startAt, sets, count })], { env: process.env }),
+      run(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "--import",
+          "./scripts/server-only-hook.mjs",
+          "tests/integration/limiter/hammer.ts",
+          JSON.stringify({ startAt, sets, count }),
+        ],
+        { env: process.env },
+      ),
     ),
   );
   return outputs.map(({ stdout }) => {
-    const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as { admitted: number[]; errors: number };
+    const result = JSON.parse(stdout.trim().split("\n").pop() ?? "{}") as {
+      admitted: number[];
+      errors: number;
+    };
     expect(result.errors).toBe(0);
     return result.admitted;
   });
@@ -48,7 +61,12 @@ describe("concurrent checks from several processes", () => {
 
   it("key and tenant limits interlock: no unit consumed by a denied check", async () => {
     const tenant = `${RUN}h`;
-    const tenantLimit = { id: "tenant-rpm", tenantId: tenant, identity: "t", rule: rule("sliding_log", 100, YEAR) };
+    const tenantLimit = {
+      id: "tenant-rpm",
+      tenantId: tenant,
+      identity: "t",
+      rule: rule("sliding_log", 100, YEAR),
+    };
     const keyRule = (i: number) => rule(i % 2 ? "gcra" : "fixed_window", 30, YEAR);
     // 4 keys of 30 each want 120 units of the tenant's 100
     const sets = [0, 1, 2, 3].map((i) => [

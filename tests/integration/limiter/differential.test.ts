@@ -37,9 +37,17 @@ function randomStep(rand: Random, windowMs: number): number {
   return int(rand, 0, 2 * windowMs);
 }
 
-function explain(seed: number, step: number, limits: LimitSpec[], lua: CheckDecision, ref: CheckDecision): string {
-  return `seed ${seed} step ${step}: limits ${JSON.stringify(limits.map((l) => l.rule))}\n` +
-    `lua ${JSON.stringify(lua)}\nref ${JSON.stringify(ref)}`;
+function explain(
+  seed: number,
+  step: number,
+  limits: LimitSpec[],
+  lua: CheckDecision,
+  ref: CheckDecision,
+): string {
+  return (
+    `seed ${seed} step ${step}: limits ${JSON.stringify(limits.map((l) => l.rule))}\n` +
+    `lua ${JSON.stringify(lua)}\nref ${JSON.stringify(ref)}`
+  );
 }
 
 describe("lua/check.lua agrees with the reference model", () => {
@@ -52,7 +60,9 @@ describe("lua/check.lua agrees with the reference model", () => {
       const rand = prng(seed);
       const tenant = `${RUN}d${seed}`;
       const limits = randomLimits(rand, tenant);
-      const clock = createVirtualClock(int(rand, 0, 2) === 0 ? int(rand, 0, 5_000) : 1_790_000_000_000 + int(rand, 0, 1e9));
+      const clock = createVirtualClock(
+        int(rand, 0, 2) === 0 ? int(rand, 0, 5_000) : 1_790_000_000_000 + int(rand, 0, 1e9),
+      );
       const model = new ReferenceLimiter(() => clock.nowMs());
       const smallest = Math.min(...limits.map((l) => l.rule.windowMs));
       for (let step = 0; step < STEPS; step++) {
@@ -72,7 +82,14 @@ describe("lua/check.lua agrees with the reference model", () => {
       }
     }
     // the sequences must reach every outcome of every algorithm, or agreeing proves little
-    for (const algorithm of ["fixed_window", "sliding_log", "sliding_window", "token_bucket", "leaky_bucket", "gcra"]) {
+    for (const algorithm of [
+      "fixed_window",
+      "sliding_log",
+      "sliding_window",
+      "token_bucket",
+      "leaky_bucket",
+      "gcra",
+    ]) {
       for (const reason of ["ok", "rate_limited", "cost_exceeds_capacity"]) {
         expect(seen.get(`${algorithm} ${reason}`) ?? 0, `${algorithm} ${reason}`).toBeGreaterThan(5);
       }
@@ -104,10 +121,56 @@ describe("lua/check.lua agrees with the reference model", () => {
     const rand = prng(7);
     const tenant = `${RUN}real`;
     const limits = [
-      { id: "a", tenantId: tenant, identity: "k", rule: { ...randomRule(rand), algorithm: "gcra" as const, limit: 20, windowMs: 200, burst: 5, mode: "enforce" as const } },
-      { id: "b", tenantId: tenant, identity: "t", rule: { ...randomRule(rand), algorithm: "sliding_window" as const, limit: 30, windowMs: 300, mode: "enforce" as const } },
-      { id: "c", tenantId: tenant, identity: "t", rule: { ...randomRule(rand), algorithm: "sliding_log" as const, limit: 10, windowMs: 150, mode: "enforce" as const } },
-      { id: "d", tenantId: tenant, identity: "k", rule: { ...randomRule(rand), algorithm: "leaky_bucket" as const, limit: 40, windowMs: 1000, burst: null, mode: "shadow" as const } },
+      {
+        id: "a",
+        tenantId: tenant,
+        identity: "k",
+        rule: {
+          ...randomRule(rand),
+          algorithm: "gcra" as const,
+          limit: 20,
+          windowMs: 200,
+          burst: 5,
+          mode: "enforce" as const,
+        },
+      },
+      {
+        id: "b",
+        tenantId: tenant,
+        identity: "t",
+        rule: {
+          ...randomRule(rand),
+          algorithm: "sliding_window" as const,
+          limit: 30,
+          windowMs: 300,
+          mode: "enforce" as const,
+        },
+      },
+      {
+        id: "c",
+        tenantId: tenant,
+        identity: "t",
+        rule: {
+          ...randomRule(rand),
+          algorithm: "sliding_log" as const,
+          limit: 10,
+          windowMs: 150,
+          mode: "enforce" as const,
+        },
+      },
+      {
+        id: "d",
+        tenantId: tenant,
+        identity: "k",
+        rule: {
+          ...randomRule(rand),
+          algorithm: "leaky_bucket" as const,
+          limit: 40,
+          windowMs: 1000,
+          burst: null,
+          mode: "shadow" as const,
+        },
+      },
     ];
     let now = 0;
     const model = new ReferenceLimiter(() => now);

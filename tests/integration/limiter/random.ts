@@ -16,7 +16,8 @@ export function prng(seed: number): Random {
 }
 
 export const int = (rand: Random, lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
-export const pick = <T>(rand: Random, items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
+export const pick = <T>(rand: Random, items: readonly T[]): T =>
+  items[Math.floor(rand() * items.length)] as T;
 
 const WINDOWS = [1, 3, 7, 50, 100, 250, 1_000, 1_500, 60_000, 3_600_000];
 

@@ -25,15 +25,33 @@ async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
 
 function startRedis(port: number, dir: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn("redis-server", ["--port", String(port), "--save", "", "--appendonly", "no",
-      "--dir", dir, "--daemonize", "yes", "--pidfile", join(dir, "redis.pid")], { stdio: "ignore" });
+    const child = spawn(
+      "redis-server",
+      [
+        "--port",
+        String(port),
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        dir,
+        "--daemonize",
+        "yes",
+        "--pidfile",
+        join(dir, "redis.pid"),
+      ],
+      { stdio: "ignore" },
+    );
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`redis-server exited ${code}`))));
   });
 }
@@ -65,8 +83,14 @@ describe("the check script", () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-restart-"));
     await startRedis(port, dir);
     // hot-path settings as lib/redis.ts: no offline queue, no retries
-    const client = new Redis({ port, protocol: 2, enableOfflineQueue: false, maxRetriesPerRequest: 0,
-      enableAutoPipelining: true, retryStrategy: () => 50 });
+    const client = new Redis({
+      port,
+      protocol: 2,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      enableAutoPipelining: true,
+      retryStrategy: () => 50,
+    });
     client.on("error", () => undefined); // the outage below is the point of the test
     try {
       await until(() => client.status === "ready");

@@ -23,7 +23,9 @@ describe("script arguments", () => {
       spec("t", "c", rule("sliding_window", 10, 1_000, { mode: "shadow" }), "t"),
     ];
     const call = buildCall(limits, { cost: 2, dryRun: true });
-    expect(call.args).toEqual([2, 1, -1, 6, 1, 600, 5, 0, 250, 4, 1, 100, 10, 0, -1, 3, 10, 1_000, 10, 1, -1]);
+    expect(call.args).toEqual([
+      2, 1, -1, 6, 1, 600, 5, 0, 250, 4, 1, 100, 10, 0, -1, 3, 10, 1_000, 10, 1, -1,
+    ]);
   });
 
   it("refuses what a check cannot be: bad cost, two tenants, the same counter twice", () => {

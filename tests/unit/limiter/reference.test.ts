@@ -147,7 +147,12 @@ describe("several limits in one check", () => {
     expect(second).toMatchObject({ allowed: true, remaining: 0, deciding: 0 });
     expect(second.limits[2]).toMatchObject({ allowed: false, consumed: false, mode: "shadow" });
     const third = h.at(0).check([key, tenant, shadow]);
-    expect(third).toMatchObject({ allowed: false, reason: "rate_limited", deciding: 0, retryAfterMs: 60_000 });
+    expect(third).toMatchObject({
+      allowed: false,
+      reason: "rate_limited",
+      deciding: 0,
+      retryAfterMs: 60_000,
+    });
     expect(third.limits[1]).toMatchObject({ allowed: true, consumed: false, remaining: 3 });
     expect(h.at(0).check([tenant]).remaining).toBe(2);
   });
@@ -155,12 +160,21 @@ describe("several limits in one check", () => {
   it("answers cost_exceeds_capacity with no retry time, and dryRun stores nothing", () => {
     const h = harness();
     const r = rule("token_bucket", 10, 1_000, { burst: 15 });
-    expect(h.at(0).check(one(r), 16)).toMatchObject({ allowed: false, reason: "cost_exceeds_capacity", retryAfterMs: null });
+    expect(h.at(0).check(one(r), 16)).toMatchObject({
+      allowed: false,
+      reason: "cost_exceeds_capacity",
+      retryAfterMs: null,
+    });
     expect(h.at(0).check(one(r), 15, true)).toMatchObject({ allowed: true, remaining: 0 });
     expect(h.at(0).check(one(r), 15)).toMatchObject({ allowed: true, remaining: 0 });
   });
 
   it("with no limit at all is allowed with null figures", () => {
-    expect(harness().check([])).toMatchObject({ allowed: true, reason: "ok", deciding: null, remaining: null });
+    expect(harness().check([])).toMatchObject({
+      allowed: true,
+      reason: "ok",
+      deciding: null,
+      remaining: null,
+    });
   });
 });

@@ -3,7 +3,12 @@ import type { LimitSpec } from "@/lib/limiter/types";
 
 // Builders shared by the limiter tests (unit and integration).
 
-export function rule(algorithm: Algorithm, limit: number, windowMs: number, extra: Partial<LimitRule> = {}): LimitRule {
+export function rule(
+  algorithm: Algorithm,
+  limit: number,
+  windowMs: number,
+  extra: Partial<LimitRule> = {},
+): LimitRule {
   return {
     algorithm,
     limit,
