@@ -6,7 +6,7 @@ import { env } from "@/lib/env";
 export type RedisClient = Redis | Cluster;
 
 // Hot-path settings: a dead Redis must fail fast, never queue commands or hang a check.
-const hotPathOptions: RedisOptions = {
+export const hotPathOptions: RedisOptions = {
   commandTimeout: 1_000,
   connectTimeout: 1_000,
   maxRetriesPerRequest: 0,
@@ -16,9 +16,19 @@ const hotPathOptions: RedisOptions = {
   retryStrategy: (attempt: number) => Math.min(50 * attempt, 500),
 };
 
-export function createRedis(overrides: RedisOptions = {}): RedisClient {
+// Control-plane settings (publishing, admin reads, scripts): wait briefly for a connection
+// instead of failing the first command, but never for long.
+export const controlOptions: RedisOptions = {
+  commandTimeout: 2_000,
+  connectTimeout: 2_000,
+  maxRetriesPerRequest: 1,
+  enableOfflineQueue: true,
+  protocol: 2,
+  retryStrategy: (attempt: number) => Math.min(100 * attempt, 1_000),
+};
+
+export function createRedis(options: RedisOptions = controlOptions): RedisClient {
   const settings = env();
-  const options = { ...hotPathOptions, ...overrides };
   if (settings.REDIS_CLUSTER_NODES) {
     const nodes = settings.REDIS_CLUSTER_NODES.split(",").map((node) => {
       const [host = "127.0.0.1", port = "6379"] = node.split(":");
@@ -26,8 +36,8 @@ export function createRedis(overrides: RedisOptions = {}): RedisClient {
     });
     return new Cluster(nodes, {
       redisOptions: options,
-      enableOfflineQueue: false,
-      enableAutoPipelining: true,
+      enableOfflineQueue: options.enableOfflineQueue ?? true,
+      enableAutoPipelining: options.enableAutoPipelining ?? false,
       slotsRefreshTimeout: 1_000,
       clusterRetryStrategy: (attempt: number) => Math.min(100 * attempt, 1_000),
     });
@@ -37,7 +47,7 @@ export function createRedis(overrides: RedisOptions = {}): RedisClient {
 
 const holder = globalThis as unknown as { sluiceRedis?: RedisClient };
 
-/** The process-wide client for commands (not for SUBSCRIBE: that needs its own connection). */
+/** The process-wide control-plane client (not for SUBSCRIBE: that needs its own connection; not for checks: see lib/enforce). */
 export function redis(): RedisClient {
   holder.sluiceRedis ??= createRedis();
   return holder.sluiceRedis;

@@ -29,7 +29,7 @@ export NODE_ENV=production
 # One sentence, no stack trace, for bad settings or unreachable stores.
 node --import tsx --import ./scripts/server-only-hook.mjs scripts/preflight.ts || exit 1
 npm run --silent db:migrate || die "Migrations failed (see above)."
-node --import tsx --import ./scripts/server-only-hook.mjs prisma/seed.ts || die "Seeding failed (see above)."
+node --no-deprecation --import tsx --import ./scripts/server-only-hook.mjs prisma/seed.ts || die "Seeding failed (see above)."
 bash scripts/build-if-changed.sh || die "The build failed (see above)."
 
 say "serving on http://localhost:$PORT — log in as $SLUICE_ADMIN_EMAIL with password $SLUICE_ADMIN_PASSWORD"

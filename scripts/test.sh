@@ -30,6 +30,6 @@ export SLUICE_ADMIN_EMAIL="admin@sluice.test" SLUICE_ADMIN_PASSWORD="test-admin-
 
 node --import tsx --import ./scripts/server-only-hook.mjs scripts/preflight.ts || exit 1
 npm run --silent db:migrate >/dev/null || die "Migrations failed."
-node --import tsx --import ./scripts/server-only-hook.mjs prisma/seed.ts > "$REPORTS/seed.log" || die "Seeding failed; see $REPORTS/seed.log."
+node --no-deprecation --import tsx --import ./scripts/server-only-hook.mjs prisma/seed.ts > "$REPORTS/seed.log" || die "Seeding failed; see $REPORTS/seed.log."
 
 bash scripts/test/run-suites.sh "$REPORTS"

@@ -17,11 +17,14 @@ export type Principal =
       memberships: ReadonlyMap<string, Role>;
     }
   | { kind: "admin-token"; id: string; name: string; tenantId: string | null; role: Role | null }
-  | { kind: "bootstrap" };
+  | { kind: "bootstrap" }
+  /** the seed and other maintenance scripts run on the server itself */
+  | { kind: "system"; label: string };
 
 export function isOperator(principal: Principal): boolean {
   switch (principal.kind) {
     case "bootstrap":
+    case "system":
       return true;
     case "user":
       return principal.isOperator;
@@ -48,9 +51,16 @@ export function actorLabel(principal: Principal): string {
   switch (principal.kind) {
     case "bootstrap":
       return "bootstrap token";
+    case "system":
+      return principal.label;
     case "user":
       return principal.email;
     case "admin-token":
       return `token ${principal.name}`;
   }
+}
+
+/** A stable id for records of who did something: the user's or token's id, else the kind. */
+export function actorIdOf(principal: Principal): string {
+  return principal.kind === "bootstrap" || principal.kind === "system" ? principal.kind : principal.id;
 }

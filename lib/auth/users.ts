@@ -33,3 +33,35 @@ export async function checkCredentials(email: string, password: string): Promise
 // A valid hash of a random password, so unknown emails cost a real scrypt too.
 const DUMMY_HASH =
   "scrypt$32768$8$1$c2x1aWNlLWR1bW15LXNhbHQ$0Yw8Qy0f3u5c7pD1m0mY8d6WwqF2o8d8mJq4mV0m3yA";
+
+export interface SeedUser {
+  email: string;
+  name: string;
+  passwordHash: string;
+  isOperator: boolean;
+  memberships: { tenantId: string; role: Role }[];
+}
+
+/** Creates the user when missing; an existing user keeps its password and memberships. */
+export async function ensureUser(user: SeedUser): Promise<{ created: boolean }> {
+  const existing = await db().user.findUnique({ where: { email: user.email } });
+  if (existing) return { created: false };
+  await db().user.create({
+    data: {
+      email: user.email,
+      name: user.name,
+      passwordHash: user.passwordHash,
+      isOperator: user.isOperator,
+      memberships: { create: user.memberships },
+    },
+  });
+  return { created: true };
+}
+
+/** Makes the stored password match the one given by automation (SLUICE_ADMIN_PASSWORD). */
+export async function syncPassword(email: string, password: string, hash: () => Promise<string>): Promise<boolean> {
+  const user = await db().user.findUnique({ where: { email } });
+  if (!user || (await verifyPassword(password, user.passwordHash))) return false;
+  await db().user.update({ where: { id: user.id }, data: { passwordHash: await hash() } });
+  return true;
+}
