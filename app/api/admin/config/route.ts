@@ -1,0 +1,32 @@
+// GET /api/admin/config: export the configuration document (YAML when Accept asks for
+// application/yaml, else JSON); a tenant-scoped caller gets only its tenant(s).
+// PUT /api/admin/config: import a document, all-or-nothing (config.md). `?prune=true`
+// deletes unlisted tenants; `?dryRun=true` answers the changes without applying them.
+import { z } from "zod";
+import { documentResponse, readDocumentBody } from "@/lib/api/config-document";
+import { parseQuery } from "@/lib/api/read-body";
+import { withAdmin } from "@/lib/api/with-admin";
+import { exportConfig } from "@/lib/config/dal/export-config";
+import { importConfig } from "@/lib/config/dal/import-config";
+
+const flag = z
+  .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+  .transform((v) => v === "true" || v === "1");
+
+const ImportQuery = z.strictObject({ prune: flag.default(false), dryRun: flag.default(false) });
+
+export const GET = withAdmin(async ({ request, principal }) => {
+  parseQuery(request, z.strictObject({}));
+  return documentResponse(request, await exportConfig(principal));
+});
+
+export const PUT = withAdmin(async ({ request, principal, requestId }) => {
+  const query = parseQuery(request, ImportQuery);
+  const document = await readDocumentBody(request);
+  const result = await importConfig(principal, document, {
+    prune: query.prune,
+    dryRun: query.dryRun,
+    requestId,
+  });
+  return Response.json({ ...result, dryRun: query.dryRun });
+});

@@ -1,0 +1,18 @@
+// GET /api/admin/tenants/{slug}/keys: the tenant's API keys (names, prefixes, dates; never
+// secrets). POST: create a key; 201 { id, name, key, prefix } with the secret shown only now.
+import { parseJsonBody } from "@/lib/api/read-body";
+import { withAdmin } from "@/lib/api/with-admin";
+import { CreateKeyInput, createApiKey, listApiKeys } from "@/lib/config/dal/api-keys";
+
+type Params = { slug: string };
+
+export const GET = withAdmin<Params>(async ({ principal, params }) => {
+  const keys = await listApiKeys(principal, params.slug);
+  return Response.json({ keys });
+});
+
+export const POST = withAdmin<Params>(async ({ request, principal, requestId, params }) => {
+  const input = await parseJsonBody(request, CreateKeyInput);
+  const created = await createApiKey(principal, params.slug, input, { requestId });
+  return Response.json(created, { status: 201 });
+});

@@ -1,0 +1,65 @@
+// The error answers of api.md: `{ error: { code, message, path? } }`, plus `errors` for a
+// document that fails validation. Isomorphic (no server imports) so unit tests and the
+// dashboard's fetch helpers can share the types.
+
+export type ErrorCode =
+  | "invalid_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "validation_failed"
+  | "store_unavailable"
+  | "internal_error";
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; path?: string };
+  errors?: FieldError[];
+}
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  store_unavailable: 503,
+  internal_error: 500,
+};
+
+/** An answer a handler (or a helper) chose on purpose; the wrapper turns it into a response. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly path?: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return STATUS[this.code];
+  }
+
+  body(): ErrorBody {
+    const error: ErrorBody["error"] = { code: this.code, message: this.message };
+    if (this.path !== undefined && this.path !== "") error.path = this.path;
+    return this.errors ? { error, errors: this.errors } : { error };
+  }
+}
+
+export function statusOf(code: ErrorCode): number {
+  return STATUS[code];
+}

@@ -1,0 +1,28 @@
+import "server-only";
+import { stringify } from "yaml";
+import type { ConfigDocument } from "@/lib/config/document";
+import { parseDocumentText } from "@/lib/config/document";
+import { ValidationFailed } from "@/lib/config/dal/errors";
+import { wantsYaml } from "@/lib/api/content-type";
+import { DOCUMENT_BODY_LIMIT, readBodyText, requireFormat } from "@/lib/api/read-body";
+
+// The config document over HTTP: read a PUT body (YAML or JSON by Content-Type) and answer
+// an export in the format the client accepts.
+
+/** The parsed, not yet validated, document; syntax errors are document errors (422). */
+export async function readDocumentBody(request: Request): Promise<unknown> {
+  const format = requireFormat(request, ["json", "yaml"], null);
+  const text = await readBodyText(request, DOCUMENT_BODY_LIMIT);
+  const parsed = parseDocumentText(text, format);
+  if (!parsed.ok) throw new ValidationFailed(parsed.errors);
+  return parsed.input;
+}
+
+export function documentResponse(request: Request, document: ConfigDocument): Response {
+  if (wantsYaml(request.headers.get("accept"))) {
+    // Flow style for limits keeps a document as compact as config.md's example.
+    const text = stringify(document, { lineWidth: 0, flowCollectionPadding: true });
+    return new Response(text, { headers: { "content-type": "application/yaml; charset=utf-8" } });
+  }
+  return Response.json(document);
+}

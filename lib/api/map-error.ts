@@ -1,0 +1,63 @@
+import "server-only";
+import { z } from "zod";
+import { issuesToErrors } from "@/lib/config/document/zod-issues";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/config/dal/errors";
+import { StoreUnavailableError } from "@/lib/config/dal/counters-store";
+import { ApiError } from "@/lib/api/api-error";
+
+// DAL and library errors -> the api.md answer. Anything not recognised is a 500 whose body
+// says only "internal error" and the request id: stack traces and SQL stay in the log.
+
+/** Prisma's "unique constraint failed" (a race the DAL's own clash check did not see). */
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+}
+
+export function toApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error instanceof ValidationFailed) {
+    const count = error.errors.length;
+    return new ApiError(
+      "validation_failed",
+      `The document has ${count} error${count === 1 ? "" : "s"}; nothing was changed.`,
+      undefined,
+      error.errors.map((e) => ({ path: e.path, message: e.message })),
+    );
+  }
+  if (error instanceof NotFoundError) return new ApiError("not_found", error.message);
+  if (error instanceof ForbiddenError) return new ApiError("forbidden", error.message);
+  if (error instanceof ConflictError) return new ApiError("conflict", error.message, error.path);
+  if (error instanceof StoreUnavailableError) return new ApiError("store_unavailable", error.message);
+  if (error instanceof z.ZodError) {
+    const errors = issuesToErrors(error.issues);
+    const first = errors[0];
+    return new ApiError(
+      "invalid_request",
+      first ? `${first.path || "body"}: ${first.message}` : "The request is not valid.",
+      first?.path,
+      errors,
+    );
+  }
+  if (isUniqueViolation(error)) return new ApiError("conflict", "That name is already taken.");
+  return null;
+}
+
+export function errorResponse(error: unknown, requestId: string): Response {
+  const known = toApiError(error);
+  if (!known) {
+    console.error(`[sluice] request ${requestId} failed:`, error);
+    return Response.json(
+      {
+        error: {
+          code: "internal_error",
+          message: `Something went wrong on our side; quote request id ${requestId} when reporting it.`,
+        },
+      },
+      { status: 500, headers: { "x-request-id": requestId, "cache-control": "no-store" } },
+    );
+  }
+  return Response.json(known.body(), {
+    status: known.status,
+    headers: { "x-request-id": requestId, "cache-control": "no-store" },
+  });
+}

@@ -1,0 +1,51 @@
+import "server-only";
+import type { Principal } from "@/lib/auth/principal";
+import { bearerToken, resolveBearer } from "@/lib/auth/api-tokens";
+import { currentUser } from "@/lib/auth/session";
+import { ApiError } from "@/lib/api/api-error";
+
+// Who calls: a bearer token (automation), else the dashboard's signed-in session so the
+// browser can use the same routes. A cookie rides along on cross-site requests too, so a
+// session may change things only from our own origin (CSRF).
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function sameOrigin(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (origin !== null) {
+    const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+    try {
+      return host !== null && new URL(origin).host === host;
+    } catch {
+      return false;
+    }
+  }
+  // Browsers send Origin on every cross-site unsafe request; absent, Fetch Metadata decides.
+  const site = request.headers.get("sec-fetch-site");
+  return site === null || site === "same-origin";
+}
+
+export async function resolvePrincipal(request: Request): Promise<Principal> {
+  const header = request.headers.get("authorization");
+  if (header !== null) {
+    const token = bearerToken(header);
+    if (token === null) {
+      throw new ApiError("unauthorized", 'Send the token as "Authorization: Bearer <token>".');
+    }
+    const outcome = await resolveBearer(token);
+    if (!outcome.ok)
+      throw new ApiError(outcome.status === 401 ? "unauthorized" : "forbidden", outcome.message);
+    return outcome.principal;
+  }
+  const user = await currentUser().catch(() => null);
+  if (!user) {
+    throw new ApiError(
+      "unauthorized",
+      'This needs an admin API token ("Authorization: Bearer <token>") or a signed-in session.',
+    );
+  }
+  if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
+    throw new ApiError("forbidden", "A signed-in session may change things only from this site's own pages.");
+  }
+  return user;
+}

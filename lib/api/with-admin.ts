@@ -1,0 +1,47 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Principal } from "@/lib/auth/principal";
+import { errorResponse } from "@/lib/api/map-error";
+import { resolvePrincipal } from "@/lib/api/resolve-principal";
+
+// The one wrapper around every /api/admin route handler (after dub's withWorkspace): a
+// request id, the caller resolved before the handler runs, and every thrown error turned
+// into the api.md error body. Handlers parse their input with zod first and call the DAL,
+// which checks roles and tenant scope itself.
+
+export interface AdminContext<P> {
+  request: Request;
+  principal: Principal;
+  requestId: string;
+  params: P;
+}
+
+type RouteContext<P> = { params: Promise<P> };
+
+export type AdminHandler<P> = (context: AdminContext<P>) => Promise<Response>;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The caller's x-request-id when it is sane (to follow a call across systems), else a new one. */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given !== null && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+export function withAdmin<P = Record<string, never>>(
+  handler: AdminHandler<P>,
+): (request: Request, context: RouteContext<P>) => Promise<Response> {
+  return async (request, context) => {
+    const requestId = requestIdOf(request);
+    try {
+      const principal = await resolvePrincipal(request);
+      const params = await context.params;
+      const response = await handler({ request, principal, requestId, params });
+      response.headers.set("x-request-id", requestId);
+      if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
+      return response;
+    } catch (error) {
+      return errorResponse(error, requestId);
+    }
+  };
+}

@@ -1,0 +1,82 @@
+import "server-only";
+import { z } from "zod";
+import type { Redis } from "ioredis";
+import type { Principal } from "@/lib/auth/principal";
+import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
+import { db } from "@/lib/db";
+import { writeAudit } from "@/lib/config/dal/audit";
+import { NotFoundError } from "@/lib/config/dal/errors";
+import { tenantFor } from "@/lib/config/dal/tenant-access";
+import { counterIdentity, counterPattern, limitsNamed } from "@/lib/config/dal/counter-specs";
+import { CounterQuery, resolveCheck } from "@/lib/config/dal/counters";
+import { deleteFound, findMatching, withStore } from "@/lib/config/dal/counters-store";
+
+// POST /api/admin/reset: clears a limit's counters, for one owner when the request names it
+// (key, subject) or for every owner of the limit otherwise. Audited in a transaction whose
+// commit waits on the Redis delete, so a reset that failed leaves no entry behind.
+
+export const ResetInput = CounterQuery.extend({
+  limit: z.string().regex(NAME_PATTERN, { error: NAME_RULE }),
+});
+export type ResetInput = z.infer<typeof ResetInput>;
+
+export interface ResetResult {
+  tenant: string;
+  limit: string;
+  /** counter ids cleared (a name can stand for several: a key's own limit and the tenant's) */
+  limitIds: string[];
+  /** Redis keys deleted (0 when the counters were already empty) */
+  deleted: number;
+}
+
+export async function resetCounter(
+  principal: Principal,
+  input: ResetInput,
+  requestId: string | null,
+): Promise<ResetResult> {
+  return db().$transaction(
+    async (tx) => {
+      const tenantRef = await tenantFor(tx, principal, input.tenant, "editor");
+      const check = await resolveCheck(input.tenant, input.key ?? null, input.route ?? null);
+      let limits = limitsNamed(check.tenant, input.limit, input.key ?? null);
+      if (input.route !== undefined)
+        limits = limits.filter((l) => l.route === null || l.route === check.route);
+      if (limits.length === 0) {
+        throw new NotFoundError(`No limit named ${input.limit} applies to tenant ${input.tenant} there.`);
+      }
+      const owners = { tenantId: check.tenant.id, keyId: check.keyId, subject: input.subject ?? null };
+      const patterns = limits.map((limit) =>
+        counterPattern(check.tenant.id, limit.id, counterIdentity(limit, owners)),
+      );
+      const found = await withStore(async () => {
+        const all = new Map<Redis, string[]>();
+        for (const pattern of patterns) {
+          for (const [node, keys] of await findMatching(pattern))
+            all.set(node, [...(all.get(node) ?? []), ...keys]);
+        }
+        return all;
+      });
+      const count = [...found.values()].reduce((sum, keys) => sum + keys.length, 0);
+      await writeAudit(
+        tx,
+        { principal, requestId, configVersion: null },
+        {
+          action: "counter.reset",
+          targetType: "limit",
+          targetId: input.limit,
+          tenantId: tenantRef.id,
+          before: {
+            counters: count,
+            key: input.key ?? null,
+            route: check.route,
+            subject: input.subject ?? null,
+          },
+          after: { counters: 0 },
+        },
+      );
+      const deleted = await withStore(() => deleteFound(found));
+      return { tenant: input.tenant, limit: input.limit, limitIds: limits.map((l) => l.id), deleted };
+    },
+    { timeout: 15_000 },
+  );
+}
