@@ -5,13 +5,16 @@ import { z } from "zod";
 // the process with a sentence that names it.
 
 const url = (protocols: string[]) =>
-  z.string().refine((value) => {
-    try {
-      return protocols.includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`);
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`,
+  );
 
 const intInRange = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
@@ -25,16 +28,37 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, "must be host:port[,host:port...]")
     .optional(),
-  REDIS_PREFIX: z.string().regex(/^[a-z0-9:_-]{0,32}$/, "must be 0-32 of a-z 0-9 : _ -").default(""),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9:_-]{0,32}$/, "must be 0-32 of a-z 0-9 : _ -")
+    .default(""),
   PORT: intInRange(1, 65535, 3000),
   NEXTAUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   NEXTAUTH_URL: url(["http:", "https:"]).optional(),
   SLUICE_BOOTSTRAP_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),
   SLUICE_ADMIN_EMAIL: z.email("must be an email address").optional(),
   SLUICE_ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
+  // Optional single sign-on (OpenID Connect): all three of issuer, client id and secret, or none.
+  OIDC_ISSUER: url(["https:", "http:"]).optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_NAME: z.string().min(1).max(60).default("Single sign-on"),
   SLUICE_CHECK_TIMEOUT_MS: intInRange(1, 10_000, 50),
   SLUICE_CONFIG_POLL_MS: intInRange(50, 60_000, 500),
+  // Usage recording (lib/usage): "off" turns the per-decision counters off (benchmarks compare).
+  SLUICE_USAGE_RECORDING: z.enum(["on", "off"]).default("on"),
+  // Retention of usage data, in seconds: per-second series in Redis, minute and hour rows.
+  SLUICE_USAGE_SECONDS_RETENTION: intInRange(300, 86_400, 3_600),
+  SLUICE_USAGE_MINUTES_RETENTION: intInRange(3_600, 315_360_000, 30 * 86_400),
+  SLUICE_USAGE_HOURS_RETENTION: intInRange(86_400, 315_360_000, 365 * 86_400),
 });
+
+const OidcComplete = EnvSchema.refine(
+  (e) =>
+    [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].every((v) => v === undefined) ||
+    [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].every((v) => v !== undefined),
+  { path: ["OIDC_ISSUER"], message: "and OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together" },
+);
 
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -43,7 +67,7 @@ export class EnvError extends Error {
 }
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = EnvSchema.safeParse(source);
+  const result = OidcComplete.safeParse(source);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.join(".");

@@ -4,9 +4,24 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 
-export function LoginForm() {
+// Error codes thrown by authorize() in lib/auth/options.ts (LOGIN_ERRORS), as sentences.
+const MESSAGES: Record<string, string> = {
+  too_many_attempts: "Too many sign-in attempts. Wait a few minutes, then try again.",
+  login_unavailable:
+    "Sign-in is unavailable right now (the rate-limit store cannot be reached). Try again shortly.",
+  AccessDenied: "Single sign-on worked, but no Sluice account has that email. Ask an operator to add you.",
+};
+const WRONG = "That email and password do not match an account. Check both and try again.";
+
+export function LoginForm({
+  oidcName,
+  initialError,
+}: {
+  oidcName: string | null;
+  initialError: string | null;
+}) {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(initialError ? (MESSAGES[initialError] ?? WRONG) : null);
   const [pending, setPending] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -20,30 +35,43 @@ export function LoginForm() {
       redirect: false,
     });
     setPending(false);
-    if (result?.ok) {
+    if (result?.ok && !result.error) {
       router.replace("/");
       router.refresh();
     } else {
-      setError("That email and password do not match an account. Check both and try again.");
+      setError(MESSAGES[result?.error ?? ""] ?? WRONG);
     }
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate>
-      <label htmlFor="email">Email</label>
-      <input id="email" name="email" type="email" autoComplete="username" required autoFocus />
-      <label htmlFor="password">Password</label>
-      <input id="password" name="password" type="password" autoComplete="current-password" required />
-      {error && (
-        <p role="alert" className="error">
-          {error}
+    <>
+      <form onSubmit={onSubmit} noValidate>
+        <label htmlFor="email">Email</label>
+        <input id="email" name="email" type="email" autoComplete="username" required autoFocus />
+        <label htmlFor="password">Password</label>
+        <input id="password" name="password" type="password" autoComplete="current-password" required />
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <p>
+          <button type="submit" disabled={pending}>
+            {pending ? "Signing in…" : "Sign in"}
+          </button>
+        </p>
+      </form>
+      {oidcName && (
+        <p>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => void signIn("oidc", { callbackUrl: "/" })}
+          >
+            Continue with {oidcName}
+          </button>
         </p>
       )}
-      <p>
-        <button type="submit" disabled={pending}>
-          {pending ? "Signing in…" : "Sign in"}
-        </button>
-      </p>
-    </form>
+    </>
   );
 }

@@ -1,39 +1,106 @@
 import "server-only";
 import type { NextAuthOptions } from "next-auth";
+import type { OAuthConfig } from "next-auth/providers/oauth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { env } from "@/lib/env";
 import { checkCredentials } from "@/lib/auth/users";
+import { admitLoginAttempt, clientIp, recordLoginFailure } from "@/lib/auth/login-limit";
+import { activeUserIdByEmail } from "@/lib/config/dal/members";
 
 const CredentialsSchema = z.object({
   email: z.email().max(254),
   password: z.string().min(1).max(1024),
 });
 
+/** Messages the login form shows; next-auth hands a thrown error's message to the client. */
+export const LOGIN_ERRORS = {
+  rateLimited: "too_many_attempts",
+  storeUnavailable: "login_unavailable",
+} as const;
+
+interface OidcProfile {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  name?: string;
+}
+
+export function oidcName(): string | null {
+  const settings = env();
+  return settings.OIDC_ISSUER ? settings.OIDC_NAME : null;
+}
+
+// Single sign-on proves an email address; access still comes from a Sluice account with that
+// email (made by an operator), so nobody gets a tenant just by holding an IdP login.
+function oidcProvider(): OAuthConfig<OidcProfile> | null {
+  const settings = env();
+  if (!settings.OIDC_ISSUER || !settings.OIDC_CLIENT_ID || !settings.OIDC_CLIENT_SECRET) return null;
+  return {
+    id: "oidc",
+    name: settings.OIDC_NAME,
+    type: "oauth",
+    wellKnown: `${settings.OIDC_ISSUER.replace(/\/$/, "")}/.well-known/openid-configuration`,
+    clientId: settings.OIDC_CLIENT_ID,
+    clientSecret: settings.OIDC_CLIENT_SECRET,
+    authorization: { params: { scope: "openid email profile" } },
+    idToken: true,
+    checks: ["pkce", "state", "nonce"],
+    profile: (profile) => ({ id: profile.sub, email: profile.email ?? null, name: profile.name ?? null }),
+  };
+}
+
 export function authOptions(): NextAuthOptions {
   const settings = env();
   const secure = (settings.NEXTAUTH_URL ?? "").startsWith("https://");
+  const oidc = oidcProvider();
   return {
     secret: settings.NEXTAUTH_SECRET,
     // Credentials sign-in requires JWT sessions; roles are re-read from the database per request.
     session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
-    pages: { signIn: "/login" },
+    pages: { signIn: "/login", error: "/login" },
     useSecureCookies: secure,
+    cookies: {
+      sessionToken: {
+        name: `${secure ? "__Secure-" : ""}next-auth.session-token`,
+        // httpOnly: scripts never read it; Lax: sent on top-level navigation, not cross-site posts.
+        options: { httpOnly: true, sameSite: "lax", path: "/", secure },
+      },
+    },
     providers: [
       CredentialsProvider({
         name: "Email and password",
-        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        async authorize(raw) {
+        credentials: {
+          email: { label: "Email", type: "email" },
+          password: { label: "Password", type: "password" },
+        },
+        async authorize(raw, request) {
           const parsed = CredentialsSchema.safeParse(raw);
           if (!parsed.success) return null;
-          const userId = await checkCredentials(parsed.data.email, parsed.data.password);
-          return userId ? { id: userId, email: parsed.data.email } : null;
+          const { email, password } = parsed.data;
+          const verdict = await admitLoginAttempt(email, clientIp(request?.headers));
+          if (!verdict.ok) {
+            throw new Error(
+              verdict.reason === "rate_limited" ? LOGIN_ERRORS.rateLimited : LOGIN_ERRORS.storeUnavailable,
+            );
+          }
+          const userId = await checkCredentials(email, password);
+          if (!userId) await recordLoginFailure(email);
+          return userId ? { id: userId, email } : null;
         },
       }),
+      ...(oidc ? [oidc] : []),
     ],
     callbacks: {
-      jwt({ token, user }) {
-        if (user) token.sub = user.id;
+      async signIn({ account, user, profile }) {
+        if (account?.provider !== "oidc") return true;
+        const verified = (profile as OidcProfile | undefined)?.email_verified !== false;
+        return verified && !!user.email && (await activeUserIdByEmail(user.email)) !== null;
+      },
+      async jwt({ token, user, account }) {
+        if (account?.provider === "oidc" && user?.email) {
+          token.sub = (await activeUserIdByEmail(user.email)) ?? undefined;
+        } else if (user) token.sub = user.id;
         return token;
       },
       session({ session, token }) {

@@ -20,3 +20,15 @@ export async function requireUser(): Promise<UserPrincipal> {
   if (!user) redirect("/login");
   return user;
 }
+
+/** Thrown by server actions called without a valid session; they answer it as "sign in again". */
+export class SignedOutError extends Error {
+  override name = "SignedOutError";
+}
+
+/** For server actions: the signed-in user re-read now, or SignedOutError (never a redirect). */
+export async function actionUser(): Promise<UserPrincipal> {
+  const user = await currentUser();
+  if (!user) throw new SignedOutError("Your session has ended. Sign in again.");
+  return user;
+}
