@@ -1,16 +1,21 @@
 // The production entry: one port. Next.js serves the dashboard and admin API; the lean
-// enforcement path (/api/check*) is mounted here so checks skip Next's per-request cost.
+// enforcement path (/api/check, /api/check/batch, /api/metrics) is answered here on
+// node:http first, so checks skip Next's per-request cost (routing, request/response
+// wrapping, middleware): see lib/enforce/http/lean-router.ts.
 import { createServer } from "node:http";
 import next from "next";
 import { env } from "@/lib/env";
+import { startEnforcement } from "@/lib/enforce/runtime";
+import { leanRoute } from "@/lib/enforce/http/lean-router";
 
 const settings = env();
 const dev = settings.NODE_ENV !== "production";
 const app = next({ dev, hostname: "localhost", port: settings.PORT });
-await app.prepare();
+const [enforcement] = await Promise.all([startEnforcement(), app.prepare()]);
 const handle = app.getRequestHandler();
 
 const server = createServer((request, response) => {
+  if (leanRoute(enforcement, request, response)) return;
   void handle(request, response);
 });
 server.keepAliveTimeout = 65_000;
@@ -19,7 +24,10 @@ server.listen(settings.PORT, () => {
 });
 
 function shutdown(): void {
-  server.close(() => process.exit(0));
+  server.close(() => {
+    void enforcement.close().finally(() => process.exit(0));
+  });
+  server.closeIdleConnections();
   setTimeout(() => process.exit(0), 3_000).unref();
 }
 process.on("SIGTERM", shutdown);

@@ -1,0 +1,121 @@
+import "server-only";
+import { latestPublished } from "@/lib/config/dal/config-change";
+import { configKeys } from "@/lib/shared/redis-keys";
+import type { RedisClient } from "@/lib/redis";
+import { ConfigHealer } from "@/lib/enforce/config-healer";
+import { buildIndex, emptyIndex, parsePublished, type ConfigIndex } from "@/lib/enforce/config-index";
+
+// Each server's copy of the published configuration. It swaps in a new version on the
+// pub/sub message (fast path, well under 1 s) and also polls the version key every pollMs,
+// so a lost message costs at most one poll interval. When Redis holds no version or an older
+// one than this server already enforces (FLUSHALL, restart), the healer republishes from
+// PostgreSQL at once; a slower periodic heal catches a publish that failed while Redis was
+// down. Versions only move forward. Checks read `current` and never wait on any of this.
+
+export interface HolderOptions {
+  client: RedisClient;
+  subscriber: RedisClient;
+  prefix: string;
+  pollMs: number;
+  /** how often one server checks PostgreSQL for a newer version than Redis has */
+  reconcileMs: number;
+}
+
+const withinMs = (work: Promise<void>, ms: number): Promise<void> =>
+  Promise.race([work, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
+
+export type VersionListener = (index: ConfigIndex) => void;
+
+export class ConfigHolder {
+  current: ConfigIndex = emptyIndex();
+  private readonly keys: ReturnType<typeof configKeys>;
+  private readonly healer: ConfigHealer;
+  private readonly listeners: VersionListener[] = [];
+  private readonly timers: NodeJS.Timeout[] = [];
+  private refreshing: Promise<void> | null = null;
+  private again = false;
+
+  constructor(private readonly options: HolderOptions) {
+    this.keys = configKeys(options.prefix);
+    this.healer = new ConfigHealer(options.client, `${options.prefix}{sluice:config}:heal-lease`, 2_000);
+  }
+
+  onVersion(listener: VersionListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** First load (Redis, else PostgreSQL, else empty), then the message, poll and heal loops. */
+  async start(): Promise<void> {
+    const { subscriber, pollMs, reconcileMs } = this.options;
+    subscriber.on("message", (channel: string) => {
+      if (channel === this.keys.channel) void this.refresh();
+    });
+    // Not awaited: with Redis down it would wait for a connection; ioredis subscribes once
+    // connected and re-subscribes after every reconnect, and the poll covers the gap.
+    subscriber.subscribe(this.keys.channel).catch(() => undefined);
+    await withinMs(this.refresh(), 3_000);
+    if (this.current.version === 0) await this.loadFromDatabase();
+    this.timers.push(setInterval(() => void this.refresh(), pollMs));
+    this.timers.push(setInterval(() => void this.healer.heal(), reconcileMs));
+    for (const timer of this.timers) timer.unref();
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearInterval(timer);
+  }
+
+  /** Reads the version key and loads a newer snapshot; heals Redis when it fell behind. */
+  refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.again = true; // a message arrived mid-read: read once more afterwards
+      return this.refreshing;
+    }
+    this.refreshing = this.readRedis().finally(() => {
+      this.refreshing = null;
+      if (this.again) {
+        this.again = false;
+        void this.refresh();
+      }
+    });
+    return this.refreshing;
+  }
+
+  private async readRedis(): Promise<void> {
+    const { client } = this.options;
+    let version: number;
+    try {
+      const text = await client.get(this.keys.version);
+      version = text === null ? 0 : Number(text);
+    } catch {
+      return; // Redis unreachable: keep enforcing what we hold
+    }
+    if (version < this.current.version || version === 0) {
+      void this.healer.heal();
+      return;
+    }
+    if (version === this.current.version) return;
+    try {
+      const text = await client.get(this.keys.snapshot);
+      if (text !== null) this.swap(parsePublished(text), "redis");
+    } catch (error) {
+      console.warn(`[sluice] could not load config version ${version}: ${(error as Error).message}`);
+    }
+  }
+
+  /** Start-up only (Redis down or empty): PostgreSQL holds every version. */
+  private async loadFromDatabase(): Promise<void> {
+    try {
+      const latest = await latestPublished();
+      if (latest) this.swap(parsePublished(latest.snapshot), "database");
+    } catch (error) {
+      console.warn(`[sluice] no config in Redis and PostgreSQL unreachable: ${(error as Error).message}`);
+    }
+  }
+
+  private swap(config: ReturnType<typeof parsePublished>, source: string): void {
+    if (config.version <= this.current.version) return;
+    this.current = buildIndex(config);
+    console.log(`[sluice] enforcing config version ${config.version} (from ${source})`);
+    for (const listener of this.listeners) listener(this.current);
+  }
+}

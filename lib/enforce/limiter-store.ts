@@ -1,0 +1,109 @@
+import "server-only";
+import { evaluate } from "@/lib/limiter/evaluate";
+import type { CheckDecision, CheckRequest, LimitSpec } from "@/lib/limiter/types";
+import type { RedisClient } from "@/lib/redis";
+import { CircuitBreaker } from "@/lib/enforce/breaker";
+import { checkMetrics } from "@/lib/metrics/check-metrics";
+
+// The limiter behind a deadline and a circuit breaker: every call settles within its
+// timeout, either with Redis' verdict or with a failure the caller turns into a degraded
+// decision. A Redis error or a timeout is never read as "over the limit".
+
+export type StoreFailure = "timeout" | "error" | "circuit_open";
+type Failed = { ok: false; failure: StoreFailure };
+export type StoreResult = { ok: true; decision: CheckDecision } | Failed;
+
+const OPEN: Failed = { ok: false, failure: "circuit_open" };
+const TIMEOUT: Failed = { ok: false, failure: "timeout" };
+const ERROR: Failed = { ok: false, failure: "error" };
+
+export interface StoreOptions {
+  timeoutMs: number;
+  /** failures in a row that open the circuit */
+  threshold?: number;
+  /** time between probes while open */
+  cooldownMs?: number;
+}
+
+export class LimiterStore {
+  readonly breaker: CircuitBreaker;
+  private lastError = 0;
+
+  constructor(
+    private readonly client: RedisClient,
+    private readonly options: StoreOptions,
+  ) {
+    this.breaker = new CircuitBreaker({
+      threshold: options.threshold ?? 5,
+      cooldownMs: options.cooldownMs ?? 250,
+      onChange: (state) => {
+        checkMetrics.breakerOpen(state === "open");
+        console.warn(`[sluice] limiter store circuit ${state === "open" ? "opened: answering degraded" : "closed"}`);
+      },
+    });
+    // A reconnect (Redis restarted) closes the circuit without waiting for the next probe.
+    client.on("ready", () => this.breaker.success());
+  }
+
+  /** One check; settles within timeoutMs (default: the check timeout). */
+  check(specs: readonly LimitSpec[], request: CheckRequest, timeoutMs = this.options.timeoutMs): Promise<StoreResult> {
+    if (!this.breaker.allows()) {
+      this.maybeProbe();
+      checkMetrics.storeFailure("circuit_open");
+      return Promise.resolve(OPEN);
+    }
+    // No connection: ioredis would reject at once anyway (no offline queue); skip the call.
+    if (this.client.status !== "ready") return Promise.resolve(this.fail(ERROR, null));
+    return new Promise<StoreResult>((resolve) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        resolve(this.fail(TIMEOUT, null));
+      }, timeoutMs);
+      evaluate(this.client, specs, request).then(
+        (decision) => {
+          if (settled) return; // too late: the caller already answered degraded
+          settled = true;
+          clearTimeout(timer);
+          this.breaker.success();
+          resolve({ ok: true, decision });
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(this.fail(ERROR, error));
+        },
+      );
+    });
+  }
+
+  private fail(result: Failed, error: unknown): StoreResult {
+    this.breaker.failure();
+    checkMetrics.storeFailure(result.failure);
+    const now = Date.now();
+    if (error !== null && now - this.lastError > 5_000) {
+      this.lastError = now;
+      console.warn(`[sluice] limiter call failed (answering degraded): ${(error as Error).message}`);
+    }
+    return result;
+  }
+
+  /** While open: one PING per cooldown; its answer (in time) closes the circuit. */
+  private maybeProbe(): void {
+    if (!this.breaker.shouldProbe()) return;
+    let done = false;
+    const finish = (ok: boolean): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      this.breaker.probeResult(ok);
+    };
+    const timer = setTimeout(() => finish(false), this.options.timeoutMs);
+    this.client.ping().then(
+      () => finish(true),
+      () => finish(false),
+    );
+  }
+}

@@ -1,0 +1,101 @@
+import "server-only";
+import { sha256Hex } from "@/lib/auth/secrets";
+import { effectiveLimits, resolveRoute, type CompiledTenant } from "@/lib/config/compile";
+import type { ConfigIndex, KeyRecord } from "@/lib/enforce/config-index";
+import { keyNameId } from "@/lib/enforce/config-index";
+import { matchLimits, type MatchedLimits } from "@/lib/enforce/limit-specs";
+import { mayCheck, type Caller } from "@/lib/enforce/service-auth";
+import type { TtlLru } from "@/lib/enforce/ttl-lru";
+import type { CheckInput, DecisionReason } from "@/lib/enforce/types";
+
+// From a validated check to what it is about, using only the in-memory config: the tenant,
+// the key, the resolved route and the limits that apply; or a decision that needs no
+// counter at all (unknown or revoked key, suspended tenant...), or "forbidden" when the
+// caller's token is limited to other tenants.
+
+export interface Early {
+  kind: "early";
+  reason: DecisionReason;
+  tenant: CompiledTenant | null;
+  tenantSlug: string | null;
+  keyName: string | null;
+  keyId: string | null;
+  route: string | null;
+  /** answered from the negative cache */
+  cached: boolean;
+}
+
+export interface Resolved {
+  kind: "limits";
+  tenant: CompiledTenant;
+  keyName: string | null;
+  keyId: string | null;
+  route: string | null;
+  matched: MatchedLimits;
+}
+
+export type Resolution = Early | Resolved | { kind: "forbidden"; tenantSlug: string };
+
+const early = (
+  reason: DecisionReason,
+  tenantSlug: string | null,
+  tenant: CompiledTenant | null,
+  key: KeyRecord | null,
+  route: string | null,
+  cached = false,
+): Early => ({
+  kind: "early",
+  reason,
+  tenant,
+  tenantSlug,
+  keyName: key?.name ?? null,
+  keyId: key?.id ?? null,
+  route,
+  cached,
+});
+
+function keyProblem(key: KeyRecord, nowMs: number): DecisionReason | null {
+  if (key.revoked) return "revoked_key";
+  if (key.expiresAt !== null && key.expiresAt <= nowMs) return "expired_key";
+  return null;
+}
+
+/** `unknownKeys`: raw apiKey values known not to exist in this version (negative cache). */
+export function resolveCheck(
+  input: CheckInput,
+  caller: Caller,
+  config: ConfigIndex,
+  unknownKeys: TtlLru<true>,
+): Resolution {
+  let key: KeyRecord | null = null;
+  let slug: string;
+  if (input.apiKey !== null) {
+    if (unknownKeys.get(input.apiKey)) return early("unknown_key", null, null, null, null, true);
+    key = config.keysByHash.get(sha256Hex(input.apiKey)) ?? null;
+    if (!key) {
+      unknownKeys.set(input.apiKey, true);
+      return early("unknown_key", null, null, null, null);
+    }
+    slug = key.tenant;
+  } else {
+    slug = input.tenant ?? "";
+  }
+  if (!mayCheck(caller, slug)) return { kind: "forbidden", tenantSlug: slug };
+  const tenant = config.snapshot.tenants[slug];
+  if (!tenant) return early("unknown_tenant", slug, null, key, null);
+  const route = resolveRoute(config.snapshot, slug, input.route);
+  if (input.apiKey === null && input.key !== null) {
+    key = config.keysByName.get(keyNameId(slug, input.key)) ?? null;
+    if (!key) return early("unknown_key", slug, tenant, { tenant: slug, name: input.key, id: null, expiresAt: null, revoked: false }, route);
+  }
+  const problem = key ? keyProblem(key, Date.now()) : null;
+  if (problem) return early(problem, slug, tenant, key, route);
+  if (tenant.status !== "active") return early("suspended_tenant", slug, tenant, key, route);
+  const candidates = effectiveLimits(config.snapshot, slug, key?.name ?? null, route);
+  const matched = matchLimits(candidates, {
+    tenantId: tenant.id,
+    keyId: key?.id ?? null,
+    subject: input.subject,
+  });
+  return { kind: "limits", tenant, keyName: key?.name ?? null, keyId: key?.id ?? null, route, matched };
+}

@@ -1,0 +1,82 @@
+import "server-only";
+import { Registry, type Cell } from "@/lib/metrics/registry";
+import type { DecisionOutcome, DecisionReason } from "@/lib/enforce/types";
+
+// The enforcement metrics served at GET /api/metrics. One registry per process (the
+// custom server is one process; each app process exposes its own figures).
+
+export const registry = new Registry();
+
+const checks = registry.counter(
+  "sluice_checks_total",
+  "Check decisions by outcome and reason.",
+  ["outcome", "reason"],
+);
+const latency = registry.histogram(
+  "sluice_check_duration_seconds",
+  "Time to answer a check request (POST /api/check; a batch counts once).",
+  [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+);
+const degraded = registry.counter(
+  "sluice_degraded_decisions_total",
+  "Decisions made without Redis (timeout, error or open circuit), by onStoreFailure verdict.",
+  ["allowed"],
+);
+const configVersion = registry.gauge("sluice_config_version", "The configuration version this process enforces.");
+const cacheHits = registry.counter(
+  "sluice_cache_hits_total",
+  "Checks answered from a local cache without Redis.",
+  ["cache"],
+);
+const storeErrors = registry.counter(
+  "sluice_store_failures_total",
+  "Limiter calls that failed or timed out, by kind.",
+  ["kind"],
+);
+const breakerOpen = registry.gauge(
+  "sluice_store_circuit_open",
+  "1 while the circuit breaker skips Redis, else 0.",
+);
+const requests = registry.counter("sluice_check_requests_total", "Check requests by endpoint and status.", [
+  "endpoint",
+  "status",
+]);
+
+// Present from the start, so dashboards see zeros rather than gaps.
+cacheHits.cell("negative");
+cacheHits.cell("deny");
+breakerOpen.cell();
+configVersion.cell();
+
+// Cells are resolved once per label combination and kept: increments are then one addition.
+const checkCells = new Map<string, Cell>();
+
+export const checkMetrics = {
+  decision(outcome: DecisionOutcome, reason: DecisionReason): void {
+    const id = outcome + reason;
+    let cell = checkCells.get(id);
+    if (!cell) checkCells.set(id, (cell = checks.cell(outcome, reason)));
+    cell.value += 1;
+  },
+  degraded(allowed: boolean): void {
+    degraded.cell(allowed ? "true" : "false").value += 1;
+  },
+  latency(seconds: number): void {
+    latency.observe(seconds);
+  },
+  configVersion(version: number): void {
+    configVersion.cell().value = version;
+  },
+  cacheHit(cache: "negative" | "deny"): void {
+    cacheHits.cell(cache).value += 1;
+  },
+  storeFailure(kind: "timeout" | "error" | "circuit_open"): void {
+    storeErrors.cell(kind).value += 1;
+  },
+  breakerOpen(open: boolean): void {
+    breakerOpen.cell().value = open ? 1 : 0;
+  },
+  request(endpoint: "check" | "batch", status: number): void {
+    requests.cell(endpoint, String(status)).value += 1;
+  },
+};
