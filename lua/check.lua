@@ -39,35 +39,41 @@ end
 
 local n = #KEYS
 local results = {}
+local shadow = {}
 local allowed = 1
 for i = 1, n do
   local a = 4 + 6 * (i - 1)
-  local limit = {
-    key = KEYS[i], L = tonumber(ARGV[a + 1]), W = tonumber(ARGV[a + 2]),
-    B = tonumber(ARGV[a + 3]), shadow = ARGV[a + 4] == '1', maxDelay = tonumber(ARGV[a + 5]),
-  }
-  local r = ALG[tonumber(ARGV[a])](limit, cost, now)
-  r.shadow = limit.shadow
+  local r = ALG[tonumber(ARGV[a])](KEYS[i], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]),
+    tonumber(ARGV[a + 3]), tonumber(ARGV[a + 5]), cost, now)
   results[i] = r
-  if r.status ~= 1 and not limit.shadow then allowed = 0 end
+  shadow[i] = ARGV[a + 4] == '1'
+  if r.status ~= 1 and not shadow[i] then allowed = 0 end
 end
 
 local reply = { allowed, now }
 for i = 1, n do
   local r = results[i]
-  local consumed = r.status == 1 and (r.shadow or allowed == 1)
-  if consumed and not dry then r.write(slack) end
-  local remaining, reset = r.remaining0, r.reset0
-  if consumed then remaining, reset = r.remaining1, r.reset1 end
-  local wait = 0
-  if consumed then wait = r.wait end
-  local retry = -1
-  if r.status == 0 then retry = r.retry end
-  reply[#reply + 1] = r.status
-  reply[#reply + 1] = consumed and 1 or 0
-  reply[#reply + 1] = remaining
-  reply[#reply + 1] = reset
-  reply[#reply + 1] = retry
-  reply[#reply + 1] = wait
+  local consumed = r.status == 1 and (shadow[i] or allowed == 1)
+  if consumed and not dry then
+    local key, ttl = KEYS[i], int(r.ttl + slack)
+    if r.member then
+      redis.call('ZREMRANGEBYSCORE', key, '-inf', r.trim)
+      redis.call('ZADD', key, r.value, r.member)
+      redis.call('PEXPIRE', key, ttl)
+    else
+      redis.call('SET', key, r.value, 'PX', ttl)
+    end
+  end
+  local k = 6 * i - 3
+  reply[k] = r.status
+  reply[k + 1] = 0
+  reply[k + 2] = r.remaining0
+  reply[k + 3] = r.reset0
+  reply[k + 4] = -1
+  reply[k + 5] = 0
+  if consumed then
+    reply[k + 1], reply[k + 2], reply[k + 3], reply[k + 5] = 1, r.remaining1, r.reset1, r.wait
+  end
+  if r.status == 0 then reply[k + 4] = r.retry end
 end
 return reply

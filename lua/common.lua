@@ -1,12 +1,13 @@
 --[[ common.lua: helpers shared by the algorithm fragments and check.lua (no KEYS or ARGV).
 
-An algorithm is ALG[code](limit, cost, now) where limit = { key, L, W, B, shadow, maxDelay }
-and now is integer ms. It reads its one key and returns, without writing anything:
+An algorithm is ALG[code](key, L, W, B, maxDelay, cost, now), now in integer ms. It reads its
+one key and returns, without writing anything (no closures: this runs on every check):
   { status = 0|1|2 (rate_limited | admits | cost_exceeds_capacity),
     wait, retry            -- ms: wait when admitted (delay), retry when status 0
     remaining0, reset0     -- reported when the check does not consume
     remaining1, reset1     -- reported when it does (after consumption)
-    write = function(slack) end }  -- stores the consumed state; TTL extended by slack ms
+    value, ttl             -- when admitted: the state string to SET with PX ttl, or for
+    member, trim }         -- the sliding log: ZADD value member, trim up to trim, PEXPIRE ttl
 All numbers are integers below 2^53, so doubles hold them exactly; divisions go through
 idiv/cdiv, which correct the one-off a rounded quotient can give near 2^53.
 ]]
@@ -30,14 +31,5 @@ end
 
 local function denied(status, retry, remaining, reset)
   return { status = status, wait = 0, retry = retry, remaining0 = remaining, reset0 = reset,
-           remaining1 = remaining, reset1 = reset, write = function() end }
-end
-
--- Reads a key holding space-separated integers; nil fields when it is absent.
-local function read_ints(key)
-  local v = redis.call('GET', key)
-  if not v then return nil end
-  local out = {}
-  for part in string.gmatch(v, '%-?%d+') do out[#out + 1] = tonumber(part) end
-  return out
+           remaining1 = remaining, reset1 = reset }
 end

@@ -5,24 +5,23 @@ import { codecFor } from "@/lib/limiter/algorithms";
 // Key layout: {t:<tenant>}:<limit id>:<identity>:<algorithm tag>
 // - every key of one tenant carries the Cluster hash tag {t:<tenant>}, so one script call
 //   may touch all limits of a check on Redis Cluster too;
-// - each part is percent-encoded outside [A-Za-z0-9._~-], so no user text (subject, names)
-//   can add braces or colons and escape its place in the key;
+// - each part is percent-encoded (encodeURIComponent), so no user text (subject, names) can
+//   add braces or colons and escape its place in the key;
 // - the algorithm tag keeps another algorithm's state format from being read after a
 //   limit's algorithm changes: that limit starts fresh.
 // A deployment-wide prefix (REDIS_PREFIX) is the client's `keyPrefix`, applied by ioredis
 // to script keys as well; it holds no braces, so the hash tag stays the key's first {...}.
 
-const SAFE = /^[A-Za-z0-9._~-]$/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function encodeKeyPart(text: string): string {
-  let out = "";
-  for (const ch of text) {
-    if (SAFE.test(ch)) out += ch;
-    else
-      for (const byte of Buffer.from(ch, "utf8"))
-        out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  try {
+    // escapes everything but A-Z a-z 0-9 - _ . ! ~ * ' ( ): braces, colons and % included
+    return encodeURIComponent(text);
+  } catch {
+    // a lone UTF-16 surrogate (possible in JSON input): escape its UTF-8 replacement bytes
+    return encodeURIComponent(text.replace(LONE_SURROGATE, "\uFFFD"));
   }
-  return out;
 }
 
 export function tenantTag(tenantId: string): string {

@@ -16,13 +16,17 @@ Reply  remaining = floor(B - level) (gcra: floor((tau+T-(TAT-now))/T), as redis-
        retryAfterMs = ceil((over - maxDelay*L)/L) (maxDelay 0 for reject);
        cost > B is cost_exceeds_capacity.
 ]]
-local function meter(limit, cost, now)
-  local L, W, B = limit.L, limit.W, limit.B
+local function meter_remaining(cap, W, v)
+  return math.max(0, idiv(cap - v, W))
+end
+
+local function meter(key, L, W, B, maxDelay, cost, now)
   local x, t = 0, now
-  local s = read_ints(limit.key)
-  if s then
-    x, t = s[1], s[2]
-    if s[3] ~= W then x = cdiv(x * W, s[3]) end
+  local v = redis.call('GET', key)
+  if v then
+    local sx, st, sw = string.match(v, '^(%d+) (%d+) (%d+)$')
+    x, t, sw = tonumber(sx), tonumber(st), tonumber(sw)
+    if sw ~= W then x = cdiv(x * W, sw) end
   end
   -- Drained for the time since t; (now-t)*L may pass 2^53 only when it passes x too.
   if now > t then
@@ -30,22 +34,20 @@ local function meter(limit, cost, now)
     t = now
   end
   local cap = B * W
-  local function remaining(v) return math.max(0, idiv(cap - v, W)) end
-  if cost > B then return denied(2, -1, remaining(x), cdiv(x, L)) end
+  local rem0, reset0 = meter_remaining(cap, W, x), cdiv(x, L)
+  if cost > B then return denied(2, -1, rem0, reset0) end
   local after = x + cost * W
   local over = after - cap
-  local delay = math.max(limit.maxDelay, 0)
+  local delay = math.max(maxDelay, 0)
   if over > delay * L then
-    return denied(0, cdiv(over - delay * L, L), remaining(x), cdiv(x, L))
+    return denied(0, cdiv(over - delay * L, L), rem0, reset0)
   end
   local wait = 0
   if over > 0 then wait = cdiv(over, L) end
-  return { status = 1, wait = wait, retry = -1, remaining0 = remaining(x), reset0 = cdiv(x, L),
-           remaining1 = remaining(after), reset1 = cdiv(after, L),
-           write = function(slack)
-             redis.call('SET', limit.key, int(after) .. ' ' .. int(t) .. ' ' .. int(W),
-               'PX', int(math.max(1, cdiv(after, L) + t - now) + slack))
-           end }
+  local reset1 = cdiv(after, L)
+  return { status = 1, wait = wait, retry = -1, remaining0 = rem0, reset0 = reset0,
+           remaining1 = meter_remaining(cap, W, after), reset1 = reset1,
+           value = string.format('%d %d %d', after, t, W), ttl = math.max(1, reset1 + t - now) }
 end
 
 ALG[4] = meter

@@ -4,19 +4,19 @@ ARGV   L, W (B and maxDelay unused)
 Reply  remaining = L - count; resetMs = to the window's end; retryAfterMs = to the window's
        end (the next window starts empty); cost > L is cost_exceeds_capacity.
 ]]
-ALG[1] = function(limit, cost, now)
-  local L, W = limit.L, limit.W
+ALG[1] = function(key, L, W, B, maxDelay, cost, now)
   local idx = idiv(now, W)
-  local s = read_ints(limit.key)
   local count = 0
-  if s and s[1] == idx then count = s[2] end
+  local v = redis.call('GET', key)
+  if v then
+    local i, c = string.match(v, '^(%d+) (%d+)$')
+    if tonumber(i) == idx then count = tonumber(c) end
+  end
   local reset = (idx + 1) * W - now
   if cost > L then return denied(2, -1, L - count, reset) end
   if count + cost > L then return denied(0, reset, L - count, reset) end
   local after = count + cost
   return { status = 1, wait = 0, retry = -1, remaining0 = L - count, reset0 = reset,
            remaining1 = L - after, reset1 = reset,
-           write = function(slack)
-             redis.call('SET', limit.key, int(idx) .. ' ' .. int(after), 'PX', int(reset + slack))
-           end }
+           value = string.format('%d %d', idx, after), ttl = reset }
 end

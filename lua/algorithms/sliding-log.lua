@@ -2,8 +2,8 @@
 KEY    sorted set, one entry per admitted check: score = its time (ms), member
        "<c><cumulative units after it>:<its cost>", so the units in the window are
        last.cum - first.cum + first.cost in O(log n). <c> is a letter giving the number of
-       digits (a = 1), so entries of one ms sort by cum too (members compare as text). Trimmed to the window on every write
-       and PEXPIRE W, so it never holds more than L entries.
+       digits (a = 1), so entries of one ms sort by cum too (members compare as text).
+       Trimmed to the window on every write and PEXPIRE W: never more than L entries.
 ARGV   L, W (B and maxDelay unused)
 Reply  remaining = L - units; resetMs = until the newest entry leaves the window;
        retryAfterMs = until enough of the oldest units leave it (binary search by rank).
@@ -15,8 +15,7 @@ local function log_entry(key, rank)
   return { cum = tonumber(cum), cost = tonumber(c), ts = tonumber(e[2]) }
 end
 
-ALG[2] = function(limit, cost, now)
-  local key, L, W = limit.key, limit.L, limit.W
+ALG[2] = function(key, L, W, B, maxDelay, cost, now)
   local lo = now - W
   local stale = redis.call('ZCOUNT', key, '-inf', int(lo))
   local first = log_entry(key, stale)
@@ -44,12 +43,9 @@ ALG[2] = function(limit, cost, now)
   if last and last.ts > ts then ts = last.ts end
   local cum = cost
   if last then cum = last.cum + cost end
+  local digits = int(cum)
   return { status = 1, wait = 0, retry = -1, remaining0 = L - units, reset0 = reset0,
-           remaining1 = L - units - cost, reset1 = ts + W - now,
-           write = function(slack)
-             redis.call('ZREMRANGEBYSCORE', key, '-inf', int(lo))
-             local digits = int(cum)
-             redis.call('ZADD', key, int(ts), string.char(96 + #digits) .. digits .. ':' .. int(cost))
-             redis.call('PEXPIRE', key, int(ts + W - now + slack))
-           end }
+           remaining1 = L - units - cost, reset1 = ts + W - now, ttl = ts + W - now,
+           value = int(ts), member = string.char(96 + #digits) .. digits .. ':' .. int(cost),
+           trim = int(lo) }
 end

@@ -7,26 +7,32 @@ Reply  remaining = floor((L*W - prev*(W-elapsed))/W) - curr; resetMs = until bot
        weigh nothing; retryAfterMs = the first ms at which the weighted count has dropped
        enough (later in this window as prev's weight falls, or in the next one).
 ]]
-ALG[3] = function(limit, cost, now)
-  local L, W = limit.L, limit.W
+local function sw_remaining(L, W, weighted, c)
+  return math.max(0, idiv(L * W - weighted - c * W, W))
+end
+
+local function sw_reset(W, e, prev, c)
+  if c > 0 then return 2 * W - e elseif prev > 0 then return W - e end
+  return 0
+end
+
+ALG[3] = function(key, L, W, B, maxDelay, cost, now)
   local idx = idiv(now, W)
   local e = now - idx * W
   local curr, prev = 0, 0
-  local s = read_ints(limit.key)
-  if s and s[1] == idx then
-    curr, prev = s[2], s[3]
-  elseif s and s[1] == idx - 1 then
-    prev = s[2]
+  local v = redis.call('GET', key)
+  if v then
+    local i, c, p = string.match(v, '^(%d+) (%d+) (%d+)$')
+    i = tonumber(i)
+    if i == idx then
+      curr, prev = tonumber(c), tonumber(p)
+    elseif i == idx - 1 then
+      prev = tonumber(c)
+    end
   end
   local weighted = prev * (W - e)
-  local function remaining(c)
-    return math.max(0, idiv(L * W - weighted - c * W, W))
-  end
-  local function reset(c)
-    if c > 0 then return 2 * W - e elseif prev > 0 then return W - e end
-    return 0
-  end
-  if cost > L then return denied(2, -1, remaining(curr), reset(curr)) end
+  local rem0, reset0 = sw_remaining(L, W, weighted, curr), sw_reset(W, e, prev, curr)
+  if cost > L then return denied(2, -1, rem0, reset0) end
   if weighted + (curr + cost) * W > L * W then
     local retry
     if curr + cost <= L then
@@ -36,13 +42,10 @@ ALG[3] = function(limit, cost, now)
       -- next window: curr becomes prev; first e2 with curr*(W-e2) <= (L-cost)*W
       retry = (W - e) + W - idiv((L - cost) * W, curr)
     end
-    return denied(0, retry, remaining(curr), reset(curr))
+    return denied(0, retry, rem0, reset0)
   end
   local after = curr + cost
-  return { status = 1, wait = 0, retry = -1, remaining0 = remaining(curr), reset0 = reset(curr),
-           remaining1 = remaining(after), reset1 = reset(after),
-           write = function(slack)
-             redis.call('SET', limit.key, int(idx) .. ' ' .. int(after) .. ' ' .. int(prev),
-               'PX', int(2 * W - e + slack))
-           end }
+  return { status = 1, wait = 0, retry = -1, remaining0 = rem0, reset0 = reset0,
+           remaining1 = sw_remaining(L, W, weighted, after), reset1 = sw_reset(W, e, prev, after),
+           value = string.format('%d %d %d', idx, after, prev), ttl = 2 * W - e }
 end

@@ -12,6 +12,7 @@ describe("key layout", () => {
     expect(key.slice(1).match(/[{}]/g)).toEqual(["}"]);
     expect(tenantTag("a}b{c")).toBe("{t:a%7Db%7Bc}");
     expect(encodeKeyPart("ü-ok_1.~")).toBe("%C3%BC-ok_1.~");
+    expect(encodeKeyPart("a\uD800b")).toBe("a%EF%BF%BDb");
   });
 });
 

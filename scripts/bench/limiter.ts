@@ -1,0 +1,171 @@
+// Limiter benchmark: npm run bench:limiter (tsx scripts/bench/limiter.ts).
+// In one run against one Redis: evaluate() with 1 and 3 limits per check through ioredis with
+// auto-pipelining, beside redis-benchmark's plain INCR and EVALSHA of the same script (50
+// clients), and Redis memory per idle identifier for each algorithm. Uses REDIS_URL when set
+// (under its own tenant ids), otherwise starts a throwaway redis-server and stops it.
+import { spawn, execFile } from "node:child_process";
+import { createServer } from "node:net";
+import { promisify } from "node:util";
+import { Redis } from "ioredis";
+import type { LimitSpec } from "@/lib/limiter/types";
+import { ALGORITHMS, type Algorithm, type LimitRule } from "@/lib/shared/limit-types";
+
+// lib/limiter modules import "server-only", which throws outside Next: register the hook
+// before loading them, so the plain `tsx scripts/bench/limiter.ts` works too.
+await import(new URL("../server-only-hook.mjs", import.meta.url).href);
+const { evaluate, buildCall } = await import("@/lib/limiter/evaluate");
+const { checkScript } = await import("@/lib/limiter/script");
+const { limitKey } = await import("@/lib/limiter/keys");
+
+const run = promisify(execFile);
+const CHECKS = Number(process.env.BENCH_CHECKS ?? 60_000);
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 200);
+const IDENTITIES = 1_000;
+const TENANT = `bench${Date.now().toString(36)}`;
+
+function rule(algorithm: Algorithm, limit: number, windowMs: number): LimitRule {
+  const base = {
+    burst: null,
+    action: "reject",
+    maxDelayMs: null,
+    mode: "enforce",
+    onStoreFailure: "open",
+  } as const;
+  return { ...base, algorithm, limit, windowMs };
+}
+
+// Large limits, so checks admit and write (the slower path) instead of stopping at a denial.
+const oneLimit = (i: number): LimitSpec[] => [
+  { id: "key-rps", tenantId: TENANT, identity: `k:${i}`, rule: rule("gcra", 1_000_000, 1_000) },
+];
+const threeLimits = (i: number): LimitSpec[] => [
+  ...oneLimit(i),
+  {
+    id: "route",
+    tenantId: TENANT,
+    identity: `k:${i}|POST /v1/search`,
+    rule: rule("token_bucket", 1_000_000, 1_000),
+  },
+  { id: "tenant-rpm", tenantId: TENANT, identity: "t", rule: rule("sliding_window", 1e8, 60_000) },
+];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+async function startRedis(): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const child = spawn("redis-server", ["--port", String(port), "--save", "", "--appendonly", "no"], {
+    stdio: "ignore",
+  });
+  const probe = new Redis({ port, lazyConnect: true, retryStrategy: () => 50 });
+  probe.on("error", () => undefined); // refused until the server listens
+  for (let i = 0; i < 100 && probe.status !== "ready"; i++) {
+    await probe.connect().catch(() => new Promise((resolve) => setTimeout(resolve, 50)));
+  }
+  probe.disconnect();
+  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
+}
+
+async function evaluateRate(redis: Redis, limits: (i: number) => LimitSpec[]): Promise<number> {
+  let next = 0;
+  const worker = async () => {
+    while (next < CHECKS) {
+      const i = next++;
+      await evaluate(redis, limits(i % IDENTITIES), { cost: 1, dryRun: false });
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, worker)); // warm up: loads the script per connection
+  next = 0;
+  const start = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  return CHECKS / (Number(process.hrtime.bigint() - start) / 1e9);
+}
+
+async function redisBenchmark(url: string, command: string[]): Promise<number> {
+  const { hostname, port } = new URL(url);
+  const args = [
+    "-h",
+    hostname,
+    "-p",
+    port || "6379",
+    "-n",
+    String(CHECKS),
+    "-c",
+    "50",
+    "-r",
+    String(IDENTITIES),
+  ];
+  const { stdout } = await run("redis-benchmark", [...args, "-q", ...command], { maxBuffer: 1 << 24 });
+  const match = /([\d.]+) requests per second/.exec(stdout.replace(/\r/g, "\n"));
+  if (!match) throw new Error(`cannot read redis-benchmark output: ${stdout}`);
+  return Number(match[1]);
+}
+
+/** EVALSHA of the check script as evaluate() would send it, key per __rand_int__. */
+function evalshaCommand(limits: LimitSpec[]): string[] {
+  const { keys, args } = buildCall(limits, { cost: 1, dryRun: false });
+  const randomKeys = keys.map((key) => key.replace("k%3A0", "k%3A__rand_int__"));
+  return ["EVALSHA", checkScript().sha, String(keys.length), ...randomKeys, ...args.map(String)];
+}
+
+async function bytesPerIdentifier(
+  redis: Redis,
+  algorithm: Algorithm,
+): Promise<{ bytes: number; key: string }> {
+  let total = 0;
+  let key = "";
+  const n = 200;
+  for (let i = 0; i < n; i++) {
+    const spec = {
+      id: "key-rps",
+      tenantId: "cm3k9x2ab0001",
+      identity: `k:cm3k9x2ab${1000 + i}`,
+      rule: rule(algorithm, 100, 3_600_000),
+    };
+    await evaluate(redis, [spec], { cost: 1, dryRun: false });
+    key = limitKey(spec);
+    total += Number(await redis.call("MEMORY", "USAGE", key, "SAMPLES", "0"));
+    await redis.del(key);
+  }
+  return { bytes: Math.round(total / n), key };
+}
+
+const own = process.env.REDIS_URL ? null : await startRedis();
+const url = process.env.REDIS_URL ?? own!.url;
+const redis = new Redis(url, { protocol: 2, enableAutoPipelining: true });
+try {
+  await redis.script("LOAD", checkScript().lua);
+  const rows: Array<[string, number]> = [
+    ["redis-benchmark INCR", await redisBenchmark(url, ["INCR", `{t:${TENANT}}:incr:__rand_int__`])],
+    ["redis-benchmark EVALSHA, 1 limit", await redisBenchmark(url, evalshaCommand(oneLimit(0)))],
+    ["redis-benchmark EVALSHA, 3 limits", await redisBenchmark(url, evalshaCommand(threeLimits(0)))],
+    ["evaluate(), 1 limit", await evaluateRate(redis, oneLimit)],
+    ["evaluate(), 3 limits", await evaluateRate(redis, threeLimits)],
+  ];
+  const incr = rows[0]![1];
+  console.log(
+    `\nRedis ${url}; ${CHECKS} checks each; redis-benchmark -c 50; evaluate() ${IN_FLIGHT} in flight, one ioredis connection\n`,
+  );
+  console.log("| what | ops/s | x INCR |\n| --- | ---: | ---: |");
+  for (const [name, rate] of rows)
+    console.log(`| ${name} | ${Math.round(rate)} | ${(rate / incr).toFixed(2)} |`);
+  console.log("\n| algorithm | bytes per idle identifier (MEMORY USAGE) |\n| --- | ---: |");
+  let example = "";
+  for (const algorithm of ALGORITHMS) {
+    const { bytes, key } = await bytesPerIdentifier(redis, algorithm);
+    example = key;
+    console.log(`| ${algorithm} | ${bytes} |`);
+  }
+  console.log(`\n(keys like ${example}: ${example.length} characters; the state after one check of cost 1)`);
+  const keys = await redis.keys(`{t:${TENANT}}:*`);
+  for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+} finally {
+  redis.disconnect();
+  own?.stop();
+}
