@@ -1,0 +1,79 @@
+import "server-only";
+import { secondField } from "@/lib/usage/keys";
+import type { UsageEvent } from "@/lib/usage/types";
+
+// The in-process aggregate between two flushes: counters only, so a check costs a few Map
+// operations and no I/O. Bounded: past `maxFields` distinct counters or `maxSubjects`
+// subjects per tenant, new entries are dropped and counted (an attack with random subjects
+// must not grow memory; the offender list is approximate by design).
+
+export interface TenantBatch {
+  /** minute -> seconds-hash field -> count */
+  seconds: Map<number, Map<string, number>>;
+  /** minute -> offender member ("k:<id>" | "s:<subject>") -> rejected count */
+  offenders: Map<number, Map<string, number>>;
+  subjects: number;
+}
+
+export interface BatchLimits {
+  maxFields: number;
+  maxSubjects: number;
+}
+
+function bump(map: Map<string, number>, field: string): void {
+  map.set(field, (map.get(field) ?? 0) + 1);
+}
+
+function minuteMap(outer: Map<number, Map<string, number>>, minute: number): Map<string, number> {
+  let inner = outer.get(minute);
+  if (!inner) {
+    inner = new Map();
+    outer.set(minute, inner);
+  }
+  return inner;
+}
+
+export class UsageBatch {
+  readonly tenants = new Map<string, TenantBatch>();
+  events = 0;
+  dropped = 0;
+  private fields = 0;
+
+  constructor(private readonly limits: BatchLimits) {}
+
+  add(event: UsageEvent, nowMs: number): void {
+    const minute = Math.floor(nowMs / 60_000);
+    const second = Math.floor(nowMs / 1_000) % 60;
+    let tenant = this.tenants.get(event.tenantId);
+    if (!tenant) {
+      tenant = { seconds: new Map(), offenders: new Map(), subjects: 0 };
+      this.tenants.set(event.tenantId, tenant);
+    }
+    const counters = minuteMap(tenant.seconds, minute);
+    const field = secondField(second, event.keyId ?? "", event.route ?? "", event.outcome);
+    if (!counters.has(field)) {
+      if (this.fields >= this.limits.maxFields) {
+        this.dropped++;
+        return;
+      }
+      this.fields++;
+    }
+    bump(counters, field);
+    this.events++;
+    if (event.outcome !== "rejected") return;
+    const offenders = minuteMap(tenant.offenders, minute);
+    if (event.keyId) bump(offenders, `k:${event.keyId}`);
+    if (event.subject) {
+      const member = `s:${event.subject}`;
+      if (offenders.has(member)) bump(offenders, member);
+      else if (tenant.subjects < this.limits.maxSubjects) {
+        tenant.subjects++;
+        bump(offenders, member);
+      }
+    }
+  }
+
+  get empty(): boolean {
+    return this.events === 0;
+  }
+}

@@ -1,0 +1,60 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { redis } from "@/lib/redis";
+import { usageRecorder } from "@/lib/usage/recorder";
+import { UsageRollup } from "@/lib/usage/rollup";
+import { usageSettings } from "@/lib/usage/settings";
+
+// Started once per server process (server.ts): the recorder's 1 s flush, and the rollup loop,
+// which every server runs but only the lease holder acts on.
+
+export interface UsageJobs {
+  stop(): Promise<void>;
+}
+
+const holder = globalThis as unknown as { sluiceUsageJobs?: UsageJobs };
+
+export function startUsageJobs(options: { rollupEveryMs?: number } = {}): UsageJobs {
+  if (holder.sluiceUsageJobs) return holder.sluiceUsageJobs;
+  const settings = usageSettings();
+  const recorder = usageRecorder();
+  recorder.start();
+  const rollup = new UsageRollup({
+    client: redis(),
+    ns: settings.ns,
+    owner: `${hostname()}:${process.pid}:${randomUUID()}`,
+    secondsRetentionMs: settings.secondsRetentionMs,
+    minutesRetentionMs: settings.minutesRetentionMs,
+    hoursRetentionMs: settings.hoursRetentionMs,
+  });
+  let running = false;
+  let lastError = "";
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await rollup.runOnce();
+      lastError = "";
+    } catch (error) {
+      // Redis or PostgreSQL away: try again next tick; log each distinct problem once.
+      const message = String(error);
+      if (message !== lastError) console.warn(`[sluice] usage rollup: ${message}`);
+      lastError = message;
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), options.rollupEveryMs ?? 5_000);
+  timer.unref();
+  void tick();
+  holder.sluiceUsageJobs = {
+    async stop() {
+      clearInterval(timer);
+      await recorder.stop();
+      await rollup.lease.release().catch(() => undefined);
+      holder.sluiceUsageJobs = undefined;
+    },
+  };
+  return holder.sluiceUsageJobs;
+}

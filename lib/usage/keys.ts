@@ -1,0 +1,93 @@
+import "server-only";
+import { encodeKeyPart } from "@/lib/limiter/keys";
+import type { Outcome } from "@/lib/usage/types";
+
+// Redis layout of usage data. Every key of one tenant carries the hash tag {u:<tenant>}, so
+// one flush writes a tenant's keys in one pipeline on Redis Cluster too. `ns` isolates a
+// deployment or a test run; it holds no braces, so the tag stays the key's first {...}.
+//
+//   <ns>{u:<tenant>}:s:<minute>  HASH  "<second 0-59>|<keyId>|<route>|<a|r|s|d>" -> count
+//   <ns>{u:<tenant>}:o:<minute>  ZSET  "k:<keyId>" | "s:<subject>" -> rejected, top N kept
+//   <ns>{u:idx}:m:<minute>       SET   tenant ids with data in that minute (for the rollup)
+//   <ns>{u:job}:lease / :fence / :minutes / :hours   rollup lease, fencing counter, watermarks
+//
+// <minute> is the epoch minute (ms / 60000). "" stands for no key / no route.
+
+export const OUTCOME_CODE: Record<Outcome, string> = {
+  allowed: "a",
+  rejected: "r",
+  shadow_rejected: "s",
+  degraded: "d",
+};
+
+export const CODE_OUTCOME: Record<string, Outcome> = {
+  a: "allowed",
+  r: "rejected",
+  s: "shadow_rejected",
+  d: "degraded",
+};
+
+export function tenantUsageTag(tenantId: string): string {
+  return `{u:${encodeKeyPart(tenantId)}}`;
+}
+
+export function secondsKey(ns: string, tenantId: string, minute: number): string {
+  return `${ns}${tenantUsageTag(tenantId)}:s:${minute}`;
+}
+
+export function offendersKey(ns: string, tenantId: string, minute: number): string {
+  return `${ns}${tenantUsageTag(tenantId)}:o:${minute}`;
+}
+
+export function minuteIndexKey(ns: string, minute: number): string {
+  return `${ns}{u:idx}:m:${minute}`;
+}
+
+export interface JobKeys {
+  lease: string;
+  fence: string;
+  minutes: string;
+  hours: string;
+  retention: string;
+}
+
+export function jobKeys(ns: string): JobKeys {
+  const base = `${ns}{u:job}`;
+  return {
+    lease: `${base}:lease`,
+    fence: `${base}:fence`,
+    minutes: `${base}:minutes`,
+    hours: `${base}:hours`,
+    retention: `${base}:retention`,
+  };
+}
+
+export function secondField(second: number, keyId: string, route: string, outcome: Outcome): string {
+  return `${second}|${keyId}|${route}|${OUTCOME_CODE[outcome]}`;
+}
+
+export interface ParsedField {
+  second: number;
+  keyId: string;
+  route: string;
+  outcome: Outcome;
+}
+
+/** Splits a seconds-hash field; the route is whatever lies between key id and outcome code. */
+export function parseSecondField(field: string): ParsedField | null {
+  const first = field.indexOf("|");
+  const second = field.indexOf("|", first + 1);
+  const last = field.lastIndexOf("|");
+  if (first < 0 || second < 0 || last <= second) return null;
+  const outcome = CODE_OUTCOME[field.slice(last + 1)];
+  const sec = Number(field.slice(0, first));
+  if (!outcome || !Number.isInteger(sec)) return null;
+  return { second: sec, keyId: field.slice(first + 1, second), route: field.slice(second + 1, last), outcome };
+}
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
+
+export function minuteOf(ms: number): number {
+  return Math.floor(ms / MINUTE_MS);
+}

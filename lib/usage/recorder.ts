@@ -1,0 +1,126 @@
+import "server-only";
+import { createRedis, hotPathOptions, type RedisClient } from "@/lib/redis";
+import { UsageBatch } from "@/lib/usage/batch";
+import { writeBatch } from "@/lib/usage/flush";
+import { ROLLUP_READ_MARGIN_MS, usageSettings } from "@/lib/usage/settings";
+import type { UsageEvent } from "@/lib/usage/types";
+
+// Counts every decision in process and flushes once a second in one pipeline. A check never
+// waits for Redis here: record() is synchronous, and a failed flush drops its batch (counted
+// in stats() and logged at most every 10 s) instead of retrying into unbounded memory.
+
+export interface RecorderOptions {
+  redis: () => RedisClient;
+  ns: string;
+  enabled: boolean;
+  secondsRetentionMs: number;
+  /** injectable for tests that cross minute boundaries without waiting */
+  clock?: () => number;
+  flushMs?: number;
+  topOffenders?: number;
+  maxFields?: number;
+  maxSubjects?: number;
+  log?: (message: string) => void;
+}
+
+export interface RecorderStats {
+  recorded: number;
+  flushes: number;
+  failedFlushes: number;
+  droppedEvents: number;
+}
+
+export class UsageRecorder {
+  private batch: UsageBatch;
+  private flushing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private lastLog = 0;
+  private readonly counters: RecorderStats = { recorded: 0, flushes: 0, failedFlushes: 0, droppedEvents: 0 };
+
+  constructor(private readonly options: RecorderOptions) {
+    this.batch = this.newBatch();
+  }
+
+  private newBatch(): UsageBatch {
+    return new UsageBatch({
+      maxFields: this.options.maxFields ?? 200_000,
+      maxSubjects: this.options.maxSubjects ?? 1_000,
+    });
+  }
+
+  record(event: UsageEvent): void {
+    if (!this.options.enabled) return;
+    this.batch.add(event, (this.options.clock ?? Date.now)());
+  }
+
+  /** Writes what was counted so far. One flush at a time: a slow one lets counts gather. */
+  async flush(): Promise<void> {
+    if (this.flushing) return this.flushing;
+    if (this.batch.empty) return;
+    const batch = this.batch;
+    this.batch = this.newBatch();
+    this.counters.recorded += batch.events;
+    this.counters.droppedEvents += batch.dropped;
+    this.flushing = writeBatch(this.options.redis(), this.settings(), batch)
+      .then(() => {
+        this.counters.flushes++;
+      })
+      .catch((error: unknown) => {
+        this.counters.failedFlushes++;
+        this.counters.droppedEvents += batch.events;
+        this.warn(`usage flush failed, ${batch.events} decisions not counted: ${String(error)}`);
+      })
+      .finally(() => {
+        this.flushing = null;
+      });
+    return this.flushing;
+  }
+
+  start(): void {
+    if (this.timer || !this.options.enabled) return;
+    this.timer = setInterval(() => void this.flush(), this.options.flushMs ?? 1_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  stats(): RecorderStats {
+    return { ...this.counters };
+  }
+
+  private settings() {
+    return {
+      ns: this.options.ns,
+      ttlSeconds: Math.ceil((this.options.secondsRetentionMs + ROLLUP_READ_MARGIN_MS) / 1_000),
+      topOffenders: this.options.topOffenders ?? 50,
+    };
+  }
+
+  private warn(message: string): void {
+    const now = Date.now();
+    if (now - this.lastLog < 10_000) return;
+    this.lastLog = now;
+    (this.options.log ?? console.warn)(`[sluice] ${message}`);
+  }
+}
+
+const holder = globalThis as unknown as { sluiceUsageRecorder?: UsageRecorder; sluiceUsageRedis?: RedisClient };
+
+/** The process-wide recorder /api/check reports to (started by startUsageJobs). */
+export function usageRecorder(): UsageRecorder {
+  if (!holder.sluiceUsageRecorder) {
+    const settings = usageSettings();
+    holder.sluiceUsageRecorder = new UsageRecorder({
+      // its own fail-fast connection: a dead Redis must not queue flushes behind other work
+      redis: () => (holder.sluiceUsageRedis ??= createRedis({ ...hotPathOptions, enableAutoPipelining: false })),
+      ns: settings.ns,
+      enabled: settings.recording,
+      secondsRetentionMs: settings.secondsRetentionMs,
+    });
+  }
+  return holder.sluiceUsageRecorder;
+}

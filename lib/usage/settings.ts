@@ -1,0 +1,27 @@
+import "server-only";
+import { env } from "@/lib/env";
+
+// Usage settings read once from lib/env, in the units the modules use.
+
+export interface UsageSettings {
+  /** key namespace (the deployment's REDIS_PREFIX); tests pass their own */
+  ns: string;
+  recording: boolean;
+  secondsRetentionMs: number;
+  minutesRetentionMs: number;
+  hoursRetentionMs: number;
+}
+
+export function usageSettings(): UsageSettings {
+  const e = env();
+  return {
+    ns: e.REDIS_PREFIX,
+    recording: e.SLUICE_USAGE_RECORDING === "on",
+    secondsRetentionMs: e.SLUICE_USAGE_SECONDS_RETENTION * 1_000,
+    minutesRetentionMs: e.SLUICE_USAGE_MINUTES_RETENTION * 1_000,
+    hoursRetentionMs: e.SLUICE_USAGE_HOURS_RETENTION * 1_000,
+  };
+}
+
+/** Minute hashes outlive the seconds retention by this much, so a late rollup still reads them. */
+export const ROLLUP_READ_MARGIN_MS = 15 * 60_000;

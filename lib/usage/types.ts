@@ -1,0 +1,81 @@
+// Usage shapes shared by the server queries and the client charts. Types only: no server
+// code here, so components may import it.
+
+export type Outcome = "allowed" | "rejected" | "shadow_rejected" | "degraded";
+
+export const OUTCOMES: readonly Outcome[] = ["allowed", "rejected", "shadow_rejected", "degraded"];
+
+/** One decision as /api/check reports it to the recorder. */
+export interface UsageEvent {
+  tenantId: string;
+  /** the API key's id, or null for checks without a key */
+  keyId: string | null;
+  /** the matched route pattern ("GET /v1/items/:id"), or null when none matched */
+  route: string | null;
+  outcome: Outcome;
+  /** the check's subject (IP, user id), counted only for the top offenders */
+  subject: string | null;
+}
+
+export interface Counts {
+  allowed: number;
+  rejected: number;
+  shadowRejected: number;
+  degraded: number;
+}
+
+export interface UsagePoint extends Counts {
+  /** bucket start, epoch ms */
+  t: number;
+}
+
+export type UsageSource = "seconds" | "minutes" | "hours";
+
+export interface UsageSeries {
+  tenant: string;
+  key: string | null;
+  route: string | null;
+  from: number;
+  to: number;
+  stepMs: number;
+  /** the finest store the points were read from */
+  source: UsageSource;
+  points: UsagePoint[];
+}
+
+export interface BreakdownRow extends Counts {
+  /** key name or route pattern; "(no key)" / "(no route)"; "(other)" for the rest grouped */
+  name: string;
+  /** key id or route pattern; null for the grouped rest */
+  id: string | null;
+}
+
+export interface Offender {
+  kind: "key" | "subject";
+  /** key name (or id when unknown) or the subject text */
+  name: string;
+  rejected: number;
+}
+
+export interface LimitUtilization {
+  limit: string;
+  by: string;
+  /** "tenant", "key backend", "route GET /v1/items/:id", "key backend · route ..." */
+  scope: string;
+  limitValue: number;
+  windowMs: number;
+  /** admitted checks observed within the last window (the busiest owner for by: key) */
+  used: number;
+  remaining: number;
+  /** used / limit, 0..1+ */
+  utilization: number;
+}
+
+export const ZERO_COUNTS: Counts = { allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 };
+
+export function addCounts(into: Counts, more: Counts): void {
+  into.allowed += more.allowed;
+  into.rejected += more.rejected;
+  into.shadowRejected += more.shadowRejected;
+  into.degraded += more.degraded;
+}

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, db } from "@/lib/db";
+import { closeRedis } from "@/lib/redis";
+import { UsageQueryInput } from "@/lib/usage/query-input";
+import { usageBreakdown, usageSeries } from "@/lib/usage/query";
+import { UsageRollup } from "@/lib/usage/rollup";
+import type { Outcome } from "@/lib/usage/types";
+import { connect, contextAt, createTenant, HOUR, NS, recorderFor, SYSTEM, TestClock, type TestTenant } from "./setup";
+
+// Recording, flushing and the minute rollup against real Redis and PostgreSQL, across a
+// minute boundary driven by an injected clock.
+
+const client = connect();
+let tenant: TestTenant;
+// a minute boundary 10 minutes ago: old enough to be complete, young enough for Redis
+const boundary = Math.floor(Date.now() / 60_000) * 60_000 - 10 * 60_000;
+
+function rollup(owner: string, now: number): UsageRollup {
+  return new UsageRollup({
+    client, ns: NS, owner, clock: () => now, secondsRetentionMs: HOUR,
+    minutesRetentionMs: 30 * 24 * HOUR, hoursRetentionMs: 365 * 24 * HOUR, retentionEveryMs: Number.MAX_SAFE_INTEGER,
+  });
+}
+
+beforeAll(async () => {
+  tenant = await createTenant("rec", ["backend", "mobile"]);
+  const clock = new TestClock(boundary - 1_500);
+  const recorder = recorderFor(client, clock);
+  const send = (n: number, keyId: string | null, route: string | null, outcome: Outcome, subject: string | null = null) => {
+    for (let i = 0; i < n; i++) recorder.record({ tenantId: tenant.id, keyId, route, outcome, subject });
+  };
+  // before the boundary: minute A
+  send(7, tenant.keys.backend ?? null, "GET /v1/items/:id", "allowed");
+  send(3, tenant.keys.backend ?? null, "GET /v1/items/:id", "rejected", "203.0.113.9");
+  send(2, null, null, "degraded");
+  await recorder.flush();
+  // after the boundary: minute B, flushed in two batches
+  clock.ms = boundary + 500;
+  send(5, tenant.keys.mobile ?? null, "POST /v1/search", "allowed");
+  send(4, tenant.keys.mobile ?? null, "POST /v1/search", "shadow_rejected");
+  await recorder.flush();
+  clock.ms = boundary + 2_500;
+  send(6, tenant.keys.mobile ?? null, "POST /v1/search", "rejected", "198.51.100.7");
+  await recorder.stop();
+  expect(recorder.stats()).toMatchObject({ recorded: 27, failedFlushes: 0, droppedEvents: 0 });
+});
+
+afterAll(async () => {
+  client.disconnect();
+  await closeRedis();
+  await closeDb();
+});
+
+const query = (extra: Record<string, unknown> = {}) =>
+  UsageQueryInput.parse({ tenant: tenant.slug, from: boundary - 60_000, to: boundary + 60_000, ...extra });
+
+describe("usage recording and rollup", () => {
+  it("serves exact per-second counts from Redis before any rollup", async () => {
+    const series = await usageSeries(SYSTEM, query({ step: "1s" }), contextAt(client, boundary + 5 * 60_000));
+    const at = (t: number) => series.points.find((p) => p.t === t);
+    expect(at(boundary - 2_000)).toMatchObject({ allowed: 7, rejected: 3, degraded: 2 });
+    expect(at(boundary)).toMatchObject({ allowed: 5, shadowRejected: 4, rejected: 0 });
+    expect(at(boundary + 2_000)).toMatchObject({ rejected: 6 });
+    expect(series.source).toBe("seconds");
+  });
+
+  it("two rollups started at once write each minute once, with exact totals", async () => {
+    const now = boundary + 2 * 60_000;
+    const runs = await Promise.all([rollup("a", now).runOnce(), rollup("b", now).runOnce()]);
+    expect(runs.filter((r) => r.held)).toHaveLength(1);
+    // again, as a new holder after a restart: same absolute values, nothing doubled
+    await client.del(`${NS}{u:job}:lease`);
+    await rollup("c", now).runOnce();
+    const rows = await db().usageMinute.findMany({ where: { tenantId: tenant.id }, orderBy: [{ minute: "asc" }, { keyId: "asc" }] });
+    const plain = rows.map((r) => ({
+      minute: r.minute.getTime(), key: r.keyId, route: r.route,
+      counts: [r.allowed, r.rejected, r.shadowRejected, r.degraded].map(Number),
+    }));
+    expect(plain).toEqual([
+      { minute: boundary - 60_000, key: "", route: "", counts: [0, 0, 0, 2] },
+      { minute: boundary - 60_000, key: tenant.keys.backend, route: "GET /v1/items/:id", counts: [7, 3, 0, 0] },
+      { minute: boundary, key: tenant.keys.mobile, route: "POST /v1/search", counts: [5, 6, 4, 0] },
+    ].sort((a, b) => a.minute - b.minute || a.key!.localeCompare(b.key!)));
+  });
+
+  it("after the rollup, minute queries read PostgreSQL and still give exact counts, by key and route", async () => {
+    // drop the Redis seconds: what remains must come from the minute rows
+    for (const m of [boundary / 60_000 - 1, boundary / 60_000]) await client.del(`${NS}{u:${tenant.id}}:s:${m}`);
+    const ctx = contextAt(client, boundary + 3 * 60_000);
+    const series = await usageSeries(SYSTEM, query({ step: "1m" }), ctx);
+    expect(series.source).toBe("minutes");
+    expect(series.points.map((p) => [p.t, p.allowed, p.rejected, p.shadowRejected, p.degraded])).toEqual([
+      [boundary - 60_000, 7, 3, 0, 2],
+      [boundary, 5, 6, 4, 0],
+    ]);
+    const byKey = await usageBreakdown(SYSTEM, query({ step: "1m" }), "key", 8, ctx);
+    expect(byKey.map((r) => [r.name, r.allowed, r.rejected])).toEqual([
+      ["mobile", 5, 6], ["backend", 7, 3], ["(no key)", 0, 0],
+    ]);
+    const mobileOnly = await usageSeries(SYSTEM, query({ step: "1m", key: "mobile", route: "POST /v1/search" }), ctx);
+    expect(mobileOnly.points.reduce((s, p) => s + p.rejected, 0)).toBe(6);
+  });
+});

@@ -1,0 +1,49 @@
+import { Redis } from "ioredis";
+import type { Principal } from "@/lib/auth/principal";
+import { createApiKey } from "@/lib/config/dal/api-keys";
+import { importConfig } from "@/lib/config/dal/import-config";
+import type { RedisClient } from "@/lib/redis";
+import type { RowContext } from "@/lib/usage/rows";
+import { UsageRecorder } from "@/lib/usage/recorder";
+
+// Fixtures for the usage tests: a namespace of their own in Redis (so the running apps'
+// rollup never touches the test's keys), fresh tenants with unique slugs, a movable clock.
+
+export const SYSTEM: Principal = { kind: "system", label: "test" };
+export const RUN = `u${Date.now().toString(36)}${process.pid.toString(36)}`;
+export const NS = `test:${RUN}:`;
+export const HOUR = 3_600_000;
+
+export function connect(): RedisClient {
+  return new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:63799", { protocol: 2 });
+}
+
+export interface TestTenant {
+  id: string;
+  slug: string;
+  keys: Record<string, string>;
+}
+
+/** A tenant on plan free with the given keys; returns ids. */
+export async function createTenant(suffix: string, keyNames: string[]): Promise<TestTenant> {
+  const slug = `${RUN}-${suffix}`.toLowerCase();
+  await importConfig(SYSTEM, { tenants: [{ slug, name: `Usage test ${suffix}`, plan: "free" }] });
+  const keys: Record<string, string> = {};
+  for (const name of keyNames) keys[name] = (await createApiKey(SYSTEM, slug, { name })).id;
+  const { db } = await import("@/lib/db");
+  const tenant = await db().tenant.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+  return { id: tenant.id, slug, keys };
+}
+
+export class TestClock {
+  constructor(public ms: number) {}
+  readonly now = (): number => this.ms;
+}
+
+export function recorderFor(client: RedisClient, clock: TestClock): UsageRecorder {
+  return new UsageRecorder({ redis: () => client, ns: NS, enabled: true, secondsRetentionMs: HOUR, clock: clock.now });
+}
+
+export function contextAt(client: RedisClient, now: number): RowContext {
+  return { client, ns: NS, now, secondsRetentionMs: HOUR };
+}
