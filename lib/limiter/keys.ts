@@ -5,8 +5,8 @@ import { codecFor } from "@/lib/limiter/algorithms";
 // Key layout: {t:<tenant>}:<limit id>:<identity>:<algorithm tag>
 // - every key of one tenant carries the Cluster hash tag {t:<tenant>}, so one script call
 //   may touch all limits of a check on Redis Cluster too;
-// - each part is percent-encoded (encodeURIComponent), so no user text (subject, names) can
-//   add braces or colons and escape its place in the key;
+// - each part is percent-encoded, so no user text (subject, names) can add braces or colons
+//   and escape its place in the key, nor glob characters to a SCAN pattern built from it;
 // - the algorithm tag keeps another algorithm's state format from being read after a
 //   limit's algorithm changes: that limit starts fresh.
 // A deployment-wide prefix (REDIS_PREFIX) is the client's `keyPrefix`, applied by ioredis
@@ -14,14 +14,18 @@ import { codecFor } from "@/lib/limiter/algorithms";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+const GLOB_AND_MARKS = /[!'()*]/g;
+
+/** Percent-encodes all but A-Z a-z 0-9 - _ . ~ (so no brace, colon, % or glob character). */
 export function encodeKeyPart(text: string): string {
+  let encoded: string;
   try {
-    // escapes everything but A-Z a-z 0-9 - _ . ! ~ * ' ( ): braces, colons and % included
-    return encodeURIComponent(text);
+    encoded = encodeURIComponent(text);
   } catch {
-    // a lone UTF-16 surrogate (possible in JSON input): escape its UTF-8 replacement bytes
-    return encodeURIComponent(text.replace(LONE_SURROGATE, "\uFFFD"));
+    // a lone UTF-16 surrogate (possible in JSON input): encode U+FFFD in its place
+    encoded = encodeURIComponent(text.replace(LONE_SURROGATE, "\uFFFD"));
   }
+  return encoded.replace(GLOB_AND_MARKS, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 export function tenantTag(tenantId: string): string {

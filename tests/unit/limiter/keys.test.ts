@@ -13,6 +13,7 @@ describe("key layout", () => {
     expect(tenantTag("a}b{c")).toBe("{t:a%7Db%7Bc}");
     expect(encodeKeyPart("ü-ok_1.~")).toBe("%C3%BC-ok_1.~");
     expect(encodeKeyPart("a\uD800b")).toBe("a%EF%BF%BDb");
+    expect(encodeKeyPart("*!'()[]?")).toBe("%2A%21%27%28%29%5B%5D%3F");
   });
 });
 
