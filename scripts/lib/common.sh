@@ -41,7 +41,9 @@ ensure_node_modules() {
   want="$(sha256sum "$ROOT/package-lock.json" | cut -c1-64)"
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     say "installing npm packages"
-    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed."
+    # npm install, not npm ci: npm 11 leaves other platforms' optional packages out of the
+    # lock file here and npm ci then refuses it; install still follows the lock exactly.
+    (cd "$ROOT" && npm install --no-audit --no-fund --loglevel=error >/dev/null) || die "npm install failed."
     echo "$want" > "$stamp"
   fi
   if [ ! -f "$ROOT/lib/generated/prisma/client.ts" ] || [ "$ROOT/prisma/schema.prisma" -nt "$ROOT/lib/generated/prisma/client.ts" ]; then
