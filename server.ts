@@ -20,7 +20,9 @@ const server = createServer((request, response) => {
 });
 server.keepAliveTimeout = 65_000;
 server.listen(settings.PORT, () => {
-  console.log(`[sluice] listening on http://localhost:${settings.PORT} (${dev ? "development" : "production"})`);
+  console.log(
+    `[sluice] listening on http://localhost:${settings.PORT} (${dev ? "development" : "production"})`,
+  );
 });
 
 function shutdown(): void {

@@ -41,7 +41,10 @@ const checkSchema = z.strictObject(
       .optional(),
     dryRun: z.boolean({ error: "must be true or false" }).optional(),
   },
-  { error: (issue) => (issue.code === "unrecognized_keys" ? "is not a field of a check" : "must be a JSON object") },
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys" ? "is not a field of a check" : "must be a JSON object",
+  },
 );
 
 export interface FieldError {
@@ -79,10 +82,16 @@ export function parseCheck(input: unknown, prefix = ""): Parsed<CheckInput> {
     return { ok: false, error: { path: at("tenant"), message: "give either apiKey or tenant, not both" } };
   }
   if (body.apiKey === undefined && body.tenant === undefined) {
-    return { ok: false, error: { path: at("apiKey"), message: "give apiKey, or tenant (and optionally key)" } };
+    return {
+      ok: false,
+      error: { path: at("apiKey"), message: "give apiKey, or tenant (and optionally key)" },
+    };
   }
   if (body.key !== undefined && body.tenant === undefined) {
-    return { ok: false, error: { path: at("key"), message: "key names a key of tenant; with apiKey leave it out" } };
+    return {
+      ok: false,
+      error: { path: at("key"), message: "key names a key of tenant; with apiKey leave it out" },
+    };
   }
   return {
     ok: true,
@@ -105,7 +114,10 @@ const batchSchema = z.strictObject(
       .min(1, { error: `must hold 1..${MAX_BATCH} checks` })
       .max(MAX_BATCH, { error: `must hold 1..${MAX_BATCH} checks` }),
   },
-  { error: (issue) => (issue.code === "unrecognized_keys" ? "is not a field of a batch" : "must be a JSON object") },
+  {
+    error: (issue) =>
+      issue.code === "unrecognized_keys" ? "is not a field of a batch" : "must be a JSON object",
+  },
 );
 
 /** The batch envelope only: each check is validated on its own (its error is its own). */

@@ -56,7 +56,10 @@ export class CheckService {
     const config = this.holder.current;
     const resolution: Resolution = resolveCheck(input, caller, config, this.unknownKeys);
     if (resolution.kind === "forbidden") {
-      return { status: 403, body: forbidden(resolution.tenantSlug, input.apiKey !== null ? "apiKey" : "tenant") };
+      return {
+        status: 403,
+        body: forbidden(resolution.tenantSlug, input.apiKey !== null ? "apiKey" : "tenant"),
+      };
     }
     let body: DecisionBody;
     if (resolution.kind === "early") {
@@ -76,7 +79,11 @@ export class CheckService {
         body = limiterBody(resolution, agedDecision(hit, performance.now()), config.version);
       } else {
         const sentAt = performance.now();
-        const result: StoreResult = await this.store.check(specs, { cost: input.cost, dryRun: input.dryRun }, timeoutMs);
+        const result: StoreResult = await this.store.check(
+          specs,
+          { cost: input.cost, dryRun: input.dryRun },
+          timeoutMs,
+        );
         if (result.ok) {
           body = limiterBody(resolution, result.decision, config.version);
           if (signature !== null) this.denied.remember(signature, input.cost, result.decision, sentAt);

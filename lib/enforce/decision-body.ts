@@ -6,7 +6,12 @@ import type { DecisionBody, DecisionOutcome, LimitReport } from "@/lib/enforce/t
 // Decision bodies exactly as api.md shows them, from the three ways a check is decided:
 // without counters (early), by Redis (or the deny cache), or degraded by onStoreFailure.
 
-function report(limit: CompiledLimit, remaining: number | null, resetMs: number | null, allowed: boolean): LimitReport {
+function report(
+  limit: CompiledLimit,
+  remaining: number | null,
+  resetMs: number | null,
+  allowed: boolean,
+): LimitReport {
   return {
     name: limit.name,
     level: limit.level,
@@ -39,7 +44,11 @@ export function earlyBody(decided: Early, configVersion: number): DecisionBody {
   };
 }
 
-export function limiterBody(resolved: Resolved, decision: CheckDecision, configVersion: number): DecisionBody {
+export function limiterBody(
+  resolved: Resolved,
+  decision: CheckDecision,
+  configVersion: number,
+): DecisionBody {
   const { limits } = resolved.matched;
   const reports: LimitReport[] = new Array<LimitReport>(limits.length);
   for (let i = 0; i < limits.length; i++) {

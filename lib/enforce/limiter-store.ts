@@ -38,7 +38,9 @@ export class LimiterStore {
       cooldownMs: options.cooldownMs ?? 250,
       onChange: (state) => {
         checkMetrics.breakerOpen(state === "open");
-        console.warn(`[sluice] limiter store circuit ${state === "open" ? "opened: answering degraded" : "closed"}`);
+        console.warn(
+          `[sluice] limiter store circuit ${state === "open" ? "opened: answering degraded" : "closed"}`,
+        );
       },
     });
     // A reconnect (Redis restarted) closes the circuit without waiting for the next probe.
@@ -46,7 +48,11 @@ export class LimiterStore {
   }
 
   /** One check; settles within timeoutMs (default: the check timeout). */
-  check(specs: readonly LimitSpec[], request: CheckRequest, timeoutMs = this.options.timeoutMs): Promise<StoreResult> {
+  check(
+    specs: readonly LimitSpec[],
+    request: CheckRequest,
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<StoreResult> {
     if (!this.breaker.allows()) {
       this.maybeProbe();
       checkMetrics.storeFailure("circuit_open");

@@ -86,7 +86,14 @@ export function resolveCheck(
   const route = resolveRoute(config.snapshot, slug, input.route);
   if (input.apiKey === null && input.key !== null) {
     key = config.keysByName.get(keyNameId(slug, input.key)) ?? null;
-    if (!key) return early("unknown_key", slug, tenant, { tenant: slug, name: input.key, id: null, expiresAt: null, revoked: false }, route);
+    if (!key)
+      return early(
+        "unknown_key",
+        slug,
+        tenant,
+        { tenant: slug, name: input.key, id: null, expiresAt: null, revoked: false },
+        route,
+      );
   }
   const problem = key ? keyProblem(key, Date.now()) : null;
   if (problem) return early(problem, slug, tenant, key, route);

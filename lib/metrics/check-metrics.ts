@@ -7,11 +7,10 @@ import type { DecisionOutcome, DecisionReason } from "@/lib/enforce/types";
 
 export const registry = new Registry();
 
-const checks = registry.counter(
-  "sluice_checks_total",
-  "Check decisions by outcome and reason.",
-  ["outcome", "reason"],
-);
+const checks = registry.counter("sluice_checks_total", "Check decisions by outcome and reason.", [
+  "outcome",
+  "reason",
+]);
 const latency = registry.histogram(
   "sluice_check_duration_seconds",
   "Time to answer a check request (POST /api/check; a batch counts once).",
@@ -22,7 +21,10 @@ const degraded = registry.counter(
   "Decisions made without Redis (timeout, error or open circuit), by onStoreFailure verdict.",
   ["allowed"],
 );
-const configVersion = registry.gauge("sluice_config_version", "The configuration version this process enforces.");
+const configVersion = registry.gauge(
+  "sluice_config_version",
+  "The configuration version this process enforces.",
+);
 const cacheHits = registry.counter(
   "sluice_cache_hits_total",
   "Checks answered from a local cache without Redis.",

@@ -27,7 +27,9 @@ export class Family {
     const id = values.join("\u0000");
     let entry = this.cells.get(id);
     if (!entry) {
-      const labels = this.labelNames.map((label, i) => `${label}="${escapeLabel(values[i] ?? "")}"`).join(",");
+      const labels = this.labelNames
+        .map((label, i) => `${label}="${escapeLabel(values[i] ?? "")}"`)
+        .join(",");
       entry = { labels: labels === "" ? "" : `{${labels}}`, cell: { value: 0 } };
       this.cells.set(id, entry);
     }

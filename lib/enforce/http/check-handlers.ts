@@ -27,9 +27,16 @@ async function begin(
 ): Promise<{ caller: Caller; body: unknown } | null> {
   const caller = enforcement.auth.authenticate(request.headers.authorization, enforcement.holder.current);
   if (!caller) {
-    sendError(response, 401, "unauthorized", "Send a service token as Authorization: Bearer <token>.", undefined, {
-      "www-authenticate": 'Bearer realm="sluice"',
-    });
+    sendError(
+      response,
+      401,
+      "unauthorized",
+      "Send a service token as Authorization: Bearer <token>.",
+      undefined,
+      {
+        "www-authenticate": 'Bearer realm="sluice"',
+      },
+    );
     return null;
   }
   const limit = endpoint === "check" ? MAX_CHECK_BYTES : MAX_BATCH_BYTES;
@@ -60,7 +67,13 @@ export async function handleCheck(
   if (start) {
     const parsed = parseCheck(start.body);
     if (!parsed.ok) {
-      sendError(response, 400, "invalid_request", `${parsed.error.path || "body"}: ${parsed.error.message}`, parsed.error.path);
+      sendError(
+        response,
+        400,
+        "invalid_request",
+        `${parsed.error.path || "body"}: ${parsed.error.message}`,
+        parsed.error.path,
+      );
     } else {
       const answer = await enforcement.service.decide(parsed.value, start.caller);
       if (answer.status === 200) sendDecision(response, answer.body);
@@ -81,9 +94,20 @@ export async function handleBatch(
   if (start) {
     const parsed = parseBatch(start.body);
     if (!parsed.ok) {
-      sendError(response, 400, "invalid_request", `${parsed.error.path || "body"}: ${parsed.error.message}`, parsed.error.path);
+      sendError(
+        response,
+        400,
+        "invalid_request",
+        `${parsed.error.path || "body"}: ${parsed.error.message}`,
+        parsed.error.path,
+      );
     } else {
-      const results = await decideBatch(enforcement.service, parsed.value, start.caller, enforcement.checkTimeoutMs);
+      const results = await decideBatch(
+        enforcement.service,
+        parsed.value,
+        start.caller,
+        enforcement.checkTimeoutMs,
+      );
       sendJson(response, 200, { results });
     }
   }

@@ -17,7 +17,11 @@ function methodNotAllowed(response: ServerResponse, allow: string): void {
   sendError(response, 405, "method_not_allowed", `Use ${allow} here.`, undefined, { allow });
 }
 
-export function leanRoute(enforcement: Enforcement, request: IncomingMessage, response: ServerResponse): boolean {
+export function leanRoute(
+  enforcement: Enforcement,
+  request: IncomingMessage,
+  response: ServerResponse,
+): boolean {
   const path = pathOf(request.url ?? "");
   switch (path) {
     case "/api/check":

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { TtlLru } from "@/lib/enforce/ttl-lru";
+import { agedDecision, DenyCache } from "@/lib/enforce/deny-cache";
+import { denied } from "./fixtures";
+
+function clock(start = 1_000) {
+  const state = { now: start };
+  return { state, now: () => state.now };
+}
+
+describe("TtlLru (negative cache)", () => {
+  it("forgets entries after their time to live", () => {
+    const { state, now } = clock();
+    const cache = new TtlLru<true>(10, 100, now);
+    cache.set("a", true);
+    state.now += 99;
+    expect(cache.get("a")).toBe(true);
+    state.now += 1;
+    expect(cache.get("a")).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it("stays within its capacity, dropping the least recently used", () => {
+    const cache = new TtlLru<number>(3, 1_000, clock().now);
+    cache.set("a", 1);
+    cache.set("b", 2);
+    cache.set("c", 3);
+    expect(cache.get("a")).toBe(1); // a is now the newest
+    cache.set("d", 4);
+    expect(cache.size).toBe(3);
+    expect(cache.get("b")).toBeUndefined();
+    expect([cache.get("a"), cache.get("c"), cache.get("d")]).toEqual([1, 3, 4]);
+    for (let i = 0; i < 10_000; i++) cache.set(`k${i}`, i);
+    expect(cache.size).toBe(3);
+  });
+
+  it("is emptied by clear (a config change)", () => {
+    const cache = new TtlLru<true>(3, 1_000, clock().now);
+    cache.set("a", true);
+    cache.clear();
+    expect(cache.get("a")).toBeUndefined();
+  });
+});
+
+describe("DenyCache", () => {
+  it("answers the same check with the same or a larger cost until its retry time", () => {
+    const { state, now } = clock();
+    const cache = new DenyCache(100, now);
+    cache.remember("sig", 2, denied(500), state.now);
+    state.now += 10;
+    expect(cache.lookup("sig", 2)).toBeDefined();
+    expect(cache.lookup("sig", 7)).toBeDefined();
+    expect(cache.lookup("sig", 1)).toBeUndefined(); // a smaller cost may pass
+    expect(cache.lookup("other", 2)).toBeUndefined();
+    state.now += 489;
+    expect(cache.lookup("sig", 2)).toBeDefined();
+    state.now += 1; // sentAt + retryAfterMs
+    expect(cache.lookup("sig", 2)).toBeUndefined();
+  });
+
+  it("measures the retry time from when the call was sent, not when the answer came", () => {
+    const { state, now } = clock();
+    const cache = new DenyCache(100, now);
+    const sentAt = state.now;
+    state.now += 30; // the round trip
+    cache.remember("sig", 1, denied(100), sentAt);
+    state.now = sentAt + 100;
+    expect(cache.lookup("sig", 1)).toBeUndefined();
+  });
+
+  it("keeps only rate_limited denials with a retry time", () => {
+    const { state, now } = clock();
+    const cache = new DenyCache(100, now);
+    cache.remember("never", 1, denied(null), state.now);
+    cache.remember("capacity", 1, denied(null, "cost_exceeds_capacity"), state.now);
+    cache.remember("zero", 1, denied(0), state.now);
+    const allowed = { ...denied(100), allowed: true, reason: "ok" as const };
+    cache.remember("allowed", 1, allowed, state.now);
+    for (const sig of ["never", "capacity", "zero", "allowed"]) expect(cache.lookup(sig, 1)).toBeUndefined();
+  });
+
+  it("ages the stored decision's times", () => {
+    const { state, now } = clock();
+    const cache = new DenyCache(100, now);
+    cache.remember("sig", 1, denied(500), state.now);
+    state.now += 200;
+    const entry = cache.lookup("sig", 1);
+    expect(entry).toBeDefined();
+    if (!entry) return;
+    const aged = agedDecision(entry, state.now);
+    expect(aged.retryAfterMs).toBe(300);
+    expect(aged.resetMs).toBe(700);
+    expect(aged.limits[0]?.resetMs).toBe(700);
+    expect(aged.limits[0]?.retryAfterMs).toBe(300);
+    expect(aged.allowed).toBe(false);
+  });
+
+  it("is emptied by clear", () => {
+    const { state, now } = clock();
+    const cache = new DenyCache(100, now);
+    cache.remember("sig", 1, denied(500), state.now);
+    cache.clear();
+    expect(cache.lookup("sig", 1)).toBeUndefined();
+  });
+});

@@ -1,0 +1,103 @@
+import type { CompiledLimit } from "@/lib/config/compile";
+import type { DecisionBody, LimitReport } from "@/lib/enforce/types";
+import type { CheckDecision, LimitDecision } from "@/lib/limiter/types";
+import type { Algorithm, LimitRule } from "@/lib/shared/limit-types";
+
+// Small builders for the enforcement unit tests.
+
+export function compiledLimit(
+  name: string,
+  by: CompiledLimit["by"],
+  overrides: Partial<LimitRule> = {},
+  route: string | null = null,
+): CompiledLimit {
+  return {
+    id: `t:${name}`,
+    name,
+    level: "tenant",
+    by,
+    route,
+    rule: {
+      algorithm: "token_bucket",
+      limit: 10,
+      windowMs: 1_000,
+      burst: null,
+      action: "reject",
+      maxDelayMs: null,
+      mode: "enforce",
+      onStoreFailure: "open",
+      ...overrides,
+    },
+    provenance: [],
+  };
+}
+
+export function limitReport(name: string, overrides: Partial<LimitReport> = {}): LimitReport {
+  return {
+    name,
+    level: "tenant",
+    by: "tenant",
+    algorithm: "token_bucket",
+    limit: 100,
+    windowMs: 1_000,
+    remaining: 5,
+    resetMs: 4_200,
+    allowed: true,
+    mode: "enforce",
+    ...overrides,
+  };
+}
+
+export function body(limits: LimitReport[], overrides: Partial<DecisionBody> = {}): DecisionBody {
+  return {
+    allowed: true,
+    reason: "ok",
+    tenant: "acme",
+    key: null,
+    route: null,
+    limit: null,
+    remaining: null,
+    resetMs: null,
+    retryAfterMs: null,
+    waitMs: 0,
+    limits,
+    degraded: false,
+    configVersion: 1,
+    ...overrides,
+  };
+}
+
+export function limitDecision(overrides: Partial<LimitDecision> = {}): LimitDecision {
+  return {
+    id: "t:a",
+    algorithm: "gcra" as Algorithm,
+    mode: "enforce",
+    allowed: false,
+    reason: "rate_limited",
+    consumed: false,
+    limit: 10,
+    remaining: 0,
+    resetMs: 900,
+    retryAfterMs: 100,
+    waitMs: 0,
+    ...overrides,
+  };
+}
+
+export function denied(
+  retryAfterMs: number | null,
+  reason: CheckDecision["reason"] = "rate_limited",
+): CheckDecision {
+  const limit = limitDecision({ retryAfterMs, reason });
+  return {
+    allowed: false,
+    reason,
+    deciding: 0,
+    limit: 10,
+    remaining: 0,
+    resetMs: 900,
+    retryAfterMs,
+    waitMs: 0,
+    limits: [limit],
+  };
+}
