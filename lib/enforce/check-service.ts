@@ -101,6 +101,7 @@ export class CheckService {
       tenantId,
       keyId,
       route: body.route,
+      subject: input.subject,
       outcome: outcomeOf(body),
       reason: body.reason,
       cost: input.cost,

@@ -15,6 +15,8 @@ export interface DecisionContext {
   keyId: string | null;
   /** the resolved route pattern, or null */
   route: string | null;
+  /** the check's subject, for top-offender views (never a metrics label) */
+  subject: string | null;
   outcome: DecisionOutcome;
   reason: DecisionReason;
   cost: number;
