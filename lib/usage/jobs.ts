@@ -1,13 +1,16 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { setDecisionSink } from "@/lib/enforce/decision-sink";
 import { redis } from "@/lib/redis";
+import { usageSink } from "@/lib/usage/decision-sink";
 import { usageRecorder } from "@/lib/usage/recorder";
 import { UsageRollup } from "@/lib/usage/rollup";
 import { usageSettings } from "@/lib/usage/settings";
 
-// Started once per server process (server.ts): the recorder's 1 s flush, and the rollup loop,
-// which every server runs but only the lease holder acts on.
+// Started once per server process (server.ts): plugs the recorder into /api/check's decision
+// sink, starts its 1 s flush, and the rollup loop, which every server runs but only the
+// lease holder acts on.
 
 export interface UsageJobs {
   stop(): Promise<void>;
@@ -19,6 +22,7 @@ export function startUsageJobs(options: { rollupEveryMs?: number } = {}): UsageJ
   if (holder.sluiceUsageJobs) return holder.sluiceUsageJobs;
   const settings = usageSettings();
   const recorder = usageRecorder();
+  setDecisionSink(usageSink(recorder));
   recorder.start();
   const rollup = new UsageRollup({
     client: redis(),

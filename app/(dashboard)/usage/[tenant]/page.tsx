@@ -1,0 +1,46 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requireUser } from "@/lib/auth/session";
+import { NotFoundError } from "@/lib/config/dal/errors";
+import { dashboardData } from "@/lib/usage/dashboard";
+import { isRangeId } from "@/lib/usage/ranges";
+import { UsageDashboard } from "@/components/usage/usage-dashboard";
+import { usageHref } from "@/components/usage/usage-hrefs";
+
+export const metadata: Metadata = { title: "Usage" };
+export const dynamic = "force-dynamic";
+
+interface Props {
+  params: Promise<{ tenant: string }>;
+  searchParams: Promise<{ key?: string; route?: string; range?: string }>;
+}
+
+// One tenant, optionally narrowed to a key and then a route (the drill-down trail on top).
+export default async function TenantUsagePage({ params, searchParams }: Props) {
+  const user = await requireUser();
+  const { tenant } = await params;
+  const query = await searchParams;
+  const range = isRangeId(query.range) ? query.range : "15m";
+  const view = { tenant: decodeURIComponent(tenant), key: query.key ?? null, route: query.route ?? null, range };
+  let initial;
+  try {
+    initial = await dashboardData(user, { tenant: view.tenant, key: query.key, route: query.route, range });
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+  return (
+    <section>
+      <nav aria-label="Breadcrumb" className="muted">
+        <Link href={usageHref({ ...view, tenant: null, key: null, route: null })}>Usage</Link>
+        {" / "}
+        <Link href={usageHref({ ...view, key: null, route: null })}>{view.tenant}</Link>
+        {view.key ? <> / <Link href={usageHref({ ...view, route: null })}>key {view.key}</Link></> : null}
+        {view.route ? <> / route {view.route}</> : null}
+      </nav>
+      <h1>Usage of {view.tenant}</h1>
+      <UsageDashboard key={`${view.key}|${view.route}|${range}`} initial={initial} />
+    </section>
+  );
+}

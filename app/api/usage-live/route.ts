@@ -1,0 +1,35 @@
+// GET /api/usage-live?tenant=&key=&route=&range=: the usage page's data, polled every 2 s
+// while the page is open. Session-authenticated; tenants the user may not see answer 404.
+import { z } from "zod";
+import { currentUser } from "@/lib/auth/session";
+import { NotFoundError } from "@/lib/config/dal/errors";
+import { dashboardData } from "@/lib/usage/dashboard";
+import { RANGE_IDS } from "@/lib/usage/ranges";
+
+export const dynamic = "force-dynamic";
+
+const Query = z.strictObject({
+  tenant: z.string().min(1).max(64).optional(),
+  key: z.string().min(1).max(128).optional(),
+  route: z.string().min(1).max(512).optional(),
+  range: z.enum(RANGE_IDS).default("15m"),
+});
+
+function fail(status: number, code: string, message: string): Response {
+  return Response.json({ error: { code, message } }, { status, headers: { "cache-control": "no-store" } });
+}
+
+export async function GET(request: Request): Promise<Response> {
+  const user = await currentUser();
+  if (!user) return fail(401, "unauthorized", "Sign in to see usage.");
+  const parsed = Query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) return fail(400, "invalid_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  try {
+    const data = await dashboardData(user, parsed.data);
+    return Response.json(data, { headers: { "cache-control": "no-store" } });
+  } catch (error) {
+    if (error instanceof NotFoundError) return fail(404, "not_found", error.message);
+    console.error("[sluice] usage-live:", error);
+    return fail(503, "unavailable", "Usage data could not be read right now; retrying.");
+  }
+}

@@ -1,0 +1,92 @@
+"use client";
+
+import Link from "next/link";
+import type { UsageDashboardData } from "@/lib/usage/dashboard-types";
+import type { BreakdownRow } from "@/lib/usage/types";
+import { BreakdownChart } from "@/components/charts/breakdown-chart";
+import { RejectionRateChart } from "@/components/charts/rejection-rate-chart";
+import { ShadowChart } from "@/components/charts/shadow-chart";
+import { TrafficChart } from "@/components/charts/traffic-chart";
+import { UtilizationChart } from "@/components/charts/utilization-chart";
+import { formatCount, formatPercent } from "@/components/charts/format";
+import { BreakdownTable } from "@/components/usage/breakdown-table";
+import { OffendersTable } from "@/components/usage/offenders-table";
+import { RangePicker } from "@/components/usage/range-picker";
+import { liveQuery, usageHref, type UsageView } from "@/components/usage/usage-hrefs";
+import { useLiveUsage } from "@/components/usage/use-live-usage";
+
+// The usage page body: server-rendered first data, then live every 2 s. Drill-down goes
+// overview -> tenant -> key -> route through links, so every view has its own URL.
+
+export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
+  const view: UsageView = { tenant: initial.tenant, key: initial.key, route: initial.route, range: initial.range };
+  const { data, error } = useLiveUsage(initial, liveQuery(view));
+  const totals = data.series.reduce(
+    (s, p) => ({ allowed: s.allowed + p.allowed, rejected: s.rejected + p.rejected, shadow: s.shadow + p.shadowRejected }),
+    { allowed: 0, rejected: 0, shadow: 0 },
+  );
+  const decided = totals.allowed + totals.rejected;
+  const drill = (row: BreakdownRow): string | null => {
+    if (row.id === null || row.id === "") return null;
+    if (data.breakdown.by === "tenant") return usageHref({ ...view, tenant: row.id, key: null, route: null });
+    if (data.breakdown.by === "key") return usageHref({ ...view, key: row.name, route: null });
+    return usageHref({ ...view, route: row.id });
+  };
+  return (
+    <div data-testid="usage-dashboard" style={{ display: "grid", gap: 16 }}>
+      <RangePicker current={view.range} hrefFor={(range) => usageHref({ ...view, range })} />
+      <p className="muted" data-testid="live-status" aria-live="polite">
+        {error ? <span className="error" role="alert">Live updates paused: {error}</span> : "Live"}
+        {" · updated "}
+        <time data-testid="live-updated" dateTime={new Date(data.generatedAt).toISOString()}>
+          {new Date(data.generatedAt).toLocaleTimeString()}
+        </time>
+        {` · ${formatCount(decided)} checks, ${decided ? formatPercent(totals.rejected / decided) : "0%"} rejected, ${formatCount(totals.shadow)} shadow`}
+      </p>
+      {decided + totals.shadow === 0 ? (
+        <div className="panel" data-testid="usage-empty">
+          <p>No checks in this range yet. Traffic through <code>POST /api/check</code> appears here within seconds
+            (try <code>npm run demo:traffic</code>).</p>
+        </div>
+      ) : null}
+      <section className="panel">
+        <h2>Allowed vs rejected</h2>
+        <TrafficChart points={data.series} stepMs={data.stepMs} />
+      </section>
+      <section className="panel">
+        <h2>Rejection rate</h2>
+        <RejectionRateChart points={data.series} stepMs={data.stepMs} />
+      </section>
+      <section className="panel">
+        <h2>Shadow limits: would-be rejections</h2>
+        <ShadowChart points={data.series} stepMs={data.stepMs} />
+      </section>
+      <section className="panel">
+        <h2>By {data.breakdown.by}</h2>
+        <BreakdownChart rows={data.breakdown.rows} testId={`breakdown-${data.breakdown.by}`} />
+        <BreakdownTable rows={data.breakdown.rows} label={data.breakdown.by} hrefFor={drill} />
+      </section>
+      {data.byRoute.length > 0 ? (
+        <section className="panel">
+          <h2>By route</h2>
+          <BreakdownChart rows={data.byRoute} testId="breakdown-route-all" />
+          <BreakdownTable rows={data.byRoute} label="route"
+            hrefFor={(row) => (row.id ? usageHref({ ...view, route: row.id }) : null)} />
+        </section>
+      ) : null}
+      {data.tenant ? (
+        <section className="panel">
+          <h2>Hottest limits</h2>
+          {data.hottest.length ? <UtilizationChart limits={data.hottest} /> : <p className="muted">No limits with traffic to show.</p>}
+        </section>
+      ) : null}
+      {data.tenant ? (
+        <section className="panel">
+          <h2>Top offenders</h2>
+          <OffendersTable offenders={data.offenders} />
+        </section>
+      ) : null}
+      {data.tenant ? <Link href={usageHref({ ...view, tenant: null, key: null, route: null })}>← All tenants</Link> : null}
+    </div>
+  );
+}

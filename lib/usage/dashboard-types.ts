@@ -1,0 +1,25 @@
+import type { RangeId } from "@/lib/usage/ranges";
+import type { BreakdownRow, LimitUtilization, Offender, UsagePoint, UsageSource } from "@/lib/usage/types";
+
+// What the usage page and its live endpoint send the browser: everything already shaped
+// for the charts (types only, so client components may import it).
+
+export interface UsageDashboardData {
+  /** null on the overview (every tenant the user sees) */
+  tenant: string | null;
+  key: string | null;
+  route: string | null;
+  range: RangeId;
+  stepMs: number;
+  source: UsageSource;
+  from: number;
+  to: number;
+  series: UsagePoint[];
+  /** by tenant on the overview, by key for a tenant, by route below a key */
+  breakdown: { by: "tenant" | "key" | "route"; rows: BreakdownRow[] };
+  /** by route for a tenant (beside the key breakdown); empty elsewhere */
+  byRoute: BreakdownRow[];
+  offenders: Offender[];
+  hottest: LimitUtilization[];
+  generatedAt: number;
+}

@@ -1,0 +1,26 @@
+import "server-only";
+import type { Principal } from "@/lib/auth/principal";
+import { rowContext } from "@/lib/usage/context";
+import { readRows } from "@/lib/usage/rows";
+import { usageTenant } from "@/lib/usage/scope";
+
+// Checks and rejections of the last minutes for one tenant (the tenants overview's line).
+
+export interface TrafficSummary {
+  checks: number;
+  rejected: number;
+  shadowRejected: number;
+}
+
+export async function trafficSummary(principal: Principal, tenantSlug: string, lastMs = 15 * 60_000): Promise<TrafficSummary> {
+  const tenant = await usageTenant(principal, tenantSlug);
+  const now = Date.now();
+  const rows = await readRows(tenant.id, now - lastMs, now + 1, "seconds", rowContext(now));
+  const sum = { checks: 0, rejected: 0, shadowRejected: 0 };
+  for (const r of rows) {
+    sum.checks += r.allowed + r.rejected + r.degraded;
+    sum.rejected += r.rejected;
+    sum.shadowRejected += r.shadowRejected;
+  }
+  return sum;
+}
