@@ -10,12 +10,19 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const user = await requireUser();
   return (
     <>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       <header className="shell-header">
         <Link href="/" className="brand">
           Sluice
         </Link>
         <nav aria-label="Main">
-          <Link href="/">Overview</Link>
+          <Link href="/">Tenants</Link>
+          {user.isOperator && <Link href="/plans">Plans &amp; routes</Link>}
+          {user.isOperator && <Link href="/tokens">Tokens</Link>}
+          {user.isOperator && <Link href="/audit">Audit log</Link>}
+          {user.isOperator && <Link href="/config">Import / export</Link>}
         </nav>
         <span className="muted" data-testid="signed-in-as">
           {user.email}
@@ -23,7 +30,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </span>
         <SignOutButton />
       </header>
-      <main className="shell-main">{children}</main>
+      <main id="main" className="shell-main">
+        {children}
+      </main>
     </>
   );
 }

@@ -1,14 +1,80 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { requireUser } from "@/lib/auth/session";
+import { listPlanNames, listTenants } from "@/lib/config/dal/queries/list-tenants";
+import { SimpleForm } from "@/components/forms/simple-form";
+import { StatusBadge } from "@/components/tenants/status-badge";
+import { createTenantAction } from "@/app/(dashboard)/_actions/tenant-actions";
 
 export const metadata: Metadata = { title: "Overview" };
 
-export default function OverviewPage() {
+export default async function OverviewPage() {
+  const user = await requireUser();
+  const tenants = await listTenants(user);
+  const plans = user.isOperator ? await listPlanNames() : [];
   return (
     <section>
       <h1>Overview</h1>
       <div className="panel">
-        <p>Tenants, their limits and live traffic will appear here.</p>
+        <h2>Tenants</h2>
+        {tenants.length === 0 ? (
+          <p className="empty">
+            {user.isOperator
+              ? "No tenants yet. Create the first one below, then give it keys and limits."
+              : "You are not a member of any tenant yet. Ask a tenant admin or an operator to add you."}
+          </p>
+        ) : (
+          <table data-testid="tenants-table">
+            <thead>
+              <tr>
+                <th scope="col">Tenant</th>
+                <th scope="col">Plan</th>
+                <th scope="col">Status</th>
+                <th scope="col">Active keys</th>
+                <th scope="col">Your role</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tenants.map((t) => (
+                <tr key={t.id}>
+                  <td>
+                    <Link href={`/tenants/${t.slug}`}>{t.name}</Link>{" "}
+                    <span className="muted mono">{t.slug}</span>
+                  </td>
+                  <td>{t.plan}</td>
+                  <td>
+                    <StatusBadge status={t.status} />
+                  </td>
+                  {/* Traffic and rejection rate go here once components/usage/tenant-traffic-summary.tsx lands. */}
+                  <td>{t.keys}</td>
+                  <td>{t.role}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </div>
+      {user.isOperator && (
+        <div className="panel">
+          <h2>Create a tenant</h2>
+          <SimpleForm
+            action={createTenantAction}
+            testId="create-tenant"
+            submitLabel="Create tenant"
+            inline
+            fields={[
+              {
+                name: "slug",
+                label: "Slug",
+                placeholder: "acme",
+                hint: "a-z, 0-9 and -; used in URLs and checks",
+              },
+              { name: "name", label: "Display name", placeholder: "Acme Corp" },
+              { name: "plan", label: "Plan", type: "select", options: plans },
+            ]}
+          />
+        </div>
+      )}
     </section>
   );
 }

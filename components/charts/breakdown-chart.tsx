@@ -18,8 +18,19 @@ export function BreakdownChart({ rows, testId }: { rows: BreakdownRow[]; testId:
           <Tooltip formatter={(value) => formatCount(Number(value))} />
           <Legend />
           <Bar dataKey="allowed" name="Allowed" stackId="1" fill={COLORS.allowed} isAnimationActive={false} />
-          <Bar dataKey="rejected" name="Rejected" stackId="1" fill={COLORS.rejected} isAnimationActive={false} />
-          <Bar dataKey="shadowRejected" name="Shadow" fill={COLORS.shadowRejected} isAnimationActive={false} />
+          <Bar
+            dataKey="rejected"
+            name="Rejected"
+            stackId="1"
+            fill={COLORS.rejected}
+            isAnimationActive={false}
+          />
+          <Bar
+            dataKey="shadowRejected"
+            name="Shadow"
+            fill={COLORS.shadowRejected}
+            isAnimationActive={false}
+          />
         </BarChart>
       </ResponsiveContainer>
     </div>

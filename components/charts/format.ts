@@ -3,7 +3,12 @@
 export function formatTime(ms: number, stepMs: number): string {
   const d = new Date(ms);
   if (stepMs >= 3_600_000) {
-    return d.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+    return d.toLocaleString(undefined, {
+      month: "short",
+      day: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+    });
   }
   return d.toLocaleTimeString(undefined, {
     hour: "2-digit",

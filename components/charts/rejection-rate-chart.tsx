@@ -16,13 +16,28 @@ export function RejectionRateChart({ points, stepMs }: { points: UsagePoint[]; s
       <ResponsiveContainer>
         <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
-          <XAxis dataKey="t" type="number" scale="time" domain={["dataMin", "dataMax"]}
-            tickFormatter={(t: number) => formatTime(t, stepMs)} minTickGap={40} />
+          <XAxis
+            dataKey="t"
+            type="number"
+            scale="time"
+            domain={["dataMin", "dataMax"]}
+            tickFormatter={(t: number) => formatTime(t, stepMs)}
+            minTickGap={40}
+          />
           <YAxis domain={[0, 1]} tickFormatter={formatPercent} width={56} />
-          <Tooltip labelFormatter={(t) => formatTime(Number(t), stepMs)}
-            formatter={(value) => [formatPercent(Number(value)), "Rejected"]} />
-          <Line type="monotone" dataKey="rate" name="Rejection rate" stroke={COLORS.rate} dot={false}
-            connectNulls={false} isAnimationActive={false} />
+          <Tooltip
+            labelFormatter={(t) => formatTime(Number(t), stepMs)}
+            formatter={(value) => [formatPercent(Number(value)), "Rejected"]}
+          />
+          <Line
+            type="monotone"
+            dataKey="rate"
+            name="Rejection rate"
+            stroke={COLORS.rate}
+            dot={false}
+            connectNulls={false}
+            isAnimationActive={false}
+          />
         </LineChart>
       </ResponsiveContainer>
     </div>

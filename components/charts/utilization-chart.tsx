@@ -27,7 +27,10 @@ export function UtilizationChart({ limits }: { limits: LimitUtilization[] }) {
           <Tooltip
             formatter={(_value, _name, item) => {
               const l = item.payload as LimitUtilization;
-              return [`${formatCount(l.used)} of ${formatCount(l.limitValue)} used, ${formatCount(l.remaining)} left (window ${l.windowMs / 1_000} s)`, "Utilization"];
+              return [
+                `${formatCount(l.used)} of ${formatCount(l.limitValue)} used, ${formatCount(l.remaining)} left (window ${l.windowMs / 1_000} s)`,
+                "Utilization",
+              ];
             }}
           />
           <Bar dataKey="shown" name="Utilization" isAnimationActive={false}>

@@ -4,7 +4,11 @@ import { formatCount, formatPercent } from "@/components/charts/format";
 
 // The numbers behind a breakdown chart, each row a drill-down link when it has one.
 
-export function BreakdownTable({ rows, label, hrefFor }: {
+export function BreakdownTable({
+  rows,
+  label,
+  hrefFor,
+}: {
   rows: BreakdownRow[];
   label: string;
   hrefFor: (row: BreakdownRow) => string | null;
@@ -12,7 +16,13 @@ export function BreakdownTable({ rows, label, hrefFor }: {
   return (
     <table className="usage-table" style={{ width: "100%", fontSize: 13 }}>
       <thead>
-        <tr><th align="left">{label}</th><th align="right">Allowed</th><th align="right">Rejected</th><th align="right">Rate</th><th align="right">Shadow</th></tr>
+        <tr>
+          <th align="left">{label}</th>
+          <th align="right">Allowed</th>
+          <th align="right">Rejected</th>
+          <th align="right">Rate</th>
+          <th align="right">Shadow</th>
+        </tr>
       </thead>
       <tbody>
         {rows.map((row) => {

@@ -7,11 +7,24 @@ import { stepLabel } from "@/components/charts/format";
 
 export function RangePicker({ current, hrefFor }: { current: RangeId; hrefFor: (range: RangeId) => string }) {
   return (
-    <nav aria-label="Time range" className="range-picker" style={{ display: "flex", gap: 8, alignItems: "center" }}>
+    <nav
+      aria-label="Time range"
+      className="range-picker"
+      style={{ display: "flex", gap: 8, alignItems: "center" }}
+    >
       {RANGE_IDS.map((id) => (
-        <Link key={id} href={hrefFor(id)} aria-current={id === current ? "page" : undefined}
-          style={{ padding: "2px 10px", borderRadius: 6, border: "1px solid #cbd5e0",
-            background: id === current ? "#2b6cb0" : "transparent", color: id === current ? "white" : "inherit" }}>
+        <Link
+          key={id}
+          href={hrefFor(id)}
+          aria-current={id === current ? "page" : undefined}
+          style={{
+            padding: "2px 10px",
+            borderRadius: 6,
+            border: "1px solid #cbd5e0",
+            background: id === current ? "#2b6cb0" : "transparent",
+            color: id === current ? "white" : "inherit",
+          }}
+        >
           {RANGES[id].label}
         </Link>
       ))}

@@ -16,7 +16,11 @@ function describe(sum: TrafficSummary | null): string {
 export async function TenantTrafficSummary({ principal, tenant }: { principal: Principal; tenant: string }) {
   const sum = await trafficSummary(principal, tenant).catch(() => null);
   return (
-    <Link href={`/usage/${encodeURIComponent(tenant)}`} className="muted" data-testid={`traffic-summary-${tenant}`}>
+    <Link
+      href={`/usage/${encodeURIComponent(tenant)}`}
+      className="muted"
+      data-testid={`traffic-summary-${tenant}`}
+    >
       {describe(sum)}
     </Link>
   );

@@ -19,10 +19,19 @@ import { useLiveUsage } from "@/components/usage/use-live-usage";
 // overview -> tenant -> key -> route through links, so every view has its own URL.
 
 export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
-  const view: UsageView = { tenant: initial.tenant, key: initial.key, route: initial.route, range: initial.range };
+  const view: UsageView = {
+    tenant: initial.tenant,
+    key: initial.key,
+    route: initial.route,
+    range: initial.range,
+  };
   const { data, error } = useLiveUsage(initial, liveQuery(view));
   const totals = data.series.reduce(
-    (s, p) => ({ allowed: s.allowed + p.allowed, rejected: s.rejected + p.rejected, shadow: s.shadow + p.shadowRejected }),
+    (s, p) => ({
+      allowed: s.allowed + p.allowed,
+      rejected: s.rejected + p.rejected,
+      shadow: s.shadow + p.shadowRejected,
+    }),
     { allowed: 0, rejected: 0, shadow: 0 },
   );
   const decided = totals.allowed + totals.rejected;
@@ -36,7 +45,13 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
     <div data-testid="usage-dashboard" style={{ display: "grid", gap: 16 }}>
       <RangePicker current={view.range} hrefFor={(range) => usageHref({ ...view, range })} />
       <p className="muted" data-testid="live-status" aria-live="polite">
-        {error ? <span className="error" role="alert">Live updates paused: {error}</span> : "Live"}
+        {error ? (
+          <span className="error" role="alert">
+            Live updates paused: {error}
+          </span>
+        ) : (
+          "Live"
+        )}
         {" · updated "}
         <time data-testid="live-updated" dateTime={new Date(data.generatedAt).toISOString()}>
           {new Date(data.generatedAt).toLocaleTimeString()}
@@ -45,8 +60,10 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
       </p>
       {decided + totals.shadow === 0 ? (
         <div className="panel" data-testid="usage-empty">
-          <p>No checks in this range yet. Traffic through <code>POST /api/check</code> appears here within seconds
-            (try <code>npm run demo:traffic</code>).</p>
+          <p>
+            No checks in this range yet. Traffic through <code>POST /api/check</code> appears here within
+            seconds (try <code>npm run demo:traffic</code>).
+          </p>
         </div>
       ) : null}
       <section className="panel">
@@ -70,14 +87,21 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
         <section className="panel">
           <h2>By route</h2>
           <BreakdownChart rows={data.byRoute} testId="breakdown-route-all" />
-          <BreakdownTable rows={data.byRoute} label="route"
-            hrefFor={(row) => (row.id ? usageHref({ ...view, route: row.id }) : null)} />
+          <BreakdownTable
+            rows={data.byRoute}
+            label="route"
+            hrefFor={(row) => (row.id ? usageHref({ ...view, route: row.id }) : null)}
+          />
         </section>
       ) : null}
       {data.tenant ? (
         <section className="panel">
           <h2>Hottest limits</h2>
-          {data.hottest.length ? <UtilizationChart limits={data.hottest} /> : <p className="muted">No limits with traffic to show.</p>}
+          {data.hottest.length ? (
+            <UtilizationChart limits={data.hottest} />
+          ) : (
+            <p className="muted">No limits with traffic to show.</p>
+          )}
         </section>
       ) : null}
       {data.tenant ? (
@@ -86,7 +110,9 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
           <OffendersTable offenders={data.offenders} />
         </section>
       ) : null}
-      {data.tenant ? <Link href={usageHref({ ...view, tenant: null, key: null, route: null })}>← All tenants</Link> : null}
+      {data.tenant ? (
+        <Link href={usageHref({ ...view, tenant: null, key: null, route: null })}>← All tenants</Link>
+      ) : null}
     </div>
   );
 }

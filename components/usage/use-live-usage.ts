@@ -22,12 +22,16 @@ export function useLiveUsage(initial: UsageDashboardData, query: string): LiveUs
     const controller = new AbortController();
     const poll = async () => {
       try {
-        const response = await fetch(`/api/usage-live?${query}`, { cache: "no-store", signal: controller.signal });
+        const response = await fetch(`/api/usage-live?${query}`, {
+          cache: "no-store",
+          signal: controller.signal,
+        });
         const body = (await response.json()) as UsageDashboardData | { error: { message: string } };
         if ("error" in body) throw new Error(body.error.message);
         if (!stopped) setState({ data: body, error: null });
       } catch (error) {
-        if (!stopped) setState((s) => ({ data: s.data, error: error instanceof Error ? error.message : String(error) }));
+        if (!stopped)
+          setState((s) => ({ data: s.data, error: error instanceof Error ? error.message : String(error) }));
       } finally {
         // the next poll starts after this one ended: slow answers never pile up
         if (!stopped) timer = setTimeout(() => void poll(), EVERY_MS);

@@ -8,7 +8,11 @@ export const metadata: Metadata = { title: "Usage" };
 export const dynamic = "force-dynamic";
 
 // Every tenant the user may see, summed; the breakdown by tenant leads to each tenant.
-export default async function UsageOverviewPage({ searchParams }: { searchParams: Promise<{ range?: string }> }) {
+export default async function UsageOverviewPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ range?: string }>;
+}) {
   const user = await requireUser();
   const { range } = await searchParams;
   const initial = await dashboardData(user, { range: isRangeId(range) ? range : "15m" });

@@ -22,7 +22,12 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
   const { tenant } = await params;
   const query = await searchParams;
   const range = isRangeId(query.range) ? query.range : "15m";
-  const view = { tenant: decodeURIComponent(tenant), key: query.key ?? null, route: query.route ?? null, range };
+  const view = {
+    tenant: decodeURIComponent(tenant),
+    key: query.key ?? null,
+    route: query.route ?? null,
+    range,
+  };
   let initial;
   try {
     initial = await dashboardData(user, { tenant: view.tenant, key: query.key, route: query.route, range });
@@ -36,7 +41,12 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
         <Link href={usageHref({ ...view, tenant: null, key: null, route: null })}>Usage</Link>
         {" / "}
         <Link href={usageHref({ ...view, key: null, route: null })}>{view.tenant}</Link>
-        {view.key ? <> / <Link href={usageHref({ ...view, route: null })}>key {view.key}</Link></> : null}
+        {view.key ? (
+          <>
+            {" "}
+            / <Link href={usageHref({ ...view, route: null })}>key {view.key}</Link>
+          </>
+        ) : null}
         {view.route ? <> / route {view.route}</> : null}
       </nav>
       <h1>Usage of {view.tenant}</h1>

@@ -1,0 +1,21 @@
+"use server";
+
+import { z } from "zod";
+import { applyImport, previewImport, type ImportPreview } from "@/lib/config/dal/edits/import-yaml";
+import type { ConfigChangeItem } from "@/lib/config/dal/import-config";
+import { runAction } from "@/app/(dashboard)/_lib/run-action";
+import type { ActionResult } from "@/components/forms/action-result";
+
+const YamlInput = z.strictObject({
+  text: z.string().min(1, { error: "paste a YAML document" }).max(1_000_000),
+});
+
+export async function previewImportAction(raw: unknown): Promise<ActionResult<ImportPreview>> {
+  return runAction(YamlInput, raw, (principal, input) => previewImport(principal, input.text));
+}
+
+export async function applyImportAction(
+  raw: unknown,
+): Promise<ActionResult<{ configVersion: number | null; changes: ConfigChangeItem[] }>> {
+  return runAction(YamlInput, raw, (principal, input) => applyImport(principal, input.text), ["/"]);
+}

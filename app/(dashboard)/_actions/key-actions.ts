@@ -1,0 +1,43 @@
+"use server";
+
+import { z } from "zod";
+import { createApiKey, revokeApiKey } from "@/lib/config/dal/api-keys";
+import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
+import { runAction } from "@/app/(dashboard)/_lib/run-action";
+import type { ActionResult } from "@/components/forms/action-result";
+import type { FormOutcome } from "@/components/forms/simple-form";
+
+const slug = z.string().regex(NAME_PATTERN, { error: NAME_RULE });
+
+const CreateKey = z.strictObject({
+  tenant: slug,
+  name: slug,
+  // datetime-local has no zone: read as UTC, and only a future moment makes sense.
+  expiresAt: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: "must be a date and time" })
+    .refine((v) => Date.parse(`${v}Z`) > Date.now(), { error: "must be in the future" })
+    .optional(),
+});
+
+export async function createKeyAction(raw: unknown): Promise<ActionResult<FormOutcome | null>> {
+  return runAction(
+    CreateKey,
+    raw,
+    async (principal, input) => {
+      const expiresAt = input.expiresAt ? new Date(`${input.expiresAt}Z`).toISOString() : undefined;
+      const key = await createApiKey(principal, input.tenant, { name: input.name, expiresAt });
+      return { secret: key.key, secretLabel: `API key ${key.name} created.` };
+    },
+    ["/tenants"],
+  );
+}
+
+const RevokeKey = z.strictObject({ tenant: slug, name: slug });
+
+export async function revokeKeyAction(raw: unknown): Promise<ActionResult<null>> {
+  return runAction(RevokeKey, raw, async (principal, input) => {
+    await revokeApiKey(principal, input.tenant, input.name);
+    return null;
+  });
+}

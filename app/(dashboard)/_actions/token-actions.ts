@@ -1,0 +1,45 @@
+"use server";
+
+import { z } from "zod";
+import {
+  CreateAdminTokenInput,
+  CreateServiceTokenInput,
+  createAdminToken,
+  createServiceToken,
+} from "@/lib/config/dal/tokens";
+import { revokeToken } from "@/lib/config/dal/edits/revoke-token";
+import { runAction } from "@/app/(dashboard)/_lib/run-action";
+import type { ActionResult } from "@/components/forms/action-result";
+import type { FormOutcome } from "@/components/forms/simple-form";
+
+// Checkbox lists arrive as arrays; none ticked means "every tenant" (operators only).
+const ServiceTokenForm = z.strictObject({
+  name: CreateServiceTokenInput.shape.name,
+  tenants: z
+    .array(z.string())
+    .optional()
+    .transform((list) => (list && list.length ? list : undefined)),
+});
+
+export async function createServiceTokenAction(raw: unknown): Promise<ActionResult<FormOutcome | null>> {
+  return runAction(ServiceTokenForm, raw, async (principal, input) => {
+    const token = await createServiceToken(principal, CreateServiceTokenInput.parse(input));
+    return { secret: token.token, secretLabel: "Service token created." };
+  });
+}
+
+export async function createAdminTokenAction(raw: unknown): Promise<ActionResult<FormOutcome | null>> {
+  return runAction(CreateAdminTokenInput, raw, async (principal, input) => {
+    const token = await createAdminToken(principal, input);
+    return { secret: token.token, secretLabel: "Admin API token created." };
+  });
+}
+
+const RevokeInput = z.strictObject({ kind: z.enum(["service", "admin"]), id: z.string().min(1).max(64) });
+
+export async function revokeTokenAction(raw: unknown): Promise<ActionResult<null>> {
+  return runAction(RevokeInput, raw, async (principal, input) => {
+    await revokeToken(principal, input.kind, input.id);
+    return null;
+  });
+}

@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import { requireUser } from "@/lib/auth/session";
+import { exportDocument, toYaml } from "@/lib/config/dal/queries/config-yaml";
+import { ImportPanel } from "@/components/config/import-panel";
+import { applyImportAction, previewImportAction } from "@/app/(dashboard)/_actions/import-actions";
+import { orNotFound } from "@/app/(dashboard)/_lib/load";
+
+export const metadata: Metadata = { title: "Import / export" };
+
+export default async function ConfigPage() {
+  const user = await requireUser();
+  const yaml = toYaml(await orNotFound(exportDocument(user, null)));
+  return (
+    <section>
+      <h1>Import / export</h1>
+      <div className="panel">
+        <p className="muted">
+          The whole configuration (config.md). Plans and global routes listed become exactly what the document
+          says; tenants listed are created or updated; tenants left out are untouched. Keys are never created
+          here. The text below is the current export.
+        </p>
+        <ImportPanel initial={yaml} preview={previewImportAction} apply={applyImportAction} />
+      </div>
+    </section>
+  );
+}

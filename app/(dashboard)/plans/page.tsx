@@ -1,0 +1,126 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireUser } from "@/lib/auth/session";
+import { exportDocument } from "@/lib/config/dal/queries/config-yaml";
+import { normalizeLimit } from "@/lib/config/document";
+import { SimpleForm } from "@/components/forms/simple-form";
+import { ConfirmButton } from "@/components/forms/confirm-button";
+import { describeRule } from "@/components/limits/format-limit";
+import { editorHref } from "@/components/limits/editor-href";
+import { DeleteLimitButton } from "@/components/limits/delete-limit-button";
+import { createPlanAction, removePlanAction } from "@/app/(dashboard)/_actions/plan-actions";
+import { addRouteAction, removeRouteAction } from "@/app/(dashboard)/_actions/route-actions";
+import { orNotFound } from "@/app/(dashboard)/_lib/load";
+
+export const metadata: Metadata = { title: "Plans & global routes" };
+
+export default async function PlansPage() {
+  const user = await requireUser();
+  // exportDocument(null) is operators-only: anyone else gets the 404 page.
+  const doc = await orNotFound(exportDocument(user, null));
+  const users = new Map<string, string[]>();
+  for (const t of doc.tenants ?? []) users.set(t.plan, [...(users.get(t.plan) ?? []), t.slug]);
+  return (
+    <section>
+      <h1>Plans &amp; global routes</h1>
+      {(doc.plans ?? []).map((plan) => (
+        <div className="panel" key={plan.name} data-testid={`plan-${plan.name}`}>
+          <div className="panel-head">
+            <h2>Plan {plan.name}</h2>
+            <span className="muted">used by {users.get(plan.name)?.join(", ") ?? "no tenant"}</span>
+          </div>
+          <LimitList scopeKind="plan" owner={plan.name} limits={plan.limits} />
+          <div className="row-actions">
+            <Link href={editorHref("", { kind: "plan", plan: plan.name }, null)}>Add a limit</Link>
+            {!users.has(plan.name) && (
+              <ConfirmButton
+                label="Delete plan"
+                confirmLabel="Delete plan"
+                question={`Delete plan ${plan.name}?`}
+                action={removePlanAction.bind(null, { name: plan.name })}
+              />
+            )}
+          </div>
+        </div>
+      ))}
+      {(doc.plans ?? []).length === 0 && (
+        <p className="empty panel">No plans yet: create one, then give it limits.</p>
+      )}
+      <div className="panel">
+        <h2>New plan</h2>
+        <SimpleForm
+          action={createPlanAction}
+          inline
+          submitLabel="Create plan"
+          fields={[{ name: "name", label: "Name", placeholder: "enterprise" }]}
+        />
+      </div>
+      <div className="panel">
+        <h2>Global routes</h2>
+        <p className="muted">
+          Their limits apply to every tenant for checks whose route resolves to the pattern.
+        </p>
+        {(doc.routes ?? []).map((route) => (
+          <div key={route.pattern} className="group">
+            <h3>
+              <code>{route.pattern}</code>
+            </h3>
+            <LimitList scopeKind="global-route" owner={route.pattern} limits={route.limits} />
+            <div className="row-actions">
+              <Link href={editorHref("", { kind: "global-route", pattern: route.pattern }, null)}>
+                Add a limit
+              </Link>
+              <ConfirmButton
+                label="Remove route"
+                confirmLabel="Remove route"
+                question={`Remove ${route.pattern} and its limits for every tenant?`}
+                action={removeRouteAction.bind(null, { pattern: route.pattern })}
+              />
+            </div>
+          </div>
+        ))}
+        {(doc.routes ?? []).length === 0 && <p className="empty">No global routes.</p>}
+        <SimpleForm
+          action={addRouteAction}
+          inline
+          submitLabel="Add global route"
+          fields={[{ name: "pattern", label: "Pattern", placeholder: "POST /v1/search" }]}
+        />
+      </div>
+    </section>
+  );
+}
+
+function LimitList({
+  scopeKind,
+  owner,
+  limits,
+}: {
+  scopeKind: "plan" | "global-route";
+  owner: string;
+  limits: Parameters<typeof normalizeLimit>[0][];
+}) {
+  if (limits.length === 0) return <p className="empty">No limits.</p>;
+  const scope =
+    scopeKind === "plan"
+      ? ({ kind: "plan", plan: owner } as const)
+      : ({ kind: "global-route", pattern: owner } as const);
+  return (
+    <table className="limits">
+      <tbody>
+        {limits.map((l) => (
+          <tr key={l.name}>
+            <th scope="row" className="mono">
+              {l.name}
+            </th>
+            <td>{describeRule(normalizeLimit(l))}</td>
+            <td className="actions">
+              <Link href={editorHref("", scope, l.name)}>Edit</Link>
+              <DeleteLimitButton slug="" scope={scope} name={l.name} reverts={false} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,36 @@
+import type { ReactNode } from "react";
+import { requireUser } from "@/lib/auth/session";
+import { tenantDetail } from "@/lib/config/dal/queries/tenant-detail";
+import { StatusBadge } from "@/components/tenants/status-badge";
+import { TenantTabs } from "@/components/tenants/tenant-tabs";
+import { orNotFound } from "@/app/(dashboard)/_lib/load";
+
+// The tenant is loaded through the DAL here and again by each page: a tenant that is not
+// the user's is a 404 for the whole subtree.
+export default async function TenantLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ slug: string }>;
+}) {
+  const { slug } = await params;
+  const user = await requireUser();
+  const tenant = await orNotFound(tenantDetail(user, slug));
+  return (
+    <section>
+      <div className="tenant-head">
+        <h1>
+          {tenant.name} <span className="muted mono">{tenant.slug}</span>
+        </h1>
+        <span>
+          plan <strong>{tenant.plan}</strong>
+        </span>
+        <StatusBadge status={tenant.status} />
+        <span className="muted">you: {tenant.role}</span>
+      </div>
+      <TenantTabs slug={tenant.slug} can={tenant.can} />
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+import type { Metadata } from "next";
+import { requireUser } from "@/lib/auth/session";
+import { tenantDetail } from "@/lib/config/dal/queries/tenant-detail";
+import { listMembers } from "@/lib/config/dal/members";
+import { SimpleForm } from "@/components/forms/simple-form";
+import { ConfirmButton } from "@/components/forms/confirm-button";
+import {
+  addMemberAction,
+  changeRoleAction,
+  removeMemberAction,
+} from "@/app/(dashboard)/_actions/member-actions";
+import { formatDate, orNotFound } from "@/app/(dashboard)/_lib/load";
+
+export const metadata: Metadata = { title: "Members" };
+
+const ROLES = ["viewer", "editor", "admin", "owner"] as const;
+
+export default async function MembersPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const user = await requireUser();
+  const tenant = await orNotFound(tenantDetail(user, slug));
+  const members = await orNotFound(listMembers(user, slug));
+  const grantable = tenant.can.own ? ROLES : ROLES.filter((r) => r !== "owner");
+  return (
+    <>
+      <div className="panel">
+        <h2>Members and roles</h2>
+        <p className="muted">
+          Viewers read; editors change limits, keys and routes; admins also manage tokens and members; owners
+          also the tenant itself.
+        </p>
+        {members.length === 0 ? (
+          <p className="empty">No members yet{tenant.can.admin ? ": add the first below." : "."}</p>
+        ) : (
+          <table data-testid="members-table">
+            <thead>
+              <tr>
+                <th scope="col">Member</th>
+                <th scope="col">Role</th>
+                <th scope="col">Since</th>
+                {tenant.can.admin && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((m) => (
+                <tr key={m.userId}>
+                  <th scope="row">
+                    {m.name} <span className="muted">{m.email}</span>
+                  </th>
+                  <td>{m.role}</td>
+                  <td>{formatDate(m.since)}</td>
+                  {tenant.can.admin && (
+                    <td className="actions">
+                      <SimpleForm
+                        action={changeRoleAction}
+                        inline
+                        submitLabel="Change role"
+                        fields={[
+                          { name: "tenant", label: "", type: "hidden", defaultValue: slug },
+                          { name: "userId", label: "", type: "hidden", defaultValue: m.userId },
+                          {
+                            name: "role",
+                            label: "Role",
+                            type: "select",
+                            options: grantable,
+                            defaultValue: m.role,
+                          },
+                        ]}
+                      />
+                      <ConfirmButton
+                        label="Remove"
+                        confirmLabel="Remove member"
+                        question={`Remove ${m.email} from ${tenant.slug}?`}
+                        action={removeMemberAction.bind(null, { tenant: slug, userId: m.userId })}
+                      />
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      {tenant.can.admin && (
+        <div className="panel">
+          <h2>Add a member</h2>
+          <SimpleForm
+            action={addMemberAction}
+            inline
+            submitLabel="Add member"
+            fields={[
+              { name: "tenant", label: "", type: "hidden", defaultValue: slug },
+              {
+                name: "email",
+                label: "Email",
+                type: "email",
+                placeholder: "someone@example.com",
+                hint: "a new account is made if none has this email",
+              },
+              { name: "role", label: "Role", type: "select", options: grantable },
+            ]}
+          />
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,110 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireUser } from "@/lib/auth/session";
+import { tenantDetail } from "@/lib/config/dal/queries/tenant-detail";
+import { limitHierarchy, type HierarchyRow } from "@/lib/config/dal/queries/limit-hierarchy";
+import { LimitHierarchyView } from "@/components/limits/limit-hierarchy-view";
+import { editorHref } from "@/components/limits/editor-href";
+import { orNotFound } from "@/app/(dashboard)/_lib/load";
+
+export const metadata: Metadata = { title: "Tenant limits" };
+
+function byRoute(rows: HierarchyRow[]): [string | null, HierarchyRow[]][] {
+  const groups = new Map<string | null, HierarchyRow[]>();
+  for (const row of rows) groups.set(row.route, [...(groups.get(row.route) ?? []), row]);
+  return [...groups].sort(([a], [b]) => (a === null ? -1 : b === null ? 1 : a.localeCompare(b)));
+}
+
+export default async function TenantLimitsPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const user = await requireUser();
+  const tenant = await orNotFound(tenantDetail(user, slug));
+  const hierarchy = limitHierarchy(tenant);
+  const keysWithout = tenant.keyNames.filter((k) => !hierarchy.keys.some((g) => g.key === k));
+  return (
+    <>
+      <div className="panel">
+        <div className="panel-head">
+          <h2>Effective limits</h2>
+          {tenant.can.edit && (
+            <Link className="button" href={editorHref(tenant.slug, { kind: "tenant" }, null)}>
+              Add a tenant limit
+            </Link>
+          )}
+        </div>
+        <p className="muted">
+          What every check of this tenant meets: plan <strong>{tenant.plan}</strong> limits and global route
+          limits, with this tenant&apos;s overrides on top. Each row shows where its values come from.
+        </p>
+        {byRoute(hierarchy.tenant).map(([route, rows]) => (
+          <div key={route ?? "all"} className="group">
+            <h3>
+              {route === null ? (
+                "Every check"
+              ) : (
+                <>
+                  Route <code>{route}</code>
+                </>
+              )}
+            </h3>
+            <LimitHierarchyView
+              slug={tenant.slug}
+              rows={rows}
+              can={tenant.can}
+              here={
+                route !== null && tenant.doc.routes.some((r) => r.pattern === route)
+                  ? { kind: "tenant-route", pattern: route }
+                  : { kind: "tenant" }
+              }
+              empty="No limits."
+            />
+          </div>
+        ))}
+        {hierarchy.tenant.length === 0 && (
+          <p className="empty">No limits apply yet. Add a tenant limit, or give the plan some.</p>
+        )}
+      </div>
+      <div className="panel">
+        <h2>Per-key overrides</h2>
+        <p className="muted">
+          Keys inherit everything above; a key can override a limit by name or add its own.
+        </p>
+        {hierarchy.keys.map((group) => (
+          <div key={group.key} className="group">
+            <div className="panel-head">
+              <h3>
+                Key <code>{group.key}</code>
+              </h3>
+              {tenant.can.edit && (
+                <Link href={editorHref(tenant.slug, { kind: "key", key: group.key }, null)}>
+                  Add a limit for this key
+                </Link>
+              )}
+            </div>
+            <LimitHierarchyView
+              slug={tenant.slug}
+              rows={group.rows}
+              can={tenant.can}
+              here={{ kind: "key", key: group.key }}
+              empty="No overrides."
+            />
+          </div>
+        ))}
+        {hierarchy.keys.length === 0 && (
+          <p className="empty">No key has limits of its own: every key gets the limits above.</p>
+        )}
+        {tenant.can.edit && keysWithout.length > 0 && (
+          <p>
+            Give a key its own limit:{" "}
+            {keysWithout.map((k, i) => (
+              <span key={k}>
+                {i > 0 && ", "}
+                <Link href={editorHref(tenant.slug, { kind: "key", key: k }, null)}>{k}</Link>
+              </span>
+            ))}
+          </p>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,104 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireUser } from "@/lib/auth/session";
+import { tenantDetail } from "@/lib/config/dal/queries/tenant-detail";
+import { SimpleForm } from "@/components/forms/simple-form";
+import { ConfirmButton } from "@/components/forms/confirm-button";
+import { describeRule } from "@/components/limits/format-limit";
+import { editorHref } from "@/components/limits/editor-href";
+import { normalizeLimit } from "@/lib/config/document";
+import { addRouteAction, removeRouteAction } from "@/app/(dashboard)/_actions/route-actions";
+import { orNotFound } from "@/app/(dashboard)/_lib/load";
+
+export const metadata: Metadata = { title: "Routes" };
+
+export default async function RoutesPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const user = await requireUser();
+  const tenant = await orNotFound(tenantDetail(user, slug));
+  return (
+    <>
+      <div className="panel">
+        <h2>This tenant&apos;s routes</h2>
+        <p className="muted">
+          A check&apos;s route resolves to the most specific pattern; at equal rank this tenant&apos;s own
+          beats a global one.
+        </p>
+        {tenant.doc.routes.length === 0 ? (
+          <p className="empty">
+            No routes of its own.{tenant.can.edit ? " Add a pattern below, then give it limits." : ""}
+          </p>
+        ) : (
+          <ul className="route-list">
+            {tenant.doc.routes.map((r) => (
+              <li key={r.pattern} data-testid={`route-${r.pattern}`}>
+                <code>{r.pattern}</code>
+                <ul>
+                  {r.limits.map((l) => (
+                    <li key={l.name}>
+                      <span className="mono">{l.name}</span>{" "}
+                      <span className="muted">{describeRule(normalizeLimit(l))}</span>{" "}
+                      {tenant.can.edit && (
+                        <Link href={editorHref(slug, { kind: "tenant-route", pattern: r.pattern }, l.name)}>
+                          Edit
+                        </Link>
+                      )}
+                    </li>
+                  ))}
+                  {r.limits.length === 0 && <li className="muted">no limits yet</li>}
+                </ul>
+                {tenant.can.edit && (
+                  <div className="row-actions">
+                    <Link href={editorHref(slug, { kind: "tenant-route", pattern: r.pattern }, null)}>
+                      Add a limit
+                    </Link>
+                    <ConfirmButton
+                      label="Remove route"
+                      confirmLabel="Remove route and its limits"
+                      question={`Remove ${r.pattern} and its ${r.limits.length} limit(s)?`}
+                      action={removeRouteAction.bind(null, { tenant: slug, pattern: r.pattern })}
+                    />
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        {tenant.can.edit && (
+          <SimpleForm
+            action={addRouteAction}
+            inline
+            submitLabel="Add route"
+            fields={[
+              { name: "tenant", label: "", type: "hidden", defaultValue: slug },
+              {
+                name: "pattern",
+                label: "Pattern",
+                placeholder: "GET /v1/reports/*",
+                hint: "METHOD /path with :param segments or a final *",
+              },
+            ]}
+          />
+        )}
+      </div>
+      <div className="panel">
+        <h2>Global routes</h2>
+        {tenant.scope.routes.length === 0 ? (
+          <p className="empty">No global routes.</p>
+        ) : (
+          <ul className="route-list">
+            {tenant.scope.routes.map((r) => (
+              <li key={r.pattern}>
+                <code>{r.pattern}</code>{" "}
+                <span className="muted">
+                  {r.limits.map((l) => `${l.name}: ${describeRule(normalizeLimit(l))}`).join("; ") ||
+                    "no limits"}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </>
+  );
+}

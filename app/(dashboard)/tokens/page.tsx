@@ -1,0 +1,75 @@
+import type { Metadata } from "next";
+import { requireUser } from "@/lib/auth/session";
+import { listTokens } from "@/lib/config/dal/queries/list-tokens";
+import { listTenants } from "@/lib/config/dal/queries/list-tenants";
+import { SimpleForm } from "@/components/forms/simple-form";
+import { TokenTable } from "@/components/tenants/token-table";
+import {
+  createAdminTokenAction,
+  createServiceTokenAction,
+  revokeTokenAction,
+} from "@/app/(dashboard)/_actions/token-actions";
+import { orNotFound } from "@/app/(dashboard)/_lib/load";
+import { notFound } from "next/navigation";
+
+export const metadata: Metadata = { title: "Tokens" };
+
+export default async function TokensPage() {
+  const user = await requireUser();
+  if (!user.isOperator) notFound();
+  const tokens = await orNotFound(listTokens(user, null));
+  const slugs = (await listTenants(user)).map((t) => t.slug);
+  return (
+    <section>
+      <h1>Service and admin tokens</h1>
+      <div className="panel">
+        <TokenTable
+          tokens={tokens}
+          revoke={revokeTokenAction}
+          empty="No tokens yet. Services need a service token to call /api/check."
+        />
+      </div>
+      <div className="panel grid-2">
+        <div>
+          <h2>New service token</h2>
+          <SimpleForm
+            action={createServiceTokenAction}
+            submitLabel="Create service token"
+            testId="create-service-token"
+            fields={[
+              { name: "name", label: "Name", placeholder: "edge-gateway" },
+              {
+                name: "tenants",
+                label: "Limit to tenants (none ticked: all tenants)",
+                type: "checkboxes",
+                options: slugs,
+              },
+            ]}
+          />
+        </div>
+        <div>
+          <h2>New admin API token</h2>
+          <SimpleForm
+            action={createAdminTokenAction}
+            submitLabel="Create admin token"
+            fields={[
+              { name: "name", label: "Name", placeholder: "ci" },
+              {
+                name: "tenant",
+                label: "Tenant (empty: operator token)",
+                type: "select",
+                options: ["", ...slugs],
+              },
+              {
+                name: "role",
+                label: "Role within that tenant",
+                type: "select",
+                options: ["viewer", "editor", "admin", "owner"],
+              },
+            ]}
+          />
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import type { ActionResult } from "@/components/forms/action-result";
+import { DiffView } from "@/components/config/diff-view";
+
+interface Change {
+  action: "create" | "update" | "delete";
+  target: "plan" | "route" | "tenant";
+  name: string;
+}
+type Preview =
+  | { ok: false; errors: { path: string; message: string }[] }
+  | { ok: true; changes: Change[]; before: string; after: string };
+
+// Paste or edit YAML, preview (a dry run: every error with its path, or the changes and a
+// line diff), then apply exactly the previewed text. Editing the text drops the preview.
+export function ImportPanel({
+  initial,
+  preview,
+  apply,
+}: {
+  initial: string;
+  preview: (input: { text: string }) => Promise<ActionResult<Preview>>;
+  apply: (input: {
+    text: string;
+  }) => Promise<ActionResult<{ configVersion: number | null; changes: Change[] }>>;
+}) {
+  const router = useRouter();
+  const [text, setText] = useState(initial);
+  const [result, setResult] = useState<Preview | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function runPreview() {
+    setPending(true);
+    setMessage(null);
+    const outcome = await preview({ text });
+    setPending(false);
+    if (outcome.ok) setResult(outcome.data);
+    else setMessage(outcome.message);
+  }
+
+  async function runApply() {
+    setPending(true);
+    const outcome = await apply({ text });
+    setPending(false);
+    if (outcome.ok) {
+      setResult(null);
+      setMessage(
+        `Applied: ${outcome.data.changes.length} change(s), config version ${outcome.data.configVersion ?? "unchanged"}.`,
+      );
+      router.refresh();
+    } else setMessage(outcome.errors?.map((e) => `${e.path}: ${e.message}`).join("; ") || outcome.message);
+  }
+
+  return (
+    <div className="import-panel">
+      <label htmlFor="yaml">Configuration (YAML)</label>
+      <textarea
+        id="yaml"
+        rows={18}
+        spellCheck={false}
+        className="mono"
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setResult(null);
+        }}
+      />
+      <div className="form-actions">
+        <button type="button" onClick={() => void runPreview()} disabled={pending}>
+          Preview changes
+        </button>
+      </div>
+      {message && (
+        <p role="status" className="notice">
+          {message}
+        </p>
+      )}
+      {result && !result.ok && (
+        <div role="alert" className="error" data-testid="import-errors">
+          <p>{result.errors.length} problem(s); nothing was changed:</p>
+          <ul>
+            {result.errors.map((e, i) => (
+              <li key={i}>
+                <code>{e.path || "(document)"}</code>: {e.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {result?.ok && (
+        <div data-testid="import-preview">
+          <h3>What will change</h3>
+          {result.changes.length === 0 ? (
+            <p className="muted">Nothing: the configuration already says this.</p>
+          ) : (
+            <ul>
+              {result.changes.map((c, i) => (
+                <li key={i}>
+                  <span className={`badge change-${c.action}`}>{c.action}</span> {c.target}{" "}
+                  <strong>{c.name}</strong>
+                </li>
+              ))}
+            </ul>
+          )}
+          <DiffView before={result.before} after={result.after} />
+          {result.changes.length > 0 && (
+            <div className="form-actions">
+              <button type="button" onClick={() => void runApply()} disabled={pending}>
+                Apply {result.changes.length} change(s)
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+"use client";
+
+import { useMemo } from "react";
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { LimitRule } from "@/lib/shared/limit-types";
+import { formatDuration } from "@/lib/shared/duration";
+import { simulateBurst } from "@/components/limits/burst-simulation";
+
+// Colors come from CSS variables so the chart follows light and dark.
+export function BurstChart({ rule }: { rule: LimitRule | null }) {
+  const data = useMemo(() => (rule ? simulateBurst(rule, (ms) => formatDuration(ms)) : []), [rule]);
+  if (!rule)
+    return <p className="muted">Fill in algorithm, limit and window to see how a burst is treated.</p>;
+  const offered = data.reduce((sum, s) => sum + s.allowed + s.delayed + s.rejected, 0);
+  const passed = data.reduce((sum, s) => sum + s.allowed + s.delayed, 0);
+  return (
+    <figure className="burst-chart" aria-label="How this limit treats a burst">
+      <div style={{ width: "100%", height: 200 }}>
+        <ResponsiveContainer>
+          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+            <XAxis
+              dataKey="label"
+              tick={{ fill: "var(--muted)", fontSize: 11 }}
+              interval="preserveStartEnd"
+            />
+            <YAxis tick={{ fill: "var(--muted)", fontSize: 11 }} width={48} />
+            <Tooltip contentStyle={{ background: "var(--panel)", border: "1px solid var(--border)" }} />
+            <Legend />
+            <Bar dataKey="allowed" stackId="a" fill="var(--ok)" isAnimationActive={false} />
+            <Bar dataKey="delayed" stackId="a" fill="var(--warn)" isAnimationActive={false} />
+            <Bar dataKey="rejected" stackId="a" fill="var(--danger)" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <figcaption className="muted">
+        Traffic at 3× the sustained rate for {formatDuration(3 * rule.windowMs)} from a fresh start:{" "}
+        {passed.toLocaleString("en")} of {offered.toLocaleString("en")} pass (simulated with the reference
+        model).
+      </figcaption>
+    </figure>
+  );
+}

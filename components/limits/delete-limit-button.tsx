@@ -1,0 +1,42 @@
+import type { EditScope } from "@/lib/config/dal/queries/limit-hierarchy";
+import type { LimitTarget } from "@/lib/config/dal/edits/limit-target";
+import { ConfirmButton } from "@/components/forms/confirm-button";
+import { deleteLimitAction } from "@/app/(dashboard)/_actions/limit-actions";
+
+export function targetOf(slug: string, scope: EditScope): LimitTarget {
+  switch (scope.kind) {
+    case "tenant":
+      return { kind: "tenant", tenant: slug };
+    case "tenant-route":
+      return { kind: "tenant-route", tenant: slug, pattern: scope.pattern };
+    case "key":
+      return { kind: "key", tenant: slug, key: scope.key };
+    case "plan":
+      return { kind: "plan", plan: scope.plan };
+    case "global-route":
+      return { kind: "global-route", pattern: scope.pattern };
+  }
+}
+
+export function DeleteLimitButton({
+  slug,
+  scope,
+  name,
+  reverts,
+}: {
+  slug: string;
+  scope: EditScope;
+  name: string;
+  reverts: boolean;
+}) {
+  return (
+    <ConfirmButton
+      label={reverts ? "Remove override" : "Delete"}
+      confirmLabel={reverts ? "Remove override" : "Delete limit"}
+      question={
+        reverts ? `Go back to the inherited ${name}?` : `Delete ${name}? Checks stop counting it at once.`
+      }
+      action={deleteLimitAction.bind(null, { target: targetOf(slug, scope), name })}
+    />
+  );
+}

@@ -1,0 +1,32 @@
+import type { EditScope } from "@/lib/config/dal/queries/limit-hierarchy";
+
+// Links into the limit editor. Tenant-owned levels live under the tenant; plan and global
+// route limits under /plans (operators).
+
+export function editorHref(slug: string, scope: EditScope, name: string | null, override = false): string {
+  const q = new URLSearchParams();
+  if (name) q.set("name", name);
+  if (override) q.set("override", "1");
+  switch (scope.kind) {
+    case "tenant":
+      q.set("at", "tenant");
+      break;
+    case "tenant-route":
+      q.set("at", "route");
+      q.set("route", scope.pattern);
+      break;
+    case "key":
+      q.set("at", "key");
+      q.set("key", scope.key);
+      break;
+    case "plan":
+      q.set("at", "plan");
+      q.set("plan", scope.plan);
+      return `/plans/limits/edit?${q}`;
+    case "global-route":
+      q.set("at", "route");
+      q.set("route", scope.pattern);
+      return `/plans/limits/edit?${q}`;
+  }
+  return `/tenants/${slug}/limits/edit?${q}`;
+}

@@ -1,0 +1,22 @@
+import type { LimitFields } from "@/lib/config/document";
+import { formatDuration } from "@/lib/shared/duration";
+
+// One line per limit, as an ops person reads it: "100 / 1s · burst 200 · gcra · per key".
+
+export function describeRule(f: LimitFields): string {
+  if (f.disabled) return "disabled";
+  const parts = [
+    f.limit !== undefined && f.windowMs !== undefined
+      ? `${f.limit.toLocaleString("en")} / ${formatDuration(f.windowMs)}`
+      : null,
+    f.burst !== undefined ? `burst ${f.burst.toLocaleString("en")}` : null,
+    f.algorithm ?? null,
+    f.by ? `per ${f.by}` : null,
+    f.action === "delay"
+      ? `delay up to ${f.maxDelayMs !== undefined ? formatDuration(f.maxDelayMs) : "0ms"}`
+      : null,
+    f.mode === "shadow" ? "shadow" : null,
+    f.onStoreFailure === "closed" ? "fails closed" : null,
+  ];
+  return parts.filter(Boolean).join(" · ");
+}

@@ -1,0 +1,228 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useMemo, useState, type FormEvent } from "react";
+import type { LimitDoc, LimitFields } from "@/lib/config/document";
+import { ACTIONS, ALGORITHMS, LIMIT_BY, MODES, STORE_FAILURE } from "@/lib/shared/limit-types";
+import type { LimitTarget } from "@/lib/config/dal/edits/limit-target";
+import type { ActionResult } from "@/components/forms/action-result";
+import { ALGORITHM_HELP } from "@/components/limits/algorithms";
+import { BurstChart } from "@/components/limits/burst-chart";
+import { describeRule } from "@/components/limits/format-limit";
+import {
+  previewRule,
+  validate,
+  valuesOf,
+  type FieldName,
+  type FormValues,
+} from "@/components/limits/limit-form-values";
+
+type SaveAction = (input: {
+  target: LimitTarget;
+  originalName: string | null;
+  limit: LimitDoc;
+}) => Promise<ActionResult<{ configVersion: number | null }>>;
+
+export function LimitEditor({
+  target,
+  originalName,
+  initial,
+  inherited,
+  backHref,
+  save,
+}: {
+  target: LimitTarget;
+  originalName: string | null;
+  initial: LimitDoc | null;
+  /** the values this level would inherit for the name, when it overrides */
+  inherited: LimitFields | null;
+  backHref: string;
+  save: SaveAction;
+}) {
+  const router = useRouter();
+  const [values, setValues] = useState<FormValues>(() => valuesOf(initial, ""));
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const [others, setOthers] = useState<{ path: string; message: string }[]>([]);
+  const [message, setMessage] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const isBase = inherited === null;
+  const rule = useMemo(() => previewRule(values, inherited), [values, inherited]);
+  const set = (field: FieldName) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const checked = validate(values, isBase);
+    setErrors(checked.errors);
+    setOthers([]);
+    if (!checked.limit) return setMessage("Some fields need fixing; nothing was saved.");
+    setPending(true);
+    const result = await save({ target, originalName, limit: checked.limit });
+    setPending(false);
+    if (result.ok) {
+      router.push(backHref);
+      router.refresh();
+      return;
+    }
+    setMessage(result.message);
+    setErrors(result.fieldErrors ?? {});
+    setOthers(result.errors ?? []);
+  }
+
+  const text = (field: FieldName, label: string, hint: string, placeholder?: string) => (
+    <TextField
+      field={field}
+      label={label}
+      hint={hint}
+      value={values[field]}
+      onChange={set(field)}
+      error={errors[field]}
+      placeholder={placeholder}
+    />
+  );
+  const pick = (field: FieldName, label: string, options: readonly string[], inheritedValue?: string) => (
+    <div className="field">
+      <label htmlFor={`l-${field}`}>{label}</label>
+      <select
+        id={`l-${field}`}
+        value={values[field]}
+        onChange={(e) => set(field)(e.target.value)}
+        aria-invalid={!!errors[field]}
+      >
+        <option value="">
+          {inheritedValue ? `inherit (${inheritedValue})` : isBase ? "choose…" : "default"}
+        </option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+      {errors[field] && <small className="error">{errors[field]}</small>}
+    </div>
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="limit-editor" data-testid="limit-editor">
+      {inherited && (
+        <p className="inherit-note">
+          Overrides the inherited <strong>{describeRule(inherited)}</strong>. Leave a field empty to keep the
+          inherited value.
+        </p>
+      )}
+      <div className="grid-2">
+        {text("name", "Name", "a-z, 0-9 and -; the same name as an inherited limit overrides it")}
+        {pick("by", "Counted per", LIMIT_BY, inherited?.by)}
+      </div>
+      <fieldset className="algorithms">
+        <legend>Algorithm</legend>
+        {!isBase && (
+          <label className="algo">
+            <input
+              type="radio"
+              name="algorithm"
+              value=""
+              checked={values.algorithm === ""}
+              onChange={() => set("algorithm")("")}
+            />
+            <span>
+              <strong>Inherit</strong> <span className="muted">{inherited?.algorithm ?? ""}</span>
+            </span>
+          </label>
+        )}
+        {ALGORITHMS.map((a) => (
+          <label key={a} className="algo">
+            <input
+              type="radio"
+              name="algorithm"
+              value={a}
+              checked={values.algorithm === a}
+              onChange={() => set("algorithm")(a)}
+            />
+            <span>
+              <strong>{ALGORITHM_HELP[a].title}</strong>{" "}
+              <span className="muted">{ALGORITHM_HELP[a].line}</span>
+            </span>
+          </label>
+        ))}
+        {errors.algorithm && <small className="error">{errors.algorithm}</small>}
+      </fieldset>
+      <div className="grid-3">
+        {text("limit", "Limit", "requests (cost units) per window", inherited?.limit?.toString())}
+        {text(
+          "window",
+          "Window",
+          "250ms, 1s, 5m, 1h or 1d",
+          inherited?.windowMs ? `${inherited.windowMs}ms` : "1s",
+        )}
+        {text("burst", "Burst", "optional; defaults to the limit", inherited?.burst?.toString())}
+      </div>
+      <div className="grid-3">
+        {pick("action", "When over", ACTIONS, inherited?.action)}
+        {text("maxDelay", "Longest delay", "with action delay (gcra, leaky bucket)")}
+        {pick("mode", "Mode", MODES, inherited?.mode)}
+      </div>
+      <div className="grid-2">
+        {pick("onStoreFailure", "If Redis is unreachable", STORE_FAILURE, inherited?.onStoreFailure)}
+        {target.kind === "tenant" || target.kind === "key" ? (
+          text("route", "Only on route", 'optional, e.g. "POST /v1/search" (must be a declared route)')
+        ) : (
+          <span />
+        )}
+      </div>
+      <h3>How it treats a burst</h3>
+      <BurstChart rule={rule} />
+      {message && (
+        <div role="alert" className="error">
+          <p>{message}</p>
+          {errors._form && <p>{errors._form}</p>}
+          {others.length > 0 && (
+            <ul>
+              {others.map((o, i) => (
+                <li key={i}>
+                  <code>{o.path}</code>: {o.message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      <div className="form-actions">
+        <button type="submit" disabled={pending}>
+          {pending ? "Saving…" : "Save limit"}
+        </button>
+        <button type="button" className="secondary" onClick={() => router.push(backHref)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function TextField(props: {
+  field: string;
+  label: string;
+  hint: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  placeholder?: string;
+}) {
+  const id = `l-${props.field}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.field}
+        value={props.value}
+        placeholder={props.placeholder}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={!!props.error}
+        aria-describedby={`${id}-msg`}
+      />
+      <small id={`${id}-msg`} className={props.error ? "error" : "muted"}>
+        {props.error ?? props.hint}
+      </small>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { fullLimitSchema, limitSchema, type LimitDoc, type LimitFields } from "@/lib/config/document";
+import { parseDuration, formatDuration } from "@/lib/shared/duration";
+import type { LimitRule } from "@/lib/shared/limit-types";
+
+// The editor's text fields <-> a limit document entry, validated with the same zod schemas
+// the import and the API use. Empty fields are left out (an override then inherits them).
+
+export const FIELDS = [
+  "name",
+  "by",
+  "route",
+  "algorithm",
+  "limit",
+  "window",
+  "burst",
+  "action",
+  "maxDelay",
+  "mode",
+  "onStoreFailure",
+] as const;
+export type FieldName = (typeof FIELDS)[number];
+export type FormValues = Record<FieldName, string>;
+
+const NUMERIC: readonly FieldName[] = ["limit", "burst"];
+
+export function valuesOf(limit: LimitDoc | null, name: string): FormValues {
+  const v = Object.fromEntries(FIELDS.map((f) => [f, ""])) as FormValues;
+  v.name = limit?.name ?? name;
+  if (!limit) return v;
+  for (const f of FIELDS) {
+    const raw = (limit as Record<string, unknown>)[f];
+    if (raw !== undefined) v[f] = String(raw);
+  }
+  if (limit.windowMs !== undefined) v.window = formatDuration(limit.windowMs);
+  if (limit.maxDelayMs !== undefined) v.maxDelay = formatDuration(limit.maxDelayMs);
+  return v;
+}
+
+export function toLimit(values: FormValues): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of FIELDS) {
+    const text = values[f].trim();
+    if (text === "") continue;
+    out[f] = NUMERIC.includes(f) && /^-?\d+$/.test(text) ? Number(text) : text;
+  }
+  return out;
+}
+
+/** Field -> first message, from limitSchema (overrides) or fullLimitSchema (new base limits). */
+export function validate(
+  values: FormValues,
+  isBase: boolean,
+): { limit: LimitDoc | null; errors: Partial<Record<string, string>> } {
+  const schema = isBase ? fullLimitSchema : limitSchema;
+  const parsed = schema.safeParse(toLimit(values));
+  if (parsed.success) return { limit: parsed.data, errors: {} };
+  const errors: Partial<Record<string, string>> = {};
+  for (const issue of parsed.error.issues) {
+    const key = String(issue.path[0] ?? "_form");
+    errors[key] ??= issue.message;
+  }
+  return { limit: null, errors };
+}
+
+/** The rule the chart simulates: inherited values with the form's on top, when complete. */
+export function previewRule(values: FormValues, inherited: LimitFields | null): LimitRule | null {
+  const num = (t: string) => (/^\d+$/.test(t.trim()) ? Number(t) : undefined);
+  const algorithm = (values.algorithm || inherited?.algorithm) as LimitRule["algorithm"] | undefined;
+  const limit = num(values.limit) ?? inherited?.limit;
+  const windowMs = (values.window ? parseDuration(values.window) : null) ?? inherited?.windowMs;
+  if (!algorithm || !limit || !windowMs || limit > 1_000_000_000) return null;
+  const action = (values.action || inherited?.action || "reject") as LimitRule["action"];
+  return {
+    algorithm,
+    limit,
+    windowMs,
+    burst: num(values.burst) ?? inherited?.burst ?? null,
+    action,
+    maxDelayMs: (values.maxDelay ? parseDuration(values.maxDelay) : null) ?? inherited?.maxDelayMs ?? null,
+    mode: "enforce",
+    onStoreFailure: "open",
+  };
+}

@@ -1,0 +1,104 @@
+import Link from "next/link";
+import type { EditScope, HierarchyRow } from "@/lib/config/dal/queries/limit-hierarchy";
+import type { Capabilities } from "@/lib/config/dal/queries/tenant-detail";
+import { describeRule } from "@/components/limits/format-limit";
+import { editorHref } from "@/components/limits/editor-href";
+import { DeleteLimitButton } from "@/components/limits/delete-limit-button";
+
+// One table of effective limits: each row's rule, the chain it came through (base first,
+// then each override and the fields it set), and what this level did to it.
+
+const STATE_LABEL = { own: "declared here", overridden: "overridden here", inherited: "inherited" } as const;
+
+export function LimitHierarchyView({
+  slug,
+  rows,
+  can,
+  here,
+  empty,
+}: {
+  slug: string;
+  rows: HierarchyRow[];
+  can: Capabilities;
+  /** the scope an "override" at this level is declared in */
+  here: EditScope;
+  empty: string;
+}) {
+  if (rows.length === 0) return <p className="empty">{empty}</p>;
+  return (
+    <table className="limits">
+      <thead>
+        <tr>
+          <th scope="col">Limit</th>
+          <th scope="col">Effective rule</th>
+          <th scope="col">Comes from (base → overrides)</th>
+          <th scope="col">Here</th>
+          {can.edit && <th scope="col">Actions</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => {
+          const local = [...row.steps]
+            .reverse()
+            .find(
+              (s) => sameScope(s.scope, here) || (here.kind === "tenant" && s.scope.kind === "tenant-route"),
+            );
+          const imposed = row.steps[0]?.level === "plan" || row.steps[0]?.scope.kind === "global-route";
+          return (
+            <tr
+              key={`${row.name}@${row.route ?? ""}`}
+              data-testid={`limit-${row.name}`}
+              className={row.disabled ? "muted" : undefined}
+            >
+              <th scope="row" className="mono">
+                {row.name}
+              </th>
+              <td>{describeRule(row.effective)}</td>
+              <td>
+                <ol className="chain">
+                  {row.steps.map((step, i) => (
+                    <li key={i} className={`step step-${step.level}`}>
+                      <span className="step-source">{step.source}</span>
+                      <span className="muted"> sets {step.fields.join(", ") || "nothing"}</span>
+                    </li>
+                  ))}
+                </ol>
+              </td>
+              <td>
+                <span className={`badge state-${row.state}`}>{STATE_LABEL[row.state]}</span>
+              </td>
+              {can.edit && (
+                <td className="actions">
+                  {local ? (
+                    <>
+                      <Link href={editorHref(slug, local.scope, row.name)}>Edit</Link>
+                      <DeleteLimitButton
+                        slug={slug}
+                        scope={local.scope}
+                        name={row.name}
+                        reverts={row.state === "overridden"}
+                      />
+                    </>
+                  ) : can.operate || !imposed ? (
+                    <Link href={editorHref(slug, here, row.name, true)}>Override</Link>
+                  ) : (
+                    <span
+                      className="muted"
+                      title="Set by the plan or a global route: only an operator can override it"
+                    >
+                      plan-imposed
+                    </span>
+                  )}
+                </td>
+              )}
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function sameScope(a: EditScope, b: EditScope): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
