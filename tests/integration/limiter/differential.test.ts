@@ -51,141 +51,157 @@ function explain(
 }
 
 describe("lua/check.lua agrees with the reference model", () => {
-  it(`on ${SEQUENCES} random sequences of ${STEPS} checks (virtual clock)`, async () => {
-    const base = Number(process.env.LIMITER_SEED ?? Date.now() % 1_000_000);
-    const seen = new Map<string, number>();
-    const tally = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1);
-    for (let s = 0; s < SEQUENCES; s++) {
-      const seed = base + s;
-      const rand = prng(seed);
-      const tenant = `${RUN}d${seed}`;
-      const limits = randomLimits(rand, tenant);
-      const clock = createVirtualClock(
-        int(rand, 0, 2) === 0 ? int(rand, 0, 5_000) : 1_790_000_000_000 + int(rand, 0, 1e9),
-      );
-      const model = new ReferenceLimiter(() => clock.nowMs());
-      const smallest = Math.min(...limits.map((l) => l.rule.windowMs));
-      for (let step = 0; step < STEPS; step++) {
-        clock.advance(randomStep(rand, smallest));
-        // some checks use only part of the limits (a check without subject, another route)
-        const used = rand() < 0.25 ? limits.filter(() => rand() < 0.6) : limits;
-        const request = { cost: rand() < 0.8 ? 1 : int(rand, 1, 25), dryRun: rand() < 0.1 };
-        const lua = await evaluate(redis, used, request, { clock });
-        const ref = model.check(used, request);
-        if (JSON.stringify(lua) !== JSON.stringify(ref)) {
-          expect.fail(explain(seed, step, used, lua, ref));
+  // generous timeouts: thousands of round trips, on machines that may be busy
+  it(
+    `on ${SEQUENCES} random sequences of ${STEPS} checks (virtual clock)`,
+    { timeout: 120_000 },
+    async () => {
+      const base = Number(process.env.LIMITER_SEED ?? Date.now() % 1_000_000);
+      const seen = new Map<string, number>();
+      const tally = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1);
+      for (let s = 0; s < SEQUENCES; s++) {
+        const seed = base + s;
+        const rand = prng(seed);
+        const tenant = `${RUN}d${seed}`;
+        const limits = randomLimits(rand, tenant);
+        const clock = createVirtualClock(
+          int(rand, 0, 2) === 0 ? int(rand, 0, 5_000) : 1_790_000_000_000 + int(rand, 0, 1e9),
+        );
+        const model = new ReferenceLimiter(() => clock.nowMs());
+        const smallest = Math.min(...limits.map((l) => l.rule.windowMs));
+        for (let step = 0; step < STEPS; step++) {
+          clock.advance(randomStep(rand, smallest));
+          // some checks use only part of the limits (a check without subject, another route)
+          const used = rand() < 0.25 ? limits.filter(() => rand() < 0.6) : limits;
+          const request = { cost: rand() < 0.8 ? 1 : int(rand, 1, 25), dryRun: rand() < 0.1 };
+          const lua = await evaluate(redis, used, request, { clock });
+          const ref = model.check(used, request);
+          if (JSON.stringify(lua) !== JSON.stringify(ref)) {
+            expect.fail(explain(seed, step, used, lua, ref));
+          }
+          for (const d of lua.limits) {
+            tally(`${d.algorithm} ${d.reason}`);
+            if (d.waitMs > 0) tally(`${d.algorithm} wait`);
+          }
         }
-        for (const d of lua.limits) {
-          tally(`${d.algorithm} ${d.reason}`);
-          if (d.waitMs > 0) tally(`${d.algorithm} wait`);
+      }
+      // the sequences must reach every outcome of every algorithm, or agreeing proves little
+      for (const algorithm of [
+        "fixed_window",
+        "sliding_log",
+        "sliding_window",
+        "token_bucket",
+        "leaky_bucket",
+        "gcra",
+      ]) {
+        for (const reason of ["ok", "rate_limited", "cost_exceeds_capacity"]) {
+          expect(seen.get(`${algorithm} ${reason}`) ?? 0, `${algorithm} ${reason}`).toBeGreaterThan(5);
         }
       }
-    }
-    // the sequences must reach every outcome of every algorithm, or agreeing proves little
-    for (const algorithm of [
-      "fixed_window",
-      "sliding_log",
-      "sliding_window",
-      "token_bucket",
-      "leaky_bucket",
-      "gcra",
-    ]) {
-      for (const reason of ["ok", "rate_limited", "cost_exceeds_capacity"]) {
-        expect(seen.get(`${algorithm} ${reason}`) ?? 0, `${algorithm} ${reason}`).toBeGreaterThan(5);
-      }
-    }
-    expect(seen.get("gcra wait") ?? 0).toBeGreaterThan(5);
-    expect(seen.get("leaky_bucket wait") ?? 0).toBeGreaterThan(5);
-    console.info("differential outcomes", Object.fromEntries([...seen].sort()));
-  });
+      expect(seen.get("gcra wait") ?? 0).toBeGreaterThan(5);
+      expect(seen.get("leaky_bucket wait") ?? 0).toBeGreaterThan(5);
+      console.info("differential outcomes", Object.fromEntries([...seen].sort()));
+    },
+  );
 
-  it("on random sequences with large numbers (limits to 1e6, windows to 365 d, costs to 1e6)", async () => {
-    const base = Number(process.env.LIMITER_SEED ?? Date.now() % 1_000_000);
-    for (let s = 0; s < SEQUENCES / 3; s++) {
-      const seed = base + s;
-      const rand = prng(seed);
-      const limits = randomLimits(rand, `${RUN}b${seed}`, true);
-      const clock = createVirtualClock(1_790_000_000_000 + int(rand, 0, 1e9));
-      const model = new ReferenceLimiter(() => clock.nowMs());
-      for (let step = 0; step < STEPS; step++) {
-        clock.advance(pick(rand, [0, 1, int(rand, 0, 1_000), int(rand, 0, 100_000_000)]));
-        const request = { cost: rand() < 0.5 ? int(rand, 1, 1_000) : int(rand, 1, 1_000_000), dryRun: false };
-        const lua = await evaluate(redis, limits, request, { clock });
-        const ref = model.check(limits, request);
-        if (JSON.stringify(lua) !== JSON.stringify(ref)) expect.fail(explain(seed, step, limits, lua, ref));
+  it(
+    "on random sequences with large numbers (limits to 1e6, windows to 365 d, costs to 1e6)",
+    { timeout: 120_000 },
+    async () => {
+      const base = Number(process.env.LIMITER_SEED ?? Date.now() % 1_000_000);
+      for (let s = 0; s < SEQUENCES / 3; s++) {
+        const seed = base + s;
+        const rand = prng(seed);
+        const limits = randomLimits(rand, `${RUN}b${seed}`, true);
+        const clock = createVirtualClock(1_790_000_000_000 + int(rand, 0, 1e9));
+        const model = new ReferenceLimiter(() => clock.nowMs());
+        for (let step = 0; step < STEPS; step++) {
+          clock.advance(pick(rand, [0, 1, int(rand, 0, 1_000), int(rand, 0, 100_000_000)]));
+          const request = {
+            cost: rand() < 0.5 ? int(rand, 1, 1_000) : int(rand, 1, 1_000_000),
+            dryRun: false,
+          };
+          const lua = await evaluate(redis, limits, request, { clock });
+          const ref = model.check(limits, request);
+          if (JSON.stringify(lua) !== JSON.stringify(ref)) expect.fail(explain(seed, step, limits, lua, ref));
+        }
       }
-    }
-  });
+    },
+  );
 
-  it("on a sequence at Redis server time, fed the time the script reports", async () => {
-    const rand = prng(7);
-    const tenant = `${RUN}real`;
-    const limits = [
-      {
-        id: "a",
-        tenantId: tenant,
-        identity: "k",
-        rule: {
-          ...randomRule(rand),
-          algorithm: "gcra" as const,
-          limit: 20,
-          windowMs: 200,
-          burst: 5,
-          mode: "enforce" as const,
+  it(
+    "on a sequence at Redis server time, fed the time the script reports",
+    { timeout: 120_000 },
+    async () => {
+      const rand = prng(7);
+      const tenant = `${RUN}real`;
+      const limits = [
+        {
+          id: "a",
+          tenantId: tenant,
+          identity: "k",
+          rule: {
+            ...randomRule(rand),
+            algorithm: "gcra" as const,
+            limit: 20,
+            windowMs: 200,
+            burst: 5,
+            mode: "enforce" as const,
+          },
         },
-      },
-      {
-        id: "b",
-        tenantId: tenant,
-        identity: "t",
-        rule: {
-          ...randomRule(rand),
-          algorithm: "sliding_window" as const,
-          limit: 30,
-          windowMs: 300,
-          mode: "enforce" as const,
+        {
+          id: "b",
+          tenantId: tenant,
+          identity: "t",
+          rule: {
+            ...randomRule(rand),
+            algorithm: "sliding_window" as const,
+            limit: 30,
+            windowMs: 300,
+            mode: "enforce" as const,
+          },
         },
-      },
-      {
-        id: "c",
-        tenantId: tenant,
-        identity: "t",
-        rule: {
-          ...randomRule(rand),
-          algorithm: "sliding_log" as const,
-          limit: 10,
-          windowMs: 150,
-          mode: "enforce" as const,
+        {
+          id: "c",
+          tenantId: tenant,
+          identity: "t",
+          rule: {
+            ...randomRule(rand),
+            algorithm: "sliding_log" as const,
+            limit: 10,
+            windowMs: 150,
+            mode: "enforce" as const,
+          },
         },
-      },
-      {
-        id: "d",
-        tenantId: tenant,
-        identity: "k",
-        rule: {
-          ...randomRule(rand),
-          algorithm: "leaky_bucket" as const,
-          limit: 40,
-          windowMs: 1000,
-          burst: null,
-          mode: "shadow" as const,
+        {
+          id: "d",
+          tenantId: tenant,
+          identity: "k",
+          rule: {
+            ...randomRule(rand),
+            algorithm: "leaky_bucket" as const,
+            limit: 40,
+            windowMs: 1000,
+            burst: null,
+            mode: "shadow" as const,
+          },
         },
-      },
-    ];
-    let now = 0;
-    const model = new ReferenceLimiter(() => now);
-    let allowed = 0;
-    for (let i = 0; i < 400; i++) {
-      const request = { cost: int(rand, 1, 3), dryRun: false };
-      const call = buildCall(limits, request);
-      const reply = await runCheckScript(redis, call.keys, call.args);
-      now = reply[1] ?? 0;
-      const lua = readReply(limits, reply);
-      expect(lua).toEqual(model.check(limits, request));
-      if (lua.allowed) allowed++;
-      await new Promise((resolve) => setTimeout(resolve, int(rand, 0, 3)));
-    }
-    expect(allowed).toBeGreaterThan(20);
-    expect(allowed).toBeLessThan(400);
-  });
+      ];
+      let now = 0;
+      const model = new ReferenceLimiter(() => now);
+      let allowed = 0;
+      for (let i = 0; i < 400; i++) {
+        const request = { cost: int(rand, 1, 3), dryRun: false };
+        const call = buildCall(limits, request);
+        const reply = await runCheckScript(redis, call.keys, call.args);
+        now = reply[1] ?? 0;
+        const lua = readReply(limits, reply);
+        expect(lua).toEqual(model.check(limits, request));
+        if (lua.allowed) allowed++;
+        await new Promise((resolve) => setTimeout(resolve, int(rand, 0, 3)));
+      }
+      expect(allowed).toBeGreaterThan(20);
+      expect(allowed).toBeLessThan(400);
+    },
+  );
 });
