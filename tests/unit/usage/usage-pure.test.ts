@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { UsageBatch } from "@/lib/usage/batch";
+import { parseSecondField, secondField, secondsKey } from "@/lib/usage/keys";
+import { breakdown, toSeries } from "@/lib/usage/query";
+import { defaultStep, UsageQueryInput } from "@/lib/usage/query-input";
+import { minuteRows } from "@/lib/usage/redis-read";
+import type { UsageRow } from "@/lib/usage/rows";
+
+const ZERO = { allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 };
+
+describe("usage key layout", () => {
+  it("round-trips fields, routes with bars included", () => {
+    const field = secondField(59, "key1", "GET /a|b/:id", "shadow_rejected");
+    expect(field).toBe("59|key1|GET /a|b/:id|s");
+    expect(parseSecondField(field)).toEqual({ second: 59, keyId: "key1", route: "GET /a|b/:id", outcome: "shadow_rejected" });
+    expect(parseSecondField("x|y")).toBeNull();
+  });
+
+  it("puts every key of a tenant under one hash tag, braces in ids encoded", () => {
+    expect(secondsKey("p:", "t{1}", 42)).toBe("p:{u:t%7B1%7D}:s:42");
+  });
+});
+
+describe("in-process batch", () => {
+  it("aggregates per second, key, route and outcome, and bounds subjects", () => {
+    const batch = new UsageBatch({ maxFields: 100, maxSubjects: 2 });
+    const t = 120_000 + 5_300; // minute 2, second 5
+    for (const subject of ["a", "b", "c", "a"]) batch.add({ tenantId: "t", keyId: "k", route: "r", outcome: "rejected", subject }, t);
+    batch.add({ tenantId: "t", keyId: null, route: null, outcome: "allowed", subject: null }, t);
+    const tenant = batch.tenants.get("t");
+    expect(Object.fromEntries(tenant?.seconds.get(2) ?? [])).toEqual({ "5|k|r|r": 4, "5|||a": 1 });
+    expect(Object.fromEntries(tenant?.offenders.get(2) ?? [])).toEqual({ "k:k": 4, "s:a": 2, "s:b": 1 });
+    expect(batch.events).toBe(5);
+  });
+
+  it("drops new counters past maxFields and counts them", () => {
+    const batch = new UsageBatch({ maxFields: 1, maxSubjects: 1 });
+    batch.add({ tenantId: "t", keyId: "a", route: null, outcome: "allowed", subject: null }, 0);
+    batch.add({ tenantId: "t", keyId: "b", route: null, outcome: "allowed", subject: null }, 0);
+    batch.add({ tenantId: "t", keyId: "a", route: null, outcome: "allowed", subject: null }, 0);
+    expect([batch.events, batch.dropped]).toEqual([2, 1]);
+  });
+});
+
+describe("shaping", () => {
+  const rows: UsageRow[] = [
+    { t: 0, keyId: "k1", route: "r1", ...ZERO, allowed: 5 },
+    { t: 1_000, keyId: "k2", route: "r1", ...ZERO, rejected: 2 },
+    { t: 61_000, keyId: "", route: "", ...ZERO, degraded: 1 },
+  ];
+
+  it("buckets rows into zero-filled steps", () => {
+    expect(toSeries(rows, 0, 120_000, 60_000)).toEqual([
+      { t: 0, ...ZERO, allowed: 5, rejected: 2 },
+      { t: 60_000, ...ZERO, degraded: 1 },
+    ]);
+  });
+
+  it("breaks down by key with names, the rest grouped", () => {
+    const names = new Map([["k1", "backend"]]);
+    expect(breakdown(rows, "key", names, 1).map((r) => [r.name, r.allowed + r.rejected + r.degraded])).toEqual([
+      ["backend", 5],
+      ["(other)", 3],
+    ]);
+    expect(breakdown(rows, "route", names).map((r) => r.name)).toEqual(["r1", "(no route)"]);
+  });
+
+  it("sums a minute hash into rows per key and route", () => {
+    expect(minuteRows("t", { "1|k|r|a": "2", "2|k|r|a": "3", "2|k|r|r": "1" })).toEqual([
+      { tenantId: "t", keyId: "k", route: "r", ...ZERO, allowed: 5, rejected: 1 },
+    ]);
+  });
+});
+
+describe("query input", () => {
+  it("parses ISO and ms times and duration steps", () => {
+    const q = UsageQueryInput.parse({ tenant: "acme", from: "1970-01-01T00:00:00Z", to: "3600000", step: "5m" });
+    expect([q.from, q.to, q.stepMs]).toEqual([0, 3_600_000, 300_000]);
+  });
+
+  it("refuses steps out of 1s..1d and too many points", () => {
+    expect(UsageQueryInput.safeParse({ tenant: "a", step: "500ms" }).success).toBe(false);
+    expect(UsageQueryInput.safeParse({ tenant: "a", from: 0, to: 86_400_000, step: "1s" }).success).toBe(false);
+  });
+
+  it("picks a default step giving at most 360 points", () => {
+    expect(defaultStep(15 * 60_000)).toBe(5_000);
+    expect(defaultStep(30 * 86_400_000)).toBe(21_600_000);
+  });
+});
