@@ -100,4 +100,26 @@ describe("usage recording and rollup", () => {
     const mobileOnly = await usageSeries(SYSTEM, query({ step: "1m", key: "mobile", route: "POST /v1/search" }), ctx);
     expect(mobileOnly.points.reduce((s, p) => s + p.rejected, 0)).toBe(6);
   });
+
+  it("retention deletes minute and hour rows past their retention, keeps the rest", async () => {
+    const now = Date.now();
+    const day = 24 * HOUR;
+    const row = { tenantId: tenant.id, keyId: "", route: "retention", allowed: 1n };
+    await db().usageMinute.createMany({ data: [
+      { ...row, minute: new Date(Math.floor((now - 31 * day) / 60_000) * 60_000) },
+      { ...row, minute: new Date(Math.floor((now - 29 * day) / 60_000) * 60_000) },
+    ] });
+    await db().usageHour.createMany({ data: [
+      { ...row, hour: new Date(Math.floor((now - 366 * day) / HOUR) * HOUR) },
+      { ...row, hour: new Date(Math.floor((now - 364 * day) / HOUR) * HOUR) },
+    ] });
+    const sweeper = new UsageRollup({
+      client, ns: `${NS}sweep:`, owner: "sweeper", clock: () => now, secondsRetentionMs: HOUR,
+      minutesRetentionMs: 30 * day, hoursRetentionMs: 365 * day, retentionEveryMs: 0,
+    });
+    expect((await sweeper.runOnce()).deletedRows).toBeGreaterThanOrEqual(2);
+    const left = await db().usageMinute.count({ where: { tenantId: tenant.id, route: "retention" } });
+    const leftHours = await db().usageHour.count({ where: { tenantId: tenant.id, route: "retention" } });
+    expect([left, leftHours]).toEqual([1, 1]);
+  });
 });
