@@ -1,5 +1,5 @@
 import "server-only";
-import { stringify } from "yaml";
+import { Document, isPair, isScalar, isSeq, visit } from "yaml";
 import type { ConfigDocument } from "@/lib/config/document";
 import { parseDocumentText } from "@/lib/config/document";
 import { ValidationFailed } from "@/lib/config/dal/errors";
@@ -20,9 +20,21 @@ export async function readDocumentBody(request: Request): Promise<unknown> {
 
 export function documentResponse(request: Request, document: ConfigDocument): Response {
   if (wantsYaml(request.headers.get("accept"))) {
-    // Flow style for limits keeps a document as compact as config.md's example.
-    const text = stringify(document, { lineWidth: 0, flowCollectionPadding: true });
-    return new Response(text, { headers: { "content-type": "application/yaml; charset=utf-8" } });
+    return new Response(toYaml(document), { headers: { "content-type": "application/yaml; charset=utf-8" } });
   }
   return Response.json(document);
+}
+
+/** YAML with each limit on one line, `{ name: rpm, by: tenant, ... }`, as config.md writes them. */
+export function toYaml(document: ConfigDocument): string {
+  const yaml = new Document(document);
+  visit(yaml, {
+    Map(_key, node, path) {
+      const list = path.at(-1);
+      const field = path.at(-2);
+      if (isSeq(list) && isPair(field) && isScalar(field.key) && field.key.value === "limits")
+        node.flow = true;
+    },
+  });
+  return yaml.toString({ lineWidth: 0, flowCollectionPadding: true });
 }
