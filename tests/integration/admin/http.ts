@@ -102,6 +102,16 @@ export async function anyPlan(): Promise<string> {
   return "adm-plan";
 }
 
+/**
+ * Overrides that switch off every limit of the plan for one tenant (config.md:
+ * `disabled: true`), so counting tests see only their own limits, whatever the plan holds.
+ */
+export async function planLimitsOff(plan: string): Promise<Record<string, unknown>[]> {
+  const current = await exportJson();
+  const limits = current.plans?.find((p) => p.name === plan)?.limits ?? [];
+  return limits.map((limit) => ({ name: limit.name, disabled: true }));
+}
+
 /** Creates (or updates) the tenants exactly as given, through the admin API. */
 export async function putTenants(tenants: TenantDoc[]): Promise<ImportReply> {
   const reply = await importJson({ tenants });

@@ -2,7 +2,7 @@
 // limit (for one owner or all), and both reset and config changes are in the audit log
 // with before and after. Traffic comes from the app's own POST /api/check.
 import { beforeAll, describe, expect, it } from "vitest";
-import { anyPlan, call, createKey, putTenants, uniqueSlug, type ErrorReply } from "./http";
+import { anyPlan, call, createKey, planLimitsOff, putTenants, uniqueSlug, type ErrorReply } from "./http";
 
 const slug = uniqueSlug("state");
 const hour = { algorithm: "fixed_window", window: "1h" };
@@ -46,11 +46,13 @@ const remaining = (reply: StateReply, name: string): number | undefined =>
   reply.limits.find((l) => l.name === name)?.remaining;
 
 beforeAll(async () => {
+  const plan = await anyPlan();
   await putTenants([
     {
       slug,
-      plan: await anyPlan(),
+      plan,
       limits: [
+        ...(await planLimitsOff(plan)),
         { name: "adm-fixed", by: "tenant", limit: 5, ...hour },
         { name: "adm-key", by: "key", limit: 4, ...hour },
         { name: "adm-subj", by: "subject", limit: 3, ...hour },
@@ -170,14 +172,9 @@ describe("audit", () => {
   });
 
   it("records config changes with the tenant before and after, newest first", async () => {
-    await putTenants([
-      {
-        slug,
-        plan: await anyPlan(),
-        name: "Renamed",
-        limits: [{ name: "adm-fixed", by: "tenant", limit: 5, ...hour }],
-      },
-    ]);
+    const plan = await anyPlan();
+    const limits = [...(await planLimitsOff(plan)), { name: "adm-fixed", by: "tenant", limit: 5, ...hour }];
+    await putTenants([{ slug, plan, name: "Renamed", limits }]);
     const reply = await call<{ entries: AuditEntry[] }>("GET", `/api/admin/audit?tenant=${slug}&limit=1`);
     const [latest] = reply.body.entries;
     expect(latest?.action).toBe("tenant.update");
