@@ -52,7 +52,7 @@ test("the usage charts draw fresh traffic, change resolution with the range and 
   }).toPass({ timeout: 15_000 });
 
   // hover over the rightmost area of the chart until the tooltip shows a bucket with rejections
-  const box = await traffic.locator(".recharts-surface").boundingBox();
+  const box = await traffic.locator("svg.recharts-surface[role=application]").boundingBox();
   if (!box) throw new Error("no chart surface");
   let tooltip = "";
   for (let x = box.x + box.width - 20; x > box.x + 60 && !/Rejected\s*:\s*[1-9]/.test(tooltip); x -= 6) {
