@@ -3,7 +3,8 @@
 // what it inherits) must make sense. Each problem is reported once, at the declaration
 // where it first appears, on the field that declaration set.
 
-import { DELAY_ALGORITHMS } from "@/lib/shared/limit-types";
+import { exactnessProblem } from "@/lib/shared/limit-exactness";
+import { DELAY_ALGORITHMS, type LimitRule } from "@/lib/shared/limit-types";
 
 import type { DocumentError } from "./document-error";
 import type { LimitDeclaration, LimitSlot } from "./inheritance";
@@ -97,6 +98,32 @@ function checkStep(chain: readonly LimitDeclaration[], index: number): DocumentE
   return errors;
 }
 
+/** The rule the merged fields make, once every required field is known. */
+function ruleOf(fields: LimitFields): LimitRule | null {
+  const { algorithm, limit, windowMs } = fields;
+  if (algorithm === undefined || limit === undefined || windowMs === undefined) return null;
+  return {
+    algorithm,
+    limit,
+    windowMs,
+    burst: fields.burst ?? null,
+    action: fields.action ?? "reject",
+    maxDelayMs: fields.maxDelayMs ?? null,
+    mode: fields.mode ?? "enforce",
+    onStoreFailure: fields.onStoreFailure ?? "open",
+  };
+}
+
+/** Numbers too large for exact counting, reported where they first become so. */
+function checkExactness(chain: readonly LimitDeclaration[], index: number): DocumentError[] {
+  const fieldsUpTo = (end: number) => mergeLimitFields(chain.slice(0, end).map((d) => d.fields));
+  const now = ruleOf(fieldsUpTo(index + 1));
+  const before = index > 0 ? ruleOf(fieldsUpTo(index)) : null;
+  const problem = now ? exactnessProblem(now) : null;
+  if (!problem || (before && exactnessProblem(before))) return [];
+  return [{ path: (chain[index] as LimitDeclaration).path, message: `numbers too large to count exactly: ${problem}` }];
+}
+
 /**
  * checkBases is false when the tenant's plan is unknown: its limits might override plan
  * limits we cannot see, and "required" errors would then be noise on top of the real one.
@@ -107,7 +134,7 @@ export function checkSlots(slots: readonly LimitSlot[], checkBases: boolean): Do
     const base = slot.chain[0];
     if (!base) continue;
     if (checkBases) errors.push(...checkBase(base));
-    slot.chain.forEach((_, index) => errors.push(...checkStep(slot.chain, index)));
+    slot.chain.forEach((_, index) => errors.push(...checkStep(slot.chain, index), ...checkExactness(slot.chain, index)));
   }
   return errors;
 }
