@@ -41,7 +41,9 @@ export type LoginVerdict =
 
 const holder = globalThis as unknown as { sluiceLoginRedis?: RedisClient };
 function client(): RedisClient {
-  holder.sluiceLoginRedis ??= createRedis(hotPathOptions);
+  // The offline queue stays on so the first sign-in after start waits for the connection
+  // instead of failing; timeouts and zero retries still make a dead Redis fail fast (closed).
+  holder.sluiceLoginRedis ??= createRedis({ ...hotPathOptions, enableOfflineQueue: true });
   return holder.sluiceLoginRedis;
 }
 
