@@ -4,7 +4,9 @@
 import { parseQuery } from "@/lib/api/read-body";
 import { UsageParams } from "@/lib/api/usage-params";
 import { withAdmin } from "@/lib/api/with-admin";
-import { queryUsage } from "@/lib/config/dal/usage-query";
+// The live stores (Redis seconds, minutes not yet rolled up, then the rollup tables);
+// lib/config/dal/usage-query.ts is the rollup-only query with the same request and reply.
+import { queryUsage } from "@/lib/usage/api-series";
 
 export const GET = withAdmin(async ({ request, principal }) => {
   const params = parseQuery(request, UsageParams);
