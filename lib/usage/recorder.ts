@@ -21,6 +21,8 @@ export interface RecorderOptions {
   maxFields?: number;
   maxSubjects?: number;
   log?: (message: string) => void;
+  /** hold batches while the client is not connected (default); false drops them at once */
+  waitForReady?: boolean;
 }
 
 export interface RecorderStats {
@@ -43,7 +45,7 @@ export class UsageRecorder {
 
   private newBatch(): UsageBatch {
     return new UsageBatch({
-      maxFields: this.options.maxFields ?? 200_000,
+      maxFields: this.options.maxFields ?? 50_000,
       maxSubjects: this.options.maxSubjects ?? 1_000,
     });
   }
@@ -57,11 +59,17 @@ export class UsageRecorder {
   async flush(): Promise<void> {
     if (this.flushing) return this.flushing;
     if (this.batch.empty) return;
+    // While the connection is (re)connecting, keep counting: the batch is bounded by maxFields.
+    const client = this.options.redis();
+    if (this.options.waitForReady !== false && client.status !== "ready") {
+      if (client.status === "wait") void client.connect().catch(() => undefined);
+      return;
+    }
     const batch = this.batch;
     this.batch = this.newBatch();
     this.counters.recorded += batch.events;
     this.counters.droppedEvents += batch.dropped;
-    this.flushing = writeBatch(this.options.redis(), this.settings(), batch)
+    this.flushing = writeBatch(client, this.settings(), batch)
       .then(() => {
         this.counters.flushes++;
       })
@@ -78,6 +86,7 @@ export class UsageRecorder {
 
   start(): void {
     if (this.timer || !this.options.enabled) return;
+    this.options.redis(); // connect now: the first flush must not find the socket still opening
     this.timer = setInterval(() => void this.flush(), this.options.flushMs ?? 1_000);
     this.timer.unref();
   }
