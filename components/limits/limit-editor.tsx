@@ -47,7 +47,11 @@ export function LimitEditor({
   const [pending, setPending] = useState(false);
   const isBase = inherited === null;
   const rule = useMemo(() => previewRule(values, inherited), [values, inherited]);
-  const set = (field: FieldName) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+  // Editing a field clears its message: the next save re-checks everything anyway.
+  const set = (field: FieldName) => (value: string) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+  };
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();

@@ -19,12 +19,12 @@ test("creates a tenant from the overview", async () => {
   await screenshot(page, "overview");
   const form = page.getByTestId("create-tenant");
   await form.getByLabel("Slug").fill(slug);
-  await form.getByLabel("Display name").fill("E2E Tenant");
+  await form.getByLabel("Display name").fill(`E2E ${slug}`);
   await form.getByLabel("Plan").selectOption("free");
   await form.getByRole("button", { name: "Create tenant" }).click();
-  await expect(page.getByRole("link", { name: "E2E Tenant" })).toBeVisible();
-  await page.getByRole("link", { name: "E2E Tenant" }).click();
-  await expect(page.getByRole("heading", { name: /E2E Tenant/ })).toBeVisible();
+  await expect(page.getByRole("link", { name: `E2E ${slug}` })).toBeVisible();
+  await page.getByRole("link", { name: `E2E ${slug}` }).click();
+  await expect(page.getByRole("heading", { name: `E2E ${slug}` })).toBeVisible();
   // Inherited from plan free, untouched here.
   await expect(page.getByTestId("limit-tenant-rpm")).toContainText("inherited");
 });

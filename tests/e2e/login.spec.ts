@@ -14,7 +14,8 @@ test("a wrong password is refused with a message", async ({ page }) => {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toContainText("do not match");
+  // Next's route announcer is also role=alert: pick ours by its text.
+  await expect(page.getByRole("alert").filter({ hasText: "do not match" })).toBeVisible();
   await expect(page).toHaveURL(/\/login/);
 });
 
