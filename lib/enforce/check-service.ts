@@ -49,6 +49,10 @@ export class CheckService {
       this.denied.clear();
       checkMetrics.configVersion(index.version);
     });
+    // Counters cleared elsewhere: a stored denial may no longer hold.
+    const forgetDenials = () => this.denied.clear();
+    holder.onCountersReset(forgetDenials);
+    store.onReconnect(forgetDenials);
   }
 
   /** One check. `timeoutMs` (batches) overrides the store's check timeout. */

@@ -3,6 +3,7 @@ import { latestPublished } from "@/lib/config/dal/config-change";
 import { configKeys } from "@/lib/shared/redis-keys";
 import type { RedisClient } from "@/lib/redis";
 import { ConfigHealer } from "@/lib/enforce/config-healer";
+import { countersResetChannel } from "@/lib/enforce/counter-signals";
 import { buildIndex, emptyIndex, parsePublished, type ConfigIndex } from "@/lib/enforce/config-index";
 
 // Each server's copy of the published configuration. It swaps in a new version on the
@@ -31,12 +32,15 @@ export class ConfigHolder {
   private readonly keys: ReturnType<typeof configKeys>;
   private readonly healer: ConfigHealer;
   private readonly listeners: VersionListener[] = [];
+  private readonly resetListeners: Array<() => void> = [];
+  private readonly resetChannel: string;
   private readonly timers: NodeJS.Timeout[] = [];
   private refreshing: Promise<void> | null = null;
   private again = false;
 
   constructor(private readonly options: HolderOptions) {
     this.keys = configKeys(options.prefix);
+    this.resetChannel = countersResetChannel(options.prefix);
     this.healer = new ConfigHealer(options.client, `${options.prefix}{sluice:config}:heal-lease`, 2_000);
   }
 
@@ -44,15 +48,21 @@ export class ConfigHolder {
     this.listeners.push(listener);
   }
 
+  /** Called when counters may have been cleared (admin reset, or Redis lost its data). */
+  onCountersReset(listener: () => void): void {
+    this.resetListeners.push(listener);
+  }
+
   /** First load (Redis, else PostgreSQL, else empty), then the message, poll and heal loops. */
   async start(): Promise<void> {
     const { subscriber, pollMs, reconcileMs } = this.options;
     subscriber.on("message", (channel: string) => {
       if (channel === this.keys.channel) void this.refresh();
+      else if (channel === this.resetChannel) this.countersReset();
     });
     // Not awaited: with Redis down it would wait for a connection; ioredis subscribes once
     // connected and re-subscribes after every reconnect, and the poll covers the gap.
-    subscriber.subscribe(this.keys.channel).catch(() => undefined);
+    subscriber.subscribe(this.keys.channel, this.resetChannel).catch(() => undefined);
     await withinMs(this.refresh(), 3_000);
     if (this.current.version === 0) await this.loadFromDatabase();
     this.timers.push(setInterval(() => void this.refresh(), pollMs));
@@ -90,6 +100,8 @@ export class ConfigHolder {
       return; // Redis unreachable: keep enforcing what we hold
     }
     if (version < this.current.version || version === 0) {
+      // Redis lost its data (FLUSHALL, restart without persistence): counters went too.
+      if (this.current.version > 0) this.countersReset();
       void this.healer.heal();
       return;
     }
@@ -100,6 +112,10 @@ export class ConfigHolder {
     } catch (error) {
       console.warn(`[sluice] could not load config version ${version}: ${(error as Error).message}`);
     }
+  }
+
+  private countersReset(): void {
+    for (const listener of this.resetListeners) listener();
   }
 
   /** Start-up only (Redis down or empty): PostgreSQL holds every version. */

@@ -28,6 +28,7 @@ export interface StoreOptions {
 export class LimiterStore {
   readonly breaker: CircuitBreaker;
   private lastError = 0;
+  private readonly reconnectListeners: Array<() => void> = [];
 
   constructor(
     private readonly client: RedisClient,
@@ -43,8 +44,18 @@ export class LimiterStore {
         );
       },
     });
-    // A reconnect (Redis restarted) closes the circuit without waiting for the next probe.
-    client.on("ready", () => this.breaker.success());
+    // A reconnect (Redis restarted) closes the circuit without waiting for the next probe;
+    // the Redis behind it may have lost its counters, which listeners must know.
+    let connectedBefore = false;
+    client.on("ready", () => {
+      this.breaker.success();
+      if (connectedBefore) for (const listener of this.reconnectListeners) listener();
+      connectedBefore = true;
+    });
+  }
+
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
   }
 
   /** One check; settles within timeoutMs (default: the check timeout). */
