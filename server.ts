@@ -19,6 +19,11 @@ const server = createServer((request, response) => {
   void handle(request, response);
 });
 server.keepAliveTimeout = 65_000;
+server.on("error", (error) => {
+  // Port taken or similar: exit rather than live on without serving.
+  console.error(`[sluice] server error: ${error.message}`);
+  process.exit(1);
+});
 server.listen(settings.PORT, () => {
   console.log(
     `[sluice] listening on http://localhost:${settings.PORT} (${dev ? "development" : "production"})`,

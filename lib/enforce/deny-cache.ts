@@ -5,8 +5,9 @@ import { TtlLru, type Clock } from "@/lib/enforce/ttl-lru";
 // This stays exact because a denied check consumes nothing and, until its retryAfterMs, the
 // same limits with the same owners cannot admit it: other traffic only consumes more. So a
 // stored denial is reused only for the same check signature (tenant, key, route, subject:
-// the same counters under one config version), only with the same or a larger cost, and
-// never for a check with a shadow limit (shadow limits must still be evaluated and
+// the same counters under one config version), only with the same cost (a larger cost is
+// denied too, but maybe for another reason, cost_exceeds_capacity, and with a later retry
+// time the cache cannot know), and never for a check with a shadow limit (shadow limits must still be evaluated and
 // counted). The retry time is measured from when the call was sent, which is no later than
 // when Redis decided, so the cache never denies past the true retry moment. A config
 // change or a counter reset clears it.
@@ -41,7 +42,7 @@ export class DenyCache {
   /** A stored denial that still holds for this cost, else undefined. */
   lookup(signature: string, cost: number): DeniedEntry | undefined {
     const entry = this.entries.get(signature);
-    if (!entry || cost < entry.cost) return undefined;
+    if (!entry || cost !== entry.cost) return undefined;
     return entry;
   }
 
