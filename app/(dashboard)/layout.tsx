@@ -19,6 +19,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </Link>
         <nav aria-label="Main">
           <Link href="/">Tenants</Link>
+          <Link href="/usage">Usage</Link>
           {user.isOperator && <Link href="/plans">Plans &amp; routes</Link>}
           {user.isOperator && <Link href="/tokens">Tokens</Link>}
           {user.isOperator && <Link href="/audit">Audit log</Link>}

@@ -4,6 +4,7 @@ import { requireUser } from "@/lib/auth/session";
 import { listPlanNames, listTenants } from "@/lib/config/dal/queries/list-tenants";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { StatusBadge } from "@/components/tenants/status-badge";
+import { TenantTrafficSummary } from "@/components/usage/tenant-traffic-summary";
 import { createTenantAction } from "@/app/(dashboard)/_actions/tenant-actions";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -30,6 +31,7 @@ export default async function OverviewPage() {
                 <th scope="col">Tenant</th>
                 <th scope="col">Plan</th>
                 <th scope="col">Status</th>
+                <th scope="col">Traffic</th>
                 <th scope="col">Active keys</th>
                 <th scope="col">Your role</th>
               </tr>
@@ -45,7 +47,9 @@ export default async function OverviewPage() {
                   <td>
                     <StatusBadge status={t.status} />
                   </td>
-                  {/* Traffic and rejection rate go here once components/usage/tenant-traffic-summary.tsx lands. */}
+                  <td>
+                    <TenantTrafficSummary principal={user} tenant={t.slug} />
+                  </td>
                   <td>{t.keys}</td>
                   <td>{t.role}</td>
                 </tr>
