@@ -5,9 +5,9 @@ import { toSeries } from "@/lib/usage/query";
 import { readRows, sourceFor, type UsageRow } from "@/lib/usage/rows";
 import { keyIdByName, usageTenant, visibleTenants } from "@/lib/usage/scope";
 
-// GET /api/admin/usage's answer from the live stores: the same request and reply shape as
-// lib/config/dal/usage-query.ts queryUsage (a drop-in), but seconds from Redis and minutes
-// not yet rolled up included. Without a tenant: the sum over every tenant the principal sees.
+// GET /api/admin/usage's answer from the live stores: seconds from Redis, minutes not yet
+// rolled up included, rollups from PostgreSQL beyond. Without a tenant: the sum over every
+// tenant the principal sees.
 
 export interface UsageRequest {
   tenant?: string;

@@ -5,7 +5,7 @@ import { parseQuery } from "@/lib/api/read-body";
 import { UsageParams } from "@/lib/api/usage-params";
 import { withAdmin } from "@/lib/api/with-admin";
 // The live stores (Redis seconds, minutes not yet rolled up, then the rollup tables);
-// lib/config/dal/usage-query.ts is the rollup-only query with the same request and reply.
+// The query reads live seconds from Redis and rollups from PostgreSQL (lib/usage).
 import { queryUsage } from "@/lib/usage/api-series";
 
 export const GET = withAdmin(async ({ request, principal }) => {
