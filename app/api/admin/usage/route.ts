@@ -4,7 +4,6 @@
 import { parseQuery } from "@/lib/api/read-body";
 import { UsageParams } from "@/lib/api/usage-params";
 import { withAdmin } from "@/lib/api/with-admin";
-// The live stores (Redis seconds, minutes not yet rolled up, then the rollup tables);
 // The query reads live seconds from Redis and rollups from PostgreSQL (lib/usage).
 import { queryUsage } from "@/lib/usage/api-series";
 
