@@ -10,13 +10,13 @@ import type { DecisionBody, ErrorBody } from "@/lib/enforce/types";
 // the whole batch instead of one per check.
 
 /**
- * The batch's deadline: the check timeout plus 1 ms per check. Redis runs the scripts one
+ * The batch's deadline: the check timeout plus 2 ms per check. Redis runs the scripts one
  * after another and this process encodes and reads each, so a full batch legitimately takes
  * tens of milliseconds; a dead Redis still answers at once (closed connection or open
  * circuit), only a stalled one makes a batch wait this long.
  */
 export function batchTimeoutMs(checkTimeoutMs: number, size: number): number {
-  return checkTimeoutMs + size;
+  return checkTimeoutMs + 2 * size;
 }
 
 export function decideBatch(
@@ -32,7 +32,7 @@ export function decideBatch(
       if (!parsed.ok) {
         return { error: { code: "invalid_request", message: parsed.error.message, path: parsed.error.path } };
       }
-      return service.decide(parsed.value, caller, timeoutMs).then((answer) => {
+      return Promise.resolve(service.decide(parsed.value, caller, timeoutMs)).then((answer) => {
         if (answer.status === 200) return answer.body;
         const { error } = answer.body;
         return { error: { ...error, path: `checks[${i}].${error.path ?? "tenant"}` } };

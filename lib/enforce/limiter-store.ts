@@ -30,10 +30,19 @@ export class LimiterStore {
   private lastError = 0;
   private readonly reconnectListeners: Array<() => void> = [];
 
+  private next = 0;
+
+  /**
+   * Several connections, used in turn: ioredis keeps one auto-pipeline in flight per
+   * connection, so with one connection this process and Redis would take turns (Redis idle
+   * while replies are handled, this process idle while Redis runs the batch). With a few,
+   * the next batch is on its way while Redis runs the last one.
+   */
   constructor(
-    private readonly client: RedisClient,
+    private readonly clients: readonly RedisClient[],
     private readonly options: StoreOptions,
   ) {
+    if (clients.length === 0) throw new RangeError("LimiterStore needs at least one Redis client");
     this.breaker = new CircuitBreaker({
       threshold: options.threshold ?? 5,
       cooldownMs: options.cooldownMs ?? 250,
@@ -46,12 +55,14 @@ export class LimiterStore {
     });
     // A reconnect (Redis restarted) closes the circuit without waiting for the next probe;
     // the Redis behind it may have lost its counters, which listeners must know.
-    let connectedBefore = false;
-    client.on("ready", () => {
-      this.breaker.success();
-      if (connectedBefore) for (const listener of this.reconnectListeners) listener();
-      connectedBefore = true;
-    });
+    for (const client of clients) {
+      let connectedBefore = false;
+      client.on("ready", () => {
+        this.breaker.success();
+        if (connectedBefore) for (const listener of this.reconnectListeners) listener();
+        connectedBefore = true;
+      });
+    }
   }
 
   onReconnect(listener: () => void): void {
@@ -69,8 +80,8 @@ export class LimiterStore {
       checkMetrics.storeFailure("circuit_open");
       return Promise.resolve(OPEN);
     }
-    // No connection: ioredis would reject at once anyway (no offline queue); skip the call.
-    if (this.client.status !== "ready") return Promise.resolve(this.fail(ERROR, null));
+    const client = this.pick();
+    if (!client) return Promise.resolve(this.fail(ERROR, null));
     return new Promise<StoreResult>((resolve) => {
       let settled = false;
       const timer = setTimeout(() => {
@@ -78,7 +89,7 @@ export class LimiterStore {
         settled = true;
         resolve(this.fail(TIMEOUT, null));
       }, timeoutMs);
-      evaluate(this.client, specs, request).then(
+      evaluate(client, specs, request).then(
         (decision) => {
           if (settled) return; // too late: the caller already answered degraded
           settled = true;
@@ -94,6 +105,16 @@ export class LimiterStore {
         },
       );
     });
+  }
+
+  /** The next connected client in turn, or null when none is (ioredis would reject at once). */
+  private pick(): RedisClient | null {
+    for (let tries = 0; tries < this.clients.length; tries++) {
+      this.next = (this.next + 1) % this.clients.length;
+      const client = this.clients[this.next] as RedisClient;
+      if (client.status === "ready") return client;
+    }
+    return null;
   }
 
   private fail(result: Failed, error: unknown): StoreResult {
@@ -118,7 +139,7 @@ export class LimiterStore {
       this.breaker.probeResult(ok);
     };
     const timer = setTimeout(() => finish(false), this.options.timeoutMs);
-    this.client.ping().then(
+    (this.clients[0] as RedisClient).ping().then(
       () => finish(true),
       () => finish(false),
     );

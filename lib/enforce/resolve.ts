@@ -60,21 +60,31 @@ function keyProblem(key: KeyRecord, nowMs: number): DecisionReason | null {
   return null;
 }
 
-/** `unknownKeys`: raw apiKey values known not to exist in this version (negative cache). */
+/** Raw apiKey values seen in this config version: both kept so a repeat skips the SHA-256. */
+export interface KeyCaches {
+  /** the negative cache: values known not to be a key */
+  unknown: TtlLru<true>;
+  known: TtlLru<KeyRecord>;
+}
+
 export function resolveCheck(
   input: CheckInput,
   caller: Caller,
   config: ConfigIndex,
-  unknownKeys: TtlLru<true>,
+  caches: KeyCaches,
 ): Resolution {
   let key: KeyRecord | null = null;
   let slug: string;
   if (input.apiKey !== null) {
-    if (unknownKeys.get(input.apiKey)) return early("unknown_key", null, null, null, null, true);
-    key = config.keysByHash.get(sha256Hex(input.apiKey)) ?? null;
+    key = caches.known.get(input.apiKey) ?? null;
     if (!key) {
-      unknownKeys.set(input.apiKey, true);
-      return early("unknown_key", null, null, null, null);
+      if (caches.unknown.get(input.apiKey)) return early("unknown_key", null, null, null, null, true);
+      key = config.keysByHash.get(sha256Hex(input.apiKey)) ?? null;
+      if (!key) {
+        caches.unknown.set(input.apiKey, true);
+        return early("unknown_key", null, null, null, null);
+      }
+      caches.known.set(input.apiKey, key);
     }
     slug = key.tenant;
   } else {

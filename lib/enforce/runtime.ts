@@ -19,6 +19,9 @@ export interface Enforcement {
   close(): Promise<void>;
 }
 
+/** Hot-path connections used in turn (see LimiterStore). */
+const HOT_CONNECTIONS = 3;
+
 /** How often one server asks PostgreSQL whether Redis lags behind it (off the check path). */
 const RECONCILE_MS = 5_000;
 
@@ -36,9 +39,8 @@ function quietErrors(client: RedisClient, role: string): RedisClient {
 export async function startEnforcement(): Promise<Enforcement> {
   const settings = env();
   const prefix = settings.REDIS_PREFIX;
-  const hot = quietErrors(
-    createRedis({ ...hotPathOptions, ...(prefix ? { keyPrefix: prefix } : {}) }),
-    "checks",
+  const hot = Array.from({ length: HOT_CONNECTIONS }, () =>
+    quietErrors(createRedis({ ...hotPathOptions, ...(prefix ? { keyPrefix: prefix } : {}) }), "checks"),
   );
   const control = quietErrors(createRedis(controlOptions), "config");
   const subscriber = quietErrors(createRedis(controlOptions), "config subscriber");
@@ -60,7 +62,7 @@ export async function startEnforcement(): Promise<Enforcement> {
     checkTimeoutMs: settings.SLUICE_CHECK_TIMEOUT_MS,
     async close() {
       holder.stop();
-      for (const client of [hot, control, subscriber]) client.disconnect();
+      for (const client of [...hot, control, subscriber]) client.disconnect();
     },
   };
 }

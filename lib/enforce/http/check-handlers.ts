@@ -2,6 +2,7 @@ import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { decideBatch } from "@/lib/enforce/batch";
 import { parseBatch, parseCheck } from "@/lib/enforce/body-schema";
+import type { CheckAnswer } from "@/lib/enforce/check-service";
 import type { Enforcement } from "@/lib/enforce/runtime";
 import type { Caller } from "@/lib/enforce/service-auth";
 import { readBody } from "@/lib/enforce/http/read-body";
@@ -11,20 +12,25 @@ import { checkMetrics } from "@/lib/metrics/check-metrics";
 // POST /api/check and POST /api/check/batch on node:http. Order of refusals: credentials
 // (401) before the body is read, then size (413), JSON syntax and fields (400), then the
 // token's tenants (403). Nothing here throws to the server: a failure inside a decision is
-// answered degraded by the store, and anything unexpected still gets a JSON answer.
+// answered degraded by the store. Callbacks rather than async functions: a check answered
+// from memory creates no promise (see CheckService.decide).
 
 export const MAX_CHECK_BYTES = 64 * 1024;
 // A batch holds up to 1000 checks of a few hundred bytes each.
 export const MAX_BATCH_BYTES = 1024 * 1024;
 
 type Endpoint = "check" | "batch";
+type Done = () => void;
 
-async function begin(
+/** Authenticates, reads and parses the body; calls `next` with it, or answers the refusal. */
+function begin(
   enforcement: Enforcement,
   endpoint: Endpoint,
   request: IncomingMessage,
   response: ServerResponse,
-): Promise<{ caller: Caller; body: unknown } | null> {
+  next: (caller: Caller, body: unknown) => void,
+  done: Done,
+): void {
   const caller = enforcement.auth.authenticate(request.headers.authorization, enforcement.holder.current);
   if (!caller) {
     sendError(
@@ -37,80 +43,112 @@ async function begin(
         "www-authenticate": 'Bearer realm="sluice"',
       },
     );
-    return null;
+    done();
+    return;
   }
   const limit = endpoint === "check" ? MAX_CHECK_BYTES : MAX_BATCH_BYTES;
-  const read = await readBody(request, limit);
-  if (!read.ok) {
-    if (read.problem === "too_large") {
-      sendError(response, 413, "payload_too_large", `The body is over ${limit / 1024} KiB.`, undefined, {
-        connection: "close",
-      });
-    } else response.destroy();
-    return null;
-  }
-  try {
-    return { caller, body: JSON.parse(read.text) as unknown };
-  } catch {
-    sendError(response, 400, "invalid_request", "The body is not valid JSON.");
-    return null;
-  }
+  readBody(request, limit, (read) => {
+    if (!read.ok) {
+      if (read.problem === "too_large") {
+        sendError(response, 413, "payload_too_large", `The body is over ${limit / 1024} KiB.`, undefined, {
+          connection: "close",
+        });
+      } else response.destroy();
+      done();
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(read.text);
+    } catch {
+      sendError(response, 400, "invalid_request", "The body is not valid JSON.");
+      done();
+      return;
+    }
+    try {
+      next(caller, body);
+    } catch (error) {
+      fail(response, error);
+      done();
+    }
+  });
 }
 
-export async function handleCheck(
+function finisher(endpoint: Endpoint, response: ServerResponse): Done {
+  const started = performance.now();
+  return () => {
+    checkMetrics.request(endpoint, response.statusCode);
+    checkMetrics.latency((performance.now() - started) / 1000);
+  };
+}
+
+function invalid(response: ServerResponse, error: { path: string; message: string }): void {
+  sendError(response, 400, "invalid_request", `${error.path || "body"}: ${error.message}`, error.path);
+}
+
+export function handleCheck(
   enforcement: Enforcement,
   request: IncomingMessage,
   response: ServerResponse,
-): Promise<void> {
-  const started = performance.now();
-  const start = await begin(enforcement, "check", request, response);
-  if (start) {
-    const parsed = parseCheck(start.body);
-    if (!parsed.ok) {
-      sendError(
-        response,
-        400,
-        "invalid_request",
-        `${parsed.error.path || "body"}: ${parsed.error.message}`,
-        parsed.error.path,
-      );
-    } else {
-      const answer = await enforcement.service.decide(parsed.value, start.caller);
-      if (answer.status === 200) sendDecision(response, answer.body);
-      else sendJson(response, answer.status, answer.body);
-    }
-  }
-  checkMetrics.request("check", response.statusCode);
-  checkMetrics.latency((performance.now() - started) / 1000);
+): void {
+  const done = finisher("check", response);
+  begin(
+    enforcement,
+    "check",
+    request,
+    response,
+    (caller, body) => {
+      const parsed = parseCheck(body);
+      if (!parsed.ok) {
+        invalid(response, parsed.error);
+        done();
+        return;
+      }
+      const send = (answer: CheckAnswer): void => {
+        if (answer.status === 200) sendDecision(response, answer.body);
+        else sendJson(response, answer.status, answer.body);
+        done();
+      };
+      const answer = enforcement.service.decide(parsed.value, caller);
+      if (answer instanceof Promise) answer.then(send).catch((error: unknown) => fail(response, error));
+      else send(answer);
+    },
+    done,
+  );
 }
 
-export async function handleBatch(
+export function handleBatch(
   enforcement: Enforcement,
   request: IncomingMessage,
   response: ServerResponse,
-): Promise<void> {
-  const started = performance.now();
-  const start = await begin(enforcement, "batch", request, response);
-  if (start) {
-    const parsed = parseBatch(start.body);
-    if (!parsed.ok) {
-      sendError(
-        response,
-        400,
-        "invalid_request",
-        `${parsed.error.path || "body"}: ${parsed.error.message}`,
-        parsed.error.path,
-      );
-    } else {
-      const results = await decideBatch(
-        enforcement.service,
-        parsed.value,
-        start.caller,
-        enforcement.checkTimeoutMs,
-      );
-      sendJson(response, 200, { results });
-    }
-  }
-  checkMetrics.request("batch", response.statusCode);
-  checkMetrics.latency((performance.now() - started) / 1000);
+): void {
+  const done = finisher("batch", response);
+  begin(
+    enforcement,
+    "batch",
+    request,
+    response,
+    (caller, body) => {
+      const parsed = parseBatch(body);
+      if (!parsed.ok) {
+        invalid(response, parsed.error);
+        done();
+        return;
+      }
+      decideBatch(enforcement.service, parsed.value, caller, enforcement.checkTimeoutMs)
+        .then((results) => {
+          sendJson(response, 200, { results });
+          done();
+        })
+        .catch((error: unknown) => fail(response, error));
+    },
+    done,
+  );
+}
+
+/** Unreachable by design; a last guard so a bug answers JSON instead of hanging. */
+export function fail(response: ServerResponse, error: unknown): void {
+  console.error("[sluice] check handler failed:", error);
+  if (!response.headersSent) sendError(response, 500, "internal", "The check failed unexpectedly.");
+  else response.destroy();
 }

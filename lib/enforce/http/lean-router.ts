@@ -1,7 +1,7 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Enforcement } from "@/lib/enforce/runtime";
-import { handleBatch, handleCheck } from "@/lib/enforce/http/check-handlers";
+import { fail, handleBatch, handleCheck } from "@/lib/enforce/http/check-handlers";
 import { sendError } from "@/lib/enforce/http/respond";
 import { registry } from "@/lib/metrics/check-metrics";
 
@@ -31,12 +31,11 @@ export function leanRoute(
         return true;
       }
       const handler = path === "/api/check" ? handleCheck : handleBatch;
-      handler(enforcement, request, response).catch((error: unknown) => {
-        // Unreachable by design; a last guard so a bug answers JSON instead of hanging.
-        console.error("[sluice] check handler failed:", error);
-        if (!response.headersSent) sendError(response, 500, "internal", "The check failed unexpectedly.");
-        else response.destroy();
-      });
+      try {
+        handler(enforcement, request, response);
+      } catch (error) {
+        fail(response, error);
+      }
       return true;
     }
     case "/api/metrics": {

@@ -1,0 +1,26 @@
+// The part of autocannon's API the benchmark uses (the package ships no types).
+declare module "autocannon" {
+  interface Histogram {
+    average: number;
+    p50: number;
+    p99: number;
+    total: number;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    overallRate?: number;
+    requests?: Array<{ method: "POST" | "GET"; headers?: Record<string, string>; body?: string }>;
+  }
+  interface Result {
+    requests: Histogram;
+    latency: Histogram;
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export default autocannon;
+}

@@ -1,0 +1,224 @@
+// npm run bench: the enforcement API against its ceiling and a peer, side by side in one
+// run (issue 4). Brings up its own Redis, database "<name>_bench" (next to DATABASE_URL's,
+// default postgresql://postgres@127.0.0.1:54329/sluice) and server processes on spare
+// ports, measures with autocannon (50 keep-alive connections) from this process, and cleans up.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { Redis } from "ioredis";
+import { freshBenchDatabase } from "./database";
+import { load, type LoadResult } from "./load";
+import { describe, outcomes } from "./app-metrics";
+import { freePort, httpReady, startProcess, stopAll } from "./processes";
+import { printTable, printTargets, type Row } from "./report";
+
+// Server modules import "server-only", which throws outside Next: register the hook first.
+await import(new URL("../server-only-hook.mjs", import.meta.url).href);
+
+const run = promisify(execFile);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const BATCH = 50;
+const HOOK = ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs"];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const log = (text: string) => console.log(`[bench] ${text}`);
+
+async function main(): Promise<void> {
+  const base = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:54329/sluice";
+  // BENCH_SKIP_BUILD=1: use the .next as it is (e.g. while someone else is building).
+  if (process.env.BENCH_SKIP_BUILD !== "1") {
+    log("building the app if its sources changed");
+    await run("bash", ["scripts/build-if-changed.sh"], { maxBuffer: 1 << 24 });
+  }
+
+  const redisPort = await freePort();
+  const redisUrl = `redis://127.0.0.1:${redisPort}`;
+  await startProcess(
+    "redis",
+    "redis-server",
+    ["--port", String(redisPort), "--save", "", "--appendonly", "no"],
+    {},
+    async () => {
+      const probe = new Redis(redisUrl, {
+        lazyConnect: true,
+        retryStrategy: () => null,
+        maxRetriesPerRequest: 0,
+      });
+      probe.on("error", () => undefined);
+      try {
+        await probe.connect();
+        return (await probe.ping()) === "PONG";
+      } finally {
+        probe.disconnect();
+      }
+    },
+  );
+  log(`redis on ${redisPort}; preparing the bench database`);
+  const databaseUrl = await freshBenchDatabase(base);
+  // The DAL reads these through lib/env on first use.
+  Object.assign(process.env, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: "" });
+  const { seedBench, ROUTE } = await import("./seed-bench");
+  const setup = await seedBench();
+
+  const [appPort, barePort, peerPort] = [await freePort(), await freePort(), await freePort()];
+  const app = `http://localhost:${appPort}`;
+  const serverEnv = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, NODE_ENV: "production" };
+  log("starting the app, the bare server and the peer");
+  await startProcess(
+    "app",
+    process.execPath,
+    [...HOOK, "server.ts"],
+    { ...serverEnv, PORT: String(appPort) },
+    async () => {
+      const response = await fetch(`${app}/api/check`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${setup.token}` },
+        body: JSON.stringify({ tenant: "bench", dryRun: true }),
+      });
+      return response.status === 200;
+    },
+  );
+  await startProcess(
+    "bare",
+    process.execPath,
+    [...HOOK, "scripts/bench/bare-server.ts", String(barePort)],
+    {},
+    () => httpReady(`http://localhost:${barePort}/`),
+  );
+  await startProcess(
+    "peer",
+    process.execPath,
+    [...HOOK, "scripts/bench/peer-server.ts", String(peerPort), redisUrl],
+    {},
+    () => httpReady(`http://localhost:${peerPort}/`),
+  );
+
+  const checkBodies = setup.keys.map((apiKey) => JSON.stringify({ apiKey, route: ROUTE }));
+  const batchBodies = Array.from({ length: 10 }, (_, b) =>
+    JSON.stringify({
+      checks: Array.from({ length: BATCH }, (_, i) => ({
+        apiKey: setup.keys[(b * BATCH + i) % setup.keys.length],
+        route: ROUTE,
+      })),
+    }),
+  );
+  const overBody = JSON.stringify({ apiKey: setup.overKey, route: ROUTE });
+  const token = setup.token;
+
+  const phase = async (
+    name: string,
+    url: string,
+    bodies: string[],
+    rate?: number,
+    connections = 50,
+  ): Promise<LoadResult> => {
+    log(`${name}: warm-up 2 s, then ${SECONDS} s`);
+    const options = { url, bodies, token, connections, ...(rate ? { rate } : {}) };
+    await load({ ...options, seconds: 2 });
+    await sleep(300);
+    const result = await load({ ...options, seconds: SECONDS });
+    if (result.failures > 0) log(`${name}: ${result.failures} failed requests`);
+    return result;
+  };
+  const appPhase = async (
+    name: string,
+    path: string,
+    bodies: string[],
+    rate?: number,
+    connections?: number,
+  ) => {
+    const before = await outcomes(app);
+    const result = await phase(name, `${app}${path}`, bodies, rate, connections);
+    return { result, note: describe(before, await outcomes(app)) };
+  };
+
+  const a = await phase("(a) bare node:http", `http://localhost:${barePort}/`, checkBodies);
+  const b = await appPhase("(b) /api/check", "/api/check", checkBodies);
+  // 10 connections x 50 checks: 500 checks in flight, ten times (b)'s 50.
+  const c = await appPhase("(c) /api/check/batch", "/api/check/batch", batchBodies, undefined, 10);
+  const d = await phase("(d) rate-limiter-flexible", `http://localhost:${peerPort}/`, checkBodies);
+  await fetch(`${app}/api/check`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: overBody,
+  });
+  const e = await appPhase("(e) key over its limit", "/api/check", [overBody]);
+  const half = await appPhase(
+    "(b) at half its peak",
+    "/api/check",
+    checkBodies,
+    Math.round(b.result.rps / 2),
+  );
+
+  log("(f) redis-benchmark EVALSHA of the check script (3 limits), 50 clients");
+  const redis = new Redis(redisUrl);
+  await redis.script("LOAD", setup.lua);
+  redis.disconnect();
+  const { stdout } = await run(
+    "redis-benchmark",
+    ["-h", "127.0.0.1", "-p", String(redisPort), "-c", "50", "-n", "100000", "--csv", ...setup.evalsha],
+    { maxBuffer: 1 << 24 },
+  );
+  const csv =
+    stdout
+      .trim()
+      .split("\n")
+      .pop()
+      ?.split(",")
+      .map((cell) => cell.replace(/"/g, "")) ?? [];
+  const f = { rps: Number(csv[1]), p50: Number(csv[4]), p99: Number(csv[6]) };
+
+  const row = (id: string, what: string, r: LoadResult, note: string, perRequest = 1): Row => ({
+    id,
+    what,
+    rps: r.rps,
+    cps: r.rps * perRequest,
+    p50: r.p50,
+    p99: r.p99,
+    note,
+  });
+  const rows: Row[] = [
+    row("(a)", "bare node:http JSON endpoint (ceiling)", a, "parses the body, fixed answer"),
+    row("(b)", "POST /api/check, 3 limits", b.result, b.note),
+    row("(c)", `POST /api/check/batch, ${BATCH} checks/request, 10 conn.`, c.result, c.note, BATCH),
+    row("(d)", "rate-limiter-flexible, 3 RateLimiterRedis", d, "peer on node:http"),
+    row("(e)", "POST /api/check, key over its limit", e.result, e.note),
+    row("(b½)", "POST /api/check at half (b)'s peak", half.result, half.note),
+    {
+      id: "(f)",
+      what: "redis-benchmark EVALSHA, same script",
+      rps: f.rps,
+      cps: f.rps,
+      p50: f.p50,
+      p99: f.p99,
+      note: "Redis alone, no HTTP",
+    },
+  ];
+  console.log(
+    `\nSluice check API benchmark: ${SECONDS} s per phase, autocannon 50 connections, keep-alive; ${new Date().toISOString()}`,
+  );
+  printTable(rows, rows[0] as Row);
+  const x = (p: number, q: number) => `${(p / q).toFixed(2)}x`;
+  printTargets([
+    { what: "(b) >= 2x (d)", value: x(b.result.rps, d.rps), ok: b.result.rps >= 2 * d.rps },
+    { what: "(b) >= 0.4x (a)", value: x(b.result.rps, a.rps), ok: b.result.rps >= 0.4 * a.rps },
+    {
+      what: "(c) >= 5x (b) in checks/s",
+      value: x(c.result.rps * BATCH, b.result.rps),
+      ok: c.result.rps * BATCH >= 5 * b.result.rps,
+    },
+    { what: "(e) >= 0.8x (a)", value: x(e.result.rps, a.rps), ok: e.result.rps >= 0.8 * a.rps },
+    {
+      what: "p99 of (b) at half its peak <= 5 ms",
+      value: `${half.result.p99.toFixed(2)} ms`,
+      ok: half.result.p99 <= 5,
+    },
+  ]);
+}
+
+try {
+  await main();
+} finally {
+  stopAll();
+  const { closeDb } = await import("@/lib/db");
+  const { closeRedis } = await import("@/lib/redis");
+  await Promise.allSettled([closeDb(), closeRedis()]);
+}

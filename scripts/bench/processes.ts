@@ -1,0 +1,55 @@
+// Child processes of the benchmark: a throwaway Redis and the servers under test, each its
+// own process so the load generator (this process) and a server use separate cores.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+
+const children = new Set<ChildProcess>();
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts a process and waits until `ready()` holds (or it exits: then throws with its output). */
+export async function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: () => Promise<boolean>,
+): Promise<ChildProcess> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  children.add(child);
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  child.once("exit", () => children.delete(child));
+  for (let i = 0; i < 400; i++) {
+    if (child.exitCode !== null) break;
+    if (await ready().catch(() => false)) return child;
+    await sleep(100);
+  }
+  throw new Error(`${name} did not start:\n${output}`);
+}
+
+export async function httpReady(url: string): Promise<boolean> {
+  const response = await fetch(url, { method: "POST", body: "{}" });
+  await response.arrayBuffer();
+  return response.status > 0;
+}
+
+export function stopAll(): void {
+  for (const child of children) child.kill("SIGKILL");
+  children.clear();
+}

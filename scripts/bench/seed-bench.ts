@@ -1,0 +1,82 @@
+import type { Principal } from "@/lib/auth/principal";
+import { createApiKey } from "@/lib/config/dal/api-keys";
+import { importConfig } from "@/lib/config/dal/import-config";
+import { createServiceToken } from "@/lib/config/dal/tokens";
+import { latestPublished } from "@/lib/config/dal/config-change";
+import { effectiveLimits, resolveRoute } from "@/lib/config/compile";
+import type { PublishedConfig } from "@/lib/config/published";
+import { matchLimits } from "@/lib/enforce/limit-specs";
+import { buildCall } from "@/lib/limiter/evaluate";
+import { checkScript } from "@/lib/limiter/script";
+
+// The benchmark's configuration: one tenant with three limits on every check (tenant, key,
+// route), set so the load never exhausts them, plus a key already over a tight limit.
+
+const bench: Principal = { kind: "system", label: "bench" };
+export const ROUTE = "POST /v1/search";
+export const KEY_COUNT = 100;
+
+const big = 1_000_000;
+const document = (withKeys: boolean) => ({
+  plans: [
+    {
+      name: "bench",
+      limits: [
+        { name: "tenant-rpm", by: "tenant", algorithm: "sliding_window", limit: 1_000_000_000, window: "1m" },
+        { name: "key-rps", by: "key", algorithm: "gcra", limit: big, window: "1s", burst: big },
+      ],
+    },
+  ],
+  routes: [
+    {
+      pattern: ROUTE,
+      limits: [{ name: "search", by: "key", algorithm: "token_bucket", limit: big, window: "1s" }],
+    },
+  ],
+  tenants: [
+    {
+      slug: "bench",
+      plan: "bench",
+      keys: withKeys
+        ? [{ name: "over", limits: [{ name: "key-rps", limit: 1, burst: 1, window: "1h" }] }]
+        : [],
+    },
+  ],
+});
+
+export interface BenchSetup {
+  token: string;
+  keys: string[];
+  overKey: string;
+  /** redis-benchmark arguments: EVALSHA of the check script exactly as a check sends it */
+  evalsha: string[];
+  lua: string;
+}
+
+export async function seedBench(): Promise<BenchSetup> {
+  await importConfig(bench, document(false));
+  const keys: string[] = [];
+  for (let i = 0; i < KEY_COUNT; i++) keys.push((await createApiKey(bench, "bench", { name: `k${i}` })).key);
+  const overKey = (await createApiKey(bench, "bench", { name: "over" })).key;
+  await importConfig(bench, document(true));
+  const { token } = await createServiceToken(bench, { name: "bench" });
+  const published = (await latestPublished())?.snapshot as PublishedConfig;
+  const snapshot = published.snapshot;
+  const tenant = snapshot.tenants.bench;
+  if (!tenant) throw new Error("bench tenant missing from the snapshot");
+  const route = resolveRoute(snapshot, "bench", ROUTE);
+  const matched = matchLimits(effectiveLimits(snapshot, "bench", "k0", route), {
+    tenantId: tenant.id,
+    keyId: tenant.keys.k0?.id ?? null,
+    subject: null,
+  });
+  const { keys: scriptKeys, args } = buildCall(matched.specs, { cost: 1, dryRun: false });
+  const { sha, lua } = checkScript();
+  return {
+    token,
+    keys,
+    overKey,
+    evalsha: ["EVALSHA", sha, String(scriptKeys.length), ...scriptKeys, ...args.map(String)],
+    lua,
+  };
+}
