@@ -7,12 +7,15 @@ import next from "next";
 import { env } from "@/lib/env";
 import { startEnforcement } from "@/lib/enforce/runtime";
 import { leanRoute } from "@/lib/enforce/http/lean-router";
+import { startUsageJobs } from "@/lib/usage/jobs";
 
 const settings = env();
 const dev = settings.NODE_ENV !== "production";
 const app = next({ dev, hostname: "localhost", port: settings.PORT });
 const [enforcement] = await Promise.all([startEnforcement(), app.prepare()]);
 const handle = app.getRequestHandler();
+// Usage: decisions counted in process, flushed once a second; rollups on the lease holder.
+const usage = startUsageJobs();
 
 const server = createServer((request, response) => {
   if (leanRoute(enforcement, request, response)) return;
@@ -32,7 +35,7 @@ server.listen(settings.PORT, () => {
 
 function shutdown(): void {
   server.close(() => {
-    void enforcement.close().finally(() => process.exit(0));
+    void Promise.allSettled([usage.stop(), enforcement.close()]).finally(() => process.exit(0));
   });
   server.closeIdleConnections();
   setTimeout(() => process.exit(0), 3_000).unref();

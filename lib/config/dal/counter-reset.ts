@@ -4,6 +4,9 @@ import type { Redis } from "ioredis";
 import type { Principal } from "@/lib/auth/principal";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
 import { db } from "@/lib/db";
+import { announceCountersReset } from "@/lib/enforce/counter-signals";
+import { env } from "@/lib/env";
+import { redis } from "@/lib/redis";
 import { writeAudit } from "@/lib/config/dal/audit";
 import { NotFoundError } from "@/lib/config/dal/errors";
 import { tenantFor } from "@/lib/config/dal/tenant-access";
@@ -75,6 +78,8 @@ export async function resetCounter(
         },
       );
       const deleted = await withStore(() => deleteFound(found));
+      // Every server's deny cache must forget denials based on counters now gone.
+      await announceCountersReset(redis(), env().REDIS_PREFIX);
       return { tenant: input.tenant, limit: input.limit, limitIds: limits.map((l) => l.id), deleted };
     },
     { timeout: 15_000 },
