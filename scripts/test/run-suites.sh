@@ -48,10 +48,10 @@ npx --no-install vitest run --project unit --reporter=default --reporter=json --
 banner "integration tests (single Redis, real PostgreSQL, the running app)"
 npx --no-install vitest run --project integration --reporter=default --reporter=json --outputFile.json="$REPORTS/integration.json"
 
-banner "integration tests on a 3-master Redis Cluster"
+banner "integration tests on a 3-master Redis Cluster (limiter, usage recording and rollup)"
 if bash scripts/redis-cluster.sh start "$DATA/cluster" 63811 > "$REPORTS/cluster.log" 2>&1; then
   REDIS_CLUSTER_NODES="127.0.0.1:63811,127.0.0.1:63812,127.0.0.1:63813" \
-    npx --no-install vitest run --project integration tests/integration/limiter \
+    npx --no-install vitest run --project integration tests/integration/limiter tests/integration/usage/recorder-rollup.test.ts \
     --reporter=default --reporter=json --outputFile.json="$REPORTS/cluster.json"
 else
   record cluster-start fail; cat "$REPORTS/cluster.log"

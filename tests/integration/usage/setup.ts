@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import type { Principal } from "@/lib/auth/principal";
 import { createApiKey } from "@/lib/config/dal/api-keys";
 import { importConfig } from "@/lib/config/dal/import-config";
@@ -14,7 +14,15 @@ export const RUN = `u${Date.now().toString(36)}${process.pid.toString(36)}`;
 export const NS = `test:${RUN}:`;
 export const HOUR = 3_600_000;
 
+/** The test Redis, or the test cluster when REDIS_CLUSTER_NODES names one (npm test runs both). */
 export function connect(): RedisClient {
+  const nodes = process.env.REDIS_CLUSTER_NODES;
+  if (nodes) {
+    return new Cluster(
+      nodes.split(",").map((node) => ({ host: node.split(":")[0], port: Number(node.split(":")[1]) })),
+      { redisOptions: { protocol: 2 } },
+    );
+  }
   return new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:63799", { protocol: 2 });
 }
 
