@@ -64,6 +64,11 @@ start_private_postgres() {
     mkdir -p "$dir"; chown "$user" "$dir"; chmod 700 "$dir"
     as_pg "$bin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 >/dev/null
   fi
+  if ! as_pg "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1 && "$bin/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT"; then
+    # Another checkout's private cluster already serves this port: share it (databases differ).
+    say "using the PostgreSQL already on 127.0.0.1:$PG_PORT"
+    return 0
+  fi
   if ! as_pg "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
     say "starting PostgreSQL on 127.0.0.1:$PG_PORT"
     as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 30 \
