@@ -1,5 +1,5 @@
 import "server-only";
-import { evaluate } from "@/lib/limiter/evaluate";
+import { CheckBatcher, NoClientError, type Outcome } from "@/lib/limiter/batcher";
 import type { CheckDecision, CheckRequest, LimitSpec } from "@/lib/limiter/types";
 import type { RedisClient } from "@/lib/redis";
 import { CircuitBreaker } from "@/lib/enforce/breaker";
@@ -31,6 +31,8 @@ export class LimiterStore {
   private readonly reconnectListeners: Array<() => void> = [];
 
   private next = 0;
+  /** concurrent checks of one tenant go to Redis as one script call (lib/limiter/batcher.ts) */
+  private readonly batcher = new CheckBatcher(() => this.pick());
 
   /**
    * Several connections, used in turn: ioredis keeps one auto-pipeline in flight per
@@ -80,8 +82,6 @@ export class LimiterStore {
       checkMetrics.storeFailure("circuit_open");
       return Promise.resolve(OPEN);
     }
-    const client = this.pick();
-    if (!client) return Promise.resolve(this.fail(ERROR, null));
     return new Promise<StoreResult>((resolve) => {
       let settled = false;
       const timer = setTimeout(() => {
@@ -89,21 +89,17 @@ export class LimiterStore {
         settled = true;
         resolve(this.fail(TIMEOUT, null));
       }, timeoutMs);
-      evaluate(client, specs, request).then(
-        (decision) => {
-          if (settled) return; // too late: the caller already answered degraded
-          settled = true;
-          clearTimeout(timer);
+      this.batcher.submit({ limits: specs, request }, (outcome: Outcome) => {
+        if (settled) return; // too late: the caller already answered degraded
+        settled = true;
+        clearTimeout(timer);
+        if (outcome.ok) {
           this.breaker.success();
-          resolve({ ok: true, decision });
-        },
-        (error: unknown) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          resolve(this.fail(ERROR, error));
-        },
-      );
+          resolve({ ok: true, decision: outcome.decision });
+        } else {
+          resolve(this.fail(ERROR, outcome.error instanceof NoClientError ? null : outcome.error));
+        }
+      });
     });
   }
 

@@ -1,0 +1,61 @@
+--[[ run-check.lua: one check's limits decided and consumed (no KEYS or ARGV of its own).
+
+run_check(kb, ab, n, cost, dry, now, slack, reply, rb) decides the check whose n limits
+are KEYS[kb+1 .. kb+n] with their six integers at ARGV[ab+1 ..] (algorithm, L, W, B,
+shadow, maxDelay; see check.lua), writes when admitted, and stores its reply at
+reply[rb+1 ..]: allowed, nowMs, then six integers per limit (check.lua's reply). Shared by
+check.lua (one check) and check-many.lua (several checks in order, one call), so both
+decide exactly alike. A later check of one call reads what an earlier one wrote.
+]]
+local function run_check(kb, ab, n, cost, dry, now, slack, reply, rb)
+  local results = {}
+  local shadow = {}
+  local allowed = 1
+  for i = 1, n do
+    local a = ab + 6 * (i - 1)
+    local r = ALG[tonumber(ARGV[a + 1])](KEYS[kb + i], tonumber(ARGV[a + 2]),
+      tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), tonumber(ARGV[a + 6]), cost, now)
+    results[i] = r
+    shadow[i] = ARGV[a + 5] == '1'
+    if r.status ~= 1 and not shadow[i] then allowed = 0 end
+  end
+
+  reply[rb + 1] = allowed
+  reply[rb + 2] = now
+  for i = 1, n do
+    local r = results[i]
+    local consumed = r.status == 1 and (shadow[i] or allowed == 1)
+    if consumed and not dry then
+      local key, ttl = KEYS[kb + i], int(r.ttl + slack)
+      if r.member then
+        redis.call('ZREMRANGEBYSCORE', key, '-inf', r.trim)
+        redis.call('ZADD', key, r.value, r.member)
+        redis.call('PEXPIRE', key, ttl)
+      else
+        redis.call('SET', key, r.value, 'PX', ttl)
+      end
+    end
+    local k = rb + 6 * i - 3
+    reply[k] = r.status
+    reply[k + 1] = 0
+    reply[k + 2] = r.remaining0
+    reply[k + 3] = r.reset0
+    reply[k + 4] = -1
+    reply[k + 5] = 0
+    if consumed then
+      reply[k + 1], reply[k + 2], reply[k + 3], reply[k + 5] = 1, r.remaining1, r.reset1, r.wait
+    end
+    if r.status == 0 then reply[k + 4] = r.retry end
+  end
+end
+
+-- The clock of one call: Redis TIME once, or the test-only override (ms >= 0). Keys outlive
+-- their state by the returned slack under a virtual clock: virtual time is not the clock
+-- Redis expires keys by, so a virtual-time TTL could drop state mid-test in real time.
+local function call_clock(override)
+  if override < 0 then
+    local t = redis.call('TIME')
+    return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), 0
+  end
+  return override, 3600000
+end

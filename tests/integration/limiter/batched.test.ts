@@ -1,0 +1,100 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { CheckBatcher, type Outcome } from "@/lib/limiter/batcher";
+import { exactnessProblem } from "@/lib/limiter/args";
+import { ReferenceLimiter } from "@/lib/limiter/reference/model";
+import type { Check, CheckDecision, LimitSpec } from "@/lib/limiter/types";
+import { createVirtualClock } from "./virtual-clock";
+import { connect, RUN } from "./redis";
+import { int, pick, prng, randomRule, type Random } from "./random";
+
+// The micro-batched path (lib/limiter/batcher.ts, lua/check-many.lua) against the reference
+// model: random bursts of concurrent checks of several tenants and limit sets, submitted in
+// one tick, must get the decisions the model gives when it takes them one by one in
+// submission order, and leave the same state (a final dry run of every limit agrees).
+
+const redis = connect();
+afterAll(() => redis.quit());
+
+const SEQUENCES = Number(process.env.LIMITER_SEQUENCES ?? 150) / 3;
+const STEPS = 30;
+
+function randomPool(rand: Random, tenant: string): LimitSpec[] {
+  return Array.from({ length: int(rand, 1, 5) }, (_, i) => {
+    let rule = randomRule(rand);
+    while (exactnessProblem(rule)) rule = randomRule(rand);
+    return { id: `l${i}`, tenantId: tenant, identity: pick(rand, ["k:1", "t", "s:x"]), rule };
+  });
+}
+
+/** A non-empty subset of the pool, in pool order (a check's limits). */
+function someOf(rand: Random, pool: LimitSpec[]): LimitSpec[] {
+  const used = pool.filter(() => rand() < 0.6);
+  return used.length > 0 ? used : [pool[0] as LimitSpec];
+}
+
+function submitAll(batcher: CheckBatcher, checks: Check[]): Promise<Outcome[]> {
+  return Promise.all(
+    checks.map((check) => new Promise<Outcome>((resolve) => batcher.submit(check, resolve))),
+  );
+}
+
+describe("micro-batched checks agree with the reference model taken one by one", () => {
+  it(`on ${SEQUENCES} random sequences of concurrent bursts (virtual clock)`, { timeout: 120_000 }, async () => {
+    const base = Number(process.env.LIMITER_SEED ?? Date.now() % 1_000_000);
+    let grouped = 0;
+    for (let s = 0; s < SEQUENCES; s++) {
+      const seed = base + s;
+      const rand = prng(seed);
+      const pools = [randomPool(rand, `${RUN}m${seed}a`), randomPool(rand, `${RUN}m${seed}b`)];
+      const clock = createVirtualClock(1_790_000_000_000 + int(rand, 0, 1e9));
+      const model = new ReferenceLimiter(() => clock.nowMs());
+      const batcher = new CheckBatcher(() => redis, { maxChecks: int(rand, 1, 12), evaluate: { clock } });
+      const smallest = Math.min(...pools.flat().map((l) => l.rule.windowMs));
+      for (let step = 0; step < STEPS; step++) {
+        clock.advance(pick(rand, [0, 1, int(rand, 0, smallest), int(rand, 0, 2 * smallest)]));
+        const checks: Check[] = Array.from({ length: int(rand, 1, 25) }, () => ({
+          limits: someOf(rand, pick(rand, pools)),
+          request: { cost: rand() < 0.8 ? 1 : int(rand, 1, 25), dryRun: rand() < 0.1 },
+        }));
+        const outcomes = await submitAll(batcher, checks);
+        if (checks.length > 1) grouped++;
+        checks.forEach((check, i) => {
+          const outcome = outcomes[i] as Outcome;
+          if (!outcome.ok) expect.fail(`seed ${seed} step ${step} check ${i}: ${String(outcome.error)}`);
+          const ref: CheckDecision = model.check(check.limits, check.request);
+          expect(outcome.decision, `seed ${seed} step ${step} check ${i}`).toEqual(ref);
+        });
+      }
+      // same final state: a dry run of every limit alone, batched together
+      const finals: Check[] = pools.flat().map((spec) => ({ limits: [spec], request: { cost: 1, dryRun: true } }));
+      const outcomes = await submitAll(batcher, finals);
+      finals.forEach((check, i) => {
+        const outcome = outcomes[i] as Outcome;
+        expect(outcome.ok && outcome.decision, `seed ${seed} final ${i}`).toEqual(model.check(check.limits, check.request));
+      });
+    }
+    expect(grouped).toBeGreaterThan(SEQUENCES);
+  });
+
+  it("a bad check fails alone; the others of its tick are decided", async () => {
+    const tenant = `${RUN}bad`;
+    const spec: LimitSpec = { id: "a", tenantId: tenant, identity: "t", rule: randomRule(prng(3)) };
+    const batcher = new CheckBatcher(() => redis);
+    const outcomes = await submitAll(batcher, [
+      { limits: [spec], request: { cost: 1, dryRun: true } },
+      { limits: [spec], request: { cost: 0, dryRun: false } },
+      { limits: [spec], request: { cost: 1, dryRun: true } },
+    ]);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+  });
+
+  it("no connection ready: every check of the tick fails at once", async () => {
+    const spec: LimitSpec = { id: "a", tenantId: `${RUN}none`, identity: "t", rule: randomRule(prng(4)) };
+    const batcher = new CheckBatcher(() => null);
+    const outcomes = await submitAll(batcher, [
+      { limits: [spec], request: { cost: 1, dryRun: false } },
+      { limits: [spec], request: { cost: 1, dryRun: false } },
+    ]);
+    expect(outcomes.every((o) => !o.ok)).toBe(true);
+  });
+});
