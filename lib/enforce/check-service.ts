@@ -2,7 +2,7 @@ import "server-only";
 import { summarize } from "@/lib/limiter/decide";
 import type { CheckDecision } from "@/lib/limiter/types";
 import type { ConfigHolder } from "@/lib/enforce/config-holder";
-import { agedDecision, DenyCache } from "@/lib/enforce/deny-cache";
+import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
 import { decisionSink } from "@/lib/enforce/decision-sink";
 import { degradedBody, earlyBody, limiterBody, outcomeOf } from "@/lib/enforce/decision-body";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
@@ -16,7 +16,10 @@ import { checkMetrics } from "@/lib/metrics/check-metrics";
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
 
-export type CheckAnswer = { status: 200; body: DecisionBody } | { status: 403; body: ErrorBody };
+/** `shared`: the body is reused by other answers (deny cache hits): its rendering may be too. */
+export type CheckAnswer =
+  | { status: 200; body: DecisionBody; shared?: boolean }
+  | { status: 403; body: ErrorBody };
 
 const NO_LIMITS: CheckDecision = summarize([]);
 
@@ -97,8 +100,11 @@ export class CheckService {
     const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost);
     if (hit) {
       checkMetrics.cacheHit("deny");
-      const body = limiterBody(resolution, agedDecision(hit, performance.now()), config.version);
-      return this.answer(body, resolution.tenant.id, resolution, input);
+      const body = answerFor(hit, performance.now(), (decision) =>
+        limiterBody(resolution, decision, config.version),
+      );
+      this.report(body, resolution.tenant.id, resolution.keyId, input);
+      return { status: 200, body, shared: true };
     }
     const sentAt = performance.now();
     return this.store

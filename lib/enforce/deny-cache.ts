@@ -1,4 +1,5 @@
 import type { CheckDecision } from "@/lib/limiter/types";
+import type { DecisionBody } from "@/lib/enforce/types";
 import { TtlLru, type Clock } from "@/lib/enforce/ttl-lru";
 
 // Checks known to be denied, answered from memory until their retry time, without Redis.
@@ -14,6 +15,8 @@ import { TtlLru, type Clock } from "@/lib/enforce/ttl-lru";
 
 export interface DeniedEntry {
   decision: CheckDecision;
+  /** the last answer built from this entry and the two integers it depends on (see answerFor) */
+  memo?: { elapsed: number; retry: number; body: DecisionBody };
   cost: number;
   /** clock time the call was sent */
   sentAt: number;
@@ -49,6 +52,27 @@ export class DenyCache {
   clear(): void {
     this.entries.clear();
   }
+}
+
+/**
+ * The answer body for a hit at `now`. agedDecision depends on `now` only through the whole
+ * ms elapsed since the call and the retry time rounded up, and the body otherwise only on
+ * the signature (same resolution under one config version: the cache is cleared on a new
+ * one), so hits within the same ms share one body, built once (and, by the lean path,
+ * serialized once). Bodies are never modified after they are built.
+ */
+export function answerFor(
+  entry: DeniedEntry,
+  now: number,
+  build: (decision: CheckDecision) => DecisionBody,
+): DecisionBody {
+  const elapsed = Math.max(0, Math.floor(now - entry.sentAt));
+  const retry = Math.max(1, Math.ceil(entry.until - now));
+  const memo = entry.memo;
+  if (memo && memo.elapsed === elapsed && memo.retry === retry) return memo.body;
+  const body = build(agedDecision(entry, now));
+  entry.memo = { elapsed, retry, body };
+  return body;
 }
 
 /** The stored decision with its times moved on to `now` (remaining counts as stored). */

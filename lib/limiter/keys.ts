@@ -16,8 +16,23 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 const GLOB_AND_MARKS = /[!'()*]/g;
 
+// Encoded parts are kept: the same tenants, limits and identities come back on every check.
+const ENCODED_MAX = 20_000;
+const encodedParts = new Map<string, string>();
+
 /** Percent-encodes all but A-Z a-z 0-9 - _ . ~ (so no brace, colon, % or glob character). */
 export function encodeKeyPart(text: string): string {
+  let encoded = encodedParts.get(text);
+  if (encoded === undefined) {
+    encoded = encode(text);
+    // a flood of new identities only clears the memo, it never grows past its bound
+    if (encodedParts.size >= ENCODED_MAX) encodedParts.clear();
+    encodedParts.set(text, encoded);
+  }
+  return encoded;
+}
+
+function encode(text: string): string {
   let encoded: string;
   try {
     encoded = encodeURIComponent(text);

@@ -105,7 +105,7 @@ export function handleCheck(
         return;
       }
       const send = (answer: CheckAnswer): void => {
-        if (answer.status === 200) sendDecision(response, answer.body);
+        if (answer.status === 200) sendDecision(response, answer.body, answer.shared === true);
         else sendJson(response, answer.status, answer.body);
         done();
       };

@@ -34,7 +34,23 @@ export function sendError(
   sendJson(response, status, body, extra);
 }
 
-export function sendDecision(response: ServerResponse, body: DecisionBody): void {
+type Rendered = { json: string; headers: Record<string, string | number> };
+
+// Renderings of shared bodies (deny cache hits within one ms are one body object).
+const rendered = new WeakMap<DecisionBody, Rendered>();
+
+/** `shared`: the body object is answered more than once and never modified. */
+export function sendDecision(response: ServerResponse, body: DecisionBody, shared = false): void {
+  let out = shared ? rendered.get(body) : undefined;
+  if (!out) {
+    out = render(body);
+    if (shared) rendered.set(body, out);
+  }
+  response.writeHead(200, out.headers);
+  response.end(out.json);
+}
+
+function render(body: DecisionBody): Rendered {
   const json = JSON.stringify(body);
   const { policy, rateLimit, retryAfter } = rateLimitHeaders(body);
   const headers: Record<string, string | number> = {
@@ -45,6 +61,5 @@ export function sendDecision(response: ServerResponse, body: DecisionBody): void
   if (policy !== null) headers["ratelimit-policy"] = policy;
   if (rateLimit !== null) headers["ratelimit"] = rateLimit;
   if (retryAfter !== null) headers["retry-after"] = retryAfter;
-  response.writeHead(200, headers);
-  response.end(json);
+  return { json, headers };
 }
