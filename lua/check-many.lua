@@ -5,29 +5,43 @@ file). Each check is all-or-nothing on its own, exactly as check.lua decides it 
 later check sees what the earlier ones consumed, as if they had been sent one by one. One
 Redis TIME for the whole call: the checks are decided at the same instant. Micro-batching
 (lib/limiter/batcher.ts) sends concurrent checks of one tenant this way, which saves the
-per-command cost of Redis and of the client per check.
+per-command cost of Redis and of the client per check. Keys and rules shared by several
+checks (the tenant's own limit, one rule for many keys) are sent once and referred to by
+their index, so a call's size and parsing grow with what differs between its checks.
 
-KEYS                 the checks' keys one after another: n_1 keys of check 1, then check 2...
-                     all of one tenant (one hash tag {t:<tenant>}, one Cluster slot); the
-                     caller may pad KEYS with more keys of that slot, which are ignored
+KEYS                 the distinct state keys of the call, all of one tenant (one hash tag
+                     {t:<tenant>}, one Cluster slot); the caller may pad KEYS with more keys
+                     of that slot, which are ignored
 ARGV[1]              now override in ms, test-only virtual clock (-1 = Redis TIME)
-ARGV[2]              m: number of checks
-then per check j:    cost, dryRun (0|1), n_j (its number of limits), then six integers per
-                     limit as in check.lua's ARGV[4 ..]
+ARGV[2]              r: number of distinct rules
+ARGV[3 .. 2+6r]      six integers per rule as in check.lua's ARGV[4 ..]: algorithm, L, W, B,
+                     shadow, maxDelay
+ARGV[3+6r]           m: number of checks
+then per check j:    cost, dryRun (0|1), n_j (its number of limits), then per limit two
+                     indexes (1-based): its key in KEYS, its rule among the r rules
 
 Reply (integers only): per check j in order, check.lua's reply for it: { allowed_j, nowMs,
   six integers per limit }, concatenated (2 + 6*n_j integers each).
 ]]
 
 local now, slack = call_clock(tonumber(ARGV[1]))
-local m = tonumber(ARGV[2])
+local r = tonumber(ARGV[2])
+local rules = {}
+for i = 1, r do rules[i] = read_rule(2 + 6 * (i - 1)) end
+local a = 3 + 6 * r
+local m = tonumber(ARGV[a])
 local reply = {}
-local kb, ab, rb = 0, 2, 0
+local keys, used = {}, {}
+local rb = 0
 for _ = 1, m do
-  local cost, dry, n = tonumber(ARGV[ab + 1]), ARGV[ab + 2] == '1', tonumber(ARGV[ab + 3])
-  run_check(kb, ab + 3, n, cost, dry, now, slack, reply, rb)
-  kb = kb + n
-  ab = ab + 3 + 6 * n
+  local cost, dry, n = tonumber(ARGV[a + 1]), ARGV[a + 2] == '1', tonumber(ARGV[a + 3])
+  a = a + 3
+  for i = 1, n do
+    keys[i] = KEYS[tonumber(ARGV[a + 1])]
+    used[i] = rules[tonumber(ARGV[a + 2])]
+    a = a + 2
+  end
+  run_check(n, keys, used, cost, dry, now, slack, reply, rb)
   rb = rb + 2 + 6 * n
 end
 return reply

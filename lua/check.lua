@@ -25,6 +25,9 @@ consumes when it alone admits and never blocks. A denied limit never writes.
 ]]
 
 local now, slack = call_clock(tonumber(ARGV[3]))
+local n = #KEYS
+local rules = {}
+for i = 1, n do rules[i] = read_rule(3 + 6 * (i - 1)) end
 local reply = {}
-run_check(0, 3, #KEYS, tonumber(ARGV[1]), ARGV[2] == '1', now, slack, reply, 0)
+run_check(n, KEYS, rules, tonumber(ARGV[1]), ARGV[2] == '1', now, slack, reply, 0)
 return reply

@@ -1,32 +1,38 @@
 --[[ run-check.lua: one check's limits decided and consumed (no KEYS or ARGV of its own).
 
-run_check(kb, ab, n, cost, dry, now, slack, reply, rb) decides the check whose n limits
-are KEYS[kb+1 .. kb+n] with their six integers at ARGV[ab+1 ..] (algorithm, L, W, B,
-shadow, maxDelay; see check.lua), writes when admitted, and stores its reply at
-reply[rb+1 ..]: allowed, nowMs, then six integers per limit (check.lua's reply). Shared by
-check.lua (one check) and check-many.lua (several checks in order, one call), so both
-decide exactly alike. A later check of one call reads what an earlier one wrote.
+run_check(n, keys, rules, cost, dry, now, slack, reply, rb) decides the check whose n limits
+have their state keys at keys[1..n] and their rules at rules[1..n] (each rule a table
+{ alg, L, W, B, shadow (boolean), maxDelay } of numbers, as read_rule makes from the six
+ARGV integers of check.lua), writes when admitted, and stores its reply at reply[rb+1 ..]:
+allowed, nowMs, then six integers per limit (check.lua's reply). Shared by check.lua (one
+check) and check-many.lua (several checks in order, one call), so both decide exactly
+alike. A later check of one call reads what an earlier one wrote.
 ]]
-local function run_check(kb, ab, n, cost, dry, now, slack, reply, rb)
-  local results = {}
-  local shadow = {}
+
+-- six ARGV strings from ARGV[a+1]: algorithm, L, W, B, shadow, maxDelay
+local function read_rule(a)
+  return { alg = ALG[tonumber(ARGV[a + 1])], L = tonumber(ARGV[a + 2]), W = tonumber(ARGV[a + 3]),
+           B = tonumber(ARGV[a + 4]), shadow = ARGV[a + 5] == '1', maxDelay = tonumber(ARGV[a + 6]) }
+end
+
+local results = {}
+
+local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
   local allowed = 1
   for i = 1, n do
-    local a = ab + 6 * (i - 1)
-    local r = ALG[tonumber(ARGV[a + 1])](KEYS[kb + i], tonumber(ARGV[a + 2]),
-      tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4]), tonumber(ARGV[a + 6]), cost, now)
+    local rule = rules[i]
+    local r = rule.alg(keys[i], rule.L, rule.W, rule.B, rule.maxDelay, cost, now)
     results[i] = r
-    shadow[i] = ARGV[a + 5] == '1'
-    if r.status ~= 1 and not shadow[i] then allowed = 0 end
+    if r.status ~= 1 and not rule.shadow then allowed = 0 end
   end
 
   reply[rb + 1] = allowed
   reply[rb + 2] = now
   for i = 1, n do
     local r = results[i]
-    local consumed = r.status == 1 and (shadow[i] or allowed == 1)
+    local consumed = r.status == 1 and (rules[i].shadow or allowed == 1)
     if consumed and not dry then
-      local key, ttl = KEYS[kb + i], int(r.ttl + slack)
+      local key, ttl = keys[i], int(r.ttl + slack)
       if r.member then
         redis.call('ZREMRANGEBYSCORE', key, '-inf', r.trim)
         redis.call('ZADD', key, r.value, r.member)

@@ -3,8 +3,8 @@ import type { RedisClient } from "@/lib/redis";
 import type { Check, CheckDecision } from "@/lib/limiter/types";
 import { summarize } from "@/lib/limiter/decide";
 import { readReply } from "@/lib/limiter/evaluate";
-import { evaluateGroup, prepareCheck, type PreparedCheck } from "@/lib/limiter/evaluate-many";
-import { nowOverride, type EvaluateOptions } from "@/lib/limiter/clock";
+import { evaluateGroup, prepareCheck, singleArgs, type PreparedCheck } from "@/lib/limiter/evaluate-many";
+import type { EvaluateOptions } from "@/lib/limiter/clock";
 import { runCheckScript } from "@/lib/limiter/script";
 
 // Micro-batching: checks submitted in the same turn of the event loop (the HTTP requests one
@@ -108,11 +108,8 @@ export class CheckBatcher {
     };
     if (group.length === 1) {
       const entry = group[0] as Entry;
-      const { check, keys, args } = entry.prepared;
-      // check.lua's ARGV: cost, dryRun, now override, then the limits' six integers
-      const single = args.slice();
-      single[2] = nowOverride(this.options.evaluate);
-      runCheckScript(client, keys, single).then(
+      const { check, keys } = entry.prepared;
+      runCheckScript(client, keys, singleArgs(entry.prepared, this.options.evaluate)).then(
         (reply) => entry.settle({ ok: true, decision: readReply(check.limits, reply) }),
         fail,
       );

@@ -1,7 +1,8 @@
 import "server-only";
 import type { RedisClient } from "@/lib/redis";
-import type { Check, CheckDecision } from "@/lib/limiter/types";
-import { buildCall, readReply, type ScriptCall } from "@/lib/limiter/evaluate";
+import type { Check, CheckDecision, LimitArgs } from "@/lib/limiter/types";
+import { codecFor } from "@/lib/limiter/algorithms";
+import { readReply, validate, type ScriptCall } from "@/lib/limiter/evaluate";
 import { nowOverride, type EvaluateOptions } from "@/lib/limiter/clock";
 import { runCheckManyScript } from "@/lib/limiter/script";
 
@@ -9,33 +10,64 @@ import { runCheckManyScript } from "@/lib/limiter/script";
 // each all-or-nothing on its own exactly as evaluate() decides it alone. One call instead of
 // one per check saves the per-command cost of ioredis and of Redis (EVALSHA set-up, reply).
 
-/** A check ready to send: its KEYS and its part of ARGV (cost, dryRun, n, six per limit). */
+/** A check ready to send: its keys and its limits' six integers, validated. */
 export interface PreparedCheck {
   check: Check;
   keys: string[];
-  /** cost, dryRun, n, then the limits' six integers (check-many.lua's per-check ARGV) */
-  args: number[];
+  /** per limit, its six script integers (one array per rule object, shared by checks) */
+  rules: LimitArgs[];
 }
 
-/** Validates one check (throws RangeError as evaluate() would) and lays out its ARGV part. */
+/** Validates one check (throws RangeError as evaluate() would) and lays out its parts. */
 export function prepareCheck(check: Check): PreparedCheck {
-  const call: ScriptCall = buildCall(check.limits, check.request);
-  // buildCall's ARGV starts cost, dryRun, now override; check-many puts n in the third place
-  call.args[2] = check.limits.length;
-  return { check, keys: call.keys, args: call.args };
+  const keys = validate(check.limits, check.request);
+  const rules = check.limits.map((spec) => codecFor(spec.rule.algorithm).args(spec.rule));
+  return { check, keys, rules };
 }
 
-/** KEYS and ARGV of lua/check-many.lua for checks of one tenant, in order. */
+/** lua/check.lua's ARGV for one prepared check. */
+export function singleArgs(prepared: PreparedCheck, options?: EvaluateOptions): number[] {
+  const { request } = prepared.check;
+  const args = [request.cost, request.dryRun ? 1 : 0, nowOverride(options)];
+  for (const rule of prepared.rules) for (const value of rule) args.push(value);
+  return args;
+}
+
+/**
+ * KEYS and ARGV of lua/check-many.lua for checks of one tenant, in order: distinct keys and
+ * rules once, each check as cost, dryRun, n and a (key, rule) index pair per limit.
+ */
 export function buildManyCall(
   prepared: readonly PreparedCheck[],
   options?: EvaluateOptions,
 ): ScriptCall {
   const keys: string[] = [];
-  const args: number[] = [nowOverride(options), prepared.length];
+  const keyIndex = new Map<string, number>();
+  const ruleIndex = new Map<LimitArgs, number>();
+  const ruleArgs: number[] = [];
+  const checkArgs: number[] = [prepared.length];
   for (const p of prepared) {
-    for (const key of p.keys) keys.push(key);
-    for (const arg of p.args) args.push(arg);
+    const { request } = p.check;
+    checkArgs.push(request.cost, request.dryRun ? 1 : 0, p.keys.length);
+    for (let i = 0; i < p.keys.length; i++) {
+      const key = p.keys[i] as string;
+      let k = keyIndex.get(key);
+      if (k === undefined) {
+        keys.push(key);
+        keyIndex.set(key, (k = keys.length));
+      }
+      const rule = p.rules[i] as LimitArgs;
+      let r = ruleIndex.get(rule);
+      if (r === undefined) {
+        for (const value of rule) ruleArgs.push(value);
+        ruleIndex.set(rule, (r = ruleIndex.size + 1));
+      }
+      checkArgs.push(k, r);
+    }
   }
+  const args: number[] = [nowOverride(options), ruleIndex.size];
+  for (const value of ruleArgs) args.push(value);
+  for (const value of checkArgs) args.push(value);
   return { keys, args };
 }
 

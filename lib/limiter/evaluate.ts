@@ -12,7 +12,8 @@ import { runCheckScript } from "@/lib/limiter/script";
 
 const MAX_COST = 1_000_000_000;
 
-function validate(limits: readonly LimitSpec[], request: CheckRequest): string[] {
+/** The check's keys, after checking its cost and limits (throws RangeError). */
+export function validate(limits: readonly LimitSpec[], request: CheckRequest): string[] {
   const { cost } = request;
   if (!Number.isSafeInteger(cost) || cost < 1 || cost > MAX_COST) {
     throw new RangeError(`cost must be an integer 1..${MAX_COST}, got ${cost}`);
