@@ -8,6 +8,7 @@ import { Redis } from "ioredis";
 import { freshBenchDatabase } from "./database";
 import { load, type LoadResult } from "./load";
 import { describe, outcomes } from "./app-metrics";
+import { startApp } from "./app-server";
 import { freePort, httpReady, startProcess, stopAll } from "./processes";
 import { printTable, printTargets, type Row } from "./report";
 
@@ -62,19 +63,14 @@ async function main(): Promise<void> {
   const app = `http://localhost:${appPort}`;
   const serverEnv = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, NODE_ENV: "production" };
   log("starting the app, the bare server and the peer");
-  await startProcess(
-    "app",
-    process.execPath,
-    [...HOOK, "server.ts"],
-    { ...serverEnv, PORT: String(appPort) },
-    async () => {
-      const response = await fetch(`${app}/api/check`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${setup.token}` },
-        body: JSON.stringify({ tenant: "bench", dryRun: true }),
-      });
-      return response.status === 200;
-    },
+  await startApp("app", appPort, serverEnv, setup.token);
+  // The same server with usage recording off: what recording costs, measured side by side.
+  const quietPort = await freePort();
+  const quiet = await startApp(
+    "app-no-usage",
+    quietPort,
+    { ...serverEnv, SLUICE_USAGE_RECORDING: "off" },
+    setup.token,
   );
   await startProcess(
     "bare",
@@ -132,6 +128,7 @@ async function main(): Promise<void> {
 
   const a = await phase("(a) bare node:http", `http://localhost:${barePort}/`, checkBodies);
   const b = await appPhase("(b) /api/check", "/api/check", checkBodies);
+  const g = await phase("(g) /api/check, usage recording off", `${quiet}/api/check`, checkBodies);
   // 10 connections x 50 checks: 500 checks in flight, ten times (b)'s 50.
   const c = await appPhase("(c) /api/check/batch", "/api/check/batch", batchBodies, undefined, 10);
   const d = await phase("(d) rate-limiter-flexible", `http://localhost:${peerPort}/`, checkBodies);
@@ -181,6 +178,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [
     row("(a)", "bare node:http JSON endpoint (ceiling)", a, "parses the body, fixed answer"),
     row("(b)", "POST /api/check, 3 limits", b.result, b.note),
+    row("(g)", "POST /api/check, 3 limits, usage recording off", g, "same build, SLUICE_USAGE_RECORDING=off"),
     row("(c)", `POST /api/check/batch, ${BATCH} checks/request, 10 conn.`, c.result, c.note, BATCH),
     row("(d)", "rate-limiter-flexible, 3 RateLimiterRedis", d, "peer on node:http"),
     row("(e)", "POST /api/check, key over its limit", e.result, e.note),
@@ -207,6 +205,11 @@ async function main(): Promise<void> {
       what: "(c) >= 5x (b) in checks/s",
       value: x(c.result.rps * BATCH, b.result.rps),
       ok: c.result.rps * BATCH >= 5 * b.result.rps,
+    },
+    {
+      what: "usage recording costs <= 10% ((b) vs (g))",
+      value: `${((1 - b.result.rps / g.rps) * 100).toFixed(1)}%`,
+      ok: b.result.rps >= 0.9 * g.rps,
     },
     { what: "(e) >= 0.8x (a)", value: x(e.result.rps, a.rps), ok: e.result.rps >= 0.8 * a.rps },
     {

@@ -1,0 +1,28 @@
+// Starts one Sluice server process for the bench and waits until it answers a check.
+import { startProcess } from "./processes";
+
+const HOOK = ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs"];
+
+export async function startApp(
+  name: string,
+  port: number,
+  env: Record<string, string>,
+  token: string,
+): Promise<string> {
+  const url = `http://localhost:${port}`;
+  await startProcess(
+    name,
+    process.execPath,
+    [...HOOK, "server.ts"],
+    { ...env, PORT: String(port) },
+    async () => {
+      const response = await fetch(`${url}/api/check`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}` },
+        body: JSON.stringify({ tenant: "bench", dryRun: true }),
+      });
+      return response.status === 200;
+    },
+  );
+  return url;
+}
