@@ -2,71 +2,21 @@
 // must give exactly schema.prisma (no drift), record themselves as `prisma migrate deploy`
 // would, be idempotent, and carry the hand-written rules Prisma cannot express.
 // Needs DATABASE_URL naming a Postgres server where it may create and drop databases.
-import { spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const MIGRATIONS_DIR = path.join(REPO_ROOT, "prisma", "migrations");
-const MIGRATE_SCRIPT = path.join(REPO_ROOT, "scripts", "db", "migrate.mjs");
-const CHECK_VIOLATION = "23514";
-
-type RunResult = { code: number | null; stdout: string; stderr: string };
-
-function serverUrl(): string {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("DATABASE_URL must name a Postgres server where tests may create databases.");
-  return url;
-}
-
-function urlForDatabase(name: string): string {
-  const url = new URL(serverUrl());
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl() });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-// The real CLI in a child process, as `npm run db:migrate` runs it.
-function runMigrate(databaseUrl: string, ...args: string[]): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--experimental-wasm-modules", "--no-warnings", MIGRATE_SCRIPT, ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function migrationFolders(): Promise<string[]> {
-  const entries = await readdir(MIGRATIONS_DIR, { withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort((a, b) => a.localeCompare(b));
-}
-
-function freshDatabaseName(): string {
-  return `sluice_mig_test_${randomBytes(5).toString("hex")}`;
-}
+import {
+  CHECK_VIOLATION,
+  MIGRATIONS_DIR,
+  freshDatabaseName,
+  migrationFolders,
+  onServer,
+  runMigrate,
+  urlForDatabase,
+  type RunResult,
+} from "./migrate-helpers";
 
 describe("prisma migrations (scripts/db/migrate.mjs)", () => {
   const databaseName = freshDatabaseName();
