@@ -78,6 +78,12 @@ test("creates a limit, changes it, and /api/check enforces the new value within 
   await expect(page.getByTestId("limit-e2e-cap")).toContainText("declared here");
 
   const body = { tenant: slug, key: "backend" };
+  // The new limit reaches the servers within 1 s (contract): wait for it before counting.
+  const created = Date.now();
+  let probe = await check(page, { ...body, dryRun: true });
+  while (!probe.limits.some((l) => l.name === "e2e-cap") && Date.now() - created < 1_000)
+    probe = await check(page, { ...body, dryRun: true });
+  expect(probe.limits.some((l) => l.name === "e2e-cap")).toBe(true);
   for (let i = 0; i < 3; i += 1) expect((await check(page, body)).allowed).toBe(true);
   const denied = await check(page, body);
   expect(denied.allowed).toBe(false);
