@@ -25,6 +25,11 @@ export function newSecret(kind: SecretKind): NewSecret {
   return { secret, hash: sha256Hex(secret), prefix: displayPrefix(secret) };
 }
 
+/** A given secret (the demo seed's stable ones) in stored form, or a new random one. */
+export function givenOrNewSecret(kind: SecretKind, given: string | undefined): NewSecret {
+  return given ? { secret: given, hash: sha256Hex(given), prefix: displayPrefix(given) } : newSecret(kind);
+}
+
 /** Constant-time comparison of two hex digests. */
 export function sameDigest(a: string, b: string): boolean {
   const left = Buffer.from(a, "hex");

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
-import { newSecret, sha256Hex, displayPrefix } from "@/lib/auth/secrets";
+import { givenOrNewSecret } from "@/lib/auth/secrets";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
 import { runConfigChange } from "@/lib/config/dal/config-change";
 import { ConflictError, NotFoundError } from "@/lib/config/dal/errors";
@@ -29,13 +29,7 @@ export async function createApiKey(
   input: CreateKeyInput,
   options: { requestId?: string | null; presetSecret?: string } = {},
 ): Promise<CreatedKey> {
-  const secret = options.presetSecret
-    ? {
-        secret: options.presetSecret,
-        hash: sha256Hex(options.presetSecret),
-        prefix: displayPrefix(options.presetSecret),
-      }
-    : newSecret("sk");
+  const secret = givenOrNewSecret("sk", options.presetSecret);
   const { result } = await runConfigChange(principal, options.requestId ?? null, async (tx, audit) => {
     const tenant = await tenantFor(tx, principal, tenantSlug, "editor");
     const clash = await tx.apiKey.findUnique({

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { actorIdOf, hasRole, isOperator, type Principal } from "@/lib/auth/principal";
-import { displayPrefix, newSecret, sha256Hex } from "@/lib/auth/secrets";
+import { givenOrNewSecret, newSecret } from "@/lib/auth/secrets";
 import { NAME_PATTERN } from "@/lib/config/document";
 import { runConfigChange } from "@/lib/config/dal/config-change";
 import { ForbiddenError } from "@/lib/config/dal/errors";
@@ -35,19 +35,13 @@ export interface CreatedToken {
   token: string;
 }
 
-function presetOrNew(kind: "st" | "at", preset: string | undefined) {
-  return preset
-    ? { secret: preset, hash: sha256Hex(preset), prefix: displayPrefix(preset) }
-    : newSecret(kind);
-}
-
 /** Operators may make unrestricted tokens; tenant admins only tokens limited to their tenants. */
 export async function createServiceToken(
   principal: Principal,
   input: CreateServiceTokenInput,
   options: { requestId?: string | null; presetSecret?: string } = {},
 ): Promise<CreatedToken> {
-  const secret = presetOrNew("st", options.presetSecret);
+  const secret = givenOrNewSecret("st", options.presetSecret);
   const { result } = await runConfigChange(principal, options.requestId ?? null, async (tx, audit) => {
     if (!input.tenants && !isOperator(principal)) {
       throw new ForbiddenError(
