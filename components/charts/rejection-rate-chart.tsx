@@ -2,7 +2,8 @@
 
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { UsagePoint } from "@/lib/usage/types";
-import { COLORS, formatPercent, formatTime } from "@/components/charts/format";
+import { COLORS, formatPercent } from "@/components/charts/format";
+import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
 
 // Share of checks rejected per bucket; buckets without traffic are gaps, not 0 %.
 
@@ -14,19 +15,12 @@ export function RejectionRateChart({ points, stepMs }: { points: UsagePoint[]; s
   return (
     <div data-testid="rejection-rate-chart" style={{ width: "100%", height: 180 }}>
       <ResponsiveContainer>
-        <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
+        <LineChart data={data} margin={CHART_MARGIN}>
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
-          <XAxis
-            dataKey="t"
-            type="number"
-            scale="time"
-            domain={["dataMin", "dataMax"]}
-            tickFormatter={(t: number) => formatTime(t, stepMs)}
-            minTickGap={40}
-          />
+          <XAxis {...timeAxisProps(stepMs)} />
           <YAxis domain={[0, 1]} tickFormatter={formatPercent} width={56} />
           <Tooltip
-            labelFormatter={(t) => formatTime(Number(t), stepMs)}
+            labelFormatter={timeLabel(stepMs)}
             formatter={(value) => [formatPercent(Number(value)), "Rejected"]}
           />
           <Line

@@ -2,7 +2,8 @@
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { UsagePoint } from "@/lib/usage/types";
-import { COLORS, formatCount, formatTime, stepLabel } from "@/components/charts/format";
+import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
+import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
 
 // Checks a shadow limit would have rejected (they were allowed): kept apart from real
 // rejections so trying a limit in shadow mode never reads as an incident.
@@ -11,20 +12,12 @@ export function ShadowChart({ points, stepMs }: { points: UsagePoint[]; stepMs: 
   return (
     <div data-testid="shadow-chart" style={{ width: "100%", height: 160 }}>
       <ResponsiveContainer>
-        <BarChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
+        <BarChart data={points} margin={CHART_MARGIN}>
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
-          <XAxis
-            dataKey="t"
-            type="number"
-            scale="time"
-            domain={["dataMin", "dataMax"]}
-            padding={{ left: 6, right: 6 }}
-            tickFormatter={(t: number) => formatTime(t, stepMs)}
-            minTickGap={40}
-          />
+          <XAxis {...timeAxisProps(stepMs)} padding={{ left: 6, right: 6 }} />
           <YAxis tickFormatter={formatCount} width={56} allowDecimals={false} />
           <Tooltip
-            labelFormatter={(t) => formatTime(Number(t), stepMs)}
+            labelFormatter={timeLabel(stepMs)}
             formatter={(value) => [`${formatCount(Number(value))} ${stepLabel(stepMs)}`, "Would be rejected"]}
           />
           <Bar

@@ -2,10 +2,18 @@
 
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { UsagePoint } from "@/lib/usage/types";
-import { COLORS, formatCount, formatTime, stepLabel } from "@/components/charts/format";
+import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
+import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
 
 // Allowed vs rejected (and degraded) checks over time, stacked. Animation is off: a live
 // refresh every 2 s redraws in place instead of replaying an entry animation (no flicker).
+
+// Stacked bottom to top, in this order.
+const SERIES = [
+  { dataKey: "allowed", name: "Allowed", color: COLORS.allowed, opacity: 0.35 },
+  { dataKey: "rejected", name: "Rejected", color: COLORS.rejected, opacity: 0.45 },
+  { dataKey: "degraded", name: "Degraded", color: COLORS.degraded, opacity: 0.3 },
+] as const;
 
 export interface TrafficChartProps {
   points: UsagePoint[];
@@ -16,16 +24,9 @@ export function TrafficChart({ points, stepMs }: TrafficChartProps) {
   return (
     <div data-testid="traffic-chart" style={{ width: "100%", height: 260 }}>
       <ResponsiveContainer>
-        <AreaChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
+        <AreaChart data={points} margin={CHART_MARGIN}>
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
-          <XAxis
-            dataKey="t"
-            type="number"
-            scale="time"
-            domain={["dataMin", "dataMax"]}
-            tickFormatter={(t: number) => formatTime(t, stepMs)}
-            minTickGap={40}
-          />
+          <XAxis {...timeAxisProps(stepMs)} />
           <YAxis
             tickFormatter={formatCount}
             width={56}
@@ -37,41 +38,21 @@ export function TrafficChart({ points, stepMs }: TrafficChartProps) {
               style: { fontSize: 11 },
             }}
           />
-          <Tooltip
-            labelFormatter={(t) => formatTime(Number(t), stepMs)}
-            formatter={(value) => formatCount(Number(value))}
-          />
+          <Tooltip labelFormatter={timeLabel(stepMs)} formatter={(value) => formatCount(Number(value))} />
           <Legend />
-          <Area
-            type="monotone"
-            dataKey="allowed"
-            name="Allowed"
-            stackId="1"
-            stroke={COLORS.allowed}
-            fill={COLORS.allowed}
-            fillOpacity={0.35}
-            isAnimationActive={false}
-          />
-          <Area
-            type="monotone"
-            dataKey="rejected"
-            name="Rejected"
-            stackId="1"
-            stroke={COLORS.rejected}
-            fill={COLORS.rejected}
-            fillOpacity={0.45}
-            isAnimationActive={false}
-          />
-          <Area
-            type="monotone"
-            dataKey="degraded"
-            name="Degraded"
-            stackId="1"
-            stroke={COLORS.degraded}
-            fill={COLORS.degraded}
-            fillOpacity={0.3}
-            isAnimationActive={false}
-          />
+          {SERIES.map((series) => (
+            <Area
+              key={series.dataKey}
+              type="monotone"
+              dataKey={series.dataKey}
+              name={series.name}
+              stackId="1"
+              stroke={series.color}
+              fill={series.color}
+              fillOpacity={series.opacity}
+              isAnimationActive={false}
+            />
+          ))}
         </AreaChart>
       </ResponsiveContainer>
     </div>
