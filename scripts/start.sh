@@ -34,4 +34,4 @@ bash scripts/build-if-changed.sh || die "The build failed (see above)."
 
 say "serving on http://localhost:$PORT — log in as $SLUICE_ADMIN_EMAIL with password $SLUICE_ADMIN_PASSWORD"
 echo $$ > "$DATA/app.pid"
-exec node --import tsx --import ./scripts/server-only-hook.mjs server.ts
+exec node --enable-source-maps .next/sluice/server.mjs

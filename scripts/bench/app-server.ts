@@ -1,7 +1,6 @@
-// Starts one Sluice server process for the bench and waits until it answers a check.
+// Starts one Sluice server process for the bench, the built one `npm start` runs
+// (.next/sluice/server.mjs), and waits until it answers a check.
 import { startProcess } from "./processes";
-
-const HOOK = ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs"];
 
 export async function startApp(
   name: string,
@@ -13,7 +12,7 @@ export async function startApp(
   await startProcess(
     name,
     process.execPath,
-    [...HOOK, "server.ts"],
+    ["--enable-source-maps", ".next/sluice/server.mjs"],
     { ...env, PORT: String(port) },
     async () => {
       const response = await fetch(`${url}/api/check`, {

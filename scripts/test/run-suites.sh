@@ -6,7 +6,6 @@ REPORTS="$1"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 DATA="${SLUICE_DATA_DIR:-$ROOT/.data}"
-HOOK=(--import tsx --import ./scripts/server-only-hook.mjs)
 APP_PORTS=(3100 3101)
 
 banner() { printf '\n\033[1;34m== %s ==\033[0m\n' "$*"; }
@@ -32,7 +31,7 @@ if bash scripts/build-if-changed.sh; then record build pass; else record build f
 banner "start two app processes"
 for port in "${APP_PORTS[@]}"; do
   PORT=$port NODE_ENV=production NEXTAUTH_URL="http://localhost:$port" \
-    node "${HOOK[@]}" server.ts > "$REPORTS/app-$port.log" 2>&1 &
+    node --enable-source-maps .next/sluice/server.mjs > "$REPORTS/app-$port.log" 2>&1 &
   echo $! > "$DATA/test-app-$port.pid"
 done
 export APP_URL="http://localhost:${APP_PORTS[0]}" APP_URL_2="http://localhost:${APP_PORTS[1]}"

@@ -97,7 +97,7 @@ export class AppProcess {
   async start(): Promise<void> {
     this.child = spawn(
       process.execPath,
-      ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs", "server.ts"],
+      ["--enable-source-maps", ".next/sluice/server.mjs"],
       {
         cwd: ROOT,
         env: { ...process.env, NODE_ENV: "production", PORT: String(this.port), ...this.env },
