@@ -1,7 +1,8 @@
 // npm run bench: the enforcement API against its ceiling and a peer, side by side in one
 // run (issue 4). Brings up its own Redis, database "<name>_bench" (next to DATABASE_URL's,
 // default postgresql://postgres@127.0.0.1:54329/sluice) and server processes on spare
-// ports, measures with autocannon (50 keep-alive connections) from this process, and cleans up.
+// ports, measures with wrk (50 keep-alive connections; autocannon for the fixed-rate phase),
+// and cleans up.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
@@ -194,7 +195,7 @@ async function main(): Promise<void> {
     },
   ];
   console.log(
-    `\nSluice check API benchmark: ${SECONDS} s per phase, autocannon 50 connections, keep-alive; ${new Date().toISOString()}`,
+    `\nSluice check API benchmark: ${SECONDS} s per phase, wrk 1 thread 50 connections, keep-alive (b½: autocannon at a fixed rate); ${new Date().toISOString()}`,
   );
   printTable(rows, rows[0] as Row);
   const x = (p: number, q: number) => `${(p / q).toFixed(2)}x`;
