@@ -20,7 +20,7 @@ ARGV[3+6r]           m: number of checks
 then per check j:    cost, dryRun (0|1), n_j (its number of limits), then per limit two
                      indexes (1-based): its key in KEYS, its rule among the r rules
 
-Reply (integers only): per check j in order, check.lua's reply for it: { allowed_j, nowMs,
+Reply: one string of integers separated by spaces (see encode_reply): per check j in order, check.lua's reply for it: { allowed_j, nowMs,
   six integers per limit }, concatenated (2 + 6*n_j integers each).
 ]]
 
@@ -44,4 +44,5 @@ for _ = 1, m do
   run_check(n, keys, used, cost, dry, now, slack, reply, rb)
   rb = rb + 2 + 6 * n
 end
-return reply
+flush_states()
+return encode_reply(reply)

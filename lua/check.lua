@@ -14,7 +14,7 @@ ARGV[4 + 6*(i-1) ..] six integers per limit i:
                     L (limit), W (window ms), B (burst; L where it does not apply),
                     shadow (1 = mode shadow), maxDelay (ms; -1 = action reject)
 
-Reply (integers only): { allowed (0|1: every enforce limit admits), nowMs,
+Reply: one string of integers separated by spaces (see encode_reply): { allowed (0|1: every enforce limit admits), nowMs,
   then six integers per limit i:
     status (0 rate_limited, 1 admits on its own, 2 cost_exceeds_capacity),
     consumed (0|1: this check consumes the limit's units; also reported on dryRun),
@@ -30,4 +30,5 @@ local rules = {}
 for i = 1, n do rules[i] = read_rule(3 + 6 * (i - 1)) end
 local reply = {}
 run_check(n, KEYS, rules, tonumber(ARGV[1]), ARGV[2] == '1', now, slack, reply, 0)
-return reply
+flush_states()
+return encode_reply(reply)

@@ -1,7 +1,8 @@
 --[[ common.lua: helpers shared by the algorithm fragments and check.lua (no KEYS or ARGV).
 
 An algorithm is ALG[code](key, L, W, B, maxDelay, cost, now), now in integer ms. It reads its
-one key and returns, without writing anything (no closures: this runs on every check):
+one key (string states through state_get) and returns, without writing anything (no closures:
+this runs on every check):
   { status = 0|1|2 (rate_limited | admits | cost_exceeds_capacity),
     wait, retry            -- ms: wait when admitted (delay), retry when status 0
     remaining0, reset0     -- reported when the check does not consume
@@ -32,4 +33,49 @@ end
 local function denied(status, retry, remaining, reset)
   return { status = status, wait = 0, retry = retry, remaining0 = remaining, reset0 = reset,
            remaining1 = remaining, reset1 = reset }
+end
+
+--[[ String states are read once and written once per call: a key that several checks of one
+call share (the tenant's own limit, above all) costs one GET and one SET however many checks
+touch it. A later check of the call reads what an earlier one wrote, from here. The writes
+happen at the end (flush_states), which no one can tell apart from writing each time: the call
+is atomic, every write of it uses the same now, and the last write's TTL is the one that stays.
+state_get answers false for an absent key, as GET does. ]]
+local state_value, state_ttl = {}, {}
+local dirty, ndirty = {}, 0
+
+local function state_get(key)
+  local v = state_value[key]
+  if v == nil then
+    v = redis.call('GET', key)
+    state_value[key] = v
+  end
+  return v
+end
+
+local function state_set(key, value, ttl)
+  state_value[key] = value
+  if state_ttl[key] == nil then
+    ndirty = ndirty + 1
+    dirty[ndirty] = key
+  end
+  state_ttl[key] = ttl
+end
+
+local function flush_states()
+  for i = 1, ndirty do
+    local key = dirty[i]
+    redis.call('SET', key, state_value[key], 'PX', state_ttl[key])
+  end
+end
+
+--[[ The reply as ONE string of integers separated by spaces: a client decodes one bulk string
+far faster than hundreds of RESP integers. Lua writes numbers with %.14g, which is exact for
+integers below 1e14; larger ones (up to 2^53) go through %d. ]]
+local function encode_reply(reply)
+  for i = 1, #reply do
+    local x = reply[i]
+    if x >= 1e14 or x <= -1e14 then reply[i] = int(x) end
+  end
+  return table.concat(reply, ' ')
 end

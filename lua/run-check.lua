@@ -6,7 +6,8 @@ have their state keys at keys[1..n] and their rules at rules[1..n] (each rule a 
 ARGV integers of check.lua), writes when admitted, and stores its reply at reply[rb+1 ..]:
 allowed, nowMs, then six integers per limit (check.lua's reply). Shared by check.lua (one
 check) and check-many.lua (several checks in order, one call), so both decide exactly
-alike. A later check of one call reads what an earlier one wrote.
+alike. A later check of one call reads what an earlier one wrote (string states through
+state_set, written out by flush_states when the call ends).
 ]]
 
 -- six ARGV strings from ARGV[a+1]: algorithm, L, W, B, shadow, maxDelay
@@ -38,7 +39,7 @@ local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
         redis.call('ZADD', key, r.value, r.member)
         redis.call('PEXPIRE', key, ttl)
       else
-        redis.call('SET', key, r.value, 'PX', ttl)
+        state_set(key, r.value, ttl)
       end
     end
     local k = rb + 6 * i - 3

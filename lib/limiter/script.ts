@@ -42,8 +42,7 @@ export function checkManyScript(): Script {
   return (many ??= readScript(MANY_SCRIPT_FILES));
 }
 
-type ScriptReply = Array<number | string>;
-type CheckCommand = (...keysAndArgs: Array<string | number>) => Promise<ScriptReply>;
+type CheckCommand = (...keysAndArgs: Array<string | number>) => Promise<string>;
 
 // One command per script and key count (sluiceCheck1, sluiceMany8, ...), each with a fixed
 // numberOfKeys: ioredis' auto-pipelining on a Cluster routes a custom command by its first
@@ -80,9 +79,33 @@ export function manyKeyCount(numKeys: number): number {
   return n;
 }
 
-function toNumbers(reply: ScriptReply): number[] {
-  const out = new Array<number>(reply.length);
-  for (let i = 0; i < reply.length; i++) out[i] = Number(reply[i]);
+/**
+ * The scripts' reply: integers (below 2^53) separated by single spaces, as encode_reply in
+ * lua/common.lua writes them. Read digit by digit, without a string per number; anything
+ * else (an exponent, a stray character) throws rather than being misread.
+ */
+export function parseReply(reply: unknown): number[] {
+  if (typeof reply !== "string") throw new Error("limiter script: the reply is not a string");
+  const out: number[] = [];
+  let value = 0;
+  let sign = 1;
+  let digits = 0;
+  for (let i = 0; i <= reply.length; i++) {
+    const c = i < reply.length ? reply.charCodeAt(i) : 32;
+    if (c >= 48 && c <= 57) {
+      value = value * 10 + (c - 48);
+      digits++;
+    } else if (c === 32 && digits > 0) {
+      out.push(sign * value);
+      value = 0;
+      sign = 1;
+      digits = 0;
+    } else if (c === 45 && digits === 0 && sign === 1) {
+      sign = -1;
+    } else {
+      throw new Error(`limiter script: unreadable reply at character ${i}`);
+    }
+  }
   return out;
 }
 
@@ -93,8 +116,7 @@ export async function runCheckScript(
   args: readonly (string | number)[],
 ): Promise<number[]> {
   const command = commandFor(redis, `sluiceCheck${keys.length}`, checkScript, keys.length);
-  const reply = await command.call(redis, ...keys, ...args);
-  return toNumbers(reply);
+  return parseReply(await command.call(redis, ...keys, ...args));
 }
 
 /** Runs lua/check-many.lua: KEYS (padded here) then ARGV as its header lists them. */
@@ -107,6 +129,5 @@ export async function runCheckManyScript(
   const padded = keys.slice();
   while (padded.length < count) padded.push(keys[0] as string);
   const command = commandFor(redis, `sluiceMany${count}`, checkManyScript, count);
-  const reply = await command.call(redis, ...padded, ...args);
-  return toNumbers(reply);
+  return parseReply(await command.call(redis, ...padded, ...args));
 }

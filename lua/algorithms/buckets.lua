@@ -22,7 +22,7 @@ end
 
 local function meter(key, L, W, B, maxDelay, cost, now)
   local x, t = 0, now
-  local v = redis.call('GET', key)
+  local v = state_get(key)
   if v then
     local sx, st, sw = string.match(v, '^(%d+) (%d+) (%d+)$')
     x, t, sw = tonumber(sx), tonumber(st), tonumber(sw)

@@ -7,7 +7,7 @@ Reply  remaining = L - count; resetMs = to the window's end; retryAfterMs = to t
 ALG[1] = function(key, L, W, B, maxDelay, cost, now)
   local idx = idiv(now, W)
   local count = 0
-  local v = redis.call('GET', key)
+  local v = state_get(key)
   if v then
     local i, c = string.match(v, '^(%d+) (%d+)$')
     if tonumber(i) == idx then count = tonumber(c) end

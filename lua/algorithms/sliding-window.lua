@@ -20,7 +20,7 @@ ALG[3] = function(key, L, W, B, maxDelay, cost, now)
   local idx = idiv(now, W)
   local e = now - idx * W
   local curr, prev = 0, 0
-  local v = redis.call('GET', key)
+  local v = state_get(key)
   if v then
     local i, c, p = string.match(v, '^(%d+) (%d+) (%d+)$')
     i = tonumber(i)
