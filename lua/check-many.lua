@@ -20,7 +20,7 @@ ARGV[3+6r]           m: number of checks
 then per check j:    cost, dryRun (0|1), n_j (its number of limits), then per limit two
                      indexes (1-based): its key in KEYS, its rule among the r rules
 
-Reply: one string of integers separated by spaces (see encode_reply): per check j in order, check.lua's reply for it: { allowed_j, nowMs,
+Reply: ONE string of integers separated by spaces, as check.lua's: per check j in order, check.lua's reply for it: { allowed_j, nowMs,
   six integers per limit }, concatenated (2 + 6*n_j integers each).
 ]]
 
@@ -41,8 +41,7 @@ for _ = 1, m do
     used[i] = rules[tonumber(ARGV[a + 2])]
     a = a + 2
   end
-  run_check(n, keys, used, cost, dry, now, slack, reply, rb)
-  rb = rb + 2 + 6 * n
+  rb = run_check(n, keys, used, cost, dry, now, slack, reply, rb)
 end
 flush_states()
-return encode_reply(reply)
+return table.concat(reply, ' ')

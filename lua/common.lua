@@ -68,14 +68,3 @@ local function flush_states()
     redis.call('SET', key, state_value[key], 'PX', state_ttl[key])
   end
 end
-
---[[ The reply as ONE string of integers separated by spaces: a client decodes one bulk string
-far faster than hundreds of RESP integers. Lua writes numbers with %.14g, which is exact for
-integers below 1e14; larger ones (up to 2^53) go through %d. ]]
-local function encode_reply(reply)
-  for i = 1, #reply do
-    local x = reply[i]
-    if x >= 1e14 or x <= -1e14 then reply[i] = int(x) end
-  end
-  return table.concat(reply, ' ')
-end

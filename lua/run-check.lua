@@ -3,8 +3,10 @@
 run_check(n, keys, rules, cost, dry, now, slack, reply, rb) decides the check whose n limits
 have their state keys at keys[1..n] and their rules at rules[1..n] (each rule a table
 { alg, L, W, B, shadow (boolean), maxDelay } of numbers, as read_rule makes from the six
-ARGV integers of check.lua), writes when admitted, and stores its reply at reply[rb+1 ..]:
-allowed, nowMs, then six integers per limit (check.lua's reply). Shared by check.lua (one
+ARGV integers of check.lua), writes when admitted, and stores its reply as text parts at
+reply[rb+1 ..]: "allowed nowMs", then one part of six integers per limit (check.lua's
+reply); it returns the new number of parts. Integers are written by string.format's %d:
+glibc's integer path, where Lua's own number-to-text (%.14g) takes its slow float path. Shared by check.lua (one
 check) and check-many.lua (several checks in order, one call), so both decide exactly
 alike. A later check of one call reads what an earlier one wrote (string states through
 state_set, written out by flush_states when the call ends).
@@ -27,8 +29,8 @@ local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
     if r.status ~= 1 and not rule.shadow then allowed = 0 end
   end
 
-  reply[rb + 1] = allowed
-  reply[rb + 2] = now
+  rb = rb + 1
+  reply[rb] = string.format('%d %d', allowed, now)
   for i = 1, n do
     local r = results[i]
     local consumed = r.status == 1 and (rules[i].shadow or allowed == 1)
@@ -42,18 +44,16 @@ local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
         state_set(key, r.value, ttl)
       end
     end
-    local k = rb + 6 * i - 3
-    reply[k] = r.status
-    reply[k + 1] = 0
-    reply[k + 2] = r.remaining0
-    reply[k + 3] = r.reset0
-    reply[k + 4] = -1
-    reply[k + 5] = 0
+    local retry = -1
+    if r.status == 0 then retry = r.retry end
+    rb = rb + 1
     if consumed then
-      reply[k + 1], reply[k + 2], reply[k + 3], reply[k + 5] = 1, r.remaining1, r.reset1, r.wait
+      reply[rb] = string.format('%d 1 %d %d %d %d', r.status, r.remaining1, r.reset1, retry, r.wait)
+    else
+      reply[rb] = string.format('%d 0 %d %d %d 0', r.status, r.remaining0, r.reset0, retry)
     end
-    if r.status == 0 then reply[k + 4] = r.retry end
   end
+  return rb
 end
 
 -- The clock of one call: Redis TIME once, or the test-only override (ms >= 0). Keys outlive

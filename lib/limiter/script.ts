@@ -80,8 +80,8 @@ export function manyKeyCount(numKeys: number): number {
 }
 
 /**
- * The scripts' reply: integers (below 2^53) separated by single spaces, as encode_reply in
- * lua/common.lua writes them. Read digit by digit, without a string per number; anything
+ * The scripts' reply: integers (below 2^53) separated by single spaces, as run-check.lua
+ * writes them with %d. Read digit by digit, without a string per number; anything
  * else (an exponent, a stray character) throws rather than being misread.
  */
 export function parseReply(reply: unknown): number[] {
