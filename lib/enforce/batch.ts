@@ -5,8 +5,8 @@ import type { Caller } from "@/lib/enforce/service-auth";
 import type { DecisionBody, ErrorBody } from "@/lib/enforce/types";
 
 // POST /api/check/batch: each check validated and decided on its own, a bad one answered
-// with its own error in its place. All limiter calls are issued in the same tick, so the
-// hot client's auto-pipelining writes them to Redis together: one or a few round trips for
+// with its own error in its place. All checks are submitted in the same tick, so the
+// micro-batcher sends those of one tenant as one script call: one or a few round trips for
 // the whole batch instead of one per check.
 
 /**
@@ -19,24 +19,35 @@ export function batchTimeoutMs(checkTimeoutMs: number, size: number): number {
   return checkTimeoutMs + 2 * size;
 }
 
+/** Decides every item; `done` gets the results in order once the last one is answered. */
 export function decideBatch(
   service: CheckService,
   items: readonly unknown[],
   caller: Caller,
   checkTimeoutMs: number,
-): Promise<Array<DecisionBody | ErrorBody>> {
+  done: (results: Array<DecisionBody | ErrorBody>) => void,
+): void {
   const timeoutMs = batchTimeoutMs(checkTimeoutMs, items.length);
-  return Promise.all(
-    items.map((item, i): Promise<DecisionBody | ErrorBody> | ErrorBody => {
-      const parsed = parseCheck(item, `checks[${i}]`);
-      if (!parsed.ok) {
-        return { error: { code: "invalid_request", message: parsed.error.message, path: parsed.error.path } };
-      }
-      return Promise.resolve(service.decide(parsed.value, caller, timeoutMs)).then((answer) => {
-        if (answer.status === 200) return answer.body;
-        const { error } = answer.body;
-        return { error: { ...error, path: `checks[${i}].${error.path ?? "tenant"}` } };
-      });
-    }),
-  );
+  const results = new Array<DecisionBody | ErrorBody>(items.length);
+  let pending = items.length;
+  const put = (i: number, result: DecisionBody | ErrorBody): void => {
+    results[i] = result;
+    if (--pending === 0) done(results);
+  };
+  items.forEach((item, i) => {
+    const parsed = parseCheck(item, `checks[${i}]`);
+    if (!parsed.ok) {
+      put(i, { error: { code: "invalid_request", message: parsed.error.message, path: parsed.error.path } });
+      return;
+    }
+    service.decide(
+      parsed.value,
+      caller,
+      (answer) => {
+        if (answer.status === 200) put(i, answer.body);
+        else put(i, { error: { ...answer.body.error, path: `checks[${i}].${answer.body.error.path ?? "tenant"}` } });
+      },
+      timeoutMs,
+    );
+  });
 }

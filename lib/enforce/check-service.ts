@@ -5,10 +5,12 @@ import type { ConfigHolder } from "@/lib/enforce/config-holder";
 import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
 import { decisionSink } from "@/lib/enforce/decision-sink";
 import { degradedBody, earlyBody, limiterBody, outcomeOf } from "@/lib/enforce/decision-body";
+import { HotResolutions, hotKeyOf } from "@/lib/enforce/hot-resolutions";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
 import { resolveCheck, type KeyCaches, type Resolution, type Resolved } from "@/lib/enforce/resolve";
 import type { KeyRecord } from "@/lib/enforce/config-index";
-import type { Caller } from "@/lib/enforce/service-auth";
+import { mayCheck, type Caller } from "@/lib/enforce/service-auth";
+import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import { TtlLru } from "@/lib/enforce/ttl-lru";
 import type { CheckInput, DecisionBody, ErrorBody } from "@/lib/enforce/types";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
@@ -23,19 +25,18 @@ export type CheckAnswer =
 
 const NO_LIMITS: CheckDecision = summarize([]);
 
-function forbidden(tenantSlug: string, path: string): ErrorBody {
+function forbiddenAnswer(tenantSlug: string, input: CheckInput): CheckAnswer {
   return {
-    error: {
-      code: "forbidden",
-      message: `This service token may not check for tenant ${tenantSlug}; use a token that lists it.`,
-      path,
+    status: 403,
+    body: {
+      error: {
+        code: "forbidden",
+        message: `This service token may not check for tenant ${tenantSlug}; use a token that lists it.`,
+        path: input.apiKey !== null ? "apiKey" : "tenant",
+      },
     },
   };
 }
-
-/** Same tenant, key, route and subject: the same counters under one config version. */
-const signatureOf = (resolved: Resolved, input: CheckInput): string =>
-  `${resolved.tenant.id}\n${resolved.keyId ?? ""}\n${resolved.route ?? ""}\n${input.subject ?? ""}`;
 
 export class CheckService {
   /** raw apiKey values known (not) to exist in the current version; see resolve.ts */
@@ -44,6 +45,8 @@ export class CheckService {
     known: new TtlLru<KeyRecord>(10_000, 60_000),
   };
   readonly denied = new DenyCache();
+  /** checks seen in this version, resolved and prepared for the limiter (hot-resolutions.ts) */
+  readonly hot = new HotResolutions();
 
   constructor(
     private readonly holder: ConfigHolder,
@@ -54,6 +57,7 @@ export class CheckService {
       // Keys, limits or owners may have changed: nothing cached stays exact.
       this.keys.unknown.clear();
       this.keys.known.clear();
+      this.hot.clear();
       this.denied.clear();
       checkMetrics.configVersion(index.version);
     });
@@ -64,61 +68,80 @@ export class CheckService {
   }
 
   /**
-   * One check. Answers synchronously when no Redis call is needed (early decisions, the deny
-   * cache, no limits), else a promise: the lean path then allocates no promise at all for
-   * them, which matters because Next in the same process makes every promise dearer (async
-   * context tracking). `timeoutMs` (batches) overrides the store's check timeout.
+   * One check, answered through `done`: at once when no Redis call is needed (early
+   * decisions, the deny cache, no limits), else when the limiter answers or gives up.
+   * Callbacks rather than promises: promises cost more per check, all the more with Next in
+   * the same process (async context tracking). `timeoutMs` (batches) overrides the store's
+   * check timeout.
    */
-  decide(input: CheckInput, caller: Caller, timeoutMs?: number): CheckAnswer | Promise<CheckAnswer> {
+  decide(input: CheckInput, caller: Caller, done: (answer: CheckAnswer) => void, timeoutMs?: number): void {
     const config = this.holder.current;
-    const resolution: Resolution = resolveCheck(input, caller, config, this.keys);
-    if (resolution.kind === "forbidden") {
-      return {
-        status: 403,
-        body: forbidden(resolution.tenantSlug, input.apiKey !== null ? "apiKey" : "tenant"),
-      };
+    const hotKey = hotKeyOf(input);
+    let hot = this.hot.get(hotKey, Date.now());
+    let resolved: Resolved;
+    if (hot) {
+      resolved = hot.resolved;
+      if (!mayCheck(caller, resolved.tenant.slug)) {
+        done(forbiddenAnswer(resolved.tenant.slug, input));
+        return;
+      }
+    } else {
+      const resolution: Resolution = resolveCheck(input, caller, config, this.keys);
+      if (resolution.kind === "forbidden") {
+        done(forbiddenAnswer(resolution.tenantSlug, input));
+        return;
+      }
+      if (resolution.kind === "early") {
+        if (resolution.cached) checkMetrics.cacheHit("negative");
+        done(this.answer(earlyBody(resolution, config.version), resolution.tenant?.id ?? null, resolution, input));
+        return;
+      }
+      resolved = resolution;
     }
-    if (resolution.kind === "early") {
-      if (resolution.cached) checkMetrics.cacheHit("negative");
-      return this.answer(
-        earlyBody(resolution, config.version),
-        resolution.tenant?.id ?? null,
-        resolution,
-        input,
-      );
-    }
-    const { specs, hasShadow } = resolution.matched;
+    const { specs } = resolved.matched;
     if (specs.length === 0) {
-      return this.answer(
-        limiterBody(resolution, NO_LIMITS, config.version),
-        resolution.tenant.id,
-        resolution,
-        input,
-      );
+      done(this.answer(limiterBody(resolved, NO_LIMITS, config.version), resolved.tenant.id, resolved, input));
+      return;
     }
-    const signature = hasShadow ? null : signatureOf(resolution, input);
+    if (!hot) {
+      try {
+        hot = this.hot.remember(hotKey, resolved, input);
+      } catch (error) {
+        // rules the limiter cannot count exactly (validation refuses them at import)
+        console.error("[sluice] a limit cannot be evaluated:", error);
+        done(this.answer(degradedBody(resolved, config.version), resolved.tenant.id, resolved, input));
+        return;
+      }
+    }
+    const { signature } = hot;
     const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost);
     if (hit) {
       checkMetrics.cacheHit("deny");
-      const body = answerFor(hit, performance.now(), (decision) =>
-        limiterBody(resolution, decision, config.version),
-      );
-      this.report(body, resolution.tenant.id, resolution.keyId, input);
-      return { status: 200, body, shared: true };
+      const body = answerFor(hit, performance.now(), (decision) => limiterBody(resolved, decision, config.version));
+      this.report(body, resolved.tenant.id, resolved.keyId, input);
+      done({ status: 200, body, shared: true });
+      return;
     }
     const sentAt = performance.now();
-    return this.store
-      .check(specs, { cost: input.cost, dryRun: input.dryRun }, timeoutMs)
-      .then((result: StoreResult) => {
+    const prepared: PreparedCheck = {
+      check: { limits: specs, request: { cost: input.cost, dryRun: input.dryRun } },
+      keys: hot.keys,
+      rules: hot.rules,
+    };
+    this.store.check(
+      prepared,
+      (result: StoreResult) => {
         let body: DecisionBody;
         if (result.ok) {
-          body = limiterBody(resolution, result.decision, config.version);
+          body = limiterBody(resolved, result.decision, config.version);
           if (signature !== null) this.denied.remember(signature, input.cost, result.decision, sentAt);
         } else {
-          body = degradedBody(resolution, config.version);
+          body = degradedBody(resolved, config.version);
         }
-        return this.answer(body, resolution.tenant.id, resolution, input);
-      });
+        done(this.answer(body, resolved.tenant.id, resolved, input));
+      },
+      timeoutMs,
+    );
   }
 
   private answer(

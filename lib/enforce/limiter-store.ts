@@ -1,6 +1,7 @@
 import "server-only";
-import { CheckBatcher, NoClientError, type Outcome } from "@/lib/limiter/batcher";
-import type { CheckDecision, CheckRequest, LimitSpec } from "@/lib/limiter/types";
+import { CheckBatcher, CheckTimeoutError, NoClientError, type Outcome } from "@/lib/limiter/batcher";
+import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
+import type { CheckDecision } from "@/lib/limiter/types";
 import type { RedisClient } from "@/lib/redis";
 import { CircuitBreaker } from "@/lib/enforce/breaker";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
@@ -71,36 +72,31 @@ export class LimiterStore {
     this.reconnectListeners.push(listener);
   }
 
-  /** One check; settles within timeoutMs (default: the check timeout). */
-  check(
-    specs: readonly LimitSpec[],
-    request: CheckRequest,
-    timeoutMs = this.options.timeoutMs,
-  ): Promise<StoreResult> {
+  /**
+   * One check, answered through `done` within timeoutMs (default: the check timeout), or at
+   * once while the circuit is open. Callbacks, not promises: this runs once per check.
+   */
+  check(prepared: PreparedCheck, done: (result: StoreResult) => void, timeoutMs = this.options.timeoutMs): void {
     if (!this.breaker.allows()) {
       this.maybeProbe();
       checkMetrics.storeFailure("circuit_open");
-      return Promise.resolve(OPEN);
+      done(OPEN);
+      return;
     }
-    return new Promise<StoreResult>((resolve) => {
-      let settled = false;
-      const timer = setTimeout(() => {
-        if (settled) return;
-        settled = true;
-        resolve(this.fail(TIMEOUT, null));
-      }, timeoutMs);
-      this.batcher.submit({ limits: specs, request }, (outcome: Outcome) => {
-        if (settled) return; // too late: the caller already answered degraded
-        settled = true;
-        clearTimeout(timer);
+    this.batcher.submitPrepared(
+      prepared,
+      (outcome: Outcome) => {
         if (outcome.ok) {
           this.breaker.success();
-          resolve({ ok: true, decision: outcome.decision });
+          done({ ok: true, decision: outcome.decision });
+        } else if (outcome.error instanceof CheckTimeoutError) {
+          done(this.fail(TIMEOUT, null));
         } else {
-          resolve(this.fail(ERROR, outcome.error instanceof NoClientError ? null : outcome.error));
+          done(this.fail(ERROR, outcome.error instanceof NoClientError ? null : outcome.error));
         }
-      });
-    });
+      },
+      timeoutMs,
+    );
   }
 
   /** The next connected client in turn, or null when none is (ioredis would reject at once). */

@@ -31,6 +31,8 @@ export interface Resolved {
   keyName: string | null;
   keyId: string | null;
   route: string | null;
+  /** when the key expires (ms since the epoch); null: no key or no expiry */
+  keyExpiresAt: number | null;
   matched: MatchedLimits;
 }
 
@@ -114,5 +116,13 @@ export function resolveCheck(
     keyId: key?.id ?? null,
     subject: input.subject,
   });
-  return { kind: "limits", tenant, keyName: key?.name ?? null, keyId: key?.id ?? null, route, matched };
+  return {
+    kind: "limits",
+    tenant,
+    keyName: key?.name ?? null,
+    keyId: key?.id ?? null,
+    route,
+    keyExpiresAt: key?.expiresAt ?? null,
+    matched,
+  };
 }

@@ -12,8 +12,8 @@ import { checkMetrics } from "@/lib/metrics/check-metrics";
 // POST /api/check and POST /api/check/batch on node:http. Order of refusals: credentials
 // (401) before the body is read, then size (413), JSON syntax and fields (400), then the
 // token's tenants (403). Nothing here throws to the server: a failure inside a decision is
-// answered degraded by the store. Callbacks rather than async functions: a check answered
-// from memory creates no promise (see CheckService.decide).
+// answered degraded by the store. Callbacks rather than async functions: no check creates
+// a promise here (see CheckService.decide).
 
 export const MAX_CHECK_BYTES = 64 * 1024;
 // A batch holds up to 1000 checks of a few hundred bytes each.
@@ -109,9 +109,13 @@ export function handleCheck(
         else sendJson(response, answer.status, answer.body);
         done();
       };
-      const answer = enforcement.service.decide(parsed.value, caller);
-      if (answer instanceof Promise) answer.then(send).catch((error: unknown) => fail(response, error));
-      else send(answer);
+      enforcement.service.decide(parsed.value, caller, (answer) => {
+        try {
+          send(answer);
+        } catch (error) {
+          fail(response, error);
+        }
+      });
     },
     done,
   );
@@ -135,12 +139,14 @@ export function handleBatch(
         done();
         return;
       }
-      decideBatch(enforcement.service, parsed.value, caller, enforcement.checkTimeoutMs)
-        .then((results) => {
+      decideBatch(enforcement.service, parsed.value, caller, enforcement.checkTimeoutMs, (results) => {
+        try {
           sendJson(response, 200, { results });
           done();
-        })
-        .catch((error: unknown) => fail(response, error));
+        } catch (error) {
+          fail(response, error);
+        }
+      });
     },
     done,
   );

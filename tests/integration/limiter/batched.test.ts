@@ -1,5 +1,9 @@
+import { once } from "node:events";
+import { createServer, type AddressInfo } from "node:net";
+import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { CheckBatcher, type Outcome } from "@/lib/limiter/batcher";
+import { CheckBatcher, CheckTimeoutError, type Outcome } from "@/lib/limiter/batcher";
+import { prepareCheck } from "@/lib/limiter/evaluate-many";
 import { exactnessProblem } from "@/lib/limiter/args";
 import { ReferenceLimiter } from "@/lib/limiter/reference/model";
 import type { Check, CheckDecision, LimitSpec } from "@/lib/limiter/types";
@@ -96,5 +100,51 @@ describe("micro-batched checks agree with the reference model taken one by one",
       { limits: [spec], request: { cost: 1, dryRun: false } },
     ]);
     expect(outcomes.every((o) => !o.ok)).toBe(true);
+  });
+
+  it("a Redis that never answers: each check fails at its own deadline; a throwing callback stops no other", async () => {
+    // a TCP peer that answers the client's hand-shake (CLIENT SETINFO) and nothing else
+    const silent = createServer((socket) => {
+      socket.on("data", (data: Buffer) => {
+        const handshakes = data.toString().split("SETINFO").length - 1;
+        if (handshakes > 0) socket.write("+OK\r\n".repeat(handshakes));
+      });
+    }).listen(0, "127.0.0.1");
+    await once(silent, "listening");
+    const client = new Redis({
+      port: (silent.address() as AddressInfo).port,
+      enableReadyCheck: false,
+      protocol: 2,
+      maxRetriesPerRequest: 0,
+    });
+    try {
+      await once(client, "ready");
+      const spec: LimitSpec = { id: "a", tenantId: `${RUN}silent`, identity: "t", rule: randomRule(prng(5)) };
+      const prepared = prepareCheck({ limits: [spec], request: { cost: 1, dryRun: false } });
+      const batcher = new CheckBatcher(() => client);
+      const started = performance.now();
+      const timed = (timeoutMs: number) =>
+        new Promise<[Outcome, number]>((resolve) =>
+          batcher.submitPrepared(prepared, (outcome) => resolve([outcome, performance.now() - started]), timeoutMs),
+        );
+      batcher.submitPrepared(
+        prepared,
+        () => {
+          throw new Error("a callback that throws");
+        },
+        30,
+      );
+      const [early, late] = await Promise.all([timed(30), timed(80)]);
+      for (const [outcome] of [early, late]) {
+        expect(outcome.ok).toBe(false);
+        expect(!outcome.ok && outcome.error).toBeInstanceOf(CheckTimeoutError);
+      }
+      expect(early[1]).toBeGreaterThanOrEqual(29);
+      expect(early[1]).toBeLessThan(75);
+      expect(late[1]).toBeGreaterThanOrEqual(79);
+    } finally {
+      client.disconnect();
+      silent.close();
+    }
   });
 });

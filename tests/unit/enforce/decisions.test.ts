@@ -47,6 +47,7 @@ function resolved(
     keyName: "backend",
     keyId: "K1",
     route: "GET /v1/items/:id",
+    keyExpiresAt: null,
     matched: matchLimits(limits, owners),
   };
 }

@@ -1,0 +1,75 @@
+import "server-only";
+import type { Resolved } from "@/lib/enforce/resolve";
+import type { CheckInput } from "@/lib/enforce/types";
+import { prepareCheck } from "@/lib/limiter/evaluate-many";
+import type { LimitArgs } from "@/lib/limiter/types";
+
+// What a check resolved to under the current config version, kept for the next check with
+// the same apiKey (or tenant and key), route and subject: services send the same few
+// combinations over and over, and everything below depends on nothing else. A hit skips
+// hashing the key, matching the route, merging limits, building the counters' Redis keys
+// and validating the rules. Cleared on every new version (keys, limits or routes may have
+// changed); a key's expiry is the one thing that can change within a version, so it is
+// checked on every use. Bounded: the oldest entry goes first (a flood of random subjects
+// only recycles entries, each as dear to rebuild as a check without this cache).
+
+export interface HotResolution {
+  resolved: Resolved;
+  /** the limiter's keys and six integers per matched limit, validated once */
+  keys: string[];
+  rules: LimitArgs[];
+  /** the deny cache's signature (same counters), null when a shadow limit applies */
+  signature: string | null;
+}
+
+/**
+ * The cache key of a check. Unambiguous: the form letter first, then the route (no white
+ * space but its one space, never a newline), the subject with its length, then the rest.
+ */
+export function hotKeyOf(input: CheckInput): string {
+  const subject = input.subject === null ? "-" : `${input.subject.length}:${input.subject}`;
+  const head = `${input.route ?? ""}\n${subject}`;
+  return input.apiKey !== null ? `a${head}${input.apiKey}` : `t${head}${input.tenant ?? ""}\n${input.key ?? ""}`;
+}
+
+export class HotResolutions {
+  private readonly entries = new Map<string, HotResolution>();
+
+  constructor(private readonly capacity = 10_000) {}
+
+  /** The entry for this check if it is still valid at `nowMs` (its key not expired). */
+  get(hotKey: string, nowMs: number): HotResolution | undefined {
+    const entry = this.entries.get(hotKey);
+    if (!entry) return undefined;
+    const expiresAt = entry.resolved.keyExpiresAt;
+    if (expiresAt !== null && expiresAt <= nowMs) {
+      this.entries.delete(hotKey);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Prepares and keeps a resolution; throws RangeError for rules the limiter refuses. */
+  remember(hotKey: string, resolved: Resolved, input: CheckInput): HotResolution {
+    const { specs, hasShadow } = resolved.matched;
+    const { keys, rules } = prepareCheck({ limits: specs, request: { cost: 1, dryRun: false } });
+    const signature = hasShadow
+      ? null
+      : `${resolved.tenant.id}\n${resolved.keyId ?? ""}\n${resolved.route ?? ""}\n${input.subject ?? ""}`;
+    const entry: HotResolution = { resolved, keys, rules, signature };
+    if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(hotKey, entry);
+    return entry;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
