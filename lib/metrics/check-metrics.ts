@@ -44,14 +44,15 @@ const requests = registry.counter("sluice_check_requests_total", "Check requests
   "status",
 ]);
 
-// Present from the start, so dashboards see zeros rather than gaps.
-cacheHits.cell("negative");
-cacheHits.cell("deny");
-breakerOpen.cell();
-configVersion.cell();
+// Present from the start, so dashboards see zeros rather than gaps. Cells are resolved once
+// per label combination and kept: an increment on the check path is then one addition.
+const cacheCells = { negative: cacheHits.cell("negative"), deny: cacheHits.cell("deny") };
+const breakerCell = breakerOpen.cell();
+const versionCell = configVersion.cell();
+const degradedCells = { true: degraded.cell("true"), false: degraded.cell("false") };
 
-// Cells are resolved once per label combination and kept: increments are then one addition.
 const checkCells = new Map<string, Cell>();
+const requestCells = { check: new Map<number, Cell>(), batch: new Map<number, Cell>() };
 
 export const checkMetrics = {
   decision(outcome: DecisionOutcome, reason: DecisionReason): void {
@@ -61,24 +62,27 @@ export const checkMetrics = {
     cell.value += 1;
   },
   degraded(allowed: boolean): void {
-    degraded.cell(allowed ? "true" : "false").value += 1;
+    (allowed ? degradedCells.true : degradedCells.false).value += 1;
   },
   latency(seconds: number): void {
     latency.observe(seconds);
   },
   configVersion(version: number): void {
-    configVersion.cell().value = version;
+    versionCell.value = version;
   },
   cacheHit(cache: "negative" | "deny"): void {
-    cacheHits.cell(cache).value += 1;
+    cacheCells[cache].value += 1;
   },
   storeFailure(kind: "timeout" | "error" | "circuit_open"): void {
     storeErrors.cell(kind).value += 1;
   },
   breakerOpen(open: boolean): void {
-    breakerOpen.cell().value = open ? 1 : 0;
+    breakerCell.value = open ? 1 : 0;
   },
   request(endpoint: "check" | "batch", status: number): void {
-    requests.cell(endpoint, String(status)).value += 1;
+    const cells = requestCells[endpoint];
+    let cell = cells.get(status);
+    if (!cell) cells.set(status, (cell = requests.cell(endpoint, String(status))));
+    cell.value += 1;
   },
 };
