@@ -6,6 +6,8 @@ import type { CheckAnswer } from "@/lib/enforce/check-service";
 import type { Enforcement } from "@/lib/enforce/runtime";
 import type { Caller } from "@/lib/enforce/service-auth";
 import { readBody } from "@/lib/enforce/http/read-body";
+import { deliverer } from "@/lib/enforce/http/turn-end-writes";
+import type { DecisionBody, ErrorBody } from "@/lib/enforce/types";
 import { sendDecision, sendError, sendJson } from "@/lib/enforce/http/respond";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
 
@@ -109,13 +111,15 @@ export function handleCheck(
         else sendJson(response, answer.status, answer.body);
         done();
       };
-      enforcement.service.decide(parsed.value, caller, (answer) => {
+      const answer = deliverer((decided: CheckAnswer) => {
         try {
-          send(answer);
+          send(decided);
         } catch (error) {
           fail(response, error);
         }
       });
+      enforcement.service.decide(parsed.value, caller, answer.callback);
+      answer.settled();
     },
     done,
   );
@@ -139,7 +143,7 @@ export function handleBatch(
         done();
         return;
       }
-      decideBatch(enforcement.service, parsed.value, caller, enforcement.checkTimeoutMs, (results) => {
+      const answer = deliverer((results: Array<DecisionBody | ErrorBody>) => {
         try {
           sendJson(response, 200, { results });
           done();
@@ -147,6 +151,8 @@ export function handleBatch(
           fail(response, error);
         }
       });
+      decideBatch(enforcement.service, parsed.value, caller, enforcement.checkTimeoutMs, answer.callback);
+      answer.settled();
     },
     done,
   );
