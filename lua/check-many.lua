@@ -17,11 +17,15 @@ ARGV[2]              r: number of distinct rules
 ARGV[3 .. 2+6r]      six integers per rule as in check.lua's ARGV[4 ..]: algorithm, L, W, B,
                      shadow, maxDelay
 ARGV[3+6r]           m: number of checks
-then per check j:    cost, dryRun (0|1), n_j (its number of limits), then per limit two
-                     indexes (1-based): its key in KEYS, its rule among the r rules
+ARGV[4+6r]           the checks, as ONE string of integers separated by spaces (one
+                     argument instead of ~9 per check: a client encodes each argument on its
+                     own, which cost more than reading them here); per check j: cost,
+                     dryRun (0|1), n_j (its number of limits), then per limit two indexes
+                     (1-based): its key in KEYS, its rule among the r rules
 
-Reply: ONE string of integers separated by spaces, as check.lua's: per check j in order, check.lua's reply for it: { allowed_j, nowMs,
-  six integers per limit }, concatenated (2 + 6*n_j integers each).
+Reply: ONE string of integers separated by spaces, as check.lua's: per check j in order,
+check.lua's reply for it: { allowed_j, nowMs, six integers per limit }, concatenated
+(2 + 6*n_j integers each).
 ]]
 
 local now, slack = call_clock(tonumber(ARGV[1]))
@@ -30,16 +34,15 @@ local rules = {}
 for i = 1, r do rules[i] = read_rule(2 + 6 * (i - 1)) end
 local a = 3 + 6 * r
 local m = tonumber(ARGV[a])
+local next_int = string.gmatch(ARGV[a + 1], '%d+')
 local reply = {}
 local keys, used = {}, {}
 local rb = 0
 for _ = 1, m do
-  local cost, dry, n = tonumber(ARGV[a + 1]), ARGV[a + 2] == '1', tonumber(ARGV[a + 3])
-  a = a + 3
+  local cost, dry, n = tonumber(next_int()), next_int() == '1', tonumber(next_int())
   for i = 1, n do
-    keys[i] = KEYS[tonumber(ARGV[a + 1])]
-    used[i] = rules[tonumber(ARGV[a + 2])]
-    a = a + 2
+    keys[i] = KEYS[tonumber(next_int())]
+    used[i] = rules[tonumber(next_int())]
   end
   rb = run_check(n, keys, used, cost, dry, now, slack, reply, rb)
 end

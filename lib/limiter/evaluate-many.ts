@@ -35,7 +35,8 @@ export function singleArgs(prepared: PreparedCheck, options?: EvaluateOptions): 
 
 /**
  * KEYS and ARGV of lua/check-many.lua for checks of one tenant, in order: distinct keys and
- * rules once, each check as cost, dryRun, n and a (key, rule) index pair per limit.
+ * rules once, then the checks as one string: each as cost, dryRun, n and a (key, rule)
+ * index pair per limit.
  */
 export function buildManyCall(
   prepared: readonly PreparedCheck[],
@@ -45,10 +46,10 @@ export function buildManyCall(
   const keyIndex = new Map<string, number>();
   const ruleIndex = new Map<LimitArgs, number>();
   const ruleArgs: number[] = [];
-  const checkArgs: number[] = [prepared.length];
+  let checks = "";
   for (const p of prepared) {
     const { request } = p.check;
-    checkArgs.push(request.cost, request.dryRun ? 1 : 0, p.keys.length);
+    checks += `${checks === "" ? "" : " "}${request.cost} ${request.dryRun ? 1 : 0} ${p.keys.length}`;
     for (let i = 0; i < p.keys.length; i++) {
       const key = p.keys[i] as string;
       let k = keyIndex.get(key);
@@ -62,12 +63,12 @@ export function buildManyCall(
         for (const value of rule) ruleArgs.push(value);
         ruleIndex.set(rule, (r = ruleIndex.size + 1));
       }
-      checkArgs.push(k, r);
+      checks += ` ${k} ${r}`;
     }
   }
-  const args: number[] = [nowOverride(options), ruleIndex.size];
+  const args: Array<number | string> = [nowOverride(options), ruleIndex.size];
   for (const value of ruleArgs) args.push(value);
-  for (const value of checkArgs) args.push(value);
+  args.push(prepared.length, checks);
   return { keys, args };
 }
 

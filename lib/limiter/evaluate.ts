@@ -33,7 +33,7 @@ export function validate(limits: readonly LimitSpec[], request: CheckRequest): s
 
 export interface ScriptCall {
   keys: string[];
-  args: number[];
+  args: Array<number | string>;
 }
 
 /** KEYS and ARGV of lua/check.lua for one check. */
@@ -75,7 +75,7 @@ export async function evaluate(
 
 /**
  * Many independent checks (POST /api/check/batch), each decided on its own. The calls are
- * issued together, so the client's auto-pipelining sends them in a few round trips (on a
+ * issued together, so a client with auto-pipelining sends them in a few round trips (on a
  * Cluster, one pipeline per node). A failing check rejects only its own entry.
  */
 export function evaluateMany(
