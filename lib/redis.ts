@@ -6,12 +6,15 @@ import { env } from "@/lib/env";
 export type RedisClient = Redis | Cluster;
 
 // Hot-path settings: a dead Redis must fail fast, never queue commands or hang a check.
+// No auto-pipelining: the check batcher already sends a tenant's concurrent checks as one
+// script call, and ioredis' auto-pipeline only deferred each call's write and added objects
+// to it (measured: 18-24k checks/s without it, 15-19k with; batches 1.5x).
 export const hotPathOptions: RedisOptions = {
   commandTimeout: 1_000,
   connectTimeout: 1_000,
   maxRetriesPerRequest: 0,
   enableOfflineQueue: false,
-  enableAutoPipelining: true,
+  enableAutoPipelining: false,
   protocol: 2,
   retryStrategy: (attempt: number) => Math.min(50 * attempt, 500),
 };

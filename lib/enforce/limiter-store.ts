@@ -36,10 +36,8 @@ export class LimiterStore {
   private readonly batcher = new CheckBatcher(() => this.pick());
 
   /**
-   * Several connections, used in turn: ioredis keeps one auto-pipeline in flight per
-   * connection, so with one connection this process and Redis would take turns (Redis idle
-   * while replies are handled, this process idle while Redis runs the batch). With a few,
-   * the next batch is on its way while Redis runs the last one.
+   * Several connections, used in turn, so one call's reply is read while Redis runs the
+   * next call, sent on another connection, and a large reply delays no other call.
    */
   constructor(
     private readonly clients: readonly RedisClient[],
