@@ -30,11 +30,12 @@ check.lua's reply for it: { allowed_j, nowMs, six integers per limit }, concaten
 
 local now, slack = call_clock(tonumber(ARGV[1]))
 local r = tonumber(ARGV[2])
+state_prefetch(KEYS)
 local rules = {}
 for i = 1, r do rules[i] = read_rule(2 + 6 * (i - 1)) end
 local a = 3 + 6 * r
 local m = tonumber(ARGV[a])
-local next_int = string.gmatch(ARGV[a + 1], '%d+')
+local next_int = gmatch(ARGV[a + 1], '%d+')
 local reply = {}
 local keys, used = {}, {}
 local rb = 0
@@ -47,4 +48,4 @@ for _ = 1, m do
   rb = run_check(n, keys, used, cost, dry, now, slack, reply, rb)
 end
 flush_states()
-return table.concat(reply, ' ')
+return concat(reply, ' ')

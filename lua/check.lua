@@ -27,9 +27,10 @@ consumes when it alone admits and never blocks. A denied limit never writes.
 
 local now, slack = call_clock(tonumber(ARGV[3]))
 local n = #KEYS
+state_prefetch(KEYS)
 local rules = {}
 for i = 1, n do rules[i] = read_rule(3 + 6 * (i - 1)) end
 local reply = {}
 run_check(n, KEYS, rules, tonumber(ARGV[1]), ARGV[2] == '1', now, slack, reply, 0)
 flush_states()
-return table.concat(reply, ' ')
+return concat(reply, ' ')

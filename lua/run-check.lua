@@ -30,7 +30,7 @@ local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
   end
 
   rb = rb + 1
-  reply[rb] = string.format('%d %d', allowed, now)
+  reply[rb] = format('%d %d', allowed, now)
   for i = 1, n do
     local r = results[i]
     local consumed = r.status == 1 and (rules[i].shadow or allowed == 1)
@@ -48,9 +48,9 @@ local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
     if r.status == 0 then retry = r.retry end
     rb = rb + 1
     if consumed then
-      reply[rb] = string.format('%d 1 %d %d %d %d', r.status, r.remaining1, r.reset1, retry, r.wait)
+      reply[rb] = format('%d 1 %d %d %d %d', r.status, r.remaining1, r.reset1, retry, r.wait)
     else
-      reply[rb] = string.format('%d 0 %d %d %d 0', r.status, r.remaining0, r.reset0, retry)
+      reply[rb] = format('%d 0 %d %d %d 0', r.status, r.remaining0, r.reset0, retry)
     end
   end
   return rb
@@ -62,7 +62,7 @@ end
 local function call_clock(override)
   if override < 0 then
     local t = redis.call('TIME')
-    return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), 0
+    return tonumber(t[1]) * 1000 + floor(tonumber(t[2]) / 1000), 0
   end
   return override, 3600000
 end

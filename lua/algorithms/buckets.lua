@@ -17,20 +17,20 @@ Reply  remaining = floor(B - level) (gcra: floor((tau+T-(TAT-now))/T), as redis-
        cost > B is cost_exceeds_capacity.
 ]]
 local function meter_remaining(cap, W, v)
-  return math.max(0, idiv(cap - v, W))
+  return max(0, idiv(cap - v, W))
 end
 
 local function meter(key, L, W, B, maxDelay, cost, now)
   local x, t = 0, now
-  local v = state_get(key)
-  if v then
-    local sx, st, sw = string.match(v, '^(%d+) (%d+) (%d+)$')
-    x, t, sw = tonumber(sx), tonumber(st), tonumber(sw)
+  local s = state_get(key)
+  if s then
+    local sw = s[3]
+    x, t = s[1], s[2]
     if sw ~= W then x = cdiv(x * W, sw) end
   end
   -- Drained for the time since t; (now-t)*L may pass 2^53 only when it passes x too.
   if now > t then
-    x = math.max(0, x - (now - t) * L)
+    x = max(0, x - (now - t) * L)
     t = now
   end
   local cap = B * W
@@ -38,7 +38,7 @@ local function meter(key, L, W, B, maxDelay, cost, now)
   if cost > B then return denied(2, -1, rem0, reset0) end
   local after = x + cost * W
   local over = after - cap
-  local delay = math.max(maxDelay, 0)
+  local delay = max(maxDelay, 0)
   if over > delay * L then
     return denied(0, cdiv(over - delay * L, L), rem0, reset0)
   end
@@ -47,7 +47,7 @@ local function meter(key, L, W, B, maxDelay, cost, now)
   local reset1 = cdiv(after, L)
   return { status = 1, wait = wait, retry = -1, remaining0 = rem0, reset0 = reset0,
            remaining1 = meter_remaining(cap, W, after), reset1 = reset1,
-           value = string.format('%d %d %d', after, t, W), ttl = math.max(1, reset1 + t - now) }
+           value = { after, t, W }, ttl = max(1, reset1 + t - now) }
 end
 
 ALG[4] = meter

@@ -7,16 +7,13 @@ Reply  remaining = L - count; resetMs = to the window's end; retryAfterMs = to t
 ALG[1] = function(key, L, W, B, maxDelay, cost, now)
   local idx = idiv(now, W)
   local count = 0
-  local v = state_get(key)
-  if v then
-    local i, c = string.match(v, '^(%d+) (%d+)$')
-    if tonumber(i) == idx then count = tonumber(c) end
-  end
+  local s = state_get(key)
+  if s and s[1] == idx then count = s[2] end
   local reset = (idx + 1) * W - now
   if cost > L then return denied(2, -1, L - count, reset) end
   if count + cost > L then return denied(0, reset, L - count, reset) end
   local after = count + cost
   return { status = 1, wait = 0, retry = -1, remaining0 = L - count, reset0 = reset,
            remaining1 = L - after, reset1 = reset,
-           value = string.format('%d %d', idx, after), ttl = reset }
+           value = { idx, after }, ttl = reset }
 end

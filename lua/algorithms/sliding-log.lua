@@ -11,7 +11,7 @@ Reply  remaining = L - units; resetMs = until the newest entry leaves the window
 local function log_entry(key, rank)
   local e = redis.call('ZRANGE', key, rank, rank, 'WITHSCORES')
   if #e == 0 then return nil end
-  local cum, c = string.match(e[1], '^%a(%d+):(%d+)$')
+  local cum, c = match(e[1], '^%a(%d+):(%d+)$')
   return { cum = tonumber(cum), cost = tonumber(c), ts = tonumber(e[2]) }
 end
 
@@ -46,6 +46,6 @@ ALG[2] = function(key, L, W, B, maxDelay, cost, now)
   local digits = int(cum)
   return { status = 1, wait = 0, retry = -1, remaining0 = L - units, reset0 = reset0,
            remaining1 = L - units - cost, reset1 = ts + W - now, ttl = ts + W - now,
-           value = int(ts), member = string.char(96 + #digits) .. digits .. ':' .. int(cost),
+           value = int(ts), member = char(96 + #digits) .. digits .. ':' .. int(cost),
            trim = int(lo) }
 end

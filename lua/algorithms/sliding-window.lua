@@ -8,7 +8,7 @@ Reply  remaining = floor((L*W - prev*(W-elapsed))/W) - curr; resetMs = until bot
        enough (later in this window as prev's weight falls, or in the next one).
 ]]
 local function sw_remaining(L, W, weighted, c)
-  return math.max(0, idiv(L * W - weighted - c * W, W))
+  return max(0, idiv(L * W - weighted - c * W, W))
 end
 
 local function sw_reset(W, e, prev, c)
@@ -20,14 +20,13 @@ ALG[3] = function(key, L, W, B, maxDelay, cost, now)
   local idx = idiv(now, W)
   local e = now - idx * W
   local curr, prev = 0, 0
-  local v = state_get(key)
-  if v then
-    local i, c, p = string.match(v, '^(%d+) (%d+) (%d+)$')
-    i = tonumber(i)
+  local s = state_get(key)
+  if s then
+    local i = s[1]
     if i == idx then
-      curr, prev = tonumber(c), tonumber(p)
+      curr, prev = s[2], s[3]
     elseif i == idx - 1 then
-      prev = tonumber(c)
+      prev = s[2]
     end
   end
   local weighted = prev * (W - e)
@@ -47,5 +46,5 @@ ALG[3] = function(key, L, W, B, maxDelay, cost, now)
   local after = curr + cost
   return { status = 1, wait = 0, retry = -1, remaining0 = rem0, reset0 = reset0,
            remaining1 = sw_remaining(L, W, weighted, after), reset1 = sw_reset(W, e, prev, after),
-           value = string.format('%d %d %d', idx, after, prev), ttl = 2 * W - e }
+           value = { idx, after, prev }, ttl = 2 * W - e }
 end
