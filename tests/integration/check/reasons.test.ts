@@ -10,6 +10,8 @@ import { check, decide, waitForVersion, APP_URL_2 } from "./http";
 const slug = unique("rsn");
 const suspended = unique("rsn-off");
 let keys: Record<string, string> = {};
+// a key that expires while the servers have its resolution cached (hot-resolutions.ts)
+const soon = Date.now() + 7_000;
 
 beforeAll(async () => {
   const past = new Date(Date.now() - 60_000).toISOString();
@@ -32,6 +34,7 @@ beforeAll(async () => {
       keysWithoutLimits: [
         { tenant: slug, name: "gone" },
         { tenant: slug, name: "old", expiresAt: past },
+        { tenant: slug, name: "soon", expiresAt: new Date(soon).toISOString() },
       ],
     },
   );
@@ -130,6 +133,18 @@ describe("reason codes", () => {
       key: "old",
     });
     expect(await decide({ tenant: slug, key: "old" })).toMatchObject({ reason: "expired_key" });
+  });
+
+  it("expired_key as soon as a key expires, though its checks were just answered from the cache", async () => {
+    const byKey = { apiKey: keys[`${slug}/soon`] };
+    const byName = { tenant: slug, key: "soon" };
+    // three checks: the plan's per-key limit allows three an hour; the second is a cache hit
+    expect(await decide(byKey)).toMatchObject({ allowed: true, reason: "ok", key: "soon" });
+    expect(await decide(byKey)).toMatchObject({ allowed: true, reason: "ok", key: "soon" });
+    expect(await decide(byName)).toMatchObject({ allowed: true, reason: "ok", key: "soon" });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, soon - Date.now()) + 50));
+    expect(await decide(byKey)).toMatchObject({ allowed: false, reason: "expired_key", key: "soon" });
+    expect(await decide(byName)).toMatchObject({ allowed: false, reason: "expired_key", key: "soon" });
   });
 
   it("suspended_tenant and unknown_tenant, without counters", async () => {
