@@ -39,6 +39,9 @@ export class CheckTimeoutError extends Error {
   }
 }
 
+/** Answers a whole call: its decisions in order, or null and the error. */
+type Answer = (decisions: readonly CheckDecision[] | null, error?: unknown) => void;
+
 const TIMED_OUT: Outcome = { ok: false, error: new CheckTimeoutError() };
 
 export interface BatcherOptions {
@@ -123,20 +126,20 @@ export class CheckBatcher {
   };
 
   private send(group: Entry[]): void {
-    const failAll = (error: unknown): void => {
-      const failed: Outcome = { ok: false, error };
-      for (const entry of group) finish(entry, failed);
-    };
     const timer = this.armDeadline(group);
-    const settled = (): void => {
+    /** Answers every check of the call that is not answered yet: decisions in order, or the error. */
+    const answer: Answer = (decisions, error) => {
       if (timer) clearTimeout(timer.handle);
+      for (let i = 0; i < group.length; i++) {
+        const decision = decisions?.[i];
+        finish(group[i] as Entry, decision ? { ok: true, decision } : { ok: false, error });
+      }
     };
     try {
-      this.call(group, settled, failAll);
+      this.call(group, answer);
     } catch (error) {
       // e.g. a bad virtual clock: nothing was sent
-      settled();
-      failAll(error);
+      answer(null, error);
     }
   }
 
@@ -160,31 +163,22 @@ export class CheckBatcher {
     return timer;
   }
 
-  private call(group: Entry[], settled: () => void, failAll: (error: unknown) => void): void {
+  private call(group: Entry[], answer: Answer): void {
     const client = this.pick();
     if (!client) {
-      settled();
-      failAll(new NoClientError());
+      answer(null, new NoClientError());
       return;
     }
-    const fail = (error: unknown): void => {
-      settled();
-      failAll(error);
-    };
+    const fail = (error: unknown): void => answer(null, error);
     if (group.length === 1) {
-      const entry = group[0] as Entry;
-      const { check, keys } = entry.prepared;
-      runCheckScript(client, keys, singleArgs(entry.prepared, this.options.evaluate)).then((reply) => {
-        settled();
-        finish(entry, { ok: true, decision: readReply(check.limits, reply) });
-      }, fail);
+      const { prepared } = group[0] as Entry;
+      runCheckScript(client, prepared.keys, singleArgs(prepared, this.options.evaluate))
+        .then((reply) => answer([readReply(prepared.check.limits, reply)]))
+        .catch(fail);
       return;
     }
-    evaluateGroup(client, group.map((entry) => entry.prepared), this.options.evaluate).then((decisions) => {
-      settled();
-      for (let i = 0; i < group.length; i++) {
-        finish(group[i] as Entry, { ok: true, decision: decisions[i] as CheckDecision });
-      }
-    }, fail);
+    evaluateGroup(client, group.map((entry) => entry.prepared), this.options.evaluate)
+      .then((decisions) => answer(decisions))
+      .catch(fail);
   }
 }

@@ -36,6 +36,33 @@ function someOf(rand: Random, pool: LimitSpec[]): LimitSpec[] {
   return used.length > 0 ? used : [pool[0] as LimitSpec];
 }
 
+/** A TCP peer that answers the client's hand-shake (CLIENT SETINFO) and, with `reply`, every other command. */
+async function fakeRedis(reply?: string): Promise<{ client: Redis; close: () => void }> {
+  const server = createServer((socket) => {
+    socket.on("data", (data: Buffer) => {
+      const text = data.toString();
+      const handshakes = text.split("SETINFO").length - 1;
+      if (handshakes > 0) socket.write("+OK\r\n".repeat(handshakes));
+      else if (reply !== undefined) socket.write(reply);
+    });
+  }).listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const client = new Redis({
+    port: (server.address() as AddressInfo).port,
+    enableReadyCheck: false,
+    protocol: 2,
+    maxRetriesPerRequest: 0,
+  });
+  await once(client, "ready");
+  return {
+    client,
+    close: () => {
+      client.disconnect();
+      server.close();
+    },
+  };
+}
+
 function submitAll(batcher: CheckBatcher, checks: Check[]): Promise<Outcome[]> {
   return Promise.all(
     checks.map((check) => new Promise<Outcome>((resolve) => batcher.submit(check, resolve))),
@@ -103,22 +130,8 @@ describe("micro-batched checks agree with the reference model taken one by one",
   });
 
   it("a Redis that never answers: each check fails at its own deadline; a throwing callback stops no other", async () => {
-    // a TCP peer that answers the client's hand-shake (CLIENT SETINFO) and nothing else
-    const silent = createServer((socket) => {
-      socket.on("data", (data: Buffer) => {
-        const handshakes = data.toString().split("SETINFO").length - 1;
-        if (handshakes > 0) socket.write("+OK\r\n".repeat(handshakes));
-      });
-    }).listen(0, "127.0.0.1");
-    await once(silent, "listening");
-    const client = new Redis({
-      port: (silent.address() as AddressInfo).port,
-      enableReadyCheck: false,
-      protocol: 2,
-      maxRetriesPerRequest: 0,
-    });
+    const { client, close } = await fakeRedis();
     try {
-      await once(client, "ready");
       const spec: LimitSpec = { id: "a", tenantId: `${RUN}silent`, identity: "t", rule: randomRule(prng(5)) };
       const prepared = prepareCheck({ limits: [spec], request: { cost: 1, dryRun: false } });
       const batcher = new CheckBatcher(() => client);
@@ -143,8 +156,24 @@ describe("micro-batched checks agree with the reference model taken one by one",
       expect(early[1]).toBeLessThan(75);
       expect(late[1]).toBeGreaterThanOrEqual(79);
     } finally {
-      client.disconnect();
-      silent.close();
+      close();
+    }
+  });
+
+  it("a reply that does not fit its check fails it at once, not at its deadline", async () => {
+    // two integers where one limit's check expects eight (read after the call resolved)
+    const { client, close } = await fakeRedis("$3\r\n1 2\r\n");
+    try {
+      const spec: LimitSpec = { id: "a", tenantId: `${RUN}garbled`, identity: "t", rule: randomRule(prng(6)) };
+      const prepared = prepareCheck({ limits: [spec], request: { cost: 1, dryRun: false } });
+      const batcher = new CheckBatcher(() => client);
+      const started = performance.now();
+      const outcome = await new Promise<Outcome>((resolve) => batcher.submitPrepared(prepared, resolve, 5_000));
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(outcome.ok).toBe(false);
+      expect(!outcome.ok && String(outcome.error)).toMatch(/reply of 2 integers/);
+    } finally {
+      close();
     }
   });
 });
