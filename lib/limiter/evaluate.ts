@@ -1,6 +1,6 @@
 import "server-only";
 import type { RedisClient } from "@/lib/redis";
-import type { Check, CheckDecision, CheckRequest, LimitSpec } from "@/lib/limiter/types";
+import type { CheckDecision, CheckRequest, LimitSpec } from "@/lib/limiter/types";
 import { codecFor } from "@/lib/limiter/algorithms";
 import { limitKey } from "@/lib/limiter/keys";
 import { readLimitReply, summarize } from "@/lib/limiter/decide";
@@ -71,17 +71,4 @@ export async function evaluate(
   if (limits.length === 0) return summarize([]);
   const { keys, args } = buildCall(limits, request, options);
   return readReply(limits, await runCheckScript(redis, keys, args));
-}
-
-/**
- * Many independent checks (POST /api/check/batch), each decided on its own. The calls are
- * issued together, so a client with auto-pipelining sends them in a few round trips (on a
- * Cluster, one pipeline per node). A failing check rejects only its own entry.
- */
-export function evaluateMany(
-  redis: RedisClient,
-  checks: readonly Check[],
-  options?: EvaluateOptions,
-): Promise<PromiseSettledResult<CheckDecision>[]> {
-  return Promise.allSettled(checks.map((check) => evaluate(redis, check.limits, check.request, options)));
 }
