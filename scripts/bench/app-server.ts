@@ -7,9 +7,9 @@ export async function startApp(
   port: number,
   env: Record<string, string>,
   token: string,
-): Promise<string> {
+): Promise<{ url: string; pid: number | undefined }> {
   const url = `http://localhost:${port}`;
-  await startProcess(
+  const child = await startProcess(
     name,
     process.execPath,
     ["--enable-source-maps", ".next/sluice/server.mjs"],
@@ -23,5 +23,5 @@ export async function startApp(
       return response.status === 200;
     },
   );
-  return url;
+  return { url, pid: child.pid };
 }

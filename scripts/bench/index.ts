@@ -10,6 +10,7 @@ import { freshBenchDatabase } from "./database";
 import { load, type LoadResult } from "./load";
 import { describe, outcomes } from "./app-metrics";
 import { startApp } from "./app-server";
+import { cpuMicros } from "./cpu";
 import { freePort, httpReady, startProcess, stopAll } from "./processes";
 import { printTable, printTargets, type Row } from "./report";
 
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
 
   const redisPort = await freePort();
   const redisUrl = `redis://127.0.0.1:${redisPort}`;
-  await startProcess(
+  const redisServer = await startProcess(
     "redis",
     "redis-server",
     ["--port", String(redisPort), "--save", "", "--appendonly", "no"],
@@ -61,10 +62,10 @@ async function main(): Promise<void> {
   const setup = await seedBench();
 
   const [appPort, barePort, peerPort] = [await freePort(), await freePort(), await freePort()];
-  const app = `http://localhost:${appPort}`;
+  const appUrl = `http://localhost:${appPort}`;
   const serverEnv = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, NODE_ENV: "production" };
   log("starting the app, the bare server and the peer");
-  await startApp("app", appPort, serverEnv, setup.token);
+  const app = await startApp("app", appPort, serverEnv, setup.token);
   // The same server with usage recording off: what recording costs, measured side by side.
   const quietPort = await freePort();
   const quiet = await startApp(
@@ -73,14 +74,14 @@ async function main(): Promise<void> {
     { ...serverEnv, SLUICE_USAGE_RECORDING: "off" },
     setup.token,
   );
-  await startProcess(
+  const bare = await startProcess(
     "bare",
     process.execPath,
     [...HOOK, "scripts/bench/bare-server.ts", String(barePort)],
     {},
     () => httpReady(`http://localhost:${barePort}/`),
   );
-  await startProcess(
+  const peer = await startProcess(
     "peer",
     process.execPath,
     [...HOOK, "scripts/bench/peer-server.ts", String(peerPort), redisUrl],
@@ -100,20 +101,25 @@ async function main(): Promise<void> {
   const overBody = JSON.stringify({ apiKey: setup.overKey, route: ROUTE });
   const token = setup.token;
 
+  /** A phase's figures, with the CPU µs its server process and Redis used during it. */
+  type Measured = LoadResult & { serverCpu: number; redisCpu: number };
   const phase = async (
     name: string,
     url: string,
     bodies: string[],
+    serverPid: number | undefined,
     rate?: number,
     connections = 50,
-  ): Promise<LoadResult> => {
+  ): Promise<Measured> => {
     log(`${name}: warm-up 2 s, then ${SECONDS} s`);
     const options = { url, bodies, token, connections, ...(rate ? { rate } : {}) };
     await load({ ...options, seconds: 2 });
     await sleep(300);
+    const [server0, redis0] = [cpuMicros(serverPid), cpuMicros(redisServer.pid)];
     const result = await load({ ...options, seconds: SECONDS });
+    const [server1, redis1] = [cpuMicros(serverPid), cpuMicros(redisServer.pid)];
     if (result.failures > 0) log(`${name}: ${result.failures} failed requests`);
-    return result;
+    return { ...result, serverCpu: server1 - server0, redisCpu: redis1 - redis0 };
   };
   const appPhase = async (
     name: string,
@@ -122,18 +128,23 @@ async function main(): Promise<void> {
     rate?: number,
     connections?: number,
   ) => {
-    const before = await outcomes(app);
-    const result = await phase(name, `${app}${path}`, bodies, rate, connections);
-    return { result, note: describe(before, await outcomes(app)) };
+    const before = await outcomes(appUrl);
+    const result = await phase(name, `${appUrl}${path}`, bodies, app.pid, rate, connections);
+    return { result, note: describe(before, await outcomes(appUrl)) };
   };
 
-  const a = await phase("(a) bare node:http", `http://localhost:${barePort}/`, checkBodies);
+  const a = await phase("(a) bare node:http", `http://localhost:${barePort}/`, checkBodies, bare.pid);
   const b = await appPhase("(b) /api/check", "/api/check", checkBodies);
-  const g = await phase("(g) /api/check, usage recording off", `${quiet}/api/check`, checkBodies);
+  const g = await phase(
+    "(g) /api/check, usage recording off",
+    `${quiet.url}/api/check`,
+    checkBodies,
+    quiet.pid,
+  );
   // 10 connections x 50 checks: 500 checks in flight, ten times (b)'s 50.
   const c = await appPhase("(c) /api/check/batch", "/api/check/batch", batchBodies, undefined, 10);
-  const d = await phase("(d) rate-limiter-flexible", `http://localhost:${peerPort}/`, checkBodies);
-  await fetch(`${app}/api/check`, {
+  const d = await phase("(d) rate-limiter-flexible", `http://localhost:${peerPort}/`, checkBodies, peer.pid);
+  await fetch(`${appUrl}/api/check`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}` },
     body: overBody,
@@ -153,6 +164,7 @@ async function main(): Promise<void> {
   const redis = new Redis(redisUrl);
   await redis.script("LOAD", setup.lua);
   redis.disconnect();
+  const redisBefore = cpuMicros(redisServer.pid);
   const { stdout } = await run(
     "redis-benchmark",
     ["-h", "127.0.0.1", "-p", String(redisPort), "-c", "50", "-n", "100000", "--csv", ...setup.evalsha],
@@ -165,17 +177,27 @@ async function main(): Promise<void> {
       .pop()
       ?.split(",")
       .map((cell) => cell.replace(/"/g, "")) ?? [];
-  const f = { rps: Number(csv[1]), p50: Number(csv[4]), p99: Number(csv[6]) };
+  const f = {
+    rps: Number(csv[1]),
+    p50: Number(csv[4]),
+    p99: Number(csv[6]),
+    redisUs: (cpuMicros(redisServer.pid) - redisBefore) / 100_000,
+  };
 
-  const row = (id: string, what: string, r: LoadResult, note: string, perRequest = 1): Row => ({
-    id,
-    what,
-    rps: r.rps,
-    cps: r.rps * perRequest,
-    p50: r.p50,
-    p99: r.p99,
-    note,
-  });
+  const row = (id: string, what: string, r: Measured, note: string, perRequest = 1): Row => {
+    const checks = r.rps * perRequest * SECONDS;
+    return {
+      id,
+      what,
+      rps: r.rps,
+      cps: r.rps * perRequest,
+      p50: r.p50,
+      p99: r.p99,
+      serverUs: r.serverCpu / checks,
+      redisUs: r.redisCpu / checks,
+      note,
+    };
+  };
   const rows: Row[] = [
     row("(a)", "bare node:http JSON endpoint (ceiling)", a, "parses the body, fixed answer"),
     row("(b)", "POST /api/check, 3 limits", b.result, b.note),
@@ -191,6 +213,8 @@ async function main(): Promise<void> {
       cps: f.rps,
       p50: f.p50,
       p99: f.p99,
+      serverUs: Number.NaN,
+      redisUs: f.redisUs,
       note: "Redis alone, no HTTP",
     },
   ];

@@ -64,14 +64,27 @@ async function wrk(options: LoadOptions): Promise<LoadResult> {
   try {
     const { stdout } = await run(
       "wrk",
-      ["-t1", `-c${options.connections ?? 50}`, `-d${options.seconds}s`, "--latency", "-s", script, url.origin],
+      [
+        "-t1",
+        `-c${options.connections ?? 50}`,
+        `-d${options.seconds}s`,
+        "--latency",
+        "-s",
+        script,
+        url.origin,
+      ],
       { maxBuffer: 1 << 20 },
     );
     const rps = Number(/^Requests\/sec:\s+([\d.]+)/m.exec(stdout)?.[1] ?? Number.NaN);
     const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
     const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
     const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
-    return { rps, p50: latencyMs(stdout, "50"), p99: latencyMs(stdout, "99"), failures: non2xx + socketErrors };
+    return {
+      rps,
+      p50: latencyMs(stdout, "50"),
+      p99: latencyMs(stdout, "99"),
+      failures: non2xx + socketErrors,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
