@@ -45,7 +45,10 @@ export function decideBatch(
       caller,
       (answer) => {
         if (answer.status === 200) put(i, answer.body);
-        else put(i, { error: { ...answer.body.error, path: `checks[${i}].${answer.body.error.path ?? "tenant"}` } });
+        else
+          put(i, {
+            error: { ...answer.body.error, path: `checks[${i}].${answer.body.error.path ?? "tenant"}` },
+          });
       },
       timeoutMs,
     );

@@ -20,8 +20,7 @@ import { checkMetrics } from "@/lib/metrics/check-metrics";
 
 /** `shared`: the body is reused by other answers (deny cache hits): its rendering may be too. */
 export type CheckAnswer =
-  | { status: 200; body: DecisionBody; shared?: boolean }
-  | { status: 403; body: ErrorBody };
+  { status: 200; body: DecisionBody; shared?: boolean } | { status: 403; body: ErrorBody };
 
 const NO_LIMITS: CheckDecision = summarize([]);
 
@@ -93,14 +92,23 @@ export class CheckService {
       }
       if (resolution.kind === "early") {
         if (resolution.cached) checkMetrics.cacheHit("negative");
-        done(this.answer(earlyBody(resolution, config.version), resolution.tenant?.id ?? null, resolution, input));
+        done(
+          this.answer(
+            earlyBody(resolution, config.version),
+            resolution.tenant?.id ?? null,
+            resolution,
+            input,
+          ),
+        );
         return;
       }
       resolved = resolution;
     }
     const { specs } = resolved.matched;
     if (specs.length === 0) {
-      done(this.answer(limiterBody(resolved, NO_LIMITS, config.version), resolved.tenant.id, resolved, input));
+      done(
+        this.answer(limiterBody(resolved, NO_LIMITS, config.version), resolved.tenant.id, resolved, input),
+      );
       return;
     }
     if (!hot) {
@@ -117,7 +125,9 @@ export class CheckService {
     const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost);
     if (hit) {
       checkMetrics.cacheHit("deny");
-      const body = answerFor(hit, performance.now(), (decision) => limiterBody(resolved, decision, config.version));
+      const body = answerFor(hit, performance.now(), (decision) =>
+        limiterBody(resolved, decision, config.version),
+      );
       this.report(body, resolved.tenant.id, resolved.keyId, input);
       done({ status: 200, body, shared: true });
       return;

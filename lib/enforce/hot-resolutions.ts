@@ -29,7 +29,9 @@ export interface HotResolution {
 export function hotKeyOf(input: CheckInput): string {
   const subject = input.subject === null ? "-" : `${input.subject.length}:${input.subject}`;
   const head = `${input.route ?? ""}\n${subject}`;
-  return input.apiKey !== null ? `a${head}${input.apiKey}` : `t${head}${input.tenant ?? ""}\n${input.key ?? ""}`;
+  return input.apiKey !== null
+    ? `a${head}${input.apiKey}`
+    : `t${head}${input.tenant ?? ""}\n${input.key ?? ""}`;
 }
 
 export class HotResolutions {

@@ -74,7 +74,11 @@ export class LimiterStore {
    * One check, answered through `done` within timeoutMs (default: the check timeout), or at
    * once while the circuit is open. Callbacks, not promises: this runs once per check.
    */
-  check(prepared: PreparedCheck, done: (result: StoreResult) => void, timeoutMs = this.options.timeoutMs): void {
+  check(
+    prepared: PreparedCheck,
+    done: (result: StoreResult) => void,
+    timeoutMs = this.options.timeoutMs,
+  ): void {
     if (!this.breaker.allows()) {
       this.maybeProbe();
       checkMetrics.storeFailure("circuit_open");

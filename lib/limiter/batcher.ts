@@ -177,7 +177,11 @@ export class CheckBatcher {
         .catch(fail);
       return;
     }
-    evaluateGroup(client, group.map((entry) => entry.prepared), this.options.evaluate)
+    evaluateGroup(
+      client,
+      group.map((entry) => entry.prepared),
+      this.options.evaluate,
+    )
       .then((decisions) => answer(decisions))
       .catch(fail);
   }

@@ -38,10 +38,7 @@ export function singleArgs(prepared: PreparedCheck, options?: EvaluateOptions): 
  * rules once, then the checks as one string: each as cost, dryRun, n and a (key, rule)
  * index pair per limit.
  */
-export function buildManyCall(
-  prepared: readonly PreparedCheck[],
-  options?: EvaluateOptions,
-): ScriptCall {
+export function buildManyCall(prepared: readonly PreparedCheck[], options?: EvaluateOptions): ScriptCall {
   const keys: string[] = [];
   const keyIndex = new Map<string, number>();
   const ruleIndex = new Map<LimitArgs, number>();

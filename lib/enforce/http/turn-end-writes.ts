@@ -24,7 +24,10 @@ export function atTurnEnd(job: () => void): void {
  * Redis): the first waits for the end of the turn, the second is delivered at once. Call
  * `settled()` right after the call that may answer synchronously.
  */
-export function deliverer<T>(deliver: (value: T) => void): { callback: (value: T) => void; settled: () => void } {
+export function deliverer<T>(deliver: (value: T) => void): {
+  callback: (value: T) => void;
+  settled: () => void;
+} {
   let synchronous = true;
   return {
     callback: (value: T) => {

@@ -95,15 +95,11 @@ export class AppProcess {
   }
 
   async start(): Promise<void> {
-    this.child = spawn(
-      process.execPath,
-      ["--enable-source-maps", ".next/sluice/server.mjs"],
-      {
-        cwd: ROOT,
-        env: { ...process.env, NODE_ENV: "production", PORT: String(this.port), ...this.env },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    this.child = spawn(process.execPath, ["--enable-source-maps", ".next/sluice/server.mjs"], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: "production", PORT: String(this.port), ...this.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const append = (chunk: Buffer) => {
       this.log = (this.log + chunk.toString()).slice(-20_000);
     };

@@ -70,42 +70,50 @@ function submitAll(batcher: CheckBatcher, checks: Check[]): Promise<Outcome[]> {
 }
 
 describe("micro-batched checks agree with the reference model taken one by one", () => {
-  it(`on ${SEQUENCES} random sequences of concurrent bursts (virtual clock)`, { timeout: 120_000 }, async () => {
-    const base = Number(process.env.LIMITER_SEED ?? Date.now() % 1_000_000);
-    let grouped = 0;
-    for (let s = 0; s < SEQUENCES; s++) {
-      const seed = base + s;
-      const rand = prng(seed);
-      const pools = [randomPool(rand, `${RUN}m${seed}a`), randomPool(rand, `${RUN}m${seed}b`)];
-      const clock = createVirtualClock(1_790_000_000_000 + int(rand, 0, 1e9));
-      const model = new ReferenceLimiter(() => clock.nowMs());
-      const batcher = new CheckBatcher(() => redis, { maxChecks: int(rand, 1, 12), evaluate: { clock } });
-      const smallest = Math.min(...pools.flat().map((l) => l.rule.windowMs));
-      for (let step = 0; step < STEPS; step++) {
-        clock.advance(pick(rand, [0, 1, int(rand, 0, smallest), int(rand, 0, 2 * smallest)]));
-        const checks: Check[] = Array.from({ length: int(rand, 1, 25) }, () => ({
-          limits: someOf(rand, pick(rand, pools)),
-          request: { cost: rand() < 0.8 ? 1 : int(rand, 1, 25), dryRun: rand() < 0.1 },
-        }));
-        const outcomes = await submitAll(batcher, checks);
-        if (checks.length > 1) grouped++;
-        checks.forEach((check, i) => {
+  it(
+    `on ${SEQUENCES} random sequences of concurrent bursts (virtual clock)`,
+    { timeout: 120_000 },
+    async () => {
+      const base = Number(process.env.LIMITER_SEED ?? Date.now() % 1_000_000);
+      let grouped = 0;
+      for (let s = 0; s < SEQUENCES; s++) {
+        const seed = base + s;
+        const rand = prng(seed);
+        const pools = [randomPool(rand, `${RUN}m${seed}a`), randomPool(rand, `${RUN}m${seed}b`)];
+        const clock = createVirtualClock(1_790_000_000_000 + int(rand, 0, 1e9));
+        const model = new ReferenceLimiter(() => clock.nowMs());
+        const batcher = new CheckBatcher(() => redis, { maxChecks: int(rand, 1, 12), evaluate: { clock } });
+        const smallest = Math.min(...pools.flat().map((l) => l.rule.windowMs));
+        for (let step = 0; step < STEPS; step++) {
+          clock.advance(pick(rand, [0, 1, int(rand, 0, smallest), int(rand, 0, 2 * smallest)]));
+          const checks: Check[] = Array.from({ length: int(rand, 1, 25) }, () => ({
+            limits: someOf(rand, pick(rand, pools)),
+            request: { cost: rand() < 0.8 ? 1 : int(rand, 1, 25), dryRun: rand() < 0.1 },
+          }));
+          const outcomes = await submitAll(batcher, checks);
+          if (checks.length > 1) grouped++;
+          checks.forEach((check, i) => {
+            const outcome = outcomes[i] as Outcome;
+            if (!outcome.ok) expect.fail(`seed ${seed} step ${step} check ${i}: ${String(outcome.error)}`);
+            const ref: CheckDecision = model.check(check.limits, check.request);
+            expect(outcome.decision, `seed ${seed} step ${step} check ${i}`).toEqual(ref);
+          });
+        }
+        // same final state: a dry run of every limit alone, batched together
+        const finals: Check[] = pools
+          .flat()
+          .map((spec) => ({ limits: [spec], request: { cost: 1, dryRun: true } }));
+        const outcomes = await submitAll(batcher, finals);
+        finals.forEach((check, i) => {
           const outcome = outcomes[i] as Outcome;
-          if (!outcome.ok) expect.fail(`seed ${seed} step ${step} check ${i}: ${String(outcome.error)}`);
-          const ref: CheckDecision = model.check(check.limits, check.request);
-          expect(outcome.decision, `seed ${seed} step ${step} check ${i}`).toEqual(ref);
+          expect(outcome.ok && outcome.decision, `seed ${seed} final ${i}`).toEqual(
+            model.check(check.limits, check.request),
+          );
         });
       }
-      // same final state: a dry run of every limit alone, batched together
-      const finals: Check[] = pools.flat().map((spec) => ({ limits: [spec], request: { cost: 1, dryRun: true } }));
-      const outcomes = await submitAll(batcher, finals);
-      finals.forEach((check, i) => {
-        const outcome = outcomes[i] as Outcome;
-        expect(outcome.ok && outcome.decision, `seed ${seed} final ${i}`).toEqual(model.check(check.limits, check.request));
-      });
-    }
-    expect(grouped).toBeGreaterThan(SEQUENCES);
-  });
+      expect(grouped).toBeGreaterThan(SEQUENCES);
+    },
+  );
 
   it("a bad check fails alone; the others of its tick are decided", async () => {
     const tenant = `${RUN}bad`;
@@ -138,7 +146,11 @@ describe("micro-batched checks agree with the reference model taken one by one",
       const started = performance.now();
       const timed = (timeoutMs: number) =>
         new Promise<[Outcome, number]>((resolve) =>
-          batcher.submitPrepared(prepared, (outcome) => resolve([outcome, performance.now() - started]), timeoutMs),
+          batcher.submitPrepared(
+            prepared,
+            (outcome) => resolve([outcome, performance.now() - started]),
+            timeoutMs,
+          ),
         );
       batcher.submitPrepared(
         prepared,
@@ -164,11 +176,18 @@ describe("micro-batched checks agree with the reference model taken one by one",
     // two integers where one limit's check expects eight (read after the call resolved)
     const { client, close } = await fakeRedis("$3\r\n1 2\r\n");
     try {
-      const spec: LimitSpec = { id: "a", tenantId: `${RUN}garbled`, identity: "t", rule: randomRule(prng(6)) };
+      const spec: LimitSpec = {
+        id: "a",
+        tenantId: `${RUN}garbled`,
+        identity: "t",
+        rule: randomRule(prng(6)),
+      };
       const prepared = prepareCheck({ limits: [spec], request: { cost: 1, dryRun: false } });
       const batcher = new CheckBatcher(() => client);
       const started = performance.now();
-      const outcome = await new Promise<Outcome>((resolve) => batcher.submitPrepared(prepared, resolve, 5_000));
+      const outcome = await new Promise<Outcome>((resolve) =>
+        batcher.submitPrepared(prepared, resolve, 5_000),
+      );
       expect(performance.now() - started).toBeLessThan(1_000);
       expect(outcome.ok).toBe(false);
       expect(!outcome.ok && String(outcome.error)).toMatch(/reply of 2 integers/);

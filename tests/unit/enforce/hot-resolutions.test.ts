@@ -44,7 +44,9 @@ describe("hot resolutions", () => {
       input({ apiKey: "x", route: "GET /a", subject: "" }),
     ].map(hotKeyOf);
     expect(new Set(keys).size).toBe(keys.length);
-    expect(hotKeyOf(input({ apiKey: "x", route: "GET /a" }))).toBe(hotKeyOf(input({ apiKey: "x", route: "GET /a" })));
+    expect(hotKeyOf(input({ apiKey: "x", route: "GET /a" }))).toBe(
+      hotKeyOf(input({ apiKey: "x", route: "GET /a" })),
+    );
   });
 
   it("prepare the limiter's keys and rules once, with the deny cache's signature", () => {
@@ -55,7 +57,11 @@ describe("hot resolutions", () => {
     expect(entry.rules).toHaveLength(1);
     expect(entry.signature).toBe("T1\nK1\n\n");
     expect(hot.get("k", 0)).toBe(entry);
-    const shadow = hot.remember("s", resolved(null, [compiledLimit("k", "key", { mode: "shadow" })]), input({}));
+    const shadow = hot.remember(
+      "s",
+      resolved(null, [compiledLimit("k", "key", { mode: "shadow" })]),
+      input({}),
+    );
     expect(shadow.signature).toBeNull();
   });
 
