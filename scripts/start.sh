@@ -10,12 +10,18 @@ ensure_node_modules
 
 if [ -z "${DATABASE_URL:-}" ]; then
   start_private_postgres
-  ensure_database sluice
-  export DATABASE_URL="postgresql://postgres@127.0.0.1:$PG_PORT/sluice"
+  # Another checkout's PostgreSQL: a database of our own, or its demo data (made with its
+  # installation secret) and ours would collide.
+  database=sluice
+  if [ "$PG_SHARED" = 1 ]; then database="sluice_$(checkout_id)"; fi
+  ensure_database "$database"
+  export DATABASE_URL="postgresql://postgres@127.0.0.1:$PG_PORT/$database"
 fi
 if [ -z "${REDIS_URL:-}" ] && [ -z "${REDIS_CLUSTER_NODES:-}" ]; then
   start_private_redis 63799 redis
   export REDIS_URL="redis://127.0.0.1:63799"
+  # Another checkout's Redis: keys of our own (published config, counters, usage).
+  if [ "$REDIS_SHARED" = 1 ]; then export REDIS_PREFIX="${REDIS_PREFIX:-$(checkout_id):}"; fi
 fi
 export PORT="${PORT:-3000}"
 export NEXTAUTH_SECRET="${NEXTAUTH_SECRET:-$(data_secret nextauth-secret)}"

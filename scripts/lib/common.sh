@@ -8,6 +8,13 @@ DATA="${SLUICE_DATA_DIR:-$ROOT/.data}"
 PG_PORT="${SLUICE_PG_PORT:-54329}"
 mkdir -p "$DATA"
 
+# Set when the PostgreSQL or Redis found on our port belongs to another checkout (see below).
+PG_SHARED=0
+REDIS_SHARED=0
+
+# A short id of this checkout: names its own database and Redis keys on shared stores.
+checkout_id() { printf '%s' "$ROOT" | sha256sum | cut -c1-8; }
+
 say() { printf '\033[1;34m[sluice]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31m[sluice] %s\033[0m\n' "$*" >&2; exit 1; }
 
@@ -65,8 +72,10 @@ start_private_postgres() {
     as_pg "$bin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 >/dev/null
   fi
   if ! as_pg "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1 && "$bin/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT"; then
-    # Another checkout's private cluster already serves this port: share it (databases differ).
+    # Another checkout's private cluster already serves this port: share it (the caller then
+    # uses databases of this checkout's own, see PG_SHARED).
     say "using the PostgreSQL already on 127.0.0.1:$PG_PORT"
+    PG_SHARED=1
     return 0
   fi
   if ! as_pg "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
@@ -87,7 +96,11 @@ ensure_database() { # $1 = database name on the private cluster
 start_private_redis() { # $1 = port, $2 = name
   local port="$1" dir="$DATA/$2"
   mkdir -p "$dir"
-  if redis-cli -p "$port" ping >/dev/null 2>&1; then return 0; fi
+  if redis-cli -p "$port" ping >/dev/null 2>&1; then
+    # not the one this checkout started: another checkout's (the caller then prefixes its keys)
+    if ! { [ -f "$dir/redis.pid" ] && kill -0 "$(cat "$dir/redis.pid")" 2>/dev/null; }; then REDIS_SHARED=1; fi
+    return 0
+  fi
   say "starting Redis on 127.0.0.1:$port"
   redis-server --port "$port" --bind 127.0.0.1 --daemonize yes --dir "$dir" \
     --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --save "" --appendonly no >/dev/null
