@@ -42,3 +42,28 @@ export function printTargets(targets: readonly Target[]): void {
   console.log("\n| target | measured | |\n| --- | --- | --- |");
   for (const t of targets) console.log(`| ${t.what} | ${t.value} | ${t.ok ? "met" : "MISSED"} |`);
 }
+
+interface Figures {
+  rps: number;
+  p99: number;
+}
+
+/** Issue 4's targets from the phases' figures (c: requests of `batch` checks each). */
+export function issueTargets(
+  { a, b, c, d, e, g, half }: Record<"a" | "b" | "c" | "d" | "e" | "g" | "half", Figures>,
+  batch: number,
+): Target[] {
+  const x = (p: number, q: number): string => `${(p / q).toFixed(2)}x`;
+  return [
+    { what: "(b) >= 2x (d)", value: x(b.rps, d.rps), ok: b.rps >= 2 * d.rps },
+    { what: "(b) >= 0.4x (a)", value: x(b.rps, a.rps), ok: b.rps >= 0.4 * a.rps },
+    { what: "(c) >= 5x (b) in checks/s", value: x(c.rps * batch, b.rps), ok: c.rps * batch >= 5 * b.rps },
+    {
+      what: "usage recording costs <= 10% ((b) vs (g))",
+      value: `${((1 - b.rps / g.rps) * 100).toFixed(1)}%`,
+      ok: b.rps >= 0.9 * g.rps,
+    },
+    { what: "(e) >= 0.8x (a)", value: x(e.rps, a.rps), ok: e.rps >= 0.8 * a.rps },
+    { what: "p99 of (b) at half its peak <= 5 ms", value: `${half.p99.toFixed(2)} ms`, ok: half.p99 <= 5 },
+  ];
+}
