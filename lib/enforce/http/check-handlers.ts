@@ -76,6 +76,17 @@ function begin(
   });
 }
 
+/** The delivery of a decision (see turn-end-writes.ts); a failure while sending is answered by fail(). */
+function answering<T>(response: ServerResponse, send: (value: T) => void): ReturnType<typeof deliverer<T>> {
+  return deliverer((value: T) => {
+    try {
+      send(value);
+    } catch (error) {
+      fail(response, error);
+    }
+  });
+}
+
 function finisher(endpoint: Endpoint, response: ServerResponse): Done {
   const started = performance.now();
   return () => {
@@ -111,13 +122,7 @@ export function handleCheck(
         else sendJson(response, answer.status, answer.body);
         done();
       };
-      const answer = deliverer((decided: CheckAnswer) => {
-        try {
-          send(decided);
-        } catch (error) {
-          fail(response, error);
-        }
-      });
+      const answer = answering(response, send);
       enforcement.service.decide(parsed.value, caller, answer.callback);
       answer.settled();
     },
@@ -143,13 +148,9 @@ export function handleBatch(
         done();
         return;
       }
-      const answer = deliverer((results: Array<DecisionBody | ErrorBody>) => {
-        try {
-          sendJson(response, 200, { results });
-          done();
-        } catch (error) {
-          fail(response, error);
-        }
+      const answer = answering(response, (results: Array<DecisionBody | ErrorBody>) => {
+        sendJson(response, 200, { results });
+        done();
       });
       decideBatch(enforcement.service, parsed.value, caller, enforcement.checkTimeoutMs, answer.callback);
       answer.settled();
