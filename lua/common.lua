@@ -66,9 +66,13 @@ end
 -- Reads every state key of the call with ONE command (all share the hash tag, so one slot):
 -- one MGET costs Redis far less than a GET per key. Sorted sets (sliding logs) read as nil
 -- here; their algorithm reads them with its own commands.
+-- KEYS of a check-many call are padded with copies of KEYS[1] (lib/limiter/script.ts): those
+-- are left out, so no key is read twice.
 local function state_prefetch(keys)
-  local values = redis.call('MGET', unpack(keys))
-  for i = 1, #keys do
+  local n = #keys
+  while n > 1 and keys[n] == keys[1] do n = n - 1 end
+  local values = redis.call('MGET', unpack(keys, 1, n))
+  for i = 1, n do
     local key = keys[i]
     if state_nums[key] == nil then state_nums[key] = parse_state(values[i]) end
   end
