@@ -8,12 +8,15 @@ cd "$ROOT"
 ensure_system_packages
 ensure_node_modules
 
+# The installation secret first: it signs sessions and derives the demo secrets, and the
+# stores below are named after it when they belong to another checkout.
+export NEXTAUTH_SECRET="${NEXTAUTH_SECRET:-$(data_secret nextauth-secret)}"
 if [ -z "${DATABASE_URL:-}" ]; then
   start_private_postgres
-  # Another checkout's PostgreSQL: a database of our own, or its demo data (made with its
-  # installation secret) and ours would collide.
+  # Another checkout's PostgreSQL: a database of this installation's own, or the demo data
+  # there (made with another secret) and ours would collide.
   database=sluice
-  if [ "$PG_SHARED" = 1 ]; then database="sluice_$(checkout_id)"; fi
+  if [ "$PG_SHARED" = 1 ]; then database="sluice_$(installation_id)"; fi
   ensure_database "$database"
   export DATABASE_URL="postgresql://postgres@127.0.0.1:$PG_PORT/$database"
 fi
@@ -21,10 +24,9 @@ if [ -z "${REDIS_URL:-}" ] && [ -z "${REDIS_CLUSTER_NODES:-}" ]; then
   start_private_redis 63799 redis
   export REDIS_URL="redis://127.0.0.1:63799"
   # Another checkout's Redis: keys of our own (published config, counters, usage).
-  if [ "$REDIS_SHARED" = 1 ]; then export REDIS_PREFIX="${REDIS_PREFIX:-$(checkout_id):}"; fi
+  if [ "$REDIS_SHARED" = 1 ]; then export REDIS_PREFIX="${REDIS_PREFIX:-$(installation_id):}"; fi
 fi
 export PORT="${PORT:-3000}"
-export NEXTAUTH_SECRET="${NEXTAUTH_SECRET:-$(data_secret nextauth-secret)}"
 export NEXTAUTH_URL="${NEXTAUTH_URL:-http://localhost:$PORT}"
 export SLUICE_ADMIN_EMAIL="${SLUICE_ADMIN_EMAIL:-admin@sluice.local}"
 if [ -z "${SLUICE_ADMIN_PASSWORD:-}" ]; then

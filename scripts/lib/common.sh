@@ -12,8 +12,11 @@ mkdir -p "$DATA"
 PG_SHARED=0
 REDIS_SHARED=0
 
-# A short id of this checkout: names its own database and Redis keys on shared stores.
-checkout_id() { printf '%s' "$ROOT" | sha256sum | cut -c1-8; }
+# A short id of this installation, from its secret (NEXTAUTH_SECRET, which the demo keys are
+# derived from): names its own database and Redis keys on another checkout's stores. Not from
+# the path: a new clone where an old one stood has a new secret, and the old demo data
+# (made with the old one) would collide with it.
+installation_id() { printf '%s' "$NEXTAUTH_SECRET" | sha256sum | cut -c1-8; }
 
 say() { printf '\033[1;34m[sluice]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31m[sluice] %s\033[0m\n' "$*" >&2; exit 1; }
