@@ -12,7 +12,12 @@ export async function startApp(
   const child = await startProcess(
     name,
     process.execPath,
-    ["--enable-source-maps", ".next/sluice/server.mjs"],
+    // BENCH_APP_NODE_ARGS="--cpu-prof": extra node flags for the app (profiling).
+    [
+      ...(process.env.BENCH_APP_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+      "--enable-source-maps",
+      ".next/sluice/server.mjs",
+    ],
     { ...env, PORT: String(port) },
     async () => {
       const response = await fetch(`${url}/api/check`, {

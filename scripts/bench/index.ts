@@ -23,6 +23,8 @@ const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BATCH = 50;
+// BENCH_PHASES=b,c: only those phases (while working on one; no targets, no (f)).
+const ONLY = process.env.BENCH_PHASES ? new Set(process.env.BENCH_PHASES.split(",")) : null;
 const HOOK = ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs"];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (text: string) => console.log(`[bench] ${text}`);
@@ -173,7 +175,17 @@ async function main(): Promise<void> {
       run: () => appPhase("(b) at half its peak", "/api/check", checkBodies, Math.round(peak / 2), 10),
     },
   ];
-  const summaries = await runRounds(phases, ROUNDS);
+  const summaries = await runRounds(
+    phases.filter((p) => !ONLY || ONLY.has(p.id)),
+    ROUNDS,
+  );
+  if (ONLY) {
+    for (const [id, { median, serverCpu, redisCpu, requests }] of summaries)
+      console.log(
+        `${id}: ${Math.round(median.rps)} req/s, p50 ${median.p50} ms, p99 ${median.p99} ms, server ${(serverCpu / requests).toFixed(1)} µs/req, Redis ${(redisCpu / requests).toFixed(1)} µs/req, ${median.note}`,
+      );
+    return;
+  }
   const get = (id: string): PhaseSummary => summaries.get(id) as PhaseSummary;
   const [a, b, g, c, d, e, half] = (["a", "b", "g", "c", "d", "e", "half"] as const).map(
     (id) => get(id).median,
@@ -232,7 +244,7 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
-  stopAll();
+  await stopAll();
   const { closeDb } = await import("@/lib/db");
   const { closeRedis } = await import("@/lib/redis");
   await Promise.allSettled([closeDb(), closeRedis()]);
