@@ -1,12 +1,14 @@
-// The production entry: one port. Next.js serves the dashboard and admin API; the lean
-// enforcement path (/api/check, /api/check/batch, /api/metrics) is answered here on
-// node:http first, so checks skip Next's per-request cost (routing, request/response
-// wrapping, middleware): see lib/enforce/http/lean-router.ts.
+// The production entry: one port. Check requests are read and answered on the raw socket by
+// the lean front (lib/enforce/http/front), without node:http's or Next's per-request cost;
+// a connection carrying anything else is handed to node:http, where /api/check*,
+// /api/metrics (lib/enforce/http/lean-router.ts) and then Next.js answer it.
 import { createServer } from "node:http";
 import next from "next";
 import { env } from "@/lib/env";
 import { startEnforcement } from "@/lib/enforce/runtime";
 import { leanRoute } from "@/lib/enforce/http/lean-router";
+import { checkFrontHandler } from "@/lib/enforce/http/front-handler";
+import { LeanFront } from "@/lib/enforce/http/front/lean-front";
 import { startUsageJobs } from "@/lib/usage/jobs";
 
 const settings = env();
@@ -22,6 +24,10 @@ const server = createServer((request, response) => {
   void handle(request, response);
 });
 server.keepAliveTimeout = 65_000;
+const front = new LeanFront(server, checkFrontHandler(enforcement), {
+  keepAliveMs: server.keepAliveTimeout,
+  headersTimeoutMs: server.headersTimeout,
+});
 server.on("error", (error) => {
   // Port taken or similar: exit rather than live on without serving.
   console.error(`[sluice] server error: ${error.message}`);
@@ -38,6 +44,7 @@ function shutdown(): void {
     void Promise.allSettled([usage.stop(), enforcement.close()]).finally(() => process.exit(0));
   });
   server.closeIdleConnections();
+  front.closeConnections();
   setTimeout(() => process.exit(0), 3_000).unref();
 }
 process.on("SIGTERM", shutdown);

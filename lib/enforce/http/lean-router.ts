@@ -1,20 +1,57 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Enforcement } from "@/lib/enforce/runtime";
-import { fail, handleBatch, handleCheck } from "@/lib/enforce/http/check-handlers";
-import { sendError } from "@/lib/enforce/http/respond";
+import {
+  answerBody,
+  authenticate,
+  bodyLimit,
+  metered,
+  tooLarge,
+  UNAUTHORIZED,
+  type Endpoint,
+} from "@/lib/enforce/http/check-endpoint";
+import { errorAnswer, type HttpAnswer } from "@/lib/enforce/http/answer";
+import { readBody } from "@/lib/enforce/http/read-body";
+import { deliverer } from "@/lib/enforce/http/turn-end-writes";
+import { writeAnswer } from "@/lib/enforce/http/node-write";
 import { registry } from "@/lib/metrics/check-metrics";
 
-// The lean path of server.ts: /api/check, /api/check/batch and /api/metrics answered on
-// node:http directly; everything else goes to Next. Returns false for paths it does not own.
+// The enforcement endpoints on node:http: /api/check and /api/check/batch for connections
+// the lean front handed over (lib/enforce/http/front: a request it does not answer itself,
+// such as a chunked body, came first), and /api/metrics. Everything else goes to Next.
+// Returns false for paths it does not own.
 
 function pathOf(url: string): string {
   const q = url.indexOf("?");
   return q < 0 ? url : url.slice(0, q);
 }
 
-function methodNotAllowed(response: ServerResponse, allow: string): void {
-  sendError(response, 405, "method_not_allowed", `Use ${allow} here.`, undefined, { allow });
+const methodNotAllowed = (allow: string): HttpAnswer =>
+  errorAnswer(405, "method_not_allowed", `Use ${allow} here.`, undefined, { allow });
+
+function serveCheck(
+  enforcement: Enforcement,
+  endpoint: Endpoint,
+  request: IncomingMessage,
+  response: ServerResponse,
+): void {
+  const respond = metered(endpoint, (answer) => writeAnswer(response, answer));
+  const caller = authenticate(enforcement, request.headers.authorization);
+  if (!caller) {
+    respond(UNAUTHORIZED);
+    return;
+  }
+  readBody(request, bodyLimit(endpoint), (read) => {
+    if (!read.ok) {
+      if (read.problem === "too_large") respond(tooLarge(endpoint));
+      else response.destroy();
+      return;
+    }
+    // answers decided from memory wait for the end of the turn (see turn-end-writes.ts)
+    const delivery = deliverer(respond);
+    answerBody(enforcement, endpoint, caller, read.text, delivery.callback);
+    delivery.settled();
+  });
 }
 
 export function leanRoute(
@@ -26,30 +63,18 @@ export function leanRoute(
   switch (path) {
     case "/api/check":
     case "/api/check/batch": {
-      if (request.method !== "POST") {
-        methodNotAllowed(response, "POST");
-        return true;
-      }
-      const handler = path === "/api/check" ? handleCheck : handleBatch;
-      try {
-        handler(enforcement, request, response);
-      } catch (error) {
-        fail(response, error);
-      }
+      if (request.method !== "POST") writeAnswer(response, methodNotAllowed("POST"));
+      else serveCheck(enforcement, path === "/api/check" ? "check" : "batch", request, response);
       return true;
     }
     case "/api/metrics": {
       if (request.method !== "GET" && request.method !== "HEAD") {
-        methodNotAllowed(response, "GET");
+        writeAnswer(response, methodNotAllowed("GET"));
         return true;
       }
-      const text = registry.render();
-      response.writeHead(200, {
-        "content-type": "text/plain; version=0.0.4; charset=utf-8",
-        "content-length": Buffer.byteLength(text),
-        "cache-control": "no-store",
-      });
-      response.end(request.method === "HEAD" ? undefined : text);
+      const body = registry.render();
+      const headers = "content-type: text/plain; version=0.0.4; charset=utf-8\r\ncache-control: no-store\r\n";
+      writeAnswer(response, { status: 200, headers, body }, request.method === "HEAD");
       return true;
     }
     default:

@@ -1,0 +1,149 @@
+import "server-only";
+import { decideBatch } from "@/lib/enforce/batch";
+import { parseBatch, parseCheck } from "@/lib/enforce/body-schema";
+import type { CheckAnswer } from "@/lib/enforce/check-service";
+import type { Enforcement } from "@/lib/enforce/runtime";
+import type { Caller } from "@/lib/enforce/service-auth";
+import { decisionAnswer, errorAnswer, jsonAnswer, type HttpAnswer } from "@/lib/enforce/http/answer";
+import type { Endpoint } from "@/lib/enforce/http/front/request-head";
+import type { DecisionBody, ErrorBody } from "@/lib/enforce/types";
+import { checkMetrics } from "@/lib/metrics/check-metrics";
+
+// POST /api/check and POST /api/check/batch, whatever carries them (the lean front, or
+// node:http for connections handed to it). Order of refusals: credentials (401) before the
+// body is read, then size (413), JSON syntax and fields (400), then the token's tenants
+// (403). An answer comes through `respond`, at once when decided from memory or when Redis
+// answers; nothing here throws to the transport. Callbacks rather than promises: this runs
+// once per check (see CheckService.decide).
+
+export type { Endpoint };
+export type Respond = (answer: HttpAnswer) => void;
+
+export const MAX_CHECK_BYTES = 64 * 1024;
+// A batch holds up to 1000 checks of a few hundred bytes each.
+export const MAX_BATCH_BYTES = 1024 * 1024;
+
+export const bodyLimit = (endpoint: Endpoint): number =>
+  endpoint === "check" ? MAX_CHECK_BYTES : MAX_BATCH_BYTES;
+
+export const UNAUTHORIZED: HttpAnswer = errorAnswer(
+  401,
+  "unauthorized",
+  "Send a service token as Authorization: Bearer <token>.",
+  undefined,
+  { "www-authenticate": 'Bearer realm="sluice"' },
+);
+
+const TOO_LARGE: Record<Endpoint, HttpAnswer> = {
+  check: errorAnswer(
+    413,
+    "payload_too_large",
+    `The body is over ${MAX_CHECK_BYTES / 1024} KiB.`,
+    undefined,
+    undefined,
+    true,
+  ),
+  batch: errorAnswer(
+    413,
+    "payload_too_large",
+    `The body is over ${MAX_BATCH_BYTES / 1024} KiB.`,
+    undefined,
+    undefined,
+    true,
+  ),
+};
+
+/** 413, closing the connection: the rest of an oversized body is never read. */
+export const tooLarge = (endpoint: Endpoint): HttpAnswer => TOO_LARGE[endpoint];
+
+const NOT_JSON = errorAnswer(400, "invalid_request", "The body is not valid JSON.");
+
+export function authenticate(enforcement: Enforcement, authorization: string | undefined): Caller | null {
+  return enforcement.auth.authenticate(authorization, enforcement.holder.current);
+}
+
+/** Counts the request by endpoint and status, with its latency from now to its answer. */
+export function metered(endpoint: Endpoint, respond: Respond): Respond {
+  const started = performance.now();
+  return (answer) => {
+    checkMetrics.request(endpoint, answer.status);
+    checkMetrics.latency((performance.now() - started) / 1000);
+    respond(answer);
+  };
+}
+
+/** Unreachable by design; a last guard so a bug answers JSON instead of hanging. */
+export function internalError(error: unknown): HttpAnswer {
+  console.error("[sluice] check handler failed:", error);
+  return errorAnswer(500, "internal", "The check failed unexpectedly.");
+}
+
+function invalid(error: { path: string; message: string }): HttpAnswer {
+  return errorAnswer(400, "invalid_request", `${error.path || "body"}: ${error.message}`, error.path);
+}
+
+/** Answers a request whose body was read (its size already checked) for an authenticated caller. */
+export function answerBody(
+  enforcement: Enforcement,
+  endpoint: Endpoint,
+  caller: Caller,
+  text: string,
+  respond: Respond,
+): void {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    respond(NOT_JSON);
+    return;
+  }
+  try {
+    if (endpoint === "check") answerCheck(enforcement, caller, body, respond);
+    else answerBatch(enforcement, caller, body, respond);
+  } catch (error) {
+    respond(internalError(error));
+  }
+}
+
+function answerCheck(enforcement: Enforcement, caller: Caller, body: unknown, respond: Respond): void {
+  const parsed = parseCheck(body);
+  if (!parsed.ok) {
+    respond(invalid(parsed.error));
+    return;
+  }
+  enforcement.service.decide(parsed.value, caller, (answer: CheckAnswer) => {
+    let http: HttpAnswer;
+    try {
+      http =
+        answer.status === 200
+          ? decisionAnswer(answer.body, answer.shared === true)
+          : jsonAnswer(answer.status, answer.body);
+    } catch (error) {
+      http = internalError(error);
+    }
+    respond(http);
+  });
+}
+
+function answerBatch(enforcement: Enforcement, caller: Caller, body: unknown, respond: Respond): void {
+  const parsed = parseBatch(body);
+  if (!parsed.ok) {
+    respond(invalid(parsed.error));
+    return;
+  }
+  decideBatch(
+    enforcement.service,
+    parsed.value,
+    caller,
+    enforcement.checkTimeoutMs,
+    (results: Array<DecisionBody | ErrorBody>) => {
+      let http: HttpAnswer;
+      try {
+        http = jsonAnswer(200, { results });
+      } catch (error) {
+        http = internalError(error);
+      }
+      respond(http);
+    },
+  );
+}

@@ -1,0 +1,47 @@
+import type { HttpAnswer } from "@/lib/enforce/http/answer";
+
+// An answer as the bytes of an HTTP/1.1 response, with the fields node:http would add: Date
+// (kept per second, as node does), Connection and Keep-Alive.
+
+const REASONS: Record<number, string> = {
+  200: "OK",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  405: "Method Not Allowed",
+  413: "Payload Too Large",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+let dateLine = "";
+let dateTimer: NodeJS.Timeout | null = null;
+
+function refreshDate(): void {
+  dateLine = `date: ${new Date().toUTCString()}\r\n`;
+}
+
+/** Keeps the Date field current once a second while a front is running. */
+export function startDateClock(): void {
+  if (dateTimer) return;
+  refreshDate();
+  dateTimer = setInterval(refreshDate, 1_000);
+  dateTimer.unref();
+}
+
+export function stopDateClock(): void {
+  if (dateTimer) clearInterval(dateTimer);
+  dateTimer = null;
+}
+
+export function responseText(answer: HttpAnswer, keepAliveSeconds: number, close: boolean): string {
+  if (dateTimer === null) refreshDate();
+  const connection = close
+    ? "connection: close\r\n"
+    : `connection: keep-alive\r\nkeep-alive: timeout=${keepAliveSeconds}\r\n`;
+  const reason = REASONS[answer.status] ?? "Unknown";
+  return (
+    `HTTP/1.1 ${answer.status} ${reason}\r\n${answer.headers}` +
+    `content-length: ${Buffer.byteLength(answer.body)}\r\n${dateLine}${connection}\r\n${answer.body}`
+  );
+}
