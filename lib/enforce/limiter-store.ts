@@ -2,7 +2,7 @@ import "server-only";
 import { CheckBatcher, CheckTimeoutError, NoClientError, type Outcome } from "@/lib/limiter/batcher";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import type { CheckDecision } from "@/lib/limiter/types";
-import type { RedisClient } from "@/lib/redis";
+import type { HotClient } from "@/lib/limiter/script-client";
 import { CircuitBreaker } from "@/lib/enforce/breaker";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
 
@@ -40,7 +40,7 @@ export class LimiterStore {
    * next call, sent on another connection, and a large reply delays no other call.
    */
   constructor(
-    private readonly clients: readonly RedisClient[],
+    private readonly clients: readonly HotClient[],
     private readonly options: StoreOptions,
   ) {
     if (clients.length === 0) throw new RangeError("LimiterStore needs at least one Redis client");
@@ -58,7 +58,7 @@ export class LimiterStore {
     // the Redis behind it may have lost its counters, which listeners must know.
     for (const client of clients) {
       let connectedBefore = false;
-      client.on("ready", () => {
+      client.onReady(() => {
         this.breaker.success();
         if (connectedBefore) for (const listener of this.reconnectListeners) listener();
         connectedBefore = true;
@@ -101,12 +101,12 @@ export class LimiterStore {
     );
   }
 
-  /** The next connected client in turn, or null when none is (ioredis would reject at once). */
-  private pick(): RedisClient | null {
+  /** The next connected client in turn, or null when none is (a call would fail at once). */
+  private pick(): HotClient | null {
     for (let tries = 0; tries < this.clients.length; tries++) {
       this.next = (this.next + 1) % this.clients.length;
-      const client = this.clients[this.next] as RedisClient;
-      if (client.status === "ready") return client;
+      const client = this.clients[this.next] as HotClient;
+      if (client.ready) return client;
     }
     return null;
   }
@@ -133,9 +133,6 @@ export class LimiterStore {
       this.breaker.probeResult(ok);
     };
     const timer = setTimeout(() => finish(false), this.options.timeoutMs);
-    (this.clients[0] as RedisClient).ping().then(
-      () => finish(true),
-      () => finish(false),
-    );
+    (this.clients[0] as HotClient).ping((error) => finish(error === null));
   }
 }

@@ -5,6 +5,9 @@ import { CheckService } from "@/lib/enforce/check-service";
 import { ConfigHolder } from "@/lib/enforce/config-holder";
 import { LimiterStore } from "@/lib/enforce/limiter-store";
 import { ServiceAuth } from "@/lib/enforce/service-auth";
+import { ioredisScripts } from "@/lib/limiter/ioredis-scripts";
+import { LeanRedis } from "@/lib/limiter/lean-redis/lean-redis";
+import type { HotClient } from "@/lib/limiter/script-client";
 
 // The enforcement side of one server process: its own Redis connections (a hot-path client
 // that fails fast, a control client for config reads and healing, a subscriber), the config
@@ -25,23 +28,42 @@ const HOT_CONNECTIONS = 3;
 /** How often one server asks PostgreSQL whether Redis lags behind it (off the check path). */
 const RECONCILE_MS = 5_000;
 
-function quietErrors(client: RedisClient, role: string): RedisClient {
+/** A logger of connection errors, at most one line per 10 s (a Redis outage repeats them). */
+function errorLog(role: string): (error: Error) => void {
   let last = 0;
-  client.on("error", (error: Error) => {
+  return (error) => {
     const now = Date.now();
     if (now - last < 10_000) return;
     last = now;
     console.warn(`[sluice] redis (${role}): ${error.message}`);
-  });
+  };
+}
+
+function quietErrors(client: RedisClient, role: string): RedisClient {
+  client.on("error", errorLog(role));
   return client;
+}
+
+/** The check path's connections: the lean client on a single Redis, ioredis on a Cluster. */
+function hotClient(prefix: string): HotClient {
+  const settings = env();
+  if (settings.REDIS_CLUSTER_NODES) {
+    const options = { ...hotPathOptions, ...(prefix ? { keyPrefix: prefix } : {}) };
+    return ioredisScripts(quietErrors(createRedis(options), "checks"));
+  }
+  return new LeanRedis({
+    url: settings.REDIS_URL,
+    keyPrefix: prefix,
+    clientName: "sluice-checks",
+    connectTimeoutMs: Number(hotPathOptions.connectTimeout),
+    onError: errorLog("checks"),
+  });
 }
 
 export async function startEnforcement(): Promise<Enforcement> {
   const settings = env();
   const prefix = settings.REDIS_PREFIX;
-  const hot = Array.from({ length: HOT_CONNECTIONS }, () =>
-    quietErrors(createRedis({ ...hotPathOptions, ...(prefix ? { keyPrefix: prefix } : {}) }), "checks"),
-  );
+  const hot = Array.from({ length: HOT_CONNECTIONS }, () => hotClient(prefix));
   const control = quietErrors(createRedis(controlOptions), "config");
   const subscriber = quietErrors(createRedis(controlOptions), "config subscriber");
   const holder = new ConfigHolder({

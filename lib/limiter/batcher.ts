@@ -1,11 +1,17 @@
 import "server-only";
-import type { RedisClient } from "@/lib/redis";
 import type { Check, CheckDecision, LimitSpec } from "@/lib/limiter/types";
 import { summarize } from "@/lib/limiter/decide";
 import { readReply } from "@/lib/limiter/evaluate";
-import { evaluateGroup, prepareCheck, singleArgs, type PreparedCheck } from "@/lib/limiter/evaluate-many";
+import {
+  buildManyCall,
+  prepareCheck,
+  readManyReply,
+  singleArgs,
+  type PreparedCheck,
+} from "@/lib/limiter/evaluate-many";
 import type { EvaluateOptions } from "@/lib/limiter/clock";
-import { runCheckScript } from "@/lib/limiter/script";
+import { checkManyScript, checkScript, parseReply } from "@/lib/limiter/script";
+import type { ScriptClient } from "@/lib/limiter/script-client";
 
 // Micro-batching: checks submitted in the same turn of the event loop (the HTTP requests one
 // poll phase read, or all checks of one batch request) are grouped by tenant, i.e. by hash
@@ -75,7 +81,7 @@ export class CheckBatcher {
   private readonly maxChecks: number;
 
   constructor(
-    private readonly pick: () => RedisClient | null,
+    private readonly pick: () => ScriptClient | null,
     private readonly options: BatcherOptions = {},
   ) {
     this.maxChecks = options.maxChecks ?? 16;
@@ -169,20 +175,31 @@ export class CheckBatcher {
       answer(null, new NoClientError());
       return;
     }
-    const fail = (error: unknown): void => answer(null, error);
-    if (group.length === 1) {
-      const { prepared } = group[0] as Entry;
-      runCheckScript(client, prepared.keys, singleArgs(prepared, this.options.evaluate))
-        .then((reply) => answer([readReply(prepared.check.limits, reply)]))
-        .catch(fail);
-      return;
+    const prepared = group.map((entry) => entry.prepared);
+    const read = (reply: unknown): readonly CheckDecision[] =>
+      prepared.length === 1
+        ? [readReply((prepared[0] as PreparedCheck).check.limits, parseReply(reply))]
+        : readManyReply(prepared, parseReply(reply));
+    const done = (error: Error | null, reply?: unknown): void => {
+      if (error) {
+        answer(null, error);
+        return;
+      }
+      let decisions: readonly CheckDecision[];
+      try {
+        decisions = read(reply);
+      } catch (failure) {
+        answer(null, failure);
+        return;
+      }
+      answer(decisions);
+    };
+    if (prepared.length === 1) {
+      const single = prepared[0] as PreparedCheck;
+      client.run(checkScript(), single.keys, singleArgs(single, this.options.evaluate), done);
+    } else {
+      const { keys, args } = buildManyCall(prepared, this.options.evaluate);
+      client.run(checkManyScript(), keys, args, done);
     }
-    evaluateGroup(
-      client,
-      group.map((entry) => entry.prepared),
-      this.options.evaluate,
-    )
-      .then((decisions) => answer(decisions))
-      .catch(fail);
   }
 }

@@ -1,14 +1,12 @@
 import "server-only";
-import type { RedisClient } from "@/lib/redis";
 import type { Check, CheckDecision, LimitArgs } from "@/lib/limiter/types";
 import { codecFor } from "@/lib/limiter/algorithms";
 import { readReply, validate, type ScriptCall } from "@/lib/limiter/evaluate";
 import { nowOverride, type EvaluateOptions } from "@/lib/limiter/clock";
-import { runCheckManyScript } from "@/lib/limiter/script";
 
 // Several checks of one tenant in ONE script call (lua/check-many.lua), decided in order,
 // each all-or-nothing on its own exactly as evaluate() decides it alone. One call instead of
-// one per check saves the per-command cost of ioredis and of Redis (EVALSHA set-up, reply).
+// one per check saves the per-command cost of the client and of Redis (EVALSHA set-up, reply).
 
 /** A check ready to send: its keys and its limits' six integers, validated. */
 export interface PreparedCheck {
@@ -80,25 +78,4 @@ export function readManyReply(prepared: readonly PreparedCheck[], reply: readonl
   }
   if (at !== reply.length) throw new Error(`limiter script: reply of ${reply.length} integers`);
   return decisions;
-}
-
-/**
- * Checks that all belong to one tenant (one hash tag, one Cluster slot), each with at least
- * one limit, decided in order in one call. A check that fails validation throws here, before
- * anything is sent; a failed call fails every check in it.
- */
-export async function evaluateGroup(
-  redis: RedisClient,
-  prepared: readonly PreparedCheck[],
-  options?: EvaluateOptions,
-): Promise<CheckDecision[]> {
-  const tenant = prepared[0]?.check.limits[0]?.tenantId;
-  for (const p of prepared) {
-    if (p.check.limits.length === 0) throw new RangeError("evaluateGroup: a check without limits");
-    if (p.check.limits[0]?.tenantId !== tenant)
-      throw new RangeError("evaluateGroup: checks of one call must belong to one tenant");
-  }
-  if (prepared.length === 0) return [];
-  const { keys, args } = buildManyCall(prepared, options);
-  return readManyReply(prepared, await runCheckManyScript(redis, keys, args));
 }

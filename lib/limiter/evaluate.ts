@@ -5,7 +5,8 @@ import { codecFor } from "@/lib/limiter/algorithms";
 import { limitKey } from "@/lib/limiter/keys";
 import { readLimitReply, summarize } from "@/lib/limiter/decide";
 import { nowOverride, type EvaluateOptions } from "@/lib/limiter/clock";
-import { runCheckScript } from "@/lib/limiter/script";
+import { checkScript, parseReply } from "@/lib/limiter/script";
+import { runScript } from "@/lib/limiter/ioredis-scripts";
 
 // One check = one script call over all its limits (lua/check.lua): every enforce limit admits
 // and all consume, or nothing is consumed. Redis is not touched when no limit applies.
@@ -70,5 +71,5 @@ export async function evaluate(
 ): Promise<CheckDecision> {
   if (limits.length === 0) return summarize([]);
   const { keys, args } = buildCall(limits, request, options);
-  return readReply(limits, await runCheckScript(redis, keys, args));
+  return readReply(limits, parseReply(await runScript(redis, checkScript(), keys, args)));
 }

@@ -2,13 +2,13 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RedisClient } from "@/lib/redis";
+import type { Script } from "@/lib/limiter/script-client";
 
 // The scripts: lua/common.lua, the algorithm fragments and lua/run-check.lua, then the entry
 // (lua/check.lua for one check, lua/check-many.lua for several in one call), as one text each
 // (Redis runs a script as a single chunk; the fragments keep one algorithm per file).
-// ioredis `defineCommand` sends EVAL once per connection, then EVALSHA, and on NOSCRIPT (after
-// SCRIPT FLUSH or a Redis restart) sends the text again, so callers never see that error.
+// Clients send EVALSHA and, on NOSCRIPT (after SCRIPT FLUSH or a Redis restart), the text
+// again (lib/limiter/lean-redis, lib/limiter/ioredis-scripts.ts): callers never see that error.
 
 const SHARED_FILES = [
   "common.lua",
@@ -21,8 +21,6 @@ const SHARED_FILES = [
 
 export const SCRIPT_FILES = [...SHARED_FILES, "check.lua"] as const;
 export const MANY_SCRIPT_FILES = [...SHARED_FILES, "check-many.lua"] as const;
-
-type Script = { lua: string; sha: string };
 
 /** Read from the working directory (the app's root for `next start`, tests and scripts). */
 function readScript(files: readonly string[]): Script {
@@ -40,43 +38,6 @@ export function checkScript(): Script {
 
 export function checkManyScript(): Script {
   return (many ??= readScript(MANY_SCRIPT_FILES));
-}
-
-type CheckCommand = (...keysAndArgs: Array<string | number>) => Promise<string>;
-
-// One command per script and key count (sluiceCheck1, sluiceMany8, ...), each with a fixed
-// numberOfKeys: ioredis' auto-pipelining on a Cluster routes a custom command by its first
-// argument, which must then be the first key, not the key count. They are all defined the
-// first time a client is seen: an auto-pipeline copies the client's commands when it is
-// created, so a command defined while one is open for the tick is missing from it.
-// check-many calls pad KEYS to a power of two (repeating their first key, same slot; the
-// script reads keys by position and ignores the rest), which bounds the commands to define.
-const SINGLE_COUNTS = 16;
-const MANY_COUNTS = Array.from({ length: 12 }, (_, i) => 2 ** (i + 1)); // 2 .. 4096
-
-const defined = new WeakMap<RedisClient, Set<string>>();
-
-function define(redis: RedisClient, names: Set<string>, name: string, lua: string, numKeys: number): void {
-  redis.defineCommand(name, { lua, numberOfKeys: numKeys });
-  names.add(name);
-}
-
-function commandFor(redis: RedisClient, name: string, script: () => Script, numKeys: number): CheckCommand {
-  let names = defined.get(redis);
-  if (!names) {
-    defined.set(redis, (names = new Set()));
-    for (let n = 1; n <= SINGLE_COUNTS; n++) define(redis, names, `sluiceCheck${n}`, checkScript().lua, n);
-    for (const n of MANY_COUNTS) define(redis, names, `sluiceMany${n}`, checkManyScript().lua, n);
-  }
-  if (!names.has(name)) define(redis, names, name, script().lua, numKeys);
-  return (redis as unknown as Record<string, CheckCommand>)[name] as CheckCommand;
-}
-
-/** The padded key count of a check-many call: the next power of two (at least 2). */
-export function manyKeyCount(numKeys: number): number {
-  let n = 2;
-  while (n < numKeys) n *= 2;
-  return n;
 }
 
 /**
@@ -107,27 +68,4 @@ export function parseReply(reply: unknown): number[] {
     }
   }
   return out;
-}
-
-/** Runs the check script: KEYS then ARGV exactly as lua/check.lua's header lists them. */
-export async function runCheckScript(
-  redis: RedisClient,
-  keys: readonly string[],
-  args: readonly (string | number)[],
-): Promise<number[]> {
-  const command = commandFor(redis, `sluiceCheck${keys.length}`, checkScript, keys.length);
-  return parseReply(await command.call(redis, ...keys, ...args));
-}
-
-/** Runs lua/check-many.lua: KEYS (padded here) then ARGV as its header lists them. */
-export async function runCheckManyScript(
-  redis: RedisClient,
-  keys: readonly string[],
-  args: readonly (string | number)[],
-): Promise<number[]> {
-  const count = manyKeyCount(keys.length);
-  const padded = keys.slice();
-  while (padded.length < count) padded.push(keys[0] as string);
-  const command = commandFor(redis, `sluiceMany${count}`, checkManyScript, count);
-  return parseReply(await command.call(redis, ...padded, ...args));
 }

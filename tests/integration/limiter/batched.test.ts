@@ -1,23 +1,39 @@
 import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
 import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckBatcher, CheckTimeoutError, type Outcome } from "@/lib/limiter/batcher";
+import { ioredisScripts } from "@/lib/limiter/ioredis-scripts";
+import { LeanRedis } from "@/lib/limiter/lean-redis/lean-redis";
+import type { HotClient } from "@/lib/limiter/script-client";
 import { prepareCheck } from "@/lib/limiter/evaluate-many";
 import { exactnessProblem } from "@/lib/limiter/args";
 import { ReferenceLimiter } from "@/lib/limiter/reference/model";
 import type { Check, CheckDecision, LimitSpec } from "@/lib/limiter/types";
 import { createVirtualClock } from "./virtual-clock";
-import { connect, RUN } from "./redis";
+import { clusterNodes, connect, redisUrl, RUN } from "./redis";
 import { int, pick, prng, randomRule, type Random } from "./random";
 
 // The micro-batched path (lib/limiter/batcher.ts, lua/check-many.lua) against the reference
 // model: random bursts of concurrent checks of several tenants and limit sets, submitted in
 // one tick, must get the decisions the model gives when it takes them one by one in
-// submission order, and leave the same state (a final dry run of every limit agrees).
+// submission order, and leave the same state (a final dry run of every limit agrees). Through
+// both clients of the check path: ioredis (a Cluster) and the lean client (a single Redis).
 
 const redis = connect();
-afterAll(() => redis.quit());
+const lean = clusterNodes() ? null : new LeanRedis({ url: redisUrl() });
+beforeAll(async () => {
+  const end = Date.now() + 5_000;
+  while (lean && !lean.ready && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+});
+afterAll(async () => {
+  lean?.disconnect();
+  await redis.quit();
+});
+
+type Kind = "ioredis" | "lean";
+const KINDS: Kind[] = lean ? ["ioredis", "lean"] : ["ioredis"];
+const clientOf = (kind: Kind): HotClient => (kind === "lean" ? (lean as LeanRedis) : ioredisScripts(redis));
 
 const SEQUENCES = Number(process.env.LIMITER_SEQUENCES ?? 150) / 3;
 const STEPS = 30;
@@ -36,8 +52,8 @@ function someOf(rand: Random, pool: LimitSpec[]): LimitSpec[] {
   return used.length > 0 ? used : [pool[0] as LimitSpec];
 }
 
-/** A TCP peer that answers the client's hand-shake (CLIENT SETINFO) and, with `reply`, every other command. */
-async function fakeRedis(reply?: string): Promise<{ client: Redis; close: () => void }> {
+/** A TCP peer that answers ioredis' hand-shake (CLIENT SETINFO) and, with `reply`, every other command. */
+async function fakeRedis(kind: Kind, reply?: string): Promise<{ client: HotClient; close: () => void }> {
   const server = createServer((socket) => {
     socket.on("data", (data: Buffer) => {
       const text = data.toString();
@@ -47,17 +63,24 @@ async function fakeRedis(reply?: string): Promise<{ client: Redis; close: () => 
     });
   }).listen(0, "127.0.0.1");
   await once(server, "listening");
-  const client = new Redis({
-    port: (server.address() as AddressInfo).port,
-    enableReadyCheck: false,
-    protocol: 2,
-    maxRetriesPerRequest: 0,
-  });
-  await once(client, "ready");
+  const port = (server.address() as AddressInfo).port;
+  if (kind === "lean") {
+    const client = new LeanRedis({ url: `redis://127.0.0.1:${port}` });
+    await new Promise<void>((resolve) => client.onReady(resolve));
+    return {
+      client,
+      close: () => {
+        client.disconnect();
+        server.close();
+      },
+    };
+  }
+  const ioredis = new Redis({ port, enableReadyCheck: false, protocol: 2, maxRetriesPerRequest: 0 });
+  await once(ioredis, "ready");
   return {
-    client,
+    client: ioredisScripts(ioredis),
     close: () => {
-      client.disconnect();
+      ioredis.disconnect();
       server.close();
     },
   };
@@ -69,7 +92,7 @@ function submitAll(batcher: CheckBatcher, checks: Check[]): Promise<Outcome[]> {
   );
 }
 
-describe("micro-batched checks agree with the reference model taken one by one", () => {
+describe.each(KINDS)("micro-batched checks (%s) agree with the reference model taken one by one", (kind) => {
   it(
     `on ${SEQUENCES} random sequences of concurrent bursts (virtual clock)`,
     { timeout: 120_000 },
@@ -82,7 +105,10 @@ describe("micro-batched checks agree with the reference model taken one by one",
         const pools = [randomPool(rand, `${RUN}m${seed}a`), randomPool(rand, `${RUN}m${seed}b`)];
         const clock = createVirtualClock(1_790_000_000_000 + int(rand, 0, 1e9));
         const model = new ReferenceLimiter(() => clock.nowMs());
-        const batcher = new CheckBatcher(() => redis, { maxChecks: int(rand, 1, 12), evaluate: { clock } });
+        const batcher = new CheckBatcher(() => clientOf(kind), {
+          maxChecks: int(rand, 1, 12),
+          evaluate: { clock },
+        });
         const smallest = Math.min(...pools.flat().map((l) => l.rule.windowMs));
         for (let step = 0; step < STEPS; step++) {
           clock.advance(pick(rand, [0, 1, int(rand, 0, smallest), int(rand, 0, 2 * smallest)]));
@@ -118,7 +144,7 @@ describe("micro-batched checks agree with the reference model taken one by one",
   it("a bad check fails alone; the others of its tick are decided", async () => {
     const tenant = `${RUN}bad`;
     const spec: LimitSpec = { id: "a", tenantId: tenant, identity: "t", rule: randomRule(prng(3)) };
-    const batcher = new CheckBatcher(() => redis);
+    const batcher = new CheckBatcher(() => clientOf(kind));
     const outcomes = await submitAll(batcher, [
       { limits: [spec], request: { cost: 1, dryRun: true } },
       { limits: [spec], request: { cost: 0, dryRun: false } },
@@ -138,7 +164,7 @@ describe("micro-batched checks agree with the reference model taken one by one",
   });
 
   it("a Redis that never answers: each check fails at its own deadline; a throwing callback stops no other", async () => {
-    const { client, close } = await fakeRedis();
+    const { client, close } = await fakeRedis(kind);
     try {
       const spec: LimitSpec = { id: "a", tenantId: `${RUN}silent`, identity: "t", rule: randomRule(prng(5)) };
       const prepared = prepareCheck({ limits: [spec], request: { cost: 1, dryRun: false } });
@@ -174,7 +200,7 @@ describe("micro-batched checks agree with the reference model taken one by one",
 
   it("a reply that does not fit its check fails it at once, not at its deadline", async () => {
     // two integers where one limit's check expects eight (read after the call resolved)
-    const { client, close } = await fakeRedis("$3\r\n1 2\r\n");
+    const { client, close } = await fakeRedis(kind, "$3\r\n1 2\r\n");
     try {
       const spec: LimitSpec = {
         id: "a",

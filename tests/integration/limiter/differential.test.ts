@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { evaluate, buildCall, readReply } from "@/lib/limiter/evaluate";
-import { runCheckScript } from "@/lib/limiter/script";
+import { checkScript, parseReply } from "@/lib/limiter/script";
+import { runScript } from "@/lib/limiter/ioredis-scripts";
 import { exactnessProblem } from "@/lib/limiter/args";
 import { ReferenceLimiter } from "@/lib/limiter/reference/model";
 import type { CheckDecision, LimitSpec } from "@/lib/limiter/types";
@@ -193,7 +194,7 @@ describe("lua/check.lua agrees with the reference model", () => {
       for (let i = 0; i < 400; i++) {
         const request = { cost: int(rand, 1, 3), dryRun: false };
         const call = buildCall(limits, request);
-        const reply = await runCheckScript(redis, call.keys, call.args);
+        const reply = parseReply(await runScript(redis, checkScript(), call.keys, call.args));
         now = reply[1] ?? 0;
         const lua = readReply(limits, reply);
         expect(lua).toEqual(model.check(limits, request));

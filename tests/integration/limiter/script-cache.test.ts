@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -9,6 +8,7 @@ import { evaluate } from "@/lib/limiter/evaluate";
 import { checkScript } from "@/lib/limiter/script";
 import { rule, spec } from "../../unit/limiter/rules";
 import { connect, masters, RUN } from "./redis";
+import { freePort } from "./ports";
 
 // The script's SHA, and checks that keep working when Redis forgets the script.
 
@@ -19,18 +19,6 @@ const limits = (tenant: string) => [
   spec(tenant, "key-rps", rule("gcra", 5, 60_000)),
   spec(tenant, "tenant-rpm", rule("sliding_window", 100, 60_000), "t"),
 ];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
 
 function startRedis(port: number, dir: string): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -1,0 +1,53 @@
+import "server-only";
+import type { RedisClient } from "@/lib/redis";
+import type { HotClient, ReplyCallback, Script } from "@/lib/limiter/script-client";
+
+// Scripts through ioredis (a Redis Cluster on the check path; evaluate() and the admin
+// calls everywhere): EVALSHA, and after NOSCRIPT (SCRIPT FLUSH, a restarted Redis) the text
+// once with EVAL. Plain commands, so ioredis routes them on a Cluster by their first key.
+
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("NOSCRIPT");
+}
+
+export async function runScript(
+  redis: RedisClient,
+  script: Script,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+): Promise<unknown> {
+  try {
+    return await redis.evalsha(script.sha, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (!isNoScript(error)) throw error;
+    return redis.eval(script.lua, keys.length, ...keys, ...args);
+  }
+}
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+export function ioredisScripts(redis: RedisClient): HotClient {
+  return {
+    get ready() {
+      return redis.status === "ready";
+    },
+    run(script: Script, keys: readonly string[], args: readonly (string | number)[], done: ReplyCallback) {
+      runScript(redis, script, keys, args).then(
+        (reply) => done(null, reply),
+        (error: unknown) => done(asError(error)),
+      );
+    },
+    onReady(listener: () => void) {
+      redis.on("ready", listener);
+    },
+    disconnect() {
+      redis.disconnect();
+    },
+    ping(done: ReplyCallback) {
+      redis.ping().then(
+        (reply) => done(null, reply),
+        (error: unknown) => done(asError(error)),
+      );
+    },
+  };
+}

@@ -1,0 +1,209 @@
+import "server-only";
+import { connect as connectTcp, type Socket } from "node:net";
+import { connect as connectTls } from "node:tls";
+import { ReplyError, RespReader, type RespValue } from "@/lib/limiter/lean-redis/resp-reader";
+import type { HotClient, ReplyCallback, Script } from "@/lib/limiter/script-client";
+
+// The limiter's own connection to a single Redis, for the check path only: it sends script
+// calls (EVALSHA, EVAL after NOSCRIPT) and PINGs, encoded straight into one string per
+// command, and reads the replies with RespReader. ioredis does far more per command
+// (Command objects, promises, argument flattening, a generic decoder): on the check path
+// that was about a tenth of the server's CPU. Fail-fast like the hot path needs: nothing is
+// queued while disconnected (`ready` is false and callers answer degraded), every call in
+// flight fails at once when the connection drops, and it reconnects by itself with a short
+// backoff. Redis Cluster keeps ioredis (lib/limiter/ioredis-scripts.ts).
+
+export interface LeanRedisOptions {
+  /** redis:// or rediss:// URL: host, port, optional user and password, optional /db */
+  url: string;
+  /** prepended to every key, as ioredis' keyPrefix */
+  keyPrefix?: string;
+  /** CLIENT SETNAME on every connection (CLIENT LIST then tells Sluice's connections apart) */
+  clientName?: string;
+  connectTimeoutMs?: number;
+  onError?: (error: Error) => void;
+}
+
+type Status = "connecting" | "ready" | "closed" | "ended";
+
+interface Pending {
+  done: ReplyCallback;
+  /** a script call that may be sent again as EVAL after NOSCRIPT */
+  retry?: { script: Script; keys: readonly string[]; args: readonly (string | number)[] };
+}
+
+const arg = (value: string): string => `$${Buffer.byteLength(value)}\r\n${value}\r\n`;
+
+function command(parts: readonly string[]): string {
+  let text = `*${parts.length}\r\n`;
+  for (const part of parts) text += arg(part);
+  return text;
+}
+
+export class LeanRedis implements HotClient {
+  private socket: Socket | null = null;
+  private status: Status = "closed";
+  private readonly reader = new RespReader();
+  private pending: Pending[] = [];
+  private head = 0;
+  private attempt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly readyListeners: Array<() => void> = [];
+  private readonly target: URL;
+  private readonly prefix: string;
+
+  constructor(private readonly options: LeanRedisOptions) {
+    this.target = new URL(options.url);
+    this.prefix = options.keyPrefix ?? "";
+    this.connect();
+  }
+
+  get ready(): boolean {
+    return this.status === "ready";
+  }
+
+  /** Called on every (re)connection. */
+  onReady(listener: () => void): void {
+    this.readyListeners.push(listener);
+  }
+
+  run(
+    script: Script,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    done: ReplyCallback,
+  ): void {
+    this.send(this.scriptCommand("EVALSHA", script.sha, keys, args), { done, retry: { script, keys, args } });
+  }
+
+  ping(done: ReplyCallback): void {
+    this.send("*1\r\n$4\r\nPING\r\n", { done });
+  }
+
+  disconnect(): void {
+    this.status = "ended";
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.destroy();
+  }
+
+  private scriptCommand(
+    verb: "EVALSHA" | "EVAL",
+    body: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): string {
+    let text = `*${3 + keys.length + args.length}\r\n${arg(verb)}${arg(body)}${arg(String(keys.length))}`;
+    for (const key of keys) text += arg(this.prefix + key);
+    for (const value of args) text += arg(typeof value === "string" ? value : String(value));
+    return text;
+  }
+
+  private send(text: string, entry: Pending): void {
+    if (this.status !== "ready" || this.socket === null) {
+      entry.done(new Error("Redis is not connected"));
+      return;
+    }
+    this.pending.push(entry);
+    this.socket.write(text);
+  }
+
+  private connect(): void {
+    const { hostname, port, protocol, username, password, pathname } = this.target;
+    const host = hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
+    const options = { host, port: Number(port || 6379) };
+    const socket =
+      protocol === "rediss:" ? connectTls({ ...options, servername: host }) : connectTcp(options);
+    this.socket = socket;
+    this.status = "connecting";
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 10_000);
+    socket.setTimeout(this.options.connectTimeoutMs ?? 1_000, () =>
+      socket.destroy(new Error("connect timeout")),
+    );
+    socket.once(protocol === "rediss:" ? "secureConnect" : "connect", () => {
+      socket.setTimeout(0);
+      const setup: string[] = [];
+      if (password)
+        setup.push(
+          command(
+            username
+              ? ["AUTH", decodeURIComponent(username), decodeURIComponent(password)]
+              : ["AUTH", decodeURIComponent(password)],
+          ),
+        );
+      const db = Number(pathname.slice(1) || 0);
+      if (db > 0) setup.push(command(["SELECT", String(db)]));
+      if (this.options.clientName) setup.push(command(["CLIENT", "SETNAME", this.options.clientName]));
+      this.handshake(socket, setup);
+    });
+    socket.on("data", (chunk: Buffer) => {
+      try {
+        this.reader.feed(chunk, this.deliver);
+      } catch (error) {
+        socket.destroy(error as Error);
+      }
+    });
+    socket.on("error", (error: Error) => this.options.onError?.(error));
+    socket.on("close", () => this.closed(socket));
+  }
+
+  /** AUTH, SELECT and CLIENT SETNAME (when asked), then ready; a refusal closes the connection. */
+  private handshake(socket: Socket, setup: string[]): void {
+    let left = setup.length;
+    const becomeReady = (): void => {
+      this.status = "ready";
+      this.attempt = 0;
+      for (const listener of this.readyListeners) listener();
+    };
+    if (left === 0) {
+      becomeReady();
+      return;
+    }
+    for (const text of setup) {
+      this.pending.push({
+        done: (error) => {
+          if (error) socket.destroy(error);
+          else if (--left === 0) becomeReady();
+        },
+      });
+      socket.write(text);
+    }
+  }
+
+  private readonly deliver = (value: RespValue): void => {
+    const entry = this.pending[this.head];
+    if (entry === undefined) throw new Error("RESP: a reply without a command");
+    this.pending[this.head++] = undefined as unknown as Pending;
+    if (this.head > 1024 && this.head * 2 > this.pending.length) {
+      this.pending = this.pending.slice(this.head);
+      this.head = 0;
+    }
+    if (value instanceof ReplyError) {
+      // SCRIPT FLUSH or a restarted Redis: send the text once; the answer comes in order
+      if (entry.retry && value.message.startsWith("NOSCRIPT")) {
+        const { script, keys, args } = entry.retry;
+        this.send(this.scriptCommand("EVAL", script.lua, keys, args), { done: entry.done });
+        return;
+      }
+      entry.done(value);
+      return;
+    }
+    entry.done(null, value);
+  };
+
+  private closed(socket: Socket): void {
+    if (socket !== this.socket) return;
+    this.socket = null;
+    this.reader.reset();
+    const failed = this.pending.slice(this.head);
+    this.pending = [];
+    this.head = 0;
+    const ended = this.status === "ended";
+    if (!ended) this.status = "closed";
+    const error = new Error("the Redis connection closed");
+    for (const entry of failed) entry.done(error);
+    if (ended) return;
+    this.attempt++;
+    this.timer = setTimeout(() => this.connect(), Math.min(50 * this.attempt, 500));
+  }
+}

@@ -1,0 +1,139 @@
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { createServer, type AddressInfo, type Socket } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { LeanRedis } from "@/lib/limiter/lean-redis/lean-redis";
+import type { Script } from "@/lib/limiter/script-client";
+import { createHash } from "node:crypto";
+import { clusterNodes, redisUrl, RUN } from "./redis";
+import { freePort } from "./ports";
+
+// The check path's own Redis client against real Redis servers: scripts by SHA with the
+// text sent again after SCRIPT FLUSH, calls in flight failing at once when the connection
+// drops, reconnection by itself, AUTH and SELECT from the URL, the key prefix.
+
+const script = (lua: string): Script => ({ lua, sha: createHash("sha1").update(lua).digest("hex") });
+const SET_AND_ECHO = script("redis.call('SET', KEYS[1], ARGV[1]) return { ARGV[1], KEYS[1] }");
+
+const run = (client: LeanRedis, s: Script, keys: string[], args: Array<string | number>): Promise<unknown> =>
+  new Promise((resolve, reject) =>
+    client.run(s, keys, args, (error, reply) => (error ? reject(error) : resolve(reply))),
+  );
+
+async function ready(client: LeanRedis): Promise<void> {
+  const end = Date.now() + 5_000;
+  while (!client.ready) {
+    if (Date.now() > end) throw new Error("not ready in 5 s");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function redisServer(port: number, dir: string, extra: string[] = []): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const args = [
+      "--port",
+      String(port),
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+      "--daemonize",
+      "yes",
+      ...extra,
+    ];
+    spawn("redis-server", args, { stdio: "ignore" }).on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`redis-server exited ${code}`)),
+    );
+  });
+}
+
+const control = new Redis(redisUrl(), { protocol: 2 });
+afterAll(() => control.quit());
+
+describe.skipIf(clusterNodes() !== null)("the lean Redis client", () => {
+  it("runs a script with prefixed keys, and sends its text again after SCRIPT FLUSH", async () => {
+    const client = new LeanRedis({ url: redisUrl(), keyPrefix: `${RUN}:` });
+    try {
+      await ready(client);
+      expect(await run(client, SET_AND_ECHO, ["{t:a}:k"], ["v1"])).toEqual(["v1", `${RUN}:{t:a}:k`]);
+      await control.script("FLUSH");
+      expect(await run(client, SET_AND_ECHO, ["{t:a}:k"], [42])).toEqual(["42", `${RUN}:{t:a}:k`]);
+      expect(await control.get(`${RUN}:{t:a}:k`)).toBe("42");
+      await expect(run(client, script("return redis.call('NOSUCHCOMMAND')"), [], [])).rejects.toThrow(
+        /Unknown Redis command/i,
+      );
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  it("fails calls in flight at once when the connection drops, refuses calls while down, and reconnects", async () => {
+    // a peer that accepts and never answers, then drops the connection
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket)).listen(0, "127.0.0.1");
+    await once(silent, "listening");
+    const client = new LeanRedis({ url: `redis://127.0.0.1:${(silent.address() as AddressInfo).port}` });
+    let connections = 0;
+    client.onReady(() => connections++);
+    try {
+      await ready(client);
+      const inFlight = run(client, SET_AND_ECHO, ["{t:b}:k"], ["x"]).then(
+        () => "answered",
+        (error: Error) => error.message,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = performance.now();
+      for (const socket of sockets) socket.destroy();
+      expect(await inFlight).toMatch(/closed/);
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(client.ready).toBe(false);
+      await expect(run(client, SET_AND_ECHO, ["{t:b}:k"], ["x"])).rejects.toThrow(/not connected/);
+      await ready(client);
+      expect(connections).toBe(2);
+    } finally {
+      client.disconnect();
+      silent.close();
+    }
+  });
+
+  it("reconnects to a real Redis whose connection was killed, named as asked", async () => {
+    const client = new LeanRedis({ url: redisUrl(), clientName: `${RUN}-lean` });
+    try {
+      await ready(client);
+      const list = String(await control.client("LIST"));
+      const id = /id=(\d+) [^\n]*name=([^ ]+)/g;
+      const ours = [...list.matchAll(id)].filter((m) => m[2] === `${RUN}-lean`).map((m) => m[1] as string);
+      expect(ours).toHaveLength(1);
+      await control.client("KILL", "ID", ours[0] as string);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await ready(client);
+      expect(await run(client, SET_AND_ECHO, ["{t:b}:k"], ["y"])).toEqual(["y", "{t:b}:k"]);
+    } finally {
+      client.disconnect();
+    }
+  });
+
+  it("authenticates and selects the database the URL names", async () => {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), "sluice-auth-"));
+    await redisServer(port, dir, ["--requirepass", "s3cret", "--pidfile", join(dir, "redis.pid")]);
+    const client = new LeanRedis({ url: `redis://:s3cret@127.0.0.1:${port}/3` });
+    const admin = new Redis({ port, password: "s3cret", db: 3, protocol: 2, maxRetriesPerRequest: 0 });
+    try {
+      await ready(client);
+      await run(client, SET_AND_ECHO, ["{t:c}:k"], ["in-3"]);
+      expect(await admin.get("{t:c}:k")).toBe("in-3");
+    } finally {
+      client.disconnect();
+      admin.disconnect();
+      spawnSync("redis-cli", ["-p", String(port), "-a", "s3cret", "--no-auth-warning", "shutdown", "nosave"]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
