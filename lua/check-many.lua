@@ -10,8 +10,7 @@ checks (the tenant's own limit, one rule for many keys) are sent once and referr
 their index, so a call's size and parsing grow with what differs between its checks.
 
 KEYS                 the distinct state keys of the call, all of one tenant (one hash tag
-                     {t:<tenant>}, one Cluster slot); the caller may pad KEYS with more keys
-                     of that slot, which are ignored
+                     {t:<tenant>}, one Cluster slot)
 ARGV[1]              now override in ms, test-only virtual clock (-1 = Redis TIME)
 ARGV[2]              r: number of distinct rules
 ARGV[3 .. 2+6r]      six integers per rule as in check.lua's ARGV[4 ..]: algorithm, L, W, B,
@@ -23,7 +22,7 @@ ARGV[4+6r]           the checks, as ONE string of integers separated by spaces (
                      dryRun (0|1), n_j (its number of limits), then per limit two indexes
                      (1-based): its key in KEYS, its rule among the r rules
 
-Reply: ONE string of integers separated by spaces, as check.lua's: per check j in order,
+Reply: an array of integers, as check.lua's: per check j in order,
 check.lua's reply for it: { allowed_j, nowMs, six integers per limit }, concatenated
 (2 + 6*n_j integers each).
 ]]
@@ -48,4 +47,4 @@ for _ = 1, m do
   rb = run_check(n, keys, used, cost, dry, now, slack, reply, rb)
 end
 flush_states()
-return concat(reply, ' ')
+return reply

@@ -14,8 +14,7 @@ ARGV[4 + 6*(i-1) ..] six integers per limit i:
                     L (limit), W (window ms), B (burst; L where it does not apply),
                     shadow (1 = mode shadow), maxDelay (ms; -1 = action reject)
 
-Reply: ONE string of integers separated by spaces (a client decodes one bulk string far
-faster than many RESP integers): { allowed (0|1: every enforce limit admits), nowMs,
+Reply: an array of integers: { allowed (0|1: every enforce limit admits), nowMs,
   then six integers per limit i:
     status (0 rate_limited, 1 admits on its own, 2 cost_exceeds_capacity),
     consumed (0|1: this check consumes the limit's units; also reported on dryRun),
@@ -33,4 +32,4 @@ for i = 1, n do rules[i] = read_rule(3 + 6 * (i - 1)) end
 local reply = {}
 run_check(n, KEYS, rules, tonumber(ARGV[1]), ARGV[2] == '1', now, slack, reply, 0)
 flush_states()
-return concat(reply, ' ')
+return reply

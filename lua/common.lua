@@ -1,15 +1,16 @@
 --[[ common.lua: helpers shared by the algorithm fragments and check.lua (no KEYS or ARGV).
 
-An algorithm is ALG[code](key, L, W, B, maxDelay, cost, now), now in integer ms. It reads its
-one key (string states through state_get, as a table of their integers) and returns, without
-writing anything (no closures: this runs on every check):
-  { status = 0|1|2 (rate_limited | admits | cost_exceeds_capacity),
-    wait, retry            -- ms: wait when admitted (delay), retry when status 0
-    remaining0, reset0     -- reported when the check does not consume
-    remaining1, reset1     -- reported when it does (after consumption)
-    value, ttl             -- when admitted: the new state (a new table of its 2 or 3
-                              integers) to SET with PX ttl, or for
-    member, trim }         -- the sliding log: ZADD value member, trim up to trim, PEXPIRE ttl
+An algorithm is ALG[code](key, s, L, W, B, maxDelay, cost, now), now in integer ms, s the
+key's string state (a table of its integers, from state_get; false when absent; the
+sliding log reads its sorted set itself and gets false). It writes nothing and returns, as
+multiple values (no table per limit and check: this runs for every limit of every check):
+  status          0 rate_limited | 1 admits | 2 cost_exceeds_capacity
+  wait, retry     ms: wait when admitted (delay), retry when status 0 (-1: none)
+  remaining0, reset0   reported when the check does not consume
+  remaining1, reset1   reported when it does (after consumption)
+and when admitted also
+  ttl, v1, v2, v3  the new state, SET with PX ttl: its two or three integers (v3 nil for
+                   two); for the sliding log: ZADD v1 (score) v2 (member), trim up to v3
 All numbers are integers below 2^53, so doubles hold them exactly; divisions go through
 idiv/cdiv, which correct the one-off a rounded quotient can give near 2^53.
 ]]
@@ -19,8 +20,8 @@ local ALG = {}
 -- The library functions the scripts call per limit, as upvalues: in Redis' Lua 5.1 every
 -- `math.floor` is two table lookups (the globals, then math) on each call.
 local floor, max = math.floor, math.max
-local format, match, gmatch, char = string.format, string.match, string.gmatch, string.char
-local concat = table.concat
+local format, match, gmatch, char, byte = string.format, string.match, string.gmatch, string.char, string.byte
+local pack, unpack_bytes = struct.pack, struct.unpack
 local tonumber = tonumber
 
 local function idiv(a, b)
@@ -38,23 +39,28 @@ local function int(x)
   return format('%d', x)
 end
 
-local function denied(status, retry, remaining, reset)
-  return { status = status, wait = 0, retry = retry, remaining0 = remaining, reset0 = reset,
-           remaining1 = remaining, reset1 = reset }
-end
-
---[[ String states (a few integers separated by spaces: "x t W", "index count"...) are read
-and parsed once and formatted and written once per call: a key that several checks of one
-call share (the tenant's own limit, above all) costs one GET, one parse, one format and one
-SET however many checks touch it. A later check of the call reads what an earlier one wrote,
-from here. The writes happen at the end (flush_states), which no one can tell apart from
-writing each time: the call is atomic, every write of it uses the same now, and the last
-write's TTL is the one that stays. ]]
+--[[ String states are a count byte (2 or 3) and that many little-endian doubles (each an
+integer below 2^53), written and read by struct in one C call each: far cheaper than
+formatting and matching digits. A state written as text by an earlier version ("x t W")
+is still read. States are read and parsed once and written once per call: a key that
+several checks of one call share (the tenant's own limit, above all) costs one read, one
+parse and one SET however many checks touch it. A later check of the call reads what an
+earlier one wrote, from here. The writes happen at the end (flush_states), which no one can
+tell apart from writing each time: the call is atomic, every write of it uses the same now,
+and the last write's TTL is the one that stays. ]]
 local state_nums, state_ttl = {}, {}
 local dirty, ndirty = {}, 0
 
 local function parse_state(v)
   if not v then return false end
+  local count = byte(v, 1)
+  if count == 3 then
+    local _, a, b, c = unpack_bytes('<Bddd', v)
+    return { a, b, c }
+  elseif count == 2 then
+    local _, a, b = unpack_bytes('<Bdd', v)
+    return { a, b }
+  end
   local s, n = {}, 0
   for digits in gmatch(v, '%d+') do
     n = n + 1
@@ -66,13 +72,9 @@ end
 -- Reads every state key of the call with ONE command (all share the hash tag, so one slot):
 -- one MGET costs Redis far less than a GET per key. Sorted sets (sliding logs) read as nil
 -- here; their algorithm reads them with its own commands.
--- KEYS of a check-many call are padded with copies of KEYS[1] (lib/limiter/script.ts): those
--- are left out, so no key is read twice.
 local function state_prefetch(keys)
-  local n = #keys
-  while n > 1 and keys[n] == keys[1] do n = n - 1 end
-  local values = redis.call('MGET', unpack(keys, 1, n))
-  for i = 1, n do
+  local values = redis.call('MGET', unpack(keys))
+  for i = 1, #keys do
     local key = keys[i]
     if state_nums[key] == nil then state_nums[key] = parse_state(values[i]) end
   end
@@ -88,9 +90,16 @@ local function state_get(key)
   return s
 end
 
--- nums: a new table (never one state_get returned, which others of the call may still read)
-local function state_set(key, nums, ttl)
-  state_nums[key] = nums
+-- The key's new integers (c nil for a two-integer state), written into its table in place:
+-- every limit of a check reads its state before any of them is written, and the keys of
+-- one check differ; later checks of the call then read the new state.
+local function state_set(key, a, b, c, ttl)
+  local s = state_nums[key]
+  if not s then
+    s = {}
+    state_nums[key] = s
+  end
+  s[1], s[2], s[3] = a, b, c
   if state_ttl[key] == nil then
     ndirty = ndirty + 1
     dirty[ndirty] = key
@@ -98,13 +107,12 @@ local function state_set(key, nums, ttl)
   state_ttl[key] = ttl
 end
 
--- %d, not concat's %.14g: states hold integers up to 2^53
 local function flush_states()
   for i = 1, ndirty do
     local key = dirty[i]
     local s = state_nums[key]
-    local text
-    if #s == 2 then text = format('%d %d', s[1], s[2]) else text = format('%d %d %d', s[1], s[2], s[3]) end
-    redis.call('SET', key, text, 'PX', state_ttl[key])
+    local value
+    if s[3] then value = pack('<Bddd', 3, s[1], s[2], s[3]) else value = pack('<Bdd', 2, s[1], s[2]) end
+    redis.call('SET', key, value, 'PX', state_ttl[key])
   end
 end

@@ -2,12 +2,11 @@
 
 run_check(n, keys, rules, cost, dry, now, slack, reply, rb) decides the check whose n limits
 have their state keys at keys[1..n] and their rules at rules[1..n] (each rule a table
-{ alg, L, W, B, shadow (boolean), maxDelay } of numbers, as read_rule makes from the six
-ARGV integers of check.lua), writes when admitted, and stores its reply as text parts at
-reply[rb+1 ..]: "allowed nowMs", then one part of six integers per limit (check.lua's
-reply); it returns the new number of parts. Integers are written by string.format's %d:
-glibc's integer path, where Lua's own number-to-text (%.14g) takes its slow float path. Shared by check.lua (one
-check) and check-many.lua (several checks in order, one call), so both decide exactly
+{ alg, L, W, B, shadow (boolean), maxDelay, log (sliding log) }, as read_rule makes from
+the six ARGV integers of check.lua), writes when admitted, and puts its reply integers at
+reply[rb+1 ..]: allowed, nowMs, then six per limit (check.lua's reply); it returns the new
+length. Redis sends a Lua table of numbers as an array of integers. Shared by check.lua
+(one check) and check-many.lua (several checks in order, one call), so both decide exactly
 alike. A later check of one call reads what an earlier one wrote (string states through
 state_set, written out by flush_states when the call ends).
 ]]
@@ -15,43 +14,48 @@ state_set, written out by flush_states when the call ends).
 -- six ARGV strings from ARGV[a+1]: algorithm, L, W, B, shadow, maxDelay
 local function read_rule(a)
   return { alg = ALG[tonumber(ARGV[a + 1])], L = tonumber(ARGV[a + 2]), W = tonumber(ARGV[a + 3]),
-           B = tonumber(ARGV[a + 4]), shadow = ARGV[a + 5] == '1', maxDelay = tonumber(ARGV[a + 6]) }
+           B = tonumber(ARGV[a + 4]), shadow = ARGV[a + 5] == '1', maxDelay = tonumber(ARGV[a + 6]),
+           log = ARGV[a + 1] == '2' }
 end
 
-local results = {}
+-- Per limit of the check being decided: what its algorithm returned (see common.lua), in
+-- arrays reused by every check of the call instead of a table per limit.
+local st, wt, rt, r0, s0, r1, s1, tt, v1, v2, v3 = {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}
 
 local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
   local allowed = 1
   for i = 1, n do
-    local rule = rules[i]
-    local r = rule.alg(keys[i], rule.L, rule.W, rule.B, rule.maxDelay, cost, now)
-    results[i] = r
-    if r.status ~= 1 and not rule.shadow then allowed = 0 end
+    local rule, key = rules[i], keys[i]
+    local s = false
+    if not rule.log then s = state_get(key) end
+    st[i], wt[i], rt[i], r0[i], s0[i], r1[i], s1[i], tt[i], v1[i], v2[i], v3[i] =
+      rule.alg(key, s, rule.L, rule.W, rule.B, rule.maxDelay, cost, now)
+    if st[i] ~= 1 and not rule.shadow then allowed = 0 end
   end
 
-  rb = rb + 1
-  reply[rb] = format('%d %d', allowed, now)
+  reply[rb + 1], reply[rb + 2] = allowed, now
+  rb = rb + 2
   for i = 1, n do
-    local r = results[i]
-    local consumed = r.status == 1 and (rules[i].shadow or allowed == 1)
+    local status, rule = st[i], rules[i]
+    local consumed = status == 1 and (rule.shadow or allowed == 1)
     if consumed and not dry then
-      local key, ttl = keys[i], int(r.ttl + slack)
-      if r.member then
-        redis.call('ZREMRANGEBYSCORE', key, '-inf', r.trim)
-        redis.call('ZADD', key, r.value, r.member)
-        redis.call('PEXPIRE', key, ttl)
+      local key, ttl = keys[i], tt[i] + slack
+      if rule.log then
+        redis.call('ZREMRANGEBYSCORE', key, '-inf', v3[i])
+        redis.call('ZADD', key, v1[i], v2[i])
+        redis.call('PEXPIRE', key, int(ttl))
       else
-        state_set(key, r.value, ttl)
+        state_set(key, v1[i], v2[i], v3[i], ttl)
       end
     end
-    local retry = -1
-    if r.status == 0 then retry = r.retry end
-    rb = rb + 1
     if consumed then
-      reply[rb] = format('%d 1 %d %d %d %d', r.status, r.remaining1, r.reset1, retry, r.wait)
+      reply[rb + 1], reply[rb + 2], reply[rb + 3], reply[rb + 4], reply[rb + 5], reply[rb + 6] =
+        status, 1, r1[i], s1[i], rt[i], wt[i]
     else
-      reply[rb] = format('%d 0 %d %d %d 0', r.status, r.remaining0, r.reset0, retry)
+      reply[rb + 1], reply[rb + 2], reply[rb + 3], reply[rb + 4], reply[rb + 5], reply[rb + 6] =
+        status, 0, r0[i], s0[i], rt[i], 0
     end
+    rb = rb + 6
   end
   return rb
 end

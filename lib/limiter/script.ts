@@ -41,31 +41,13 @@ export function checkManyScript(): Script {
 }
 
 /**
- * The scripts' reply: integers (below 2^53) separated by single spaces, as run-check.lua
- * writes them with %d. Read digit by digit, without a string per number; anything
- * else (an exponent, a stray character) throws rather than being misread.
+ * The scripts' reply: an array of integers (Redis turns the Lua table of numbers into one),
+ * each below 2^53. Anything else throws rather than being misread.
  */
 export function parseReply(reply: unknown): number[] {
-  if (typeof reply !== "string") throw new Error("limiter script: the reply is not a string");
-  const out: number[] = [];
-  let value = 0;
-  let sign = 1;
-  let digits = 0;
-  for (let i = 0; i <= reply.length; i++) {
-    const c = i < reply.length ? reply.charCodeAt(i) : 32;
-    if (c >= 48 && c <= 57) {
-      value = value * 10 + (c - 48);
-      digits++;
-    } else if (c === 32 && digits > 0) {
-      out.push(sign * value);
-      value = 0;
-      sign = 1;
-      digits = 0;
-    } else if (c === 45 && digits === 0 && sign === 1) {
-      sign = -1;
-    } else {
-      throw new Error(`limiter script: unreadable reply at character ${i}`);
-    }
+  if (!Array.isArray(reply)) throw new Error("limiter script: the reply is not an array");
+  for (let i = 0; i < reply.length; i++) {
+    if (!Number.isSafeInteger(reply[i])) throw new Error(`limiter script: reply item ${i} is not an integer`);
   }
-  return out;
+  return reply as number[];
 }

@@ -4,7 +4,7 @@ With capacity B (default L) draining/refilling at L/W per ms, all three admit ex
 where level = B - tokens (token bucket), the meter's level (leaky bucket), or
 max(TAT-now, 0)/T with T = W/L (gcra: max(TAT,now) + cost*T - now <= tau + T = B*T).
 The level is kept multiplied by W, so it is an integer that drains by L per ms: x = level*W.
-KEY    string "<x> <t> <W>": x at time t (ms), scaled by W; absent = empty meter (full
+KEY    string state {x, t, W}: x at time t (ms), scaled by W; absent = empty meter (full
        bucket). PX until x has drained to 0, so idle state disappears. gcra: TAT = t + x/L.
 ARGV   L, W, B, maxDelay (ms; -1 = reject; gcra and leaky_bucket only). The caller may
        pass L and W divided by their gcd (same rate, smaller numbers); a state stored at
@@ -20,9 +20,8 @@ local function meter_remaining(cap, W, v)
   return max(0, idiv(cap - v, W))
 end
 
-local function meter(key, L, W, B, maxDelay, cost, now)
+local function meter(key, s, L, W, B, maxDelay, cost, now)
   local x, t = 0, now
-  local s = state_get(key)
   if s then
     local sw = s[3]
     x, t = s[1], s[2]
@@ -35,19 +34,18 @@ local function meter(key, L, W, B, maxDelay, cost, now)
   end
   local cap = B * W
   local rem0, reset0 = meter_remaining(cap, W, x), cdiv(x, L)
-  if cost > B then return denied(2, -1, rem0, reset0) end
+  if cost > B then return 2, 0, -1, rem0, reset0, rem0, reset0 end
   local after = x + cost * W
   local over = after - cap
   local delay = max(maxDelay, 0)
   if over > delay * L then
-    return denied(0, cdiv(over - delay * L, L), rem0, reset0)
+    return 0, 0, cdiv(over - delay * L, L), rem0, reset0, rem0, reset0
   end
   local wait = 0
   if over > 0 then wait = cdiv(over, L) end
   local reset1 = cdiv(after, L)
-  return { status = 1, wait = wait, retry = -1, remaining0 = rem0, reset0 = reset0,
-           remaining1 = meter_remaining(cap, W, after), reset1 = reset1,
-           value = { after, t, W }, ttl = max(1, reset1 + t - now) }
+  return 1, wait, -1, rem0, reset0, meter_remaining(cap, W, after), reset1,
+    max(1, reset1 + t - now), after, t, W
 end
 
 ALG[4] = meter

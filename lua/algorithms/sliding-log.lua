@@ -15,7 +15,8 @@ local function log_entry(key, rank)
   return { cum = tonumber(cum), cost = tonumber(c), ts = tonumber(e[2]) }
 end
 
-ALG[2] = function(key, L, W, B, maxDelay, cost, now)
+-- Writes go through run-check.lua: v1 = the entry's score, v2 = its member, v3 = the trim bound.
+ALG[2] = function(key, s, L, W, B, maxDelay, cost, now)
   local lo = now - W
   local stale = redis.call('ZCOUNT', key, '-inf', int(lo))
   local first = log_entry(key, stale)
@@ -27,7 +28,7 @@ ALG[2] = function(key, L, W, B, maxDelay, cost, now)
   end
   local reset0 = 0
   if units > 0 then reset0 = newest + W - now end
-  if cost > L then return denied(2, -1, L - units, reset0) end
+  if cost > L then return 2, 0, -1, L - units, reset0, L - units, reset0 end
   if units + cost > L then
     -- the first entry whose leaving frees enough: cum >= first.cum - first.cost + need
     local target = first.cum - first.cost + (units + cost - L)
@@ -36,7 +37,8 @@ ALG[2] = function(key, L, W, B, maxDelay, cost, now)
       local mid = idiv(lo_rank + hi_rank, 2)
       if log_entry(key, mid).cum >= target then hi_rank = mid else lo_rank = mid + 1 end
     end
-    return denied(0, log_entry(key, lo_rank).ts + W - now, L - units, reset0)
+    local retry = log_entry(key, lo_rank).ts + W - now
+    return 0, 0, retry, L - units, reset0, L - units, reset0
   end
   -- a clock that stepped back must not reorder the log: never stamp before the newest entry
   local ts = now
@@ -44,8 +46,6 @@ ALG[2] = function(key, L, W, B, maxDelay, cost, now)
   local cum = cost
   if last then cum = last.cum + cost end
   local digits = int(cum)
-  return { status = 1, wait = 0, retry = -1, remaining0 = L - units, reset0 = reset0,
-           remaining1 = L - units - cost, reset1 = ts + W - now, ttl = ts + W - now,
-           value = int(ts), member = char(96 + #digits) .. digits .. ':' .. int(cost),
-           trim = int(lo) }
+  return 1, 0, -1, L - units, reset0, L - units - cost, ts + W - now, ts + W - now,
+    int(ts), char(96 + #digits) .. digits .. ':' .. int(cost), int(lo)
 end

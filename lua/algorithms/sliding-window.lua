@@ -1,7 +1,7 @@
 --[[ sliding_window (code 3): admits when prev*(W-elapsed)/W + curr + cost <= L, with curr the
 count of the aligned window floor(now/W), prev of the one before, elapsed = now mod W.
 Compared multiplied by W, so it is integer math: prev*(W-elapsed) + (curr+cost)*W <= L*W.
-KEY    string "<windowIndex> <curr> <prev>", PX to the end of the next window
+KEY    string state {windowIndex, curr, prev}, PX to the end of the next window
 ARGV   L, W (B and maxDelay unused)
 Reply  remaining = floor((L*W - prev*(W-elapsed))/W) - curr; resetMs = until both windows
        weigh nothing; retryAfterMs = the first ms at which the weighted count has dropped
@@ -16,11 +16,10 @@ local function sw_reset(W, e, prev, c)
   return 0
 end
 
-ALG[3] = function(key, L, W, B, maxDelay, cost, now)
+ALG[3] = function(key, s, L, W, B, maxDelay, cost, now)
   local idx = idiv(now, W)
   local e = now - idx * W
   local curr, prev = 0, 0
-  local s = state_get(key)
   if s then
     local i = s[1]
     if i == idx then
@@ -31,7 +30,7 @@ ALG[3] = function(key, L, W, B, maxDelay, cost, now)
   end
   local weighted = prev * (W - e)
   local rem0, reset0 = sw_remaining(L, W, weighted, curr), sw_reset(W, e, prev, curr)
-  if cost > L then return denied(2, -1, rem0, reset0) end
+  if cost > L then return 2, 0, -1, rem0, reset0, rem0, reset0 end
   if weighted + (curr + cost) * W > L * W then
     local retry
     if curr + cost <= L then
@@ -41,10 +40,9 @@ ALG[3] = function(key, L, W, B, maxDelay, cost, now)
       -- next window: curr becomes prev; first e2 with curr*(W-e2) <= (L-cost)*W
       retry = (W - e) + W - idiv((L - cost) * W, curr)
     end
-    return denied(0, retry, rem0, reset0)
+    return 0, 0, retry, rem0, reset0, rem0, reset0
   end
   local after = curr + cost
-  return { status = 1, wait = 0, retry = -1, remaining0 = rem0, reset0 = reset0,
-           remaining1 = sw_remaining(L, W, weighted, after), reset1 = sw_reset(W, e, prev, after),
-           value = { idx, after, prev }, ttl = 2 * W - e }
+  return 1, 0, -1, rem0, reset0, sw_remaining(L, W, weighted, after), sw_reset(W, e, prev, after),
+    2 * W - e, idx, after, prev
 end

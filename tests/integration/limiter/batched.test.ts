@@ -200,7 +200,7 @@ describe.each(KINDS)("micro-batched checks (%s) agree with the reference model t
 
   it("a reply that does not fit its check fails it at once, not at its deadline", async () => {
     // two integers where one limit's check expects eight (read after the call resolved)
-    const { client, close } = await fakeRedis(kind, "$3\r\n1 2\r\n");
+    const { client, close } = await fakeRedis(kind, "*2\r\n:1\r\n:2\r\n");
     try {
       const spec: LimitSpec = {
         id: "a",

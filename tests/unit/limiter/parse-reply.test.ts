@@ -1,18 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { parseReply } from "@/lib/limiter/script";
 
-// The check scripts answer one string of integers (lua/common.lua encode_reply).
+// The check scripts answer an array of integers (lua/run-check.lua).
 describe("parseReply", () => {
-  it("reads integers, negative ones and 2^53 - 1 exactly", () => {
-    expect(parseReply("1 1732345678901 0 -1 9007199254740991")).toEqual([
+  it("takes integers, negative ones and 2^53 - 1 exactly", () => {
+    expect(parseReply([1, 1732345678901, 0, -1, 9007199254740991])).toEqual([
       1, 1732345678901, 0, -1, 9007199254740991,
     ]);
+    expect(parseReply([])).toEqual([]);
   });
 
-  it("refuses what encode_reply never writes", () => {
-    for (const bad of ["1.5", "1e+15", "1  2", " 1", "1 ", "--1", "1-", "", "x"]) {
-      expect(() => parseReply(bad), bad).toThrow(/unreadable reply|not a string/);
+  it("refuses what the scripts never answer", () => {
+    expect(() => parseReply("1 2")).toThrow(/not an array/);
+    expect(() => parseReply(null)).toThrow(/not an array/);
+    for (const bad of [[1.5], ["1"], [null], [2 ** 53], [Number.NaN]]) {
+      expect(() => parseReply(bad), JSON.stringify(bad)).toThrow(/not an integer/);
     }
-    expect(() => parseReply(["1", "2"])).toThrow(/not a string/);
   });
 });
