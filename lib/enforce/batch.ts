@@ -2,7 +2,7 @@ import "server-only";
 import { parseCheck } from "@/lib/enforce/body-schema";
 import type { CheckService } from "@/lib/enforce/check-service";
 import type { Caller } from "@/lib/enforce/service-auth";
-import type { DecisionBody, ErrorBody } from "@/lib/enforce/types";
+import type { ErrorBody } from "@/lib/enforce/types";
 
 // POST /api/check/batch: each check validated and decided on its own, a bad one answered
 // with its own error in its place. All checks are submitted in the same tick, so the
@@ -19,36 +19,42 @@ export function batchTimeoutMs(checkTimeoutMs: number, size: number): number {
   return checkTimeoutMs + 2 * size;
 }
 
-/** Decides every item; `done` gets the results in order once the last one is answered. */
+const errorJson = (error: ErrorBody["error"]): string => JSON.stringify({ error });
+
+/**
+ * Decides every item; `done` gets the answer body, `{"results":[...]}`, once the last one is
+ * answered: each result the JSON of its decision or of its error, in order.
+ */
 export function decideBatch(
   service: CheckService,
   items: readonly unknown[],
   caller: Caller,
   checkTimeoutMs: number,
-  done: (results: Array<DecisionBody | ErrorBody>) => void,
+  done: (json: string) => void,
 ): void {
   const timeoutMs = batchTimeoutMs(checkTimeoutMs, items.length);
-  const results = new Array<DecisionBody | ErrorBody>(items.length);
+  const results = new Array<string>(items.length);
   let pending = items.length;
-  const put = (i: number, result: DecisionBody | ErrorBody): void => {
+  const put = (i: number, result: string): void => {
     results[i] = result;
-    if (--pending === 0) done(results);
+    if (--pending === 0) done(`{"results":[${results.join(",")}]}`);
   };
   items.forEach((item, i) => {
     const parsed = parseCheck(item, `checks[${i}]`);
     if (!parsed.ok) {
-      put(i, { error: { code: "invalid_request", message: parsed.error.message, path: parsed.error.path } });
+      put(i, errorJson({ code: "invalid_request", message: parsed.error.message, path: parsed.error.path }));
       return;
     }
     service.decide(
       parsed.value,
       caller,
       (answer) => {
-        if (answer.status === 200) put(i, answer.body);
+        if (answer.status === 200) put(i, answer.decision.json);
         else
-          put(i, {
-            error: { ...answer.body.error, path: `checks[${i}].${answer.body.error.path ?? "tenant"}` },
-          });
+          put(
+            i,
+            errorJson({ ...answer.body.error, path: `checks[${i}].${answer.body.error.path ?? "tenant"}` }),
+          );
       },
       timeoutMs,
     );

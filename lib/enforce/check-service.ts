@@ -4,23 +4,22 @@ import type { CheckDecision } from "@/lib/limiter/types";
 import type { ConfigHolder } from "@/lib/enforce/config-holder";
 import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
 import { decisionSink } from "@/lib/enforce/decision-sink";
-import { degradedBody, earlyBody, limiterBody, outcomeOf } from "@/lib/enforce/decision-body";
-import { HotResolutions, hotKeyOf } from "@/lib/enforce/hot-resolutions";
+import { degradedBody, earlyBody, limiterBody } from "@/lib/enforce/decision-body";
+import { degradedAnswer, HotResolutions, hotKeyOf } from "@/lib/enforce/hot-resolutions";
+import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
 import { resolveCheck, type KeyCaches, type Resolution, type Resolved } from "@/lib/enforce/resolve";
 import type { KeyRecord } from "@/lib/enforce/config-index";
 import { mayCheck, type Caller } from "@/lib/enforce/service-auth";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import { TtlLru } from "@/lib/enforce/ttl-lru";
-import type { CheckInput, DecisionBody, ErrorBody } from "@/lib/enforce/types";
+import type { CheckInput, ErrorBody } from "@/lib/enforce/types";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
 
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
 
-/** `shared`: the body is reused by other answers (deny cache hits): its rendering may be too. */
-export type CheckAnswer =
-  { status: 200; body: DecisionBody; shared?: boolean } | { status: 403; body: ErrorBody };
+export type CheckAnswer = { status: 200; decision: RenderedDecision } | { status: 403; body: ErrorBody };
 
 const NO_LIMITS: CheckDecision = summarize([]);
 
@@ -92,88 +91,86 @@ export class CheckService {
       }
       if (resolution.kind === "early") {
         if (resolution.cached) checkMetrics.cacheHit("negative");
-        done(
-          this.answer(
-            earlyBody(resolution, config.version),
-            resolution.tenant?.id ?? null,
-            resolution,
-            input,
-          ),
-        );
+        const rendered = renderBody(earlyBody(resolution, config.version));
+        done(this.answer(rendered, resolution.tenant?.id ?? null, resolution.keyId, resolution.route, input));
         return;
       }
       resolved = resolution;
     }
     const { specs } = resolved.matched;
     if (specs.length === 0) {
-      done(
-        this.answer(limiterBody(resolved, NO_LIMITS, config.version), resolved.tenant.id, resolved, input),
-      );
+      const rendered = renderBody(limiterBody(resolved, NO_LIMITS, config.version));
+      done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       return;
     }
     if (!hot) {
       try {
-        hot = this.hot.remember(hotKey, resolved, input);
+        hot = this.hot.remember(hotKey, resolved, input, config.version);
       } catch (error) {
         // rules the limiter cannot count exactly (validation refuses them at import)
         console.error("[sluice] a limit cannot be evaluated:", error);
-        done(this.answer(degradedBody(resolved, config.version), resolved.tenant.id, resolved, input));
+        const rendered = renderBody(degradedBody(resolved, config.version));
+        done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
         return;
       }
     }
-    const { signature } = hot;
+    const entry = hot;
+    const { signature } = entry;
     const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost);
     if (hit) {
       checkMetrics.cacheHit("deny");
-      const body = answerFor(hit, performance.now(), (decision) =>
-        limiterBody(resolved, decision, config.version),
-      );
-      this.report(body, resolved.tenant.id, resolved.keyId, input);
-      done({ status: 200, body, shared: true });
+      const rendered = answerFor(hit, performance.now());
+      done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       return;
     }
     const sentAt = performance.now();
     const prepared: PreparedCheck = {
       check: { limits: specs, request: { cost: input.cost, dryRun: input.dryRun } },
-      keys: hot.keys,
-      rules: hot.rules,
+      keys: entry.keys,
+      rules: entry.rules,
     };
     this.store.check(
       prepared,
       (result: StoreResult) => {
-        let body: DecisionBody;
+        let rendered: RenderedDecision;
         if (result.ok) {
-          body = limiterBody(resolved, result.decision, config.version);
-          if (signature !== null) this.denied.remember(signature, input.cost, result.decision, sentAt);
+          try {
+            rendered = entry.template.render(result.reply, result.at);
+          } catch (error) {
+            // a reply that does not fit: Redis' verdict is unknown, as if it had failed
+            console.error("[sluice] unreadable limiter reply:", error);
+            rendered = degradedAnswer(entry, config.version);
+          }
+          if (signature !== null && !rendered.allowed) {
+            const denial = { template: entry.template, reply: result.reply, at: result.at, rendered };
+            this.denied.remember(signature, input.cost, denial, sentAt);
+          }
         } else {
-          body = degradedBody(resolved, config.version);
+          rendered = degradedAnswer(entry, config.version);
         }
-        done(this.answer(body, resolved.tenant.id, resolved, input));
+        done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       },
       timeoutMs,
     );
   }
 
   private answer(
-    body: DecisionBody,
+    rendered: RenderedDecision,
     tenantId: string | null,
-    resolution: { keyId: string | null },
+    keyId: string | null,
+    route: string | null,
     input: CheckInput,
   ): CheckAnswer {
-    this.report(body, tenantId, resolution.keyId, input);
-    return { status: 200, body };
-  }
-
-  private report(body: DecisionBody, tenantId: string | null, keyId: string | null, input: CheckInput): void {
     decisionSink().record({
       tenantId,
       keyId,
-      route: body.route,
+      route,
       subject: input.subject,
-      outcome: outcomeOf(body),
-      reason: body.reason,
+      outcome: rendered.outcome,
+      reason: rendered.reason,
       cost: input.cost,
       dryRun: input.dryRun,
     });
+    return { status: 200, decision: rendered };
   }
 }

@@ -1,5 +1,5 @@
-import type { CheckDecision } from "@/lib/limiter/types";
-import type { DecisionBody } from "@/lib/enforce/types";
+import type { DecisionTemplate } from "@/lib/enforce/render/decision-template";
+import type { RenderedDecision } from "@/lib/enforce/render/rendered";
 import { TtlLru, type Clock } from "@/lib/enforce/ttl-lru";
 
 // Checks known to be denied, answered from memory until their retry time, without Redis.
@@ -8,15 +8,25 @@ import { TtlLru, type Clock } from "@/lib/enforce/ttl-lru";
 // stored denial is reused only for the same check signature (tenant, key, route, subject:
 // the same counters under one config version), only with the same cost (a larger cost is
 // denied too, but maybe for another reason, cost_exceeds_capacity, and with a later retry
-// time the cache cannot know), and never for a check with a shadow limit (shadow limits must still be evaluated and
-// counted). The retry time is measured from when the call was sent, which is no later than
-// when Redis decided, so the cache never denies past the true retry moment. A config
-// change or a counter reset clears it.
+// time the cache cannot know), and never for a check with a shadow limit (shadow limits must
+// still be evaluated and counted). The retry time is measured from when the call was sent,
+// which is no later than when Redis decided, so the cache never denies past the true retry
+// moment. A config change or a counter reset clears it.
+
+/** A denial as Redis gave it: the script's integers for the check and how to render them. */
+export interface Denial {
+  template: DecisionTemplate;
+  reply: readonly number[];
+  at: number;
+  rendered: RenderedDecision;
+}
 
 export interface DeniedEntry {
-  decision: CheckDecision;
+  template: DecisionTemplate;
+  /** the check's own part of the reply */
+  reply: readonly number[];
   /** the last answer built from this entry and the two integers it depends on (see answerFor) */
-  memo?: { elapsed: number; retry: number; body: DecisionBody };
+  memo?: { elapsed: number; retry: number; rendered: RenderedDecision };
   cost: number;
   /** clock time the call was sent */
   sentAt: number;
@@ -35,11 +45,17 @@ export class DenyCache {
   }
 
   /** Remembers a denial when it qualifies (rate_limited with a known retry time). */
-  remember(signature: string, cost: number, decision: CheckDecision, sentAt: number): void {
-    if (decision.allowed || decision.reason !== "rate_limited" || decision.retryAfterMs === null) return;
-    if (decision.retryAfterMs <= 0) return;
-    const until = sentAt + decision.retryAfterMs;
-    this.entries.set(signature, { decision, cost, sentAt, until }, until - this.now());
+  remember(signature: string, cost: number, denial: Denial, sentAt: number): void {
+    const { rendered } = denial;
+    if (rendered.allowed || rendered.reason !== "rate_limited" || rendered.retryAfterMs === null) return;
+    if (rendered.retryAfterMs <= 0) return;
+    const until = sentAt + rendered.retryAfterMs;
+    const reply = denial.reply.slice(denial.at, denial.at + denial.template.replySize);
+    this.entries.set(
+      signature,
+      { template: denial.template, reply, cost, sentAt, until },
+      until - this.now(),
+    );
   }
 
   /** A stored denial that still holds for this cost, else undefined. */
@@ -55,39 +71,16 @@ export class DenyCache {
 }
 
 /**
- * The answer body for a hit at `now`. agedDecision depends on `now` only through the whole
- * ms elapsed since the call and the retry time rounded up, and the body otherwise only on
- * the signature (same resolution under one config version: the cache is cleared on a new
- * one), so hits within the same ms share one body, built once (and, by the lean path,
- * serialized once). Bodies are never modified after they are built.
+ * The answer for a hit at `now`: the stored denial with its reset times counted down by the
+ * whole ms elapsed since the call, and the retry time left (rounded up, at least 1 ms).
+ * Hits within the same ms share one rendering, built once.
  */
-export function answerFor(
-  entry: DeniedEntry,
-  now: number,
-  build: (decision: CheckDecision) => DecisionBody,
-): DecisionBody {
+export function answerFor(entry: DeniedEntry, now: number): RenderedDecision {
   const elapsed = Math.max(0, Math.floor(now - entry.sentAt));
   const retry = Math.max(1, Math.ceil(entry.until - now));
   const memo = entry.memo;
-  if (memo && memo.elapsed === elapsed && memo.retry === retry) return memo.body;
-  const body = build(agedDecision(entry, now));
-  entry.memo = { elapsed, retry, body };
-  return body;
-}
-
-/** The stored decision with its times moved on to `now` (remaining counts as stored). */
-export function agedDecision(entry: DeniedEntry, now: number): CheckDecision {
-  const elapsed = Math.max(0, Math.floor(now - entry.sentAt));
-  const age = (ms: number | null): number | null => (ms === null ? null : Math.max(0, ms - elapsed));
-  const limits = entry.decision.limits.map((limit) => ({
-    ...limit,
-    resetMs: Math.max(0, limit.resetMs - elapsed),
-    retryAfterMs: age(limit.retryAfterMs),
-  }));
-  return {
-    ...entry.decision,
-    resetMs: age(entry.decision.resetMs),
-    retryAfterMs: Math.max(1, Math.ceil(entry.until - now)),
-    limits,
-  };
+  if (memo && memo.elapsed === elapsed && memo.retry === retry) return memo.rendered;
+  const rendered = entry.template.render(entry.reply, 0, elapsed, retry);
+  entry.memo = { elapsed, retry, rendered };
+  return rendered;
 }

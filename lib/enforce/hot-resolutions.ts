@@ -1,4 +1,7 @@
 import "server-only";
+import { degradedBody } from "@/lib/enforce/decision-body";
+import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
+import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { Resolved } from "@/lib/enforce/resolve";
 import type { CheckInput } from "@/lib/enforce/types";
 import { prepareCheck } from "@/lib/limiter/evaluate-many";
@@ -7,8 +10,8 @@ import type { LimitArgs } from "@/lib/limiter/types";
 // What a check resolved to under the current config version, kept for the next check with
 // the same apiKey (or tenant and key), route and subject: services send the same few
 // combinations over and over, and everything below depends on nothing else. A hit skips
-// hashing the key, matching the route, merging limits, building the counters' Redis keys
-// and validating the rules. Cleared on every new version (keys, limits or routes may have
+// hashing the key, matching the route, merging limits, building the counters' Redis keys,
+// validating the rules and laying out the answer's text (decision-template.ts). Cleared on every new version (keys, limits or routes may have
 // changed); a key's expiry is the one thing that can change within a version, so it is
 // checked on every use. Bounded: the oldest entry goes first (a flood of random subjects
 // only recycles entries, each as dear to rebuild as a check without this cache).
@@ -20,6 +23,15 @@ export interface HotResolution {
   rules: LimitArgs[];
   /** the deny cache's signature (same counters), null when a shadow limit applies */
   signature: string | null;
+  /** renders Redis' answers for this check */
+  template: DecisionTemplate;
+  /** the answer when Redis is not reached in time, rendered on first need */
+  degraded: RenderedDecision | null;
+}
+
+/** The degraded answer of a hot check (every limit by its onStoreFailure), rendered once. */
+export function degradedAnswer(hot: HotResolution, configVersion: number): RenderedDecision {
+  return (hot.degraded ??= renderBody(degradedBody(hot.resolved, configVersion)));
 }
 
 /**
@@ -52,13 +64,15 @@ export class HotResolutions {
   }
 
   /** Prepares and keeps a resolution; throws RangeError for rules the limiter refuses. */
-  remember(hotKey: string, resolved: Resolved, input: CheckInput): HotResolution {
+  remember(hotKey: string, resolved: Resolved, input: CheckInput, configVersion: number): HotResolution {
     const { specs, hasShadow } = resolved.matched;
     const { keys, rules } = prepareCheck({ limits: specs, request: { cost: 1, dryRun: false } });
     const signature = hasShadow
       ? null
       : `${resolved.tenant.id}\n${resolved.keyId ?? ""}\n${resolved.route ?? ""}\n${input.subject ?? ""}`;
-    const entry: HotResolution = { resolved, keys, rules, signature };
+    const who = { tenant: resolved.tenant.slug, key: resolved.keyName, route: resolved.route };
+    const template = new DecisionTemplate(resolved.matched.limits, who, configVersion);
+    const entry: HotResolution = { resolved, keys, rules, signature, template, degraded: null };
     if (this.entries.size >= this.capacity) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);

@@ -1,7 +1,6 @@
 import "server-only";
 import { CheckBatcher, CheckTimeoutError, NoClientError, type Outcome } from "@/lib/limiter/batcher";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
-import type { CheckDecision } from "@/lib/limiter/types";
 import type { HotClient } from "@/lib/limiter/script-client";
 import { CircuitBreaker } from "@/lib/enforce/breaker";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
@@ -12,7 +11,8 @@ import { checkMetrics } from "@/lib/metrics/check-metrics";
 
 export type StoreFailure = "timeout" | "error" | "circuit_open";
 type Failed = { ok: false; failure: StoreFailure };
-export type StoreResult = { ok: true; decision: CheckDecision } | Failed;
+/** Redis' verdict: the script's integers for the check start at reply[at] (lua/check.lua). */
+export type StoreResult = { ok: true; reply: readonly number[]; at: number } | Failed;
 
 const OPEN: Failed = { ok: false, failure: "circuit_open" };
 const TIMEOUT: Failed = { ok: false, failure: "timeout" };
@@ -90,7 +90,7 @@ export class LimiterStore {
       (outcome: Outcome) => {
         if (outcome.ok) {
           this.breaker.success();
-          done({ ok: true, decision: outcome.decision });
+          done(outcome);
         } else if (outcome.error instanceof CheckTimeoutError) {
           done(this.fail(TIMEOUT, null));
         } else {

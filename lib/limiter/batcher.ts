@@ -1,14 +1,6 @@
 import "server-only";
-import type { Check, CheckDecision, LimitSpec } from "@/lib/limiter/types";
-import { summarize } from "@/lib/limiter/decide";
-import { readReply } from "@/lib/limiter/evaluate";
-import {
-  buildManyCall,
-  prepareCheck,
-  readManyReply,
-  singleArgs,
-  type PreparedCheck,
-} from "@/lib/limiter/evaluate-many";
+import type { Check, LimitSpec } from "@/lib/limiter/types";
+import { buildManyCall, prepareCheck, singleArgs, type PreparedCheck } from "@/lib/limiter/evaluate-many";
 import type { EvaluateOptions } from "@/lib/limiter/clock";
 import { checkManyScript, checkScript, parseReply } from "@/lib/limiter/script";
 import type { ScriptClient } from "@/lib/limiter/script-client";
@@ -20,7 +12,11 @@ import type { ScriptClient } from "@/lib/limiter/script-client";
 // lua/check.lua as before. Each check gets its own answer; a failed call fails all its
 // checks. Callbacks, not promises: this runs once per check on the hot path.
 
-export type Outcome = { ok: true; decision: CheckDecision } | { ok: false; error: unknown };
+/**
+ * A check's answer: the script's integers for it start at reply[at] (2 + 6 per limit, see
+ * lua/check.lua; readReply() reads them into a CheckDecision), or the failure.
+ */
+export type Outcome = { ok: true; reply: readonly number[]; at: number } | { ok: false; error: unknown };
 export type Settle = (outcome: Outcome) => void;
 
 interface Entry {
@@ -45,8 +41,8 @@ export class CheckTimeoutError extends Error {
   }
 }
 
-/** Answers a whole call: its decisions in order, or null and the error. */
-type Answer = (decisions: readonly CheckDecision[] | null, error?: unknown) => void;
+/** Answers a whole call: its reply (each check's part in order), or null and the error. */
+type Answer = (reply: readonly number[] | null, error?: unknown) => void;
 
 const TIMED_OUT: Outcome = { ok: false, error: new CheckTimeoutError() };
 
@@ -73,7 +69,7 @@ function finish(entry: Entry, outcome: Outcome): void {
   }
 }
 
-const NO_LIMITS: CheckDecision = summarize([]);
+const NO_LIMITS: readonly number[] = [1, 0];
 
 export class CheckBatcher {
   private groups = new Map<string, Entry[]>();
@@ -90,7 +86,7 @@ export class CheckBatcher {
   /** Queues a check; `settle` is called once, never synchronously for a queued check. */
   submit(check: Check, settle: Settle): void {
     if (check.limits.length === 0) {
-      settle({ ok: true, decision: NO_LIMITS });
+      settle({ ok: true, reply: NO_LIMITS, at: 0 });
       return;
     }
     let prepared: PreparedCheck;
@@ -133,12 +129,14 @@ export class CheckBatcher {
 
   private send(group: Entry[]): void {
     const timer = this.armDeadline(group);
-    /** Answers every check of the call that is not answered yet: decisions in order, or the error. */
-    const answer: Answer = (decisions, error) => {
+    /** Answers every check of the call that is not answered yet: its part of the reply, or the error. */
+    const answer: Answer = (reply, error) => {
       if (timer) clearTimeout(timer.handle);
+      let at = 0;
       for (let i = 0; i < group.length; i++) {
-        const decision = decisions?.[i];
-        finish(group[i] as Entry, decision ? { ok: true, decision } : { ok: false, error });
+        const entry = group[i] as Entry;
+        finish(entry, reply ? { ok: true, reply, at } : { ok: false, error });
+        at += 2 + 6 * entry.prepared.keys.length;
       }
     };
     try {
@@ -176,23 +174,22 @@ export class CheckBatcher {
       return;
     }
     const prepared = group.map((entry) => entry.prepared);
-    const read = (reply: unknown): readonly CheckDecision[] =>
-      prepared.length === 1
-        ? [readReply((prepared[0] as PreparedCheck).check.limits, parseReply(reply))]
-        : readManyReply(prepared, parseReply(reply));
     const done = (error: Error | null, reply?: unknown): void => {
       if (error) {
         answer(null, error);
         return;
       }
-      let decisions: readonly CheckDecision[];
+      let integers: number[];
       try {
-        decisions = read(reply);
+        integers = parseReply(reply);
+        let size = 0;
+        for (const p of prepared) size += 2 + 6 * p.keys.length;
+        if (integers.length !== size) throw new Error(`limiter script: reply of ${integers.length} integers`);
       } catch (failure) {
         answer(null, failure);
         return;
       }
-      answer(decisions);
+      answer(integers);
     };
     if (prepared.length === 1) {
       const single = prepared[0] as PreparedCheck;

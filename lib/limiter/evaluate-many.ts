@@ -1,7 +1,7 @@
 import "server-only";
-import type { Check, CheckDecision, LimitArgs } from "@/lib/limiter/types";
+import type { Check, LimitArgs } from "@/lib/limiter/types";
 import { codecFor } from "@/lib/limiter/algorithms";
-import { readReply, validate, type ScriptCall } from "@/lib/limiter/evaluate";
+import { validate, type ScriptCall } from "@/lib/limiter/evaluate";
 import { nowOverride, type EvaluateOptions } from "@/lib/limiter/clock";
 
 // Several checks of one tenant in ONE script call (lua/check-many.lua), decided in order,
@@ -65,17 +65,4 @@ export function buildManyCall(prepared: readonly PreparedCheck[], options?: Eval
   for (const value of ruleArgs) args.push(value);
   args.push(prepared.length, checks);
   return { keys, args };
-}
-
-/** Splits check-many.lua's reply into one decision per check, in order. */
-export function readManyReply(prepared: readonly PreparedCheck[], reply: readonly number[]): CheckDecision[] {
-  const decisions: CheckDecision[] = [];
-  let at = 0;
-  for (const p of prepared) {
-    const size = 2 + 6 * p.check.limits.length;
-    decisions.push(readReply(p.check.limits, reply.slice(at, at + size)));
-    at += size;
-  }
-  if (at !== reply.length) throw new Error(`limiter script: reply of ${reply.length} integers`);
-  return decisions;
 }

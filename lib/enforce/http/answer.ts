@@ -1,5 +1,5 @@
-import { rateLimitHeaders } from "@/lib/enforce/headers";
-import type { DecisionBody, ErrorBody } from "@/lib/enforce/types";
+import type { RenderedDecision } from "@/lib/enforce/render/rendered";
+import type { ErrorBody } from "@/lib/enforce/types";
 
 // Answers of the check endpoints as text, independent of the transport that writes them:
 // the lean front (lib/enforce/http/front) puts them on the socket as they are, node:http
@@ -15,7 +15,7 @@ export interface HttpAnswer {
   close?: boolean;
 }
 
-const JSON_HEADERS = "content-type: application/json\r\ncache-control: no-store\r\n";
+export const JSON_HEADERS = "content-type: application/json\r\ncache-control: no-store\r\n";
 
 function headerLines(extra: Record<string, string> | undefined): string {
   let lines = JSON_HEADERS;
@@ -44,24 +44,7 @@ export function errorAnswer(
   return jsonAnswer(status, body, extra, close);
 }
 
-// Renderings of shared bodies (deny cache hits within one ms are one body object).
-const rendered = new WeakMap<DecisionBody, HttpAnswer>();
-
-/** A 200 decision; `shared`: the body object is answered more than once and never modified. */
-export function decisionAnswer(body: DecisionBody, shared = false): HttpAnswer {
-  let answer = shared ? rendered.get(body) : undefined;
-  if (!answer) {
-    answer = renderDecision(body);
-    if (shared) rendered.set(body, answer);
-  }
-  return answer;
-}
-
-function renderDecision(body: DecisionBody): HttpAnswer {
-  const { policy, rateLimit, retryAfter } = rateLimitHeaders(body);
-  let headers = JSON_HEADERS;
-  if (policy !== null) headers += `ratelimit-policy: ${policy}\r\n`;
-  if (rateLimit !== null) headers += `ratelimit: ${rateLimit}\r\n`;
-  if (retryAfter !== null) headers += `retry-after: ${retryAfter}\r\n`;
-  return { status: 200, headers, body: JSON.stringify(body) };
+/** A 200 decision: its JSON and its RateLimit header lines. */
+export function decisionAnswer(decision: RenderedDecision): HttpAnswer {
+  return { status: 200, headers: JSON_HEADERS + decision.headers, body: decision.json };
 }

@@ -4,9 +4,14 @@ import { parseBatch, parseCheck } from "@/lib/enforce/body-schema";
 import type { CheckAnswer } from "@/lib/enforce/check-service";
 import type { Enforcement } from "@/lib/enforce/runtime";
 import type { Caller } from "@/lib/enforce/service-auth";
-import { decisionAnswer, errorAnswer, jsonAnswer, type HttpAnswer } from "@/lib/enforce/http/answer";
+import {
+  decisionAnswer,
+  errorAnswer,
+  jsonAnswer,
+  JSON_HEADERS,
+  type HttpAnswer,
+} from "@/lib/enforce/http/answer";
 import type { Endpoint } from "@/lib/enforce/http/front/request-head";
-import type { DecisionBody, ErrorBody } from "@/lib/enforce/types";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
 
 // POST /api/check and POST /api/check/batch, whatever carries them (the lean front, or
@@ -114,10 +119,7 @@ function answerCheck(enforcement: Enforcement, caller: Caller, body: unknown, re
   enforcement.service.decide(parsed.value, caller, (answer: CheckAnswer) => {
     let http: HttpAnswer;
     try {
-      http =
-        answer.status === 200
-          ? decisionAnswer(answer.body, answer.shared === true)
-          : jsonAnswer(answer.status, answer.body);
+      http = answer.status === 200 ? decisionAnswer(answer.decision) : jsonAnswer(answer.status, answer.body);
     } catch (error) {
       http = internalError(error);
     }
@@ -131,19 +133,7 @@ function answerBatch(enforcement: Enforcement, caller: Caller, body: unknown, re
     respond(invalid(parsed.error));
     return;
   }
-  decideBatch(
-    enforcement.service,
-    parsed.value,
-    caller,
-    enforcement.checkTimeoutMs,
-    (results: Array<DecisionBody | ErrorBody>) => {
-      let http: HttpAnswer;
-      try {
-        http = jsonAnswer(200, { results });
-      } catch (error) {
-        http = internalError(error);
-      }
-      respond(http);
-    },
+  decideBatch(enforcement.service, parsed.value, caller, enforcement.checkTimeoutMs, (json: string) =>
+    respond({ status: 200, headers: JSON_HEADERS, body: json }),
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TtlLru } from "@/lib/enforce/ttl-lru";
-import { agedDecision, DenyCache } from "@/lib/enforce/deny-cache";
-import { denied } from "./fixtures";
+import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
+import { denial } from "./fixtures";
 
 function clock(start = 1_000) {
   const state = { now: start };
@@ -46,7 +46,7 @@ describe("DenyCache", () => {
   it("answers the same check with the same cost until its retry time", () => {
     const { state, now } = clock();
     const cache = new DenyCache(100, now);
-    cache.remember("sig", 2, denied(500), state.now);
+    cache.remember("sig", 2, denial(500), state.now);
     state.now += 10;
     expect(cache.lookup("sig", 2)).toBeDefined();
     expect(cache.lookup("sig", 7)).toBeUndefined(); // may exceed a capacity: Redis says which
@@ -63,7 +63,7 @@ describe("DenyCache", () => {
     const cache = new DenyCache(100, now);
     const sentAt = state.now;
     state.now += 30; // the round trip
-    cache.remember("sig", 1, denied(100), sentAt);
+    cache.remember("sig", 1, denial(100), sentAt);
     state.now = sentAt + 100;
     expect(cache.lookup("sig", 1)).toBeUndefined();
   });
@@ -71,34 +71,38 @@ describe("DenyCache", () => {
   it("keeps only rate_limited denials with a retry time", () => {
     const { state, now } = clock();
     const cache = new DenyCache(100, now);
-    cache.remember("never", 1, denied(null), state.now);
-    cache.remember("capacity", 1, denied(null, "cost_exceeds_capacity"), state.now);
-    cache.remember("zero", 1, denied(0), state.now);
-    const allowed = { ...denied(100), allowed: true, reason: "ok" as const };
-    cache.remember("allowed", 1, allowed, state.now);
+    cache.remember("never", 1, denial(null), state.now);
+    cache.remember("capacity", 1, denial(null, "cost_exceeds_capacity"), state.now);
+    cache.remember("zero", 1, denial(0), state.now);
+    cache.remember("allowed", 1, denial(100, "ok"), state.now);
     for (const sig of ["never", "capacity", "zero", "allowed"]) expect(cache.lookup(sig, 1)).toBeUndefined();
   });
 
   it("ages the stored decision's times", () => {
     const { state, now } = clock();
     const cache = new DenyCache(100, now);
-    cache.remember("sig", 1, denied(500), state.now);
+    cache.remember("sig", 1, denial(500), state.now);
     state.now += 200;
     const entry = cache.lookup("sig", 1);
     expect(entry).toBeDefined();
     if (!entry) return;
-    const aged = agedDecision(entry, state.now);
-    expect(aged.retryAfterMs).toBe(300);
-    expect(aged.resetMs).toBe(700);
-    expect(aged.limits[0]?.resetMs).toBe(700);
-    expect(aged.limits[0]?.retryAfterMs).toBe(300);
+    const aged = answerFor(entry, state.now);
+    const body = JSON.parse(aged.json) as {
+      retryAfterMs: number;
+      resetMs: number;
+      limits: Array<{ resetMs: number }>;
+    };
+    expect(body.retryAfterMs).toBe(300);
+    expect(body.resetMs).toBe(700);
+    expect(body.limits[0]?.resetMs).toBe(700);
     expect(aged.allowed).toBe(false);
+    expect(aged.headers).toContain("retry-after: 1\r\n");
   });
 
   it("is emptied by clear", () => {
     const { state, now } = clock();
     const cache = new DenyCache(100, now);
-    cache.remember("sig", 1, denied(500), state.now);
+    cache.remember("sig", 1, denial(500), state.now);
     cache.clear();
     expect(cache.lookup("sig", 1)).toBeUndefined();
   });

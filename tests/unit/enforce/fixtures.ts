@@ -1,6 +1,8 @@
 import type { CompiledLimit } from "@/lib/config/compile";
 import type { DecisionBody, LimitReport } from "@/lib/enforce/types";
-import type { CheckDecision, LimitDecision } from "@/lib/limiter/types";
+import type { Denial } from "@/lib/enforce/deny-cache";
+import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
+import type { LimitDecision } from "@/lib/limiter/types";
 import type { Algorithm, LimitRule } from "@/lib/shared/limit-types";
 
 // Small builders for the enforcement unit tests.
@@ -84,20 +86,14 @@ export function limitDecision(overrides: Partial<LimitDecision> = {}): LimitDeci
   };
 }
 
-export function denied(
+/** A denial as Redis answers it, for the deny cache: one gcra limit of 10, reset in 900 ms. */
+export function denial(
   retryAfterMs: number | null,
-  reason: CheckDecision["reason"] = "rate_limited",
-): CheckDecision {
-  const limit = limitDecision({ retryAfterMs, reason });
-  return {
-    allowed: false,
-    reason,
-    deciding: 0,
-    limit: 10,
-    remaining: 0,
-    resetMs: 900,
-    retryAfterMs,
-    waitMs: 0,
-    limits: [limit],
-  };
+  reason: "rate_limited" | "cost_exceeds_capacity" | "ok" = "rate_limited",
+): Denial {
+  const limits = [compiledLimit("key-rps", "key", { algorithm: "gcra" })];
+  const template = new DecisionTemplate(limits, { tenant: "acme", key: "k", route: null }, 1);
+  const status = reason === "ok" ? 1 : reason === "rate_limited" ? 0 : 2;
+  const reply = [status === 1 ? 1 : 0, 0, status, 0, 0, 900, retryAfterMs ?? -1, 0];
+  return { template, reply, at: 0, rendered: template.render(reply, 0) };
 }

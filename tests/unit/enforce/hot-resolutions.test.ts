@@ -51,7 +51,7 @@ describe("hot resolutions", () => {
 
   it("prepare the limiter's keys and rules once, with the deny cache's signature", () => {
     const hot = new HotResolutions();
-    const entry = hot.remember("k", resolved(null), input({ apiKey: "x" }));
+    const entry = hot.remember("k", resolved(null), input({ apiKey: "x" }), 1);
     const spec = resolved(null).matched.specs[0];
     expect(entry.keys).toEqual([spec && limitKey(spec)]);
     expect(entry.rules).toHaveLength(1);
@@ -61,24 +61,25 @@ describe("hot resolutions", () => {
       "s",
       resolved(null, [compiledLimit("k", "key", { mode: "shadow" })]),
       input({}),
+      1,
     );
     expect(shadow.signature).toBeNull();
   });
 
   it("drop an entry once its key has expired, and every entry on clear", () => {
     const hot = new HotResolutions();
-    hot.remember("k", resolved(1_000), input({ apiKey: "x" }));
+    hot.remember("k", resolved(1_000), input({ apiKey: "x" }), 1);
     expect(hot.get("k", 999)).toBeDefined();
     expect(hot.get("k", 1_000)).toBeUndefined();
     expect(hot.size).toBe(0);
-    hot.remember("k", resolved(null), input({ apiKey: "x" }));
+    hot.remember("k", resolved(null), input({ apiKey: "x" }), 1);
     hot.clear();
     expect(hot.get("k", 0)).toBeUndefined();
   });
 
   it("stay within their capacity, the oldest entry leaving first", () => {
     const hot = new HotResolutions(2);
-    for (const key of ["a", "b", "c"]) hot.remember(key, resolved(null), input({ apiKey: key }));
+    for (const key of ["a", "b", "c"]) hot.remember(key, resolved(null), input({ apiKey: key }), 1);
     expect(hot.size).toBe(2);
     expect(hot.get("a", 0)).toBeUndefined();
     expect(hot.get("c", 0)).toBeDefined();
@@ -87,7 +88,7 @@ describe("hot resolutions", () => {
   it("refuse rules the limiter cannot count exactly, keeping nothing", () => {
     const hot = new HotResolutions();
     const huge = compiledLimit("k", "key", { limit: Number.MAX_SAFE_INTEGER, windowMs: 86_400_000 * 365 });
-    expect(() => hot.remember("k", resolved(null, [huge]), input({}))).toThrow(RangeError);
+    expect(() => hot.remember("k", resolved(null, [huge]), input({}), 1)).toThrow(RangeError);
     expect(hot.size).toBe(0);
   });
 });
