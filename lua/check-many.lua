@@ -13,10 +13,10 @@ KEYS                 the distinct state keys of the call, all of one tenant (one
                      {t:<tenant>}, one Cluster slot)
 ARGV[1]              now override in ms, test-only virtual clock (-1 = Redis TIME)
 ARGV[2]              r: number of distinct rules
-ARGV[3 .. 2+6r]      six integers per rule as in check.lua's ARGV[4 ..]: algorithm, L, W, B,
-                     shadow, maxDelay
-ARGV[3+6r]           m: number of checks
-ARGV[4+6r]           the checks, as ONE string of integers separated by spaces (one
+ARGV[3 .. 2+7r]      seven values per rule as in check.lua's ARGV[4 ..]: algorithm, L, W, B,
+                     shadow, maxDelay, entry
+ARGV[3+7r]           m: number of checks
+ARGV[4+7r]           the checks, as ONE string of integers separated by spaces (one
                      argument instead of ~9 per check: a client encodes each argument on its
                      own, which cost more than reading them here); per check j: cost,
                      dryRun (0|1), n_j (its number of limits), then per limit two indexes
@@ -31,8 +31,8 @@ local now, slack = call_clock(tonumber(ARGV[1]))
 local r = tonumber(ARGV[2])
 state_prefetch(KEYS)
 local rules = {}
-for i = 1, r do rules[i] = read_rule(2 + 6 * (i - 1)) end
-local a = 3 + 6 * r
+for i = 1, r do rules[i] = read_rule(2 + 7 * (i - 1)) end
+local a = 3 + 7 * r
 local m = tonumber(ARGV[a])
 local next_int = gmatch(ARGV[a + 1], '%d+')
 local reply = {}
@@ -46,5 +46,5 @@ for _ = 1, m do
   end
   rb = run_check(n, keys, used, cost, dry, now, slack, reply, rb)
 end
-flush_states()
+flush_states(now, slack)
 return reply

@@ -3,16 +3,18 @@
 Loaded as one script: lua/common.lua, then lua/algorithms/*.lua (each registers ALG[code]),
 lua/run-check.lua (the decision itself, shared with check-many.lua), then this file (lib/limiter/script.ts concatenates them; the SHA is of the whole text).
 
-KEYS[i], i = 1..n   state key of limit i; all of one check share the hash tag {t:<tenant>}
+KEYS[i], i = 1..n   state key of limit i: its owner's key (limits of one owner share it) or
+                    its sliding log; all of one check share the hash tag {t:<tenant>}
 ARGV[1]             cost: units this check consumes, integer >= 1
 ARGV[2]             dryRun: 1 = decide and report exactly as the check would be, store nothing
 ARGV[3]             now override in ms, test-only virtual clock (-1 = Redis TIME; see
                     lib/limiter/clock.ts for how production code is kept from sending it)
-ARGV[4 + 6*(i-1) ..] six integers per limit i:
+ARGV[4 + 7*(i-1) ..] seven values per limit i:
                     algorithm (1 fixed_window, 2 sliding_log, 3 sliding_window,
                                4 token_bucket, 5 leaky_bucket, 6 gcra),
                     L (limit), W (window ms), B (burst; L where it does not apply),
-                    shadow (1 = mode shadow), maxDelay (ms; -1 = action reject)
+                    shadow (1 = mode shadow), maxDelay (ms; -1 = action reject),
+                    entry (8 characters: the limit's counter among its owner's, common.lua)
 
 Reply: an array of integers: { allowed (0|1: every enforce limit admits), nowMs,
   then six integers per limit i:
@@ -28,8 +30,8 @@ local now, slack = call_clock(tonumber(ARGV[3]))
 local n = #KEYS
 state_prefetch(KEYS)
 local rules = {}
-for i = 1, n do rules[i] = read_rule(3 + 6 * (i - 1)) end
+for i = 1, n do rules[i] = read_rule(3 + 7 * (i - 1)) end
 local reply = {}
 run_check(n, KEYS, rules, tonumber(ARGV[1]), ARGV[2] == '1', now, slack, reply, 0)
-flush_states()
+flush_states(now, slack)
 return reply

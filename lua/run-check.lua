@@ -2,8 +2,8 @@
 
 run_check(n, keys, rules, cost, dry, now, slack, reply, rb) decides the check whose n limits
 have their state keys at keys[1..n] and their rules at rules[1..n] (each rule a table
-{ alg, L, W, B, shadow (boolean), maxDelay, log (sliding log) }, as read_rule makes from
-the six ARGV integers of check.lua), writes when admitted, and puts its reply integers at
+{ alg, L, W, B, shadow (boolean), maxDelay, entry, log (sliding log) }, as read_rule makes
+from the seven ARGV values of check.lua), writes when admitted, and puts its reply integers at
 reply[rb+1 ..]: allowed, nowMs, then six per limit (check.lua's reply); it returns the new
 length. Redis sends a Lua table of numbers as an array of integers. Shared by check.lua
 (one check) and check-many.lua (several checks in order, one call), so both decide exactly
@@ -11,11 +11,11 @@ alike. A later check of one call reads what an earlier one wrote (string states 
 state_set, written out by flush_states when the call ends).
 ]]
 
--- six ARGV strings from ARGV[a+1]: algorithm, L, W, B, shadow, maxDelay
+-- seven ARGV strings from ARGV[a+1]: algorithm, L, W, B, shadow, maxDelay, entry
 local function read_rule(a)
   return { alg = ALG[tonumber(ARGV[a + 1])], L = tonumber(ARGV[a + 2]), W = tonumber(ARGV[a + 3]),
            B = tonumber(ARGV[a + 4]), shadow = ARGV[a + 5] == '1', maxDelay = tonumber(ARGV[a + 6]),
-           log = ARGV[a + 1] == '2' }
+           entry = ARGV[a + 7], log = ARGV[a + 1] == '2' }
 end
 
 -- Per limit of the check being decided: what its algorithm returned (see common.lua), in
@@ -26,10 +26,10 @@ local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
   local allowed = 1
   for i = 1, n do
     local rule, key = rules[i], keys[i]
-    local s = false
-    if not rule.log then s = state_get(key) end
+    local x1, x2, x3
+    if not rule.log then x1, x2, x3 = state_get(key, rule.entry) end
     st[i], wt[i], rt[i], r0[i], s0[i], r1[i], s1[i], tt[i], v1[i], v2[i], v3[i] =
-      rule.alg(key, s, rule.L, rule.W, rule.B, rule.maxDelay, cost, now)
+      rule.alg(key, x1, x2, x3, rule.L, rule.W, rule.B, rule.maxDelay, cost, now)
     if st[i] ~= 1 and not rule.shadow then allowed = 0 end
   end
 
@@ -39,13 +39,13 @@ local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
     local status, rule = st[i], rules[i]
     local consumed = status == 1 and (rule.shadow or allowed == 1)
     if consumed and not dry then
-      local key, ttl = keys[i], tt[i] + slack
+      local key = keys[i]
       if rule.log then
         redis.call('ZREMRANGEBYSCORE', key, '-inf', v3[i])
         redis.call('ZADD', key, v1[i], v2[i])
-        redis.call('PEXPIRE', key, int(ttl))
+        redis.call('PEXPIRE', key, int(tt[i] + slack))
       else
-        state_set(key, v1[i], v2[i], v3[i], ttl)
+        state_set(key, rule.entry, v1[i], v2[i], v3[i], tt[i], now)
       end
     end
     if consumed then

@@ -13,23 +13,40 @@ export interface CounterOwners {
   subject: string | null;
 }
 
-/** The identity of a limit's counter, or null when the check has no such owner (skipped). */
-export function identityOf(limit: CompiledLimit, owners: CounterOwners): string | null {
-  let owner: string;
+/** Whose counter a limit counts (tenant, key or subject), or null when the check has no such owner. */
+export function ownerOf(limit: CompiledLimit, owners: CounterOwners): string | null {
   switch (limit.by) {
     case "tenant":
-      owner = `t.${owners.tenantId}`;
-      break;
+      return `t.${owners.tenantId}`;
     case "key":
-      if (owners.keyId === null) return null;
-      owner = `k.${owners.keyId}`;
-      break;
+      return owners.keyId === null ? null : `k.${owners.keyId}`;
     case "subject":
-      if (owners.subject === null) return null;
-      owner = `s.${owners.subject}`;
-      break;
+      return owners.subject === null ? null : `s.${owners.subject}`;
   }
+}
+
+/** The identity of a limit's counter: its owner, plus its route when it counts per route. */
+export function identityFor(limit: CompiledLimit, owner: string): string {
   return limit.route === null ? owner : `${owner} ${limit.route}`;
+}
+
+/** The identity of a limit's counter, or null when the check has no such owner (skipped). */
+export function identityOf(limit: CompiledLimit, owners: CounterOwners): string | null {
+  const owner = ownerOf(limit, owners);
+  return owner === null ? null : identityFor(limit, owner);
+}
+
+/** The limiter's spec of a limit for this check's owners, or null when it has no such owner. */
+export function specOf(limit: CompiledLimit, owners: CounterOwners): LimitSpec | null {
+  const owner = ownerOf(limit, owners);
+  if (owner === null) return null;
+  return {
+    id: limit.id,
+    tenantId: owners.tenantId,
+    identity: identityFor(limit, owner),
+    owner,
+    rule: limit.rule,
+  };
 }
 
 export interface MatchedLimits {
@@ -47,10 +64,10 @@ export function matchLimits(candidates: readonly CompiledLimit[], owners: Counte
   const specs: LimitSpec[] = [];
   let hasShadow = false;
   for (const limit of candidates) {
-    const identity = identityOf(limit, owners);
-    if (identity === null) continue;
+    const spec = specOf(limit, owners);
+    if (spec === null) continue;
     limits.push(limit);
-    specs.push({ id: limit.id, tenantId: owners.tenantId, identity, rule: limit.rule });
+    specs.push(spec);
     if (limit.rule.mode === "shadow") hasShadow = true;
   }
   return { limits, specs, hasShadow };

@@ -1,6 +1,6 @@
 import "server-only";
 import type { LimitRule } from "@/lib/shared/limit-types";
-import type { LimitArgs } from "@/lib/limiter/types";
+import type { RuleInts } from "@/lib/limiter/types";
 import { exactnessProblem, scaled } from "@/lib/shared/limit-exactness";
 
 export { exactnessProblem };
@@ -19,7 +19,7 @@ interface Built {
   action: LimitRule["action"];
   maxDelayMs: number | null;
   mode: LimitRule["mode"];
-  args: LimitArgs;
+  args: RuleInts;
 }
 
 const built = new WeakMap<LimitRule, Built>();
@@ -37,13 +37,13 @@ function same(b: Built, code: number, rule: LimitRule): boolean {
   );
 }
 
-export function limitArgs(code: number, rule: LimitRule): LimitArgs {
+export function limitArgs(code: number, rule: LimitRule): RuleInts {
   const cached = built.get(rule);
   if (cached && same(cached, code, rule)) return cached.args;
   const problem = exactnessProblem(rule);
   if (problem) throw new RangeError(problem);
   const { L, W, B, delay } = scaled(rule);
-  const args: LimitArgs = [code, L, W, B, rule.mode === "shadow" ? 1 : 0, delay];
+  const args: RuleInts = [code, L, W, B, rule.mode === "shadow" ? 1 : 0, delay];
   const { algorithm, limit, windowMs, burst, action, maxDelayMs, mode } = rule;
   built.set(rule, { code, algorithm, limit, windowMs, burst, action, maxDelayMs, mode, args });
   return args;

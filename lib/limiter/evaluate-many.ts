@@ -1,6 +1,6 @@
 import "server-only";
 import type { Check, LimitArgs } from "@/lib/limiter/types";
-import { codecFor } from "@/lib/limiter/algorithms";
+import { specArgs } from "@/lib/limiter/spec-args";
 import { validate, type ScriptCall } from "@/lib/limiter/evaluate";
 import { nowOverride, type EvaluateOptions } from "@/lib/limiter/clock";
 
@@ -12,21 +12,21 @@ import { nowOverride, type EvaluateOptions } from "@/lib/limiter/clock";
 export interface PreparedCheck {
   check: Check;
   keys: string[];
-  /** per limit, its six script integers (one array per rule object, shared by checks) */
+  /** per limit, its script arguments (one array per limit, shared by checks: spec-args.ts) */
   rules: LimitArgs[];
 }
 
 /** Validates one check (throws RangeError as evaluate() would) and lays out its parts. */
 export function prepareCheck(check: Check): PreparedCheck {
   const keys = validate(check.limits, check.request);
-  const rules = check.limits.map((spec) => codecFor(spec.rule.algorithm).args(spec.rule));
+  const rules = check.limits.map(specArgs);
   return { check, keys, rules };
 }
 
 /** lua/check.lua's ARGV for one prepared check. */
-export function singleArgs(prepared: PreparedCheck, options?: EvaluateOptions): number[] {
+export function singleArgs(prepared: PreparedCheck, options?: EvaluateOptions): Array<number | string> {
   const { request } = prepared.check;
-  const args = [request.cost, request.dryRun ? 1 : 0, nowOverride(options)];
+  const args: Array<number | string> = [request.cost, request.dryRun ? 1 : 0, nowOverride(options)];
   for (const rule of prepared.rules) for (const value of rule) args.push(value);
   return args;
 }
@@ -40,7 +40,7 @@ export function buildManyCall(prepared: readonly PreparedCheck[], options?: Eval
   const keys: string[] = [];
   const keyIndex = new Map<string, number>();
   const ruleIndex = new Map<LimitArgs, number>();
-  const ruleArgs: number[] = [];
+  const ruleArgs: Array<number | string> = [];
   let checks = "";
   for (const p of prepared) {
     const { request } = p.check;

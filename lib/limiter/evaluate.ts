@@ -1,8 +1,8 @@
 import "server-only";
 import type { RedisClient } from "@/lib/redis";
 import type { CheckDecision, CheckRequest, LimitSpec } from "@/lib/limiter/types";
-import { codecFor } from "@/lib/limiter/algorithms";
-import { limitKey } from "@/lib/limiter/keys";
+import { entryOf, limitKey } from "@/lib/limiter/keys";
+import { specArgs } from "@/lib/limiter/spec-args";
 import { readLimitReply, summarize } from "@/lib/limiter/decide";
 import { nowOverride, type EvaluateOptions } from "@/lib/limiter/clock";
 import { checkScript, parseReply } from "@/lib/limiter/script";
@@ -20,10 +20,13 @@ export function validate(limits: readonly LimitSpec[], request: CheckRequest): s
     throw new RangeError(`cost must be an integer 1..${MAX_COST}, got ${cost}`);
   }
   const keys = limits.map(limitKey);
-  // a check has a handful of limits: pairwise is cheaper than a Set per check
+  // Limits of one owner share a key: a counter is a key and an entry. A check has a handful
+  // of limits: pairwise is cheaper than a Set per check.
   for (let i = 1; i < keys.length; i++) {
-    if (keys.lastIndexOf(keys[i] as string, i - 1) >= 0)
-      throw new RangeError("a check lists the same limit and identity twice");
+    for (let j = 0; j < i; j++) {
+      if (keys[j] === keys[i] && entryOf(limits[j] as LimitSpec) === entryOf(limits[i] as LimitSpec))
+        throw new RangeError("a check lists the same limit and identity twice");
+    }
   }
   const tenant = limits[0]?.tenantId;
   if (limits.some((l) => l.tenantId !== tenant)) {
@@ -44,10 +47,8 @@ export function buildCall(
   options?: EvaluateOptions,
 ): ScriptCall {
   const keys = validate(limits, request);
-  const args = [request.cost, request.dryRun ? 1 : 0, nowOverride(options)];
-  for (const spec of limits) {
-    for (const value of codecFor(spec.rule.algorithm).args(spec.rule)) args.push(value);
-  }
+  const args: Array<number | string> = [request.cost, request.dryRun ? 1 : 0, nowOverride(options)];
+  for (const spec of limits) for (const value of specArgs(spec)) args.push(value);
   return { keys, args };
 }
 

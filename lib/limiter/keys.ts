@@ -1,14 +1,19 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import type { LimitSpec } from "@/lib/limiter/types";
 import { codecFor } from "@/lib/limiter/algorithms";
 
-// Key layout: {t:<tenant>}:<limit id>:<identity>:<algorithm tag>
+// Key layout. Every counter of one owner (the tenant, a key, a subject) lives in ONE string
+// key, {t:<tenant>}:o:<owner>, as entries of a few integers each (lua/common.lua): a check
+// then reads and writes one key per owner instead of one per limit, and an idle owner costs
+// one key. An entry is named by 8 characters of a hash of the limit id, its route (a
+// per-route counter) and the algorithm tag, so another algorithm's state is never read
+// after a limit's algorithm changes (that limit starts fresh). The sliding log keeps a
+// sorted set of its own: {t:<tenant>}:<limit id>:<identity>:l.
 // - every key of one tenant carries the Cluster hash tag {t:<tenant>}, so one script call
 //   may touch all limits of a check on Redis Cluster too;
 // - each part is percent-encoded, so no user text (subject, names) can add braces or colons
-//   and escape its place in the key, nor glob characters to a SCAN pattern built from it;
-// - the algorithm tag keeps another algorithm's state format from being read after a
-//   limit's algorithm changes: that limit starts fresh.
+//   and escape its place in the key, nor glob characters to a SCAN pattern built from it.
 // A deployment-wide prefix (REDIS_PREFIX) is the client's `keyPrefix`, applied by ioredis
 // to script keys as well; it holds no braces, so the hash tag stays the key's first {...}.
 
@@ -52,7 +57,50 @@ export function limitKeyPrefix(tenantId: string, limitId: string): string {
   return `${tenantTag(tenantId)}:${encodeKeyPart(limitId)}:`;
 }
 
+/** Prefix of every owner key of one tenant (for resets and inspection). */
+export function ownerKeyPrefix(tenantId: string): string {
+  return `${tenantTag(tenantId)}:o:`;
+}
+
+export function ownerKey(tenantId: string, owner: string): string {
+  return `${ownerKeyPrefix(tenantId)}${encodeKeyPart(owner)}`;
+}
+
+/** The Redis key that holds a limit's counter for its owner. */
 export function limitKey(spec: LimitSpec): string {
-  const tag = codecFor(spec.rule.algorithm).tag;
-  return `${limitKeyPrefix(spec.tenantId, spec.id)}${encodeKeyPart(spec.identity)}:${tag}`;
+  if (spec.rule.algorithm === "sliding_log") {
+    return `${limitKeyPrefix(spec.tenantId, spec.id)}${encodeKeyPart(spec.identity)}:l`;
+  }
+  return ownerKey(spec.tenantId, spec.owner ?? spec.identity);
+}
+
+const ENTRY_MAX = 20_000;
+const entries = new Map<string, string>();
+
+/**
+ * The name of a limit's entry in its owner's key: the same for every owner (a reset of a
+ * limit for all owners looks for it in each), different for another limit, route or
+ * algorithm. 48 bits of SHA-256: a collision between the few limits of one owner is not a
+ * practical concern.
+ */
+export function entryId(
+  limitId: string,
+  route: string | null,
+  algorithm: LimitSpec["rule"]["algorithm"],
+): string {
+  const text = `${limitId}\n${route ?? ""}\n${codecFor(algorithm).tag}`;
+  let id = entries.get(text);
+  if (id === undefined) {
+    id = createHash("sha256").update(text).digest("base64url").slice(0, 8);
+    if (entries.size >= ENTRY_MAX) entries.clear();
+    entries.set(text, id);
+  }
+  return id;
+}
+
+/** A spec's entry: its route is what its identity adds to its owner. */
+export function entryOf(spec: LimitSpec): string {
+  const owner = spec.owner ?? spec.identity;
+  const route = spec.identity.length > owner.length ? spec.identity.slice(owner.length + 1) : null;
+  return entryId(spec.id, route, spec.rule.algorithm);
 }

@@ -21,6 +21,7 @@ const SHARED_FILES = [
 
 export const SCRIPT_FILES = [...SHARED_FILES, "check.lua"] as const;
 export const MANY_SCRIPT_FILES = [...SHARED_FILES, "check-many.lua"] as const;
+export const DROP_SCRIPT_FILES = ["common.lua", "drop-entries.lua"] as const;
 
 /** Read from the working directory (the app's root for `next start`, tests and scripts). */
 function readScript(files: readonly string[]): Script {
@@ -31,6 +32,7 @@ function readScript(files: readonly string[]): Script {
 
 let single: Script | undefined;
 let many: Script | undefined;
+let drop: Script | undefined;
 
 export function checkScript(): Script {
   return (single ??= readScript(SCRIPT_FILES));
@@ -38,6 +40,11 @@ export function checkScript(): Script {
 
 export function checkManyScript(): Script {
   return (many ??= readScript(MANY_SCRIPT_FILES));
+}
+
+/** lua/drop-entries.lua: counters removed from owner keys (admin resets). */
+export function dropEntriesScript(): Script {
+  return (drop ??= readScript(DROP_SCRIPT_FILES));
 }
 
 /**

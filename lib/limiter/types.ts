@@ -10,6 +10,11 @@ export interface LimitSpec {
   tenantId: string;
   /** the counter owner: tenant id, key id or subject, plus route when per route */
   identity: string;
+  /**
+   * the owner alone, when the identity adds a route: every counter of one owner shares one
+   * Redis key (lib/limiter/keys.ts). Absent: the identity is the owner.
+   */
+  owner?: string;
   rule: LimitRule;
 }
 
@@ -64,8 +69,8 @@ export interface Check {
   request: CheckRequest;
 }
 
-/** The six integers a limit sends to lua/check.lua after its key (see its header). */
-export type LimitArgs = readonly [
+/** The six integers of a rule in lua/check.lua's ARGV (see its header). */
+export type RuleInts = readonly [
   code: number,
   L: number,
   W: number,
@@ -74,10 +79,21 @@ export type LimitArgs = readonly [
   maxDelay: number,
 ];
 
+/** What a limit sends to lua/check.lua after its key (see its header): six integers and its entry. */
+export type LimitArgs = readonly [
+  code: number,
+  L: number,
+  W: number,
+  B: number,
+  shadow: 0 | 1,
+  maxDelay: number,
+  entry: string,
+];
+
 /** What each algorithm file provides. */
 export interface AlgorithmCodec {
   algorithm: Algorithm;
   /** the key suffix and script code of the algorithm */
   tag: string;
-  args(rule: LimitRule): LimitArgs;
+  args(rule: LimitRule): RuleInts;
 }

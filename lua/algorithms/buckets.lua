@@ -20,12 +20,11 @@ local function meter_remaining(cap, W, v)
   return max(0, idiv(cap - v, W))
 end
 
-local function meter(key, s, L, W, B, maxDelay, cost, now)
+local function meter(key, s1, s2, s3, L, W, B, maxDelay, cost, now)
   local x, t = 0, now
-  if s then
-    local sw = s[3]
-    x, t = s[1], s[2]
-    if sw ~= W then x = cdiv(x * W, sw) end
+  if s1 then
+    x, t = s1, s2
+    if s3 ~= W then x = cdiv(x * W, s3) end
   end
   -- Drained for the time since t; (now-t)*L may pass 2^53 only when it passes x too.
   if now > t then

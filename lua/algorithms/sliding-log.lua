@@ -16,7 +16,7 @@ local function log_entry(key, rank)
 end
 
 -- Writes go through run-check.lua: v1 = the entry's score, v2 = its member, v3 = the trim bound.
-ALG[2] = function(key, s, L, W, B, maxDelay, cost, now)
+ALG[2] = function(key, s1, s2, s3, L, W, B, maxDelay, cost, now)
   local lo = now - W
   local stale = redis.call('ZCOUNT', key, '-inf', int(lo))
   local first = log_entry(key, stale)

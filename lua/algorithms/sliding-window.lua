@@ -16,17 +16,14 @@ local function sw_reset(W, e, prev, c)
   return 0
 end
 
-ALG[3] = function(key, s, L, W, B, maxDelay, cost, now)
+ALG[3] = function(key, s1, s2, s3, L, W, B, maxDelay, cost, now)
   local idx = idiv(now, W)
   local e = now - idx * W
   local curr, prev = 0, 0
-  if s then
-    local i = s[1]
-    if i == idx then
-      curr, prev = s[2], s[3]
-    elseif i == idx - 1 then
-      prev = s[2]
-    end
+  if s1 == idx then
+    curr, prev = s2, s3
+  elseif s1 == idx - 1 then
+    prev = s2
   end
   local weighted = prev * (W - e)
   local rem0, reset0 = sw_remaining(L, W, weighted, curr), sw_reset(W, e, prev, curr)

@@ -10,13 +10,21 @@ import { redis } from "@/lib/redis";
 import { writeAudit } from "@/lib/config/dal/audit";
 import { NotFoundError } from "@/lib/config/dal/errors";
 import { tenantFor } from "@/lib/config/dal/tenant-access";
-import { counterIdentity, counterPattern, limitsNamed } from "@/lib/config/dal/counter-specs";
+import { counterTarget, limitsNamed } from "@/lib/config/dal/counter-specs";
 import { CounterQuery, resolveCheck } from "@/lib/config/dal/counters";
-import { deleteFound, findMatching, withStore } from "@/lib/config/dal/counters-store";
+import {
+  counterClient,
+  countOrDropEntries,
+  deleteFound,
+  findMatching,
+  withStore,
+  type EntryKeys,
+} from "@/lib/config/dal/counters-store";
 
 // POST /api/admin/reset: clears a limit's counters, for one owner when the request names it
-// (key, subject) or for every owner of the limit otherwise. Audited in a transaction whose
-// commit waits on the Redis delete, so a reset that failed leaves no entry behind.
+// (key, subject) or for every owner of the limit otherwise: its entries in owner keys, or a
+// sliding log's own keys (lib/limiter/keys.ts). Audited in a transaction whose commit waits
+// on the Redis work, so a reset that failed leaves no audit entry behind.
 
 export const ResetInput = CounterQuery.extend({
   limit: z.string().regex(NAME_PATTERN, { error: NAME_RULE }),
@@ -28,7 +36,7 @@ export interface ResetResult {
   limit: string;
   /** counter ids cleared (a name can stand for several: a key's own limit and the tenant's) */
   limitIds: string[];
-  /** Redis keys deleted (0 when the counters were already empty) */
+  /** counters cleared (0 when they were already empty) */
   deleted: number;
 }
 
@@ -48,18 +56,24 @@ export async function resetCounter(
         throw new NotFoundError(`No limit named ${input.limit} applies to tenant ${input.tenant} there.`);
       }
       const owners = { tenantId: check.tenant.id, keyId: check.keyId, subject: input.subject ?? null };
-      const patterns = limits.map((limit) =>
-        counterPattern(check.tenant.id, limit.id, counterIdentity(limit, owners)),
-      );
-      const found = await withStore(async () => {
-        const all = new Map<Redis, string[]>();
-        for (const pattern of patterns) {
-          for (const [node, keys] of await findMatching(pattern))
-            all.set(node, [...(all.get(node) ?? []), ...keys]);
+      const targets = limits.map((limit) => counterTarget(check.tenant.id, limit, owners));
+      const { logs, entries } = await withStore(async () => {
+        const logKeys = new Map<Redis, string[]>();
+        const entryKeys: EntryKeys[] = [];
+        for (const target of targets) {
+          if (target.kind === "entries" && target.key !== null) {
+            entryKeys.push({ client: counterClient(), keys: [target.key], entries: [target.entry] });
+            continue;
+          }
+          for (const [node, keys] of await findMatching(target.pattern)) {
+            if (target.kind === "keys") logKeys.set(node, [...(logKeys.get(node) ?? []), ...keys]);
+            else entryKeys.push({ client: node, keys, entries: [target.entry] });
+          }
         }
-        return all;
+        return { logs: logKeys, entries: entryKeys };
       });
-      const count = [...found.values()].reduce((sum, keys) => sum + keys.length, 0);
+      const logCount = [...logs.values()].reduce((sum, keys) => sum + keys.length, 0);
+      const count = logCount + (await withStore(() => countOrDropEntries(entries, false)));
       await writeAudit(
         tx,
         { principal, requestId, configVersion: null },
@@ -77,7 +91,9 @@ export async function resetCounter(
           after: { counters: 0 },
         },
       );
-      const deleted = await withStore(() => deleteFound(found));
+      const deleted = await withStore(
+        async () => (await deleteFound(logs)) + (await countOrDropEntries(entries, true)),
+      );
       // Every server's deny cache must forget denials based on counters now gone.
       await announceCountersReset(redis(), env().REDIS_PREFIX);
       return { tenant: input.tenant, limit: input.limit, limitIds: limits.map((l) => l.id), deleted };

@@ -7,9 +7,9 @@ import {
   type LimitSet,
   type Snapshot,
 } from "@/lib/config/compile";
-import { encodeKeyPart, limitKeyPrefix } from "@/lib/limiter/keys";
+import { encodeKeyPart, entryId, limitKeyPrefix, ownerKey, ownerKeyPrefix } from "@/lib/limiter/keys";
 import type { LimitSpec } from "@/lib/limiter/types";
-import { identityOf, type CounterOwners } from "@/lib/enforce/limit-specs";
+import { identityOf, ownerOf, specOf, type CounterOwners } from "@/lib/enforce/limit-specs";
 
 // From a compiled limit and the check's owners to the limiter's counter identity, through
 // enforcement's own identityOf, so state reads and resets touch exactly the counters checks use.
@@ -34,13 +34,10 @@ export function planCheck(
   routePattern: string | null,
   owners: CounterOwners,
 ): PlannedLimit[] {
-  return effectiveLimits(snapshot, tenant.slug, keyName, routePattern).map((limit) => {
-    const identity = counterIdentity(limit, owners);
-    return {
-      limit,
-      spec: identity === null ? null : { id: limit.id, tenantId: tenant.id, identity, rule: limit.rule },
-    };
-  });
+  return effectiveLimits(snapshot, tenant.slug, keyName, routePattern).map((limit) => ({
+    limit,
+    spec: specOf(limit, { ...owners, tenantId: tenant.id }),
+  }));
 }
 
 function setLimits(set: LimitSet): CompiledLimit[] {
@@ -65,8 +62,30 @@ export function limitsNamed(tenant: CompiledTenant, name: string, keyName: strin
   return [...byId.values()];
 }
 
-/** The SCAN pattern of a limit's counters: one owner's, or every owner's when null. */
-export function counterPattern(tenantId: string, limitId: string, identity: string | null): string {
-  const prefix = limitKeyPrefix(tenantId, limitId);
-  return identity === null ? `${prefix}*` : `${prefix}${encodeKeyPart(identity)}:*`;
+/**
+ * Where a limit's counters are, for a reset: a sliding log's own keys (deleted), or an
+ * entry in owner keys (removed from them, lib/limiter/keys.ts); `key` is the one owner key
+ * when the request names the owner, else `pattern` is the SCAN pattern of every owner of
+ * the limit's kind (t., k. or s.).
+ */
+export type CounterTarget =
+  { kind: "keys"; pattern: string } | { kind: "entries"; entry: string; key: string | null; pattern: string };
+
+export function counterTarget(tenantId: string, limit: CompiledLimit, owners: CounterOwners): CounterTarget {
+  if (limit.rule.algorithm === "sliding_log") {
+    const prefix = limitKeyPrefix(tenantId, limit.id);
+    const identity = identityOf(limit, owners);
+    return {
+      kind: "keys",
+      pattern: identity === null ? `${prefix}*` : `${prefix}${encodeKeyPart(identity)}:*`,
+    };
+  }
+  const owner = ownerOf(limit, owners);
+  const kind = limit.by === "tenant" ? "t." : limit.by === "key" ? "k." : "s.";
+  return {
+    kind: "entries",
+    entry: entryId(limit.id, limit.route, limit.rule.algorithm),
+    key: owner === null ? null : ownerKey(tenantId, owner),
+    pattern: `${ownerKeyPrefix(tenantId)}${kind}*`,
+  };
 }

@@ -5,10 +5,13 @@ import type { PublishedConfig } from "@/lib/config/published";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { controlOptions, createRedis, redis, type RedisClient } from "@/lib/redis";
+import { runScript } from "@/lib/limiter/ioredis-scripts";
+import { dropEntriesScript } from "@/lib/limiter/script";
 
 // What counters.ts needs around Redis: the compiled snapshot the servers enforce (read from
 // PostgreSQL, the source of truth, so state and reset work while Redis is being healed), a
-// client that sees the counters under the deployment's key prefix, and SCAN + DEL.
+// client that sees the counters under the deployment's key prefix, SCAN + DEL, and the
+// removal of counters (entries) from owner keys.
 
 export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
@@ -93,4 +96,30 @@ export async function deleteFound(found: Map<Redis, string[]>): Promise<number> 
     deleted += counts.reduce((sum, n) => sum + n, 0);
   }
   return deleted;
+}
+
+/** Owner keys that may hold the named entries: on `client` (a node, keys with their prefix,
+ * or the counter client, which adds it). */
+export interface EntryKeys {
+  client: RedisClient;
+  keys: string[];
+  entries: string[];
+}
+
+const KEYS_PER_CALL = 500;
+
+/** How many of the entries the keys hold; with `drop`, removes them (lua/drop-entries.lua). */
+export async function countOrDropEntries(found: readonly EntryKeys[], drop: boolean): Promise<number> {
+  let total = 0;
+  for (const { client, keys, entries } of found) {
+    for (let i = 0; i < keys.length; i += KEYS_PER_CALL) {
+      const chunk = keys.slice(i, i + KEYS_PER_CALL);
+      const reply = await runScript(client, dropEntriesScript(), chunk, [
+        drop ? "drop" : "count",
+        ...entries,
+      ]);
+      total += Number(reply);
+    }
+  }
+  return total;
 }

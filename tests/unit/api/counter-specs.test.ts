@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileSnapshot, idMapFromNames } from "@/lib/config/compile";
-import { counterIdentity, counterPattern, limitsNamed, planCheck } from "@/lib/config/dal/counter-specs";
-import { limitKey } from "@/lib/limiter/keys";
+import { counterIdentity, counterTarget, limitsNamed, planCheck } from "@/lib/config/dal/counter-specs";
+import { entryOf, limitKey } from "@/lib/limiter/keys";
 import { documentFromYaml } from "../config/load-document";
 
 const document = documentFromYaml(`
@@ -60,21 +60,39 @@ describe("limitsNamed", () => {
   });
 });
 
-describe("counterPattern", () => {
-  it("matches exactly the limit's key for one owner, and every owner's without one", () => {
-    const planned = planCheck(snapshot, acme, "backend", null, {
-      tenantId: acme.id,
-      keyId: "backend",
-      subject: "1.2.3.4",
-    });
+/** A SCAN MATCH pattern as Redis reads it (our key parts hold no glob characters but *). */
+const matches = (pattern: string, key: string): boolean =>
+  new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`).test(key);
+
+describe("counterTarget", () => {
+  it("finds exactly the counter a check uses for one owner, and every owner's without one", () => {
+    const owners = { tenantId: acme.id, keyId: "backend", subject: "1.2.3.4" };
+    const planned = planCheck(snapshot, acme, "backend", "POST /search", owners);
+    let entries = 0;
     for (const { limit, spec } of planned) {
       if (!spec) continue;
+      const one = counterTarget(acme.id, limit, owners);
+      const all = counterTarget(acme.id, limit, { tenantId: acme.id, keyId: null, subject: null });
       const key = limitKey(spec);
-      const one = counterPattern(acme.id, limit.id, spec.identity);
-      const all = counterPattern(acme.id, limit.id, null);
-      expect(key.startsWith(one.slice(0, -1))).toBe(true);
-      expect(key.startsWith(all.slice(0, -1))).toBe(true);
-      expect(one.slice(0, -1)).not.toMatch(/[*?[\]]/);
+      if (one.kind === "keys" && all.kind === "keys") {
+        expect(matches(one.pattern, key)).toBe(true);
+        expect(matches(all.pattern, key)).toBe(true);
+        expect(one.pattern.slice(0, -1)).not.toMatch(/[*?[\]]/);
+        continue;
+      }
+      if (one.kind !== "entries" || all.kind !== "entries") throw new Error("one kind per limit");
+      entries++;
+      expect(one.key).toBe(key);
+      expect(one.entry).toBe(entryOf(spec));
+      expect(all.entry).toBe(one.entry);
+      expect(matches(all.pattern, key)).toBe(true);
+      // by tenant: the owner is always known; by key: every key's, never a subject's
+      if (limit.by === "tenant") expect(all.key).toBe(key);
+      else expect(all.key).toBeNull();
+      expect(matches(all.pattern, limitKey({ ...spec, owner: "s.1.2.3.4", identity: "s.1.2.3.4" }))).toBe(
+        limit.by === "subject",
+      );
     }
+    expect(entries).toBeGreaterThanOrEqual(3);
   });
 });
