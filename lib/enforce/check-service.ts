@@ -75,7 +75,7 @@ export class CheckService {
   decide(input: CheckInput, caller: Caller, done: (answer: CheckAnswer) => void, timeoutMs?: number): void {
     const config = this.holder.current;
     const hotKey = hotKeyOf(input);
-    let hot = this.hot.get(hotKey, Date.now());
+    let hot = this.hot.get(hotKey);
     let resolved: Resolved;
     if (hot) {
       resolved = hot.resolved;

@@ -51,12 +51,12 @@ export class HotResolutions {
 
   constructor(private readonly capacity = 10_000) {}
 
-  /** The entry for this check if it is still valid at `nowMs` (its key not expired). */
-  get(hotKey: string, nowMs: number): HotResolution | undefined {
+  /** The entry for this check if it is still valid at `now()` (its key not expired). */
+  get(hotKey: string, now: () => number = Date.now): HotResolution | undefined {
     const entry = this.entries.get(hotKey);
     if (!entry) return undefined;
     const expiresAt = entry.resolved.keyExpiresAt;
-    if (expiresAt !== null && expiresAt <= nowMs) {
+    if (expiresAt !== null && expiresAt <= now()) {
       this.entries.delete(hotKey);
       return undefined;
     }

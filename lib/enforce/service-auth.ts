@@ -1,12 +1,13 @@
 import "server-only";
 import { sameDigest, sha256Hex } from "@/lib/auth/secrets";
 import type { ConfigIndex } from "@/lib/enforce/config-index";
-import { TtlLru } from "@/lib/enforce/ttl-lru";
 
 // Who calls /api/check*: a service token from the published config (looked up by the
 // SHA-256 of the bearer token), or the bootstrap token (compared in constant time).
-// Recently seen tokens are remembered per config version (bounded), so a busy caller does
-// not hash its token on every request; a new version (a token revoked) starts afresh.
+// Recently seen Authorization values are remembered per config version, so a busy caller
+// neither parses nor hashes its token on every request; a new version (a token revoked)
+// starts afresh. Bounded: a flood of made-up tokens only empties the memo, which costs the
+// real callers one hash each.
 
 /** null tenants: may check for every tenant. */
 export interface Caller {
@@ -16,9 +17,10 @@ export interface Caller {
 
 const BEARER = /^Bearer +(\S+) *$/i;
 const UNKNOWN: Caller = { id: "", tenants: null };
+const SEEN_MAX = 1_000;
 
 export class ServiceAuth {
-  private readonly seen = new TtlLru<Caller>(1_000, 60_000);
+  private readonly seen = new Map<string, Caller>();
   private version = -1;
   private readonly bootstrapDigest: string | null;
 
@@ -29,16 +31,16 @@ export class ServiceAuth {
   /** The caller, or null for a missing, malformed or unknown credential (401). */
   authenticate(header: string | undefined, config: ConfigIndex): Caller | null {
     if (!header) return null;
-    const token = BEARER.exec(header)?.[1];
-    if (!token) return null;
     if (this.version !== config.version) {
       this.seen.clear();
       this.version = config.version;
     }
-    let caller = this.seen.get(token);
-    if (!caller) {
-      caller = this.lookup(token, config);
-      this.seen.set(token, caller);
+    let caller = this.seen.get(header);
+    if (caller === undefined) {
+      const token = BEARER.exec(header)?.[1];
+      caller = token ? this.lookup(token, config) : UNKNOWN;
+      if (this.seen.size >= SEEN_MAX) this.seen.clear();
+      this.seen.set(header, caller);
     }
     return caller === UNKNOWN ? null : caller;
   }

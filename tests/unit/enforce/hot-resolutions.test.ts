@@ -56,7 +56,7 @@ describe("hot resolutions", () => {
     expect(entry.keys).toEqual([spec && limitKey(spec)]);
     expect(entry.rules).toHaveLength(1);
     expect(entry.signature).toBe("T1\nK1\n\n");
-    expect(hot.get("k", 0)).toBe(entry);
+    expect(hot.get("k", () => 0)).toBe(entry);
     const shadow = hot.remember(
       "s",
       resolved(null, [compiledLimit("k", "key", { mode: "shadow" })]),
@@ -69,20 +69,20 @@ describe("hot resolutions", () => {
   it("drop an entry once its key has expired, and every entry on clear", () => {
     const hot = new HotResolutions();
     hot.remember("k", resolved(1_000), input({ apiKey: "x" }), 1);
-    expect(hot.get("k", 999)).toBeDefined();
-    expect(hot.get("k", 1_000)).toBeUndefined();
+    expect(hot.get("k", () => 999)).toBeDefined();
+    expect(hot.get("k", () => 1_000)).toBeUndefined();
     expect(hot.size).toBe(0);
     hot.remember("k", resolved(null), input({ apiKey: "x" }), 1);
     hot.clear();
-    expect(hot.get("k", 0)).toBeUndefined();
+    expect(hot.get("k", () => 0)).toBeUndefined();
   });
 
   it("stay within their capacity, the oldest entry leaving first", () => {
     const hot = new HotResolutions(2);
     for (const key of ["a", "b", "c"]) hot.remember(key, resolved(null), input({ apiKey: key }), 1);
     expect(hot.size).toBe(2);
-    expect(hot.get("a", 0)).toBeUndefined();
-    expect(hot.get("c", 0)).toBeDefined();
+    expect(hot.get("a", () => 0)).toBeUndefined();
+    expect(hot.get("c", () => 0)).toBeDefined();
   });
 
   it("refuse rules the limiter cannot count exactly, keeping nothing", () => {
