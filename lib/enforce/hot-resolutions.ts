@@ -6,6 +6,7 @@ import type { Resolved } from "@/lib/enforce/resolve";
 import type { CheckInput } from "@/lib/enforce/types";
 import { prepareCheck } from "@/lib/limiter/evaluate-many";
 import type { LimitArgs } from "@/lib/limiter/types";
+import { wallNow } from "@/lib/shared/wall-clock";
 
 // What a check resolved to under the current config version, kept for the next check with
 // the same apiKey (or tenant and key), route and subject: services send the same few
@@ -52,7 +53,7 @@ export class HotResolutions {
   constructor(private readonly capacity = 10_000) {}
 
   /** The entry for this check if it is still valid at `now()` (its key not expired). */
-  get(hotKey: string, now: () => number = Date.now): HotResolution | undefined {
+  get(hotKey: string, now: () => number = wallNow): HotResolution | undefined {
     const entry = this.entries.get(hotKey);
     if (!entry) return undefined;
     const expiresAt = entry.resolved.keyExpiresAt;

@@ -4,6 +4,7 @@ import { UsageBatch } from "@/lib/usage/batch";
 import { writeBatch } from "@/lib/usage/flush";
 import { ROLLUP_READ_MARGIN_MS, usageSettings } from "@/lib/usage/settings";
 import type { UsageEvent } from "@/lib/usage/types";
+import { wallNow } from "@/lib/shared/wall-clock";
 
 // Counts every decision in process and flushes once a second in one pipeline. A check never
 // waits for Redis here: record() is synchronous, and a failed flush drops its batch (counted
@@ -52,7 +53,7 @@ export class UsageRecorder {
 
   record(event: UsageEvent): void {
     if (!this.options.enabled) return;
-    this.batch.add(event, (this.options.clock ?? Date.now)());
+    this.batch.add(event, (this.options.clock ?? wallNow)());
   }
 
   /** Writes what was counted so far. One flush at a time: a slow one lets counts gather. */
@@ -117,7 +118,10 @@ export class UsageRecorder {
   }
 }
 
-const holder = globalThis as unknown as { sluiceUsageRecorder?: UsageRecorder; sluiceUsageRedis?: RedisClient };
+const holder = globalThis as unknown as {
+  sluiceUsageRecorder?: UsageRecorder;
+  sluiceUsageRedis?: RedisClient;
+};
 
 /** The process-wide recorder /api/check reports to (started by startUsageJobs). */
 export function usageRecorder(): UsageRecorder {
@@ -125,7 +129,8 @@ export function usageRecorder(): UsageRecorder {
     const settings = usageSettings();
     holder.sluiceUsageRecorder = new UsageRecorder({
       // its own fail-fast connection: a dead Redis must not queue flushes behind other work
-      redis: () => (holder.sluiceUsageRedis ??= createRedis({ ...hotPathOptions, enableAutoPipelining: false })),
+      redis: () =>
+        (holder.sluiceUsageRedis ??= createRedis({ ...hotPathOptions, enableAutoPipelining: false })),
       ns: settings.ns,
       enabled: settings.recording,
       secondsRetentionMs: settings.secondsRetentionMs,
