@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   // The DAL reads these through lib/env on first use.
   Object.assign(process.env, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: "" });
   const { seedBench, ROUTE } = await import("./seed-bench");
-  const setup = await seedBench();
+  const setup = await seedBench(BATCH);
 
   const [appPort, barePort, peerPort] = [await freePort(), await freePort(), await freePort()];
   const appUrl = `http://localhost:${appPort}`;
@@ -193,6 +193,8 @@ async function main(): Promise<void> {
 
   log("(f) redis-benchmark EVALSHA of the check script (3 limits), 50 clients");
   const f = await redisBenchmark(redisPort, redisServer.pid, setup.lua, setup.evalsha);
+  log(`(f') redis-benchmark EVALSHA of check-many.lua, ${BATCH} checks a call, 50 clients`);
+  const fMany = await redisBenchmark(redisPort, redisServer.pid, setup.luaMany, setup.evalshaMany, 5_000);
 
   const row = (id: string, phaseId: string, what: string, note?: string, perRequest = 1): Row => {
     const { median, serverCpu, redisCpu, requests } = get(phaseId);
@@ -233,12 +235,27 @@ async function main(): Promise<void> {
       redisUs: f.redisUs,
       note: "Redis alone, no HTTP",
     },
+    {
+      id: "(f')",
+      what: `redis-benchmark EVALSHA, check-many of ${BATCH} checks`,
+      rps: fMany.rps,
+      cps: fMany.rps * BATCH,
+      p50: fMany.p50,
+      p99: fMany.p99,
+      serverUs: Number.NaN,
+      redisUs: fMany.redisUs / BATCH,
+      note: "Redis alone: the ceiling of (c)",
+    },
   ];
   console.log(
     `\nSluice check API benchmark: ${ROUNDS} rounds of every phase, ${SECONDS} s each (median round shown; CPU over all rounds), wrk 1 thread 50 connections, keep-alive (b½: autocannon at a fixed rate); ${new Date().toISOString()}`,
   );
   printTable(rows, rows[0] as Row);
   printTargets(issueTargets({ a, b, c, d, e, g, half }, BATCH));
+  const share = (c.rps * BATCH) / (fMany.rps * BATCH);
+  console.log(
+    `\n(c) reaches ${(share * 100).toFixed(0)}% of (f'), Redis alone running the same ${BATCH}-check calls with nothing else on the machine.`,
+  );
 }
 
 try {

@@ -1,12 +1,11 @@
-// (f): redis-benchmark running the check script exactly as one check sends it (EVALSHA, 50
-// clients): what Redis alone does with it, no HTTP and no Node in between.
+// (f), (f'): redis-benchmark running a check script exactly as the server sends it (EVALSHA,
+// 50 clients): what Redis alone does with it, no HTTP and no Node in between.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { cpuMicros } from "./cpu";
 
 const run = promisify(execFile);
-const REQUESTS = 100_000;
 
 export interface RedisBenchmarkResult {
   rps: number;
@@ -21,6 +20,7 @@ export async function redisBenchmark(
   redisPid: number | undefined,
   lua: string,
   evalsha: string[],
+  requests = 100_000,
 ): Promise<RedisBenchmarkResult> {
   const redis = new Redis(`redis://127.0.0.1:${port}`);
   await redis.script("LOAD", lua);
@@ -28,7 +28,7 @@ export async function redisBenchmark(
   const before = cpuMicros(redisPid);
   const { stdout } = await run(
     "redis-benchmark",
-    ["-h", "127.0.0.1", "-p", String(port), "-c", "50", "-n", String(REQUESTS), "--csv", ...evalsha],
+    ["-h", "127.0.0.1", "-p", String(port), "-c", "50", "-n", String(requests), "--csv", ...evalsha],
     { maxBuffer: 1 << 24 },
   );
   const csv =
@@ -42,6 +42,6 @@ export async function redisBenchmark(
     rps: Number(csv[1]),
     p50: Number(csv[4]),
     p99: Number(csv[6]),
-    redisUs: (cpuMicros(redisPid) - before) / REQUESTS,
+    redisUs: (cpuMicros(redisPid) - before) / requests,
   };
 }

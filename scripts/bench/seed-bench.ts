@@ -7,7 +7,8 @@ import { effectiveLimits, resolveRoute } from "@/lib/config/compile";
 import type { PublishedConfig } from "@/lib/config/published";
 import { matchLimits } from "@/lib/enforce/limit-specs";
 import { buildCall } from "@/lib/limiter/evaluate";
-import { checkScript } from "@/lib/limiter/script";
+import { buildManyCall, prepareCheck } from "@/lib/limiter/evaluate-many";
+import { checkManyScript, checkScript } from "@/lib/limiter/script";
 
 // The benchmark's configuration: one tenant with three limits on every check (tenant, key,
 // route), set so the load never exhausts them, plus a key already over a tight limit.
@@ -51,9 +52,12 @@ export interface BenchSetup {
   /** redis-benchmark arguments: EVALSHA of the check script exactly as a check sends it */
   evalsha: string[];
   lua: string;
+  /** the same for check-many.lua as a batch of `batch` checks of distinct keys sends it */
+  evalshaMany: string[];
+  luaMany: string;
 }
 
-export async function seedBench(): Promise<BenchSetup> {
+export async function seedBench(batch: number): Promise<BenchSetup> {
   await importConfig(bench, document(false));
   const keys: string[] = [];
   for (let i = 0; i < KEY_COUNT; i++) keys.push((await createApiKey(bench, "bench", { name: `k${i}` })).key);
@@ -65,18 +69,31 @@ export async function seedBench(): Promise<BenchSetup> {
   const tenant = snapshot.tenants.bench;
   if (!tenant) throw new Error("bench tenant missing from the snapshot");
   const route = resolveRoute(snapshot, "bench", ROUTE);
-  const matched = matchLimits(effectiveLimits(snapshot, "bench", "k0", route), {
-    tenantId: tenant.id,
-    keyId: tenant.keys.k0?.id ?? null,
-    subject: null,
-  });
-  const { keys: scriptKeys, args } = buildCall(matched.specs, { cost: 1, dryRun: false });
-  const { sha, lua } = checkScript();
+  const specsOf = (name: string) =>
+    matchLimits(effectiveLimits(snapshot, "bench", name, route), {
+      tenantId: tenant.id,
+      keyId: tenant.keys[name]?.id ?? null,
+      subject: null,
+    }).specs;
+  const request = { cost: 1, dryRun: false };
+  const single = buildCall(specsOf("k0"), request);
+  const many = buildManyCall(
+    Array.from({ length: batch }, (_, i) => prepareCheck({ limits: specsOf(`k${i % KEY_COUNT}`), request })),
+  );
+  const evalsha = (sha: string, call: { keys: string[]; args: Array<number | string> }) => [
+    "EVALSHA",
+    sha,
+    String(call.keys.length),
+    ...call.keys,
+    ...call.args.map(String),
+  ];
   return {
     token,
     keys,
     overKey,
-    evalsha: ["EVALSHA", sha, String(scriptKeys.length), ...scriptKeys, ...args.map(String)],
-    lua,
+    evalsha: evalsha(checkScript().sha, single),
+    lua: checkScript().lua,
+    evalshaMany: evalsha(checkManyScript().sha, many),
+    luaMany: checkManyScript().lua,
   };
 }
