@@ -3,6 +3,7 @@ import { parseCheck } from "@/lib/enforce/body-schema";
 import type { CheckService } from "@/lib/enforce/check-service";
 import type { Caller } from "@/lib/enforce/service-auth";
 import type { ErrorBody } from "@/lib/enforce/types";
+import { asciiJson } from "@/lib/shared/ascii-json";
 
 // POST /api/check/batch: each check validated and decided on its own, a bad one answered
 // with its own error in its place. All checks are submitted in the same tick, so the
@@ -19,7 +20,28 @@ export function batchTimeoutMs(checkTimeoutMs: number, size: number): number {
   return checkTimeoutMs + 2 * size;
 }
 
-const errorJson = (error: ErrorBody["error"]): string => JSON.stringify({ error });
+const errorJson = (error: ErrorBody["error"]): string => asciiJson({ error });
+
+const OPEN = '{"results":[';
+const CLOSE = "]}";
+
+/**
+ * `{"results":[...]}` from the results' JSON (ASCII, see lib/shared/ascii-json.ts), written
+ * straight into one buffer: no joined string of the whole answer, and no UTF-8 encoding of
+ * it on its way to the socket.
+ */
+function assemble(results: readonly string[]): Buffer {
+  let size = OPEN.length + CLOSE.length + results.length - 1;
+  for (const result of results) size += result.length;
+  const body = Buffer.allocUnsafe(size);
+  let at = body.write(OPEN, 0, "latin1");
+  for (let i = 0; i < results.length; i++) {
+    if (i > 0) body[at++] = 44; // ","
+    at += body.write(results[i] as string, at, "latin1");
+  }
+  body.write(CLOSE, at, "latin1");
+  return body;
+}
 
 /**
  * Decides every item; `done` gets the answer body, `{"results":[...]}`, once the last one is
@@ -30,14 +52,14 @@ export function decideBatch(
   items: readonly unknown[],
   caller: Caller,
   checkTimeoutMs: number,
-  done: (json: string) => void,
+  done: (body: Buffer) => void,
 ): void {
   const timeoutMs = batchTimeoutMs(checkTimeoutMs, items.length);
   const results = new Array<string>(items.length);
   let pending = items.length;
   const put = (i: number, result: string): void => {
     results[i] = result;
-    if (--pending === 0) done(`{"results":[${results.join(",")}]}`);
+    if (--pending === 0) done(assemble(results));
   };
   items.forEach((item, i) => {
     const parsed = parseCheck(item, `checks[${i}]`);

@@ -1,16 +1,20 @@
 import type { RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { ErrorBody } from "@/lib/enforce/types";
+import { asciiJson } from "@/lib/shared/ascii-json";
 
-// Answers of the check endpoints as text, independent of the transport that writes them:
-// the lean front (lib/enforce/http/front) puts them on the socket as they are, node:http
+// Answers of the check endpoints, independent of the transport that writes them: the lean
+// front (lib/enforce/http/front) puts them on the socket as they are, node:http
 // (connections handed to it) splits the header lines back into writeHead's form. Errors use
-// api.md's shape; decisions carry the RateLimit headers.
+// api.md's shape; decisions carry the RateLimit headers. Everything here is ASCII (bodies
+// are written by asciiJson or the decision templates), so a body's length in characters is
+// its length in bytes and it is written one byte per character.
 
 export interface HttpAnswer {
   status: number;
   /** header lines, each "name: value\r\n"; not content-length, date or connection */
   headers: string;
-  body: string;
+  /** ASCII text, or bytes (a batch's answer, assembled in place) */
+  body: string | Buffer;
   /** close the connection after this answer (a 413: the rest of the body is not read) */
   close?: boolean;
 }
@@ -29,7 +33,7 @@ export function jsonAnswer(
   extra?: Record<string, string>,
   close = false,
 ): HttpAnswer {
-  return { status, headers: headerLines(extra), body: JSON.stringify(body), close };
+  return { status, headers: headerLines(extra), body: asciiJson(body), close };
 }
 
 export function errorAnswer(

@@ -133,7 +133,7 @@ function answerBatch(enforcement: Enforcement, caller: Caller, body: unknown, re
     respond(invalid(parsed.error));
     return;
   }
-  decideBatch(enforcement.service, parsed.value, caller, enforcement.checkTimeoutMs, (json: string) =>
+  decideBatch(enforcement.service, parsed.value, caller, enforcement.checkTimeoutMs, (json: Buffer) =>
     respond({ status: 200, headers: JSON_HEADERS, body: json }),
   );
 }

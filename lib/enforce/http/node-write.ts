@@ -10,7 +10,7 @@ export function writeAnswer(response: ServerResponse, answer: HttpAnswer, head =
     const colon = line.indexOf(": ");
     if (colon > 0) headers.push(line.slice(0, colon), line.slice(colon + 2));
   }
-  headers.push("content-length", String(Buffer.byteLength(answer.body)));
+  headers.push("content-length", String(answer.body.length));
   if (answer.close) headers.push("connection", "close");
   response.writeHead(answer.status, headers);
   response.end(head ? undefined : answer.body);

@@ -1,13 +1,14 @@
 import type { CompiledLimit } from "@/lib/config/compile";
 import { headerLines, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { DecisionOutcome, DecisionReason } from "@/lib/enforce/types";
+import { asciiJson } from "@/lib/shared/ascii-json";
 
 // The decision of a resolved check, rendered straight from the limiter script's integers
 // (lua/check.lua's reply: allowed, nowMs, then status, consumed, remaining, resetMs,
 // retryAfterMs, waitMs per limit) into the JSON body and RateLimit headers: everything
 // that depends only on the resolution (names, levels, algorithms, quotas, the tenant, key
 // and route, the RateLimit-Policy field) is text made once per resolution and config
-// version. The same answer as summarize() + limiterBody() + JSON.stringify() +
+// version. The same answer as summarize() + limiterBody() + asciiJson() +
 // rateLimitHeaders(), character for character (tests/unit/enforce/decision-template.test.ts),
 // without the objects in between: on the check path those were most of the work left.
 
@@ -80,13 +81,13 @@ export class DecisionTemplate {
   ) {
     this.limits = limits.map((limit) => {
       const { rule } = limit;
-      const mode = JSON.stringify(rule.mode);
+      const mode = asciiJson(rule.mode);
       return {
         enforce: rule.mode === "enforce",
         quota: rule.limit,
         head:
-          `{"name":${JSON.stringify(limit.name)},"level":${JSON.stringify(limit.level)},` +
-          `"by":${JSON.stringify(limit.by)},"algorithm":${JSON.stringify(rule.algorithm)},` +
+          `{"name":${asciiJson(limit.name)},"level":${asciiJson(limit.level)},` +
+          `"by":${asciiJson(limit.by)},"algorithm":${asciiJson(rule.algorithm)},` +
           `"limit":${rule.limit},"windowMs":${rule.windowMs},"remaining":`,
         allowedTail: `,"allowed":true,"mode":${mode}}`,
         deniedTail: `,"allowed":false,"mode":${mode}}`,
@@ -94,8 +95,8 @@ export class DecisionTemplate {
       };
     });
     this.middle =
-      `,"tenant":${JSON.stringify(who.tenant)},"key":${JSON.stringify(who.key)},` +
-      `"route":${JSON.stringify(who.route)},"limit":`;
+      `,"tenant":${asciiJson(who.tenant)},"key":${asciiJson(who.key)},` +
+      `"route":${asciiJson(who.route)},"limit":`;
     this.tail = `],"degraded":false,"configVersion":${configVersion}}`;
     this.replySize = 2 + 6 * limits.length;
     let policy = "";

@@ -1,6 +1,7 @@
 import { rateLimitHeaders } from "@/lib/enforce/headers";
 import { outcomeOf } from "@/lib/enforce/decision-body";
 import type { DecisionBody, DecisionOutcome, DecisionReason } from "@/lib/enforce/types";
+import { asciiJson } from "@/lib/shared/ascii-json";
 
 // A decision as it leaves the server: its JSON body and RateLimit header lines, plus what
 // usage and the deny cache need to know of it. Decisions from Redis are rendered straight
@@ -8,7 +9,7 @@ import type { DecisionBody, DecisionOutcome, DecisionReason } from "@/lib/enforc
 // tenants, degraded answers...) from a DecisionBody object, here.
 
 export interface RenderedDecision {
-  /** the 200 body of api.md */
+  /** the 200 body of api.md, ASCII only (lib/shared/ascii-json.ts) */
   json: string;
   /** "ratelimit-policy: ...\r\n", "ratelimit: ...\r\n", "retry-after: ...\r\n" as they apply */
   headers: string;
@@ -34,7 +35,7 @@ export function headerLines(
 export function renderBody(body: DecisionBody): RenderedDecision {
   const { policy, rateLimit, retryAfter } = rateLimitHeaders(body);
   return {
-    json: JSON.stringify(body),
+    json: asciiJson(body),
     headers: headerLines(policy, rateLimit, retryAfter),
     allowed: body.allowed,
     reason: body.reason,

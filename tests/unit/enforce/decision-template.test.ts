@@ -9,7 +9,7 @@ import type { CheckDecision, LimitSpec } from "@/lib/limiter/types";
 import { int, pick, prng, randomRule, type Random } from "../../integration/limiter/random";
 
 // The template renders a decision straight from the script's integers; it must give exactly
-// what the object path gives (readReply -> summarize -> limiterBody -> JSON.stringify and
+// what the object path gives (readReply -> summarize -> limiterBody -> asciiJson and
 // rateLimitHeaders), character for character, for any limits and any reply, also aged as
 // the deny cache ages it.
 
@@ -76,7 +76,7 @@ function resolvedOf(limits: CompiledLimit[], rand: Random): { resolved: Resolved
     tenant: { id: "t1", slug: "acme" },
     keyName: rand() < 0.5 ? "backend" : null,
     keyId: null,
-    route: rand() < 0.5 ? 'GET /v1/items/:id "quoted"' : null,
+    route: rand() < 0.5 ? 'GET /v1/items/:id "quoted" café' : null,
     keyExpiresAt: null,
     matched: { limits, specs, hasShadow: limits.some((l) => l.rule.mode === "shadow") },
   } as unknown as Resolved;
@@ -84,7 +84,7 @@ function resolvedOf(limits: CompiledLimit[], rand: Random): { resolved: Resolved
 }
 
 describe("DecisionTemplate", () => {
-  it("renders what limiterBody + JSON.stringify + rateLimitHeaders give, on 3000 random replies", () => {
+  it("renders what limiterBody + asciiJson + rateLimitHeaders give, on 3000 random replies", () => {
     const rand = prng(20261123);
     for (let run = 0; run < 3000; run++) {
       const limits = randomLimits(rand);

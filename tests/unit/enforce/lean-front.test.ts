@@ -14,7 +14,13 @@ const handler: FrontHandler = {
   refuse: () => ({ status: 413, headers: "", body: "too large", close: true }),
   serve(request, body, respond) {
     const { id, delay } = JSON.parse(body) as { id: string; delay?: number };
-    const answer = { status: 200, headers: "x-by: front\r\n", body: `front:${request.endpoint}:${id}` };
+    // batch answers are bytes, as the real batch endpoint's (assembled in place)
+    const text = `front:${request.endpoint}:${id}`;
+    const answer = {
+      status: 200,
+      headers: "x-by: front\r\n",
+      body: request.endpoint === "batch" ? Buffer.from(text) : text,
+    };
     if (delay === undefined) respond(answer);
     else setTimeout(() => respond(answer), delay);
   },
@@ -84,16 +90,17 @@ async function exchange(
 }
 
 describe("the lean front", () => {
-  it("answers pipelined checks in request order, though answered out of order", async () => {
+  it("answers pipelined checks in request order, though answered out of order, text and bytes", async () => {
     const { text } = await exchange(
       [
         check('{"id":"1","delay":40}') +
           check('{"id":"2"}') +
-          check('{"id":"3","delay":10}', "/api/check/batch"),
+          check('{"id":"3","delay":10}', "/api/check/batch") +
+          check('{"id":"4"}'),
       ],
-      3,
+      4,
     );
-    expect(bodies(text)).toEqual(["front:check:1", "front:check:2", "front:batch:3"]);
+    expect(bodies(text)).toEqual(["front:check:1", "front:check:2", "front:batch:3", "front:check:4"]);
     expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(text).toContain("x-by: front\r\ncontent-length: 13\r\ndate: ");
     expect(text).toContain("connection: keep-alive\r\nkeep-alive: timeout=5\r\n");

@@ -7,7 +7,7 @@ import {
   type Endpoint,
   type LeanRequest,
 } from "@/lib/enforce/http/front/request-head";
-import { responseText } from "@/lib/enforce/http/front/response-text";
+import { responseHead } from "@/lib/enforce/http/front/response-text";
 
 // One client connection of the lean front: frames requests (head, then Content-Length bytes
 // of body), answers those parseRequestHead accepts, and writes the answers in request order
@@ -33,7 +33,9 @@ export interface ConnectionOptions {
 const MAX_IN_FLIGHT = 256;
 
 interface Slot {
+  /** the response, head and body as one ASCII string, or a head and the body's bytes */
   text: string | null;
+  bytes: Buffer | null;
   close: boolean;
 }
 
@@ -146,7 +148,7 @@ export class FrontConnection {
   }
 
   private slot(close: boolean): Slot {
-    const slot: Slot = { text: null, close };
+    const slot: Slot = { text: null, bytes: null, close };
     this.slots.push(slot);
     return slot;
   }
@@ -154,7 +156,12 @@ export class FrontConnection {
   private answer(slot: Slot, answer: HttpAnswer): void {
     if (slot.text !== null) return;
     slot.close ||= answer.close === true;
-    slot.text = responseText(answer, this.options.keepAliveSeconds, slot.close);
+    const head = responseHead(answer, this.options.keepAliveSeconds, slot.close);
+    if (typeof answer.body === "string") slot.text = head + answer.body;
+    else {
+      slot.text = head;
+      slot.bytes = answer.body;
+    }
     if (!this.reading) this.flush();
     else if (!this.flushQueued) {
       // answered from memory while reading: written with the turn's other such answers
@@ -164,21 +171,34 @@ export class FrontConnection {
     }
   }
 
-  /** Writes the answers that are ready, in request order, in one write. */
+  /**
+   * Writes the answers that are ready, in request order, in one write: ASCII text one byte
+   * per character (latin1, no UTF-8 encoding step), bytes as they are.
+   */
   private readonly flush = (): void => {
     this.flushQueued = false;
-    if (this.socket.destroyed) return;
+    const { socket } = this;
+    if (socket.destroyed) return;
     let out = "";
+    let corked = false;
     let close = false;
     while (this.slots.length > 0 && (this.slots[0] as Slot).text !== null) {
       const slot = this.slots.shift() as Slot;
       out += slot.text;
+      if (slot.bytes !== null) {
+        if (!corked) socket.cork();
+        corked = true;
+        socket.write(out, "latin1");
+        socket.write(slot.bytes);
+        out = "";
+      }
       if (slot.close) {
         close = true;
         break;
       }
     }
-    if (out !== "") this.socket.write(out);
+    if (out !== "") socket.write(out, "latin1");
+    if (corked) socket.uncork();
     if (close) {
       this.slots.length = 0;
       this.closing = true;

@@ -1,6 +1,6 @@
 import type { HttpAnswer } from "@/lib/enforce/http/answer";
 
-// An answer as the bytes of an HTTP/1.1 response, with the fields node:http would add: Date
+// The head of an HTTP/1.1 response for an answer, with the fields node:http would add: Date
 // (kept per second, as node does), Connection and Keep-Alive.
 
 const REASONS: Record<number, string> = {
@@ -34,14 +34,16 @@ export function stopDateClock(): void {
   dateTimer = null;
 }
 
-export function responseText(answer: HttpAnswer, keepAliveSeconds: number, close: boolean): string {
+/** The status line and header fields of an answer, up to and with the blank line. */
+export function responseHead(answer: HttpAnswer, keepAliveSeconds: number, close: boolean): string {
   if (dateTimer === null) refreshDate();
   const connection = close
     ? "connection: close\r\n"
     : `connection: keep-alive\r\nkeep-alive: timeout=${keepAliveSeconds}\r\n`;
   const reason = REASONS[answer.status] ?? "Unknown";
+  // bodies are ASCII or bytes (answer.ts): their length is their byte length
   return (
     `HTTP/1.1 ${answer.status} ${reason}\r\n${answer.headers}` +
-    `content-length: ${Buffer.byteLength(answer.body)}\r\n${dateLine}${connection}\r\n${answer.body}`
+    `content-length: ${answer.body.length}\r\n${dateLine}${connection}\r\n`
   );
 }
