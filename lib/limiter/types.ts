@@ -80,15 +80,7 @@ export type RuleInts = readonly [
 ];
 
 /** What a limit sends to lua/check.lua after its key (see its header): six integers and its entry. */
-export type LimitArgs = readonly [
-  code: number,
-  L: number,
-  W: number,
-  B: number,
-  shadow: 0 | 1,
-  maxDelay: number,
-  entry: string,
-];
+export type LimitArgs = readonly [...RuleInts, entry: string];
 
 /** What each algorithm file provides. */
 export interface AlgorithmCodec {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,7 +10,7 @@ import { LeanRedis } from "@/lib/limiter/lean-redis/lean-redis";
 import type { Script } from "@/lib/limiter/script-client";
 import { createHash } from "node:crypto";
 import { clusterNodes, redisUrl, RUN } from "./redis";
-import { freePort } from "./ports";
+import { freePort, startRedis } from "./throwaway-redis";
 
 // The check path's own Redis client against real Redis servers: scripts by SHA with the
 // text sent again after SCRIPT FLUSH, calls in flight failing at once when the connection
@@ -30,27 +30,6 @@ async function ready(client: LeanRedis): Promise<void> {
     if (Date.now() > end) throw new Error("not ready in 5 s");
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-function redisServer(port: number, dir: string, extra: string[] = []): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const args = [
-      "--port",
-      String(port),
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--dir",
-      dir,
-      "--daemonize",
-      "yes",
-      ...extra,
-    ];
-    spawn("redis-server", args, { stdio: "ignore" }).on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`redis-server exited ${code}`)),
-    );
-  });
 }
 
 const control = new Redis(redisUrl(), { protocol: 2 });
@@ -122,7 +101,7 @@ describe.skipIf(clusterNodes() !== null)("the lean Redis client", () => {
   it("authenticates and selects the database the URL names", async () => {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), "sluice-auth-"));
-    await redisServer(port, dir, ["--requirepass", "s3cret", "--pidfile", join(dir, "redis.pid")]);
+    await startRedis(port, dir, ["--requirepass", "s3cret", "--pidfile", join(dir, "redis.pid")]);
     const client = new LeanRedis({ url: `redis://:s3cret@127.0.0.1:${port}/3` });
     const admin = new Redis({ port, password: "s3cret", db: 3, protocol: 2, maxRetriesPerRequest: 0 });
     try {

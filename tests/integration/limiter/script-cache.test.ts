@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +7,7 @@ import { evaluate } from "@/lib/limiter/evaluate";
 import { checkScript } from "@/lib/limiter/script";
 import { rule, spec } from "../../unit/limiter/rules";
 import { connect, masters, RUN } from "./redis";
-import { freePort } from "./ports";
+import { freePort, startRedis } from "./throwaway-redis";
 
 // The script's SHA, and checks that keep working when Redis forgets the script.
 
@@ -19,30 +18,6 @@ const limits = (tenant: string) => [
   spec(tenant, "key-rps", rule("gcra", 5, 60_000)),
   spec(tenant, "tenant-rpm", rule("sliding_window", 100, 60_000), "t"),
 ];
-
-function startRedis(port: number, dir: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      "redis-server",
-      [
-        "--port",
-        String(port),
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--dir",
-        dir,
-        "--daemonize",
-        "yes",
-        "--pidfile",
-        join(dir, "redis.pid"),
-      ],
-      { stdio: "ignore" },
-    );
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`redis-server exited ${code}`))));
-  });
-}
 
 async function until(ready: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
@@ -69,7 +44,7 @@ describe("the check script", () => {
   it("keeps answering after a Redis restart", async () => {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), "sluice-restart-"));
-    await startRedis(port, dir);
+    await startRedis(port, dir, ["--pidfile", join(dir, "redis.pid")]);
     // hot-path settings as lib/redis.ts: no offline queue, no retries
     const client = new Redis({
       port,
@@ -85,7 +60,7 @@ describe("the check script", () => {
       expect((await evaluate(client, limits("r"), { cost: 1, dryRun: false })).allowed).toBe(true);
       await client.call("SHUTDOWN", "NOSAVE").catch(() => undefined);
       await until(() => client.status !== "ready");
-      await startRedis(port, dir);
+      await startRedis(port, dir, ["--pidfile", join(dir, "redis.pid")]);
       await until(() => client.status === "ready");
       // a fresh server: no script, no state; the first check must not see NOSCRIPT
       const after = await evaluate(client, limits("r"), { cost: 1, dryRun: false });
