@@ -15,6 +15,7 @@ import { runRounds, type Measured, type Phase, type PhaseSummary } from "./round
 import { freePort, httpReady, startProcess, stopAll } from "./processes";
 import { redisBenchmark } from "./redis-benchmark";
 import { issueTargets, printTable, printTargets, type Row } from "./report";
+import { phaseRow, redisRow } from "./rows";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
@@ -196,21 +197,8 @@ async function main(): Promise<void> {
   log(`(f') redis-benchmark EVALSHA of check-many.lua, ${BATCH} checks a call, 50 clients`);
   const fMany = await redisBenchmark(redisPort, redisServer.pid, setup.luaMany, setup.evalshaMany, 5_000);
 
-  const row = (id: string, phaseId: string, what: string, note?: string, perRequest = 1): Row => {
-    const { median, serverCpu, redisCpu, requests } = get(phaseId);
-    const checks = requests * perRequest;
-    return {
-      id,
-      what,
-      rps: median.rps,
-      cps: median.rps * perRequest,
-      p50: median.p50,
-      p99: median.p99,
-      serverUs: serverCpu / checks,
-      redisUs: redisCpu / checks,
-      note: note ?? median.note,
-    };
-  };
+  const row = (id: string, phaseId: string, what: string, note?: string, perRequest = 1): Row =>
+    phaseRow(get(phaseId), id, what, note, perRequest);
   const rows: Row[] = [
     row("(a)", "a", "bare node:http JSON endpoint (ceiling)", "parses the body, fixed answer"),
     row("(b)", "b", "POST /api/check, 3 limits"),
@@ -224,28 +212,14 @@ async function main(): Promise<void> {
     row("(d)", "d", "rate-limiter-flexible, 3 RateLimiterRedis", "peer on node:http"),
     row("(e)", "e", "POST /api/check, key over its limit"),
     row("(b½)", "half", "POST /api/check at half (b)'s peak, 10 conn."),
-    {
-      id: "(f)",
-      what: "redis-benchmark EVALSHA, same script",
-      rps: f.rps,
-      cps: f.rps,
-      p50: f.p50,
-      p99: f.p99,
-      serverUs: Number.NaN,
-      redisUs: f.redisUs,
-      note: "Redis alone, no HTTP",
-    },
-    {
-      id: "(f')",
-      what: `redis-benchmark EVALSHA, check-many of ${BATCH} checks`,
-      rps: fMany.rps,
-      cps: fMany.rps * BATCH,
-      p50: fMany.p50,
-      p99: fMany.p99,
-      serverUs: Number.NaN,
-      redisUs: fMany.redisUs / BATCH,
-      note: "Redis alone: the ceiling of (c)",
-    },
+    redisRow(f, "(f)", "redis-benchmark EVALSHA, same script", "Redis alone, no HTTP"),
+    redisRow(
+      fMany,
+      "(f')",
+      `redis-benchmark EVALSHA, check-many of ${BATCH} checks`,
+      "Redis alone: the ceiling of (c)",
+      BATCH,
+    ),
   ];
   console.log(
     `\nSluice check API benchmark: ${ROUNDS} rounds of every phase, ${SECONDS} s each (median round shown; CPU over all rounds), wrk 1 thread 50 connections, keep-alive (b½: autocannon at a fixed rate); ${new Date().toISOString()}`,
