@@ -1,13 +1,19 @@
 // Starts one Sluice server process for the bench, the built one `npm start` runs
 // (.next/sluice/server.mjs), and waits until it answers a check.
-import { startProcess } from "./processes";
+import { freePort, startProcess, stopProcesses } from "./processes";
+
+export interface App {
+  url: string;
+  pid: number | undefined;
+  stop(): Promise<void>;
+}
 
 export async function startApp(
   name: string,
   port: number,
   env: Record<string, string>,
   token: string,
-): Promise<{ url: string; pid: number | undefined }> {
+): Promise<App> {
   const url = `http://localhost:${port}`;
   const child = await startProcess(
     name,
@@ -28,5 +34,27 @@ export async function startApp(
       return response.status === 200;
     },
   );
-  return { url, pid: child.pid };
+  return { url, pid: child.pid, stop: () => stopProcesses([child]) };
+}
+
+/**
+ * The app, and the same server with usage recording off (what recording costs, side by
+ * side), on fresh ports, started in turns by round. The bench starts them afresh every round:
+ * two processes of one build were seen 20% apart for a whole run (JIT and scheduling luck),
+ * which rounds on the same processes cannot average out.
+ */
+export async function startAppPair(
+  round: number,
+  env: Record<string, string>,
+  token: string,
+): Promise<{ app: App; quiet: App }> {
+  const startMain = async () => startApp("app", await freePort(), env, token);
+  const startQuiet = async () =>
+    startApp("app-no-usage", await freePort(), { ...env, SLUICE_USAGE_RECORDING: "off" }, token);
+  if (round % 2 === 0) {
+    const app = await startMain();
+    return { app, quiet: await startQuiet() };
+  }
+  const quiet = await startQuiet();
+  return { app: await startMain(), quiet };
 }

@@ -9,7 +9,7 @@ import { Redis } from "ioredis";
 import { freshBenchDatabase } from "./database";
 import { load } from "./load";
 import { describe, outcomes } from "./app-metrics";
-import { startApp } from "./app-server";
+import { startAppPair } from "./app-server";
 import { cpuMicros } from "./cpu";
 import { runRounds, type Measured, type Phase, type PhaseSummary } from "./rounds";
 import { freePort, httpReady, startProcess, stopAll } from "./processes";
@@ -22,7 +22,7 @@ await import(new URL("../server-only-hook.mjs", import.meta.url).href);
 
 const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const BATCH = 50;
 // BENCH_PHASES=b,c: only those phases (while working on one; no targets, no (f)).
 const ONLY = process.env.BENCH_PHASES ? new Set(process.env.BENCH_PHASES.split(",")) : null;
@@ -67,19 +67,11 @@ async function main(): Promise<void> {
   const { seedBench, ROUTE } = await import("./seed-bench");
   const setup = await seedBench(BATCH);
 
-  const [appPort, barePort, peerPort] = [await freePort(), await freePort(), await freePort()];
-  const appUrl = `http://localhost:${appPort}`;
+  const [barePort, peerPort] = [await freePort(), await freePort()];
   const serverEnv = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, NODE_ENV: "production" };
-  log("starting the app, the bare server and the peer");
-  const app = await startApp("app", appPort, serverEnv, setup.token);
-  // The same server with usage recording off: what recording costs, measured side by side.
-  const quietPort = await freePort();
-  const quiet = await startApp(
-    "app-no-usage",
-    quietPort,
-    { ...serverEnv, SLUICE_USAGE_RECORDING: "off" },
-    setup.token,
-  );
+  // The app, and the same server with usage recording off, started afresh every round.
+  let { app, quiet } = await startAppPair(0, serverEnv, setup.token);
+  log("starting the bare server and the peer");
   const bare = await startProcess(
     "bare",
     process.execPath,
@@ -132,13 +124,13 @@ async function main(): Promise<void> {
     rate?: number,
     connections?: number,
   ): Promise<Measured> => {
-    const before = await outcomes(appUrl);
-    const result = await phase(name, `${appUrl}${path}`, bodies, app.pid, rate, connections);
-    return { ...result, note: describe(before, await outcomes(appUrl)) };
+    const before = await outcomes(app.url);
+    const result = await phase(name, `${app.url}${path}`, bodies, app.pid, rate, connections);
+    return { ...result, note: describe(before, await outcomes(app.url)) };
   };
 
   // The over-limit key is spent once; every (e) round then finds it over its limit.
-  await fetch(`${appUrl}/api/check`, {
+  await fetch(`${app.url}/api/check`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}` },
     body: overBody,
@@ -179,6 +171,12 @@ async function main(): Promise<void> {
   const summaries = await runRounds(
     phases.filter((p) => !ONLY || ONLY.has(p.id)),
     ROUNDS,
+    async (round) => {
+      if (round === 0) return;
+      await Promise.all([app.stop(), quiet.stop()]);
+      ({ app, quiet } = await startAppPair(round, serverEnv, setup.token));
+    },
+    ["b", "g"],
   );
   if (ONLY) {
     for (const [id, { median, serverCpu, redisCpu, requests }] of summaries)

@@ -51,11 +51,14 @@ export async function httpReady(url: string): Promise<boolean> {
 
 /** SIGTERM first (a server writes its --cpu-prof on a clean exit), SIGKILL after 3 s. */
 export async function stopAll(): Promise<void> {
-  const running = [...children];
+  await stopProcesses([...children]);
+}
+
+export async function stopProcesses(running: ChildProcess[]): Promise<void> {
   const exited = running.map((child) => new Promise((resolve) => child.once("exit", resolve)));
   for (const child of running) child.kill("SIGTERM");
   await Promise.race([Promise.all(exited), sleep(3_000)]);
   for (const child of running)
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  children.clear();
+  for (const child of running) children.delete(child);
 }

@@ -27,13 +27,26 @@ export interface PhaseSummary {
   requests: number;
 }
 
+/**
+ * `beforeRound` runs before each round (e.g. fresh server processes). `swap`: two phases
+ * that take turns going first, round by round (a phase right after another one's load was
+ * seen slower by up to a fifth: comparing the two must not depend on their order).
+ */
 export async function runRounds(
   phases: readonly Phase[],
   rounds: number,
+  beforeRound: (round: number) => Promise<void> = async () => undefined,
+  swap: readonly [string, string] | null = null,
 ): Promise<Map<string, PhaseSummary>> {
   const results = new Map<string, Measured[]>(phases.map((phase) => [phase.id, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const phase of phases) results.get(phase.id)?.push(await phase.run());
+    await beforeRound(round);
+    const order = [...phases];
+    const [i, j] = swap
+      ? [order.findIndex((p) => p.id === swap[0]), order.findIndex((p) => p.id === swap[1])]
+      : [-1, -1];
+    if (round % 2 === 1 && i >= 0 && j >= 0) [order[i], order[j]] = [order[j] as Phase, order[i] as Phase];
+    for (const phase of order) results.get(phase.id)?.push(await phase.run());
   }
   const summaries = new Map<string, PhaseSummary>();
   for (const [id, measured] of results) {
