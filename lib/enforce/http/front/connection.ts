@@ -7,11 +7,11 @@ import {
   type Endpoint,
   type LeanRequest,
 } from "@/lib/enforce/http/front/request-head";
-import { responseHead } from "@/lib/enforce/http/front/response-text";
+import { AnswerQueue, type AnswerSlot } from "@/lib/enforce/http/front/answer-queue";
 
 // One client connection of the lean front: frames requests (head, then Content-Length bytes
 // of body), answers those parseRequestHead accepts, and writes the answers in request order
-// (pipelined requests may be answered out of order by Redis). The first request it does not
+// (answer-queue.ts). The first request it does not
 // accept, and everything after it, goes to node:http: once the answers before it are
 // written, the unread bytes are put back on the socket and the socket is handed over.
 
@@ -32,20 +32,15 @@ export interface ConnectionOptions {
 /** Unanswered requests per connection before reading pauses (a pipelining client). */
 const MAX_IN_FLIGHT = 256;
 
-interface Slot {
-  /** the response, head and body as one ASCII string, or a head and the body's bytes */
-  text: string | null;
-  bytes: Buffer | null;
-  close: boolean;
-}
-
 export class FrontConnection {
   /** since when a request has been partly received (0: none); the front closes slow ones */
   partialSince = 0;
   private pending: Buffer | null = null;
   private request: LeanRequest | null = null;
   private bodyAt = 0;
-  private readonly slots: Slot[] = [];
+  private parts: Buffer[] = [];
+  private partsSize = 0;
+  private readonly answers: AnswerQueue;
   private reading = false;
   private flushQueued = false;
   /** no request after the current ones: the client ended, asked to close, or was refused */
@@ -58,6 +53,7 @@ export class FrontConnection {
     private readonly handler: FrontHandler,
     private readonly options: ConnectionOptions,
   ) {
+    this.answers = new AnswerQueue(options.keepAliveSeconds);
     socket.on("data", this.onData);
     socket.on("end", this.onEnd);
     socket.on("drain", this.onDrain);
@@ -66,25 +62,37 @@ export class FrontConnection {
 
   /** True while nothing is owed to the client: it may be closed without losing an answer. */
   get idle(): boolean {
-    return this.slots.length === 0 && this.pending === null;
+    return this.answers.length === 0 && this.pending === null;
   }
 
   /** Shutting down: answer what was asked, then close. */
   close(): void {
     this.closing = true;
-    if (this.slots.length === 0 && !this.handingOff) this.socket.end();
+    if (this.answers.length === 0 && !this.handingOff) this.socket.end();
   }
 
   private readonly onData = (chunk: Buffer): void => {
     if (this.closing || this.handingOff) return;
-    this.pending = this.pending === null ? chunk : Buffer.concat([this.pending, chunk]);
+    const waiting = this.request;
+    if (waiting !== null && this.pending !== null) {
+      // the rest of a body (a batch's may come in many reads): joined once it is all here
+      this.parts.push(chunk);
+      this.partsSize += chunk.length;
+      if (this.pending.length + this.partsSize < this.bodyAt + waiting.contentLength) return;
+      this.pending = Buffer.concat([this.pending, ...this.parts]);
+      this.parts = [];
+      this.partsSize = 0;
+    } else {
+      this.pending = this.pending === null ? chunk : Buffer.concat([this.pending, chunk]);
+    }
     this.parse();
   };
 
   private readonly onEnd = (): void => {
     this.closing = true;
     this.pending = null;
-    if (this.slots.length === 0 && !this.handingOff) this.socket.end();
+    this.parts = [];
+    if (this.answers.length === 0 && !this.handingOff) this.socket.end();
   };
 
   private readonly onDrain = (): void => this.throttle();
@@ -100,7 +108,7 @@ export class FrontConnection {
         this.pending !== null &&
         !this.closing &&
         !this.handingOff &&
-        this.slots.length < MAX_IN_FLIGHT
+        this.answers.length < MAX_IN_FLIGHT
       ) {
         if (!this.nextRequest(this.pending)) break;
       }
@@ -130,7 +138,7 @@ export class FrontConnection {
         // the body is not read: answer, then close
         this.pending = null;
         this.closing = true;
-        this.answer(this.slot(true), this.handler.refuse(request));
+        this.answer(this.answers.add(true), this.handler.refuse(request));
         return false;
       }
       this.request = request;
@@ -142,26 +150,13 @@ export class FrontConnection {
     this.request = null;
     this.pending = need === data.length ? null : data.subarray(need);
     if (request.close) this.closing = true;
-    const slot = this.slot(request.close);
+    const slot = this.answers.add(request.close);
     this.handler.serve(request, body, (answer) => this.answer(slot, answer));
     return true;
   }
 
-  private slot(close: boolean): Slot {
-    const slot: Slot = { text: null, bytes: null, close };
-    this.slots.push(slot);
-    return slot;
-  }
-
-  private answer(slot: Slot, answer: HttpAnswer): void {
-    if (slot.text !== null) return;
-    slot.close ||= answer.close === true;
-    const head = responseHead(answer, this.options.keepAliveSeconds, slot.close);
-    if (typeof answer.body === "string") slot.text = head + answer.body;
-    else {
-      slot.text = head;
-      slot.bytes = answer.body;
-    }
+  private answer(slot: AnswerSlot, answer: HttpAnswer): void {
+    if (!this.answers.fill(slot, answer)) return;
     if (!this.reading) this.flush();
     else if (!this.flushQueued) {
       // answered from memory while reading: written with the turn's other such answers
@@ -171,41 +166,15 @@ export class FrontConnection {
     }
   }
 
-  /**
-   * Writes the answers that are ready, in request order, in one write: ASCII text one byte
-   * per character (latin1, no UTF-8 encoding step), bytes as they are.
-   */
   private readonly flush = (): void => {
     this.flushQueued = false;
-    const { socket } = this;
-    if (socket.destroyed) return;
-    let out = "";
-    let corked = false;
-    let close = false;
-    while (this.slots.length > 0 && (this.slots[0] as Slot).text !== null) {
-      const slot = this.slots.shift() as Slot;
-      out += slot.text;
-      if (slot.bytes !== null) {
-        if (!corked) socket.cork();
-        corked = true;
-        socket.write(out, "latin1");
-        socket.write(slot.bytes);
-        out = "";
-      }
-      if (slot.close) {
-        close = true;
-        break;
-      }
-    }
-    if (out !== "") socket.write(out, "latin1");
-    if (corked) socket.uncork();
-    if (close) {
-      this.slots.length = 0;
+    if (this.socket.destroyed) return;
+    if (this.answers.writeReady(this.socket)) {
       this.closing = true;
       this.socket.end();
       return;
     }
-    if (this.slots.length > 0) {
+    if (this.answers.length > 0) {
       this.throttle();
       return;
     }
@@ -217,7 +186,7 @@ export class FrontConnection {
   /** Reading pauses while too many answers are owed or the client does not read them. */
   private throttle(): void {
     if (this.closing || this.handingOff || this.socket.destroyed) return;
-    const hold = this.slots.length >= MAX_IN_FLIGHT || this.socket.writableNeedDrain;
+    const hold = this.answers.length >= MAX_IN_FLIGHT || this.socket.writableNeedDrain;
     if (hold && !this.paused) {
       this.paused = true;
       this.socket.pause();
@@ -231,7 +200,7 @@ export class FrontConnection {
   private handOff(): void {
     this.handingOff = true;
     this.socket.pause();
-    if (this.slots.length === 0) this.completeHandOff();
+    if (this.answers.length === 0) this.completeHandOff();
   }
 
   private completeHandOff(): void {
