@@ -6,6 +6,7 @@ import { ConfigHolder } from "@/lib/enforce/config-holder";
 import { LimiterStore } from "@/lib/enforce/limiter-store";
 import { ServiceAuth } from "@/lib/enforce/service-auth";
 import { ioredisScripts } from "@/lib/limiter/ioredis-scripts";
+import { checkManyScript, checkScript } from "@/lib/limiter/script";
 import { LeanRedis } from "@/lib/limiter/lean-redis/lean-redis";
 import type { HotClient } from "@/lib/limiter/script-client";
 
@@ -49,12 +50,13 @@ function hotClient(prefix: string): HotClient {
   const settings = env();
   if (settings.REDIS_CLUSTER_NODES) {
     const options = { ...hotPathOptions, ...(prefix ? { keyPrefix: prefix } : {}) };
-    return ioredisScripts(quietErrors(createRedis(options), "checks"));
+    return ioredisScripts(quietErrors(createRedis(options), "checks"), [checkScript(), checkManyScript()]);
   }
   return new LeanRedis({
     url: settings.REDIS_URL,
     keyPrefix: prefix,
     clientName: "sluice-checks",
+    scripts: [checkScript(), checkManyScript()],
     connectTimeoutMs: Number(hotPathOptions.connectTimeout),
     onError: errorLog("checks"),
   });

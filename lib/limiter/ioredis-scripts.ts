@@ -1,4 +1,5 @@
 import "server-only";
+import { Cluster } from "ioredis";
 import type { RedisClient } from "@/lib/redis";
 import type { HotClient, ReplyCallback, Script } from "@/lib/limiter/script-client";
 
@@ -26,7 +27,23 @@ export async function runScript(
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
-export function ioredisScripts(redis: RedisClient): HotClient {
+/**
+ * SCRIPT LOAD on every master (each of a Cluster's), so calls do not meet NOSCRIPT, whose
+ * retry would let later calls overtake earlier ones. A master added later still gets the
+ * text at its first NOSCRIPT.
+ */
+export async function loadScripts(redis: RedisClient, scripts: readonly Script[]): Promise<void> {
+  const masters = redis instanceof Cluster ? redis.nodes("master") : [redis];
+  await Promise.all(masters.flatMap((node) => scripts.map((script) => node.script("LOAD", script.lua))));
+}
+
+/** The hot-path client over ioredis; `scripts` are loaded on every (re)connection. */
+export function ioredisScripts(redis: RedisClient, scripts: readonly Script[] = []): HotClient {
+  if (scripts.length > 0) {
+    const load = (): void => void loadScripts(redis, scripts).catch(() => undefined);
+    redis.on("ready", load);
+    if (redis.status === "ready") load();
+  }
   return {
     get ready() {
       return redis.status === "ready";

@@ -20,6 +20,11 @@ export interface LeanRedisOptions {
   keyPrefix?: string;
   /** CLIENT SETNAME on every connection (CLIENT LIST then tells Sluice's connections apart) */
   clientName?: string;
+  /**
+   * SCRIPT LOAD on every connection, before it is ready: calls then never meet NOSCRIPT
+   * (but after a SCRIPT FLUSH), whose retry would let later calls overtake earlier ones
+   */
+  scripts?: readonly Script[];
   connectTimeoutMs?: number;
   onError?: (error: Error) => void;
 }
@@ -134,6 +139,7 @@ export class LeanRedis implements HotClient {
       const db = Number(pathname.slice(1) || 0);
       if (db > 0) setup.push(command(["SELECT", String(db)]));
       if (this.options.clientName) setup.push(command(["CLIENT", "SETNAME", this.options.clientName]));
+      for (const script of this.options.scripts ?? []) setup.push(command(["SCRIPT", "LOAD", script.lua]));
       this.handshake(socket, setup);
     });
     socket.on("data", (chunk: Buffer) => {
@@ -147,7 +153,7 @@ export class LeanRedis implements HotClient {
     socket.on("close", () => this.closed(socket));
   }
 
-  /** AUTH, SELECT and CLIENT SETNAME (when asked), then ready; a refusal closes the connection. */
+  /** AUTH, SELECT, CLIENT SETNAME and SCRIPT LOAD (when asked), then ready; a refusal closes the connection. */
   private handshake(socket: Socket, setup: string[]): void {
     let left = setup.length;
     const becomeReady = (): void => {
@@ -179,7 +185,8 @@ export class LeanRedis implements HotClient {
       this.head = 0;
     }
     if (value instanceof ReplyError) {
-      // SCRIPT FLUSH or a restarted Redis: send the text once; the answer comes in order
+      // SCRIPT FLUSH: send the text once. Its answer comes after those of calls sent since,
+      // which Redis may already have run: each call stays atomic, only their order changes.
       if (entry.retry && value.message.startsWith("NOSCRIPT")) {
         const { script, keys, args } = entry.retry;
         this.send(this.scriptCommand("EVAL", script.lua, keys, args), { done: entry.done });

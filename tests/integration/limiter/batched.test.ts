@@ -3,7 +3,8 @@ import { createServer, type AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckBatcher, CheckTimeoutError, type Outcome } from "@/lib/limiter/batcher";
-import { ioredisScripts } from "@/lib/limiter/ioredis-scripts";
+import { ioredisScripts, loadScripts } from "@/lib/limiter/ioredis-scripts";
+import { checkManyScript, checkScript } from "@/lib/limiter/script";
 import { LeanRedis } from "@/lib/limiter/lean-redis/lean-redis";
 import type { HotClient } from "@/lib/limiter/script-client";
 import { prepareCheck } from "@/lib/limiter/evaluate-many";
@@ -22,8 +23,14 @@ import { int, pick, prng, randomRule, type Random } from "./random";
 // both clients of the check path: ioredis (a Cluster) and the lean client (a single Redis).
 
 const redis = connect();
-const lean = clusterNodes() ? null : new LeanRedis({ url: redisUrl() });
+// Connected and with the scripts loaded before the first check, as the server's connections
+// are: this test checks submission order, and a call queued while the (test) client still
+// connects, or retried after NOSCRIPT, may be overtaken by a later one (each stays atomic).
+const SCRIPTS = [checkScript(), checkManyScript()];
+const lean = clusterNodes() ? null : new LeanRedis({ url: redisUrl(), scripts: SCRIPTS });
 beforeAll(async () => {
+  if (redis.status !== "ready") await once(redis, "ready");
+  await loadScripts(redis, SCRIPTS);
   const end = Date.now() + 5_000;
   while (lean && !lean.ready && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
 });
@@ -109,7 +116,7 @@ describe.each(KINDS)("micro-batched checks (%s) agree with the reference model t
       for (let s = 0; s < SEQUENCES; s++) {
         const seed = base + s;
         const rand = prng(seed);
-        const pools = [randomPool(rand, `${RUN}m${seed}a`), randomPool(rand, `${RUN}m${seed}b`)];
+        const pools = [randomPool(rand, `${RUN}${kind}${seed}a`), randomPool(rand, `${RUN}${kind}${seed}b`)];
         const clock = createVirtualClock(1_790_000_000_000 + int(rand, 0, 1e9));
         const model = new ReferenceLimiter(() => clock.nowMs());
         const batcher = new CheckBatcher(() => clientOf(kind), {

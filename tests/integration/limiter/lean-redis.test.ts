@@ -81,6 +81,17 @@ describe.skipIf(clusterNodes() !== null)("the lean Redis client", () => {
     }
   });
 
+  it("loads its scripts on every connection before it is ready", async () => {
+    const own = script(`return '${RUN}'`);
+    const client = new LeanRedis({ url: redisUrl(), scripts: [own] });
+    try {
+      await ready(client);
+      expect(await control.script("EXISTS", own.sha)).toEqual([1]);
+    } finally {
+      client.disconnect();
+    }
+  });
+
   it("reconnects to a real Redis whose connection was killed, named as asked", async () => {
     const client = new LeanRedis({ url: redisUrl(), clientName: `${RUN}-lean` });
     try {
