@@ -11,5 +11,21 @@ export default defineConfig([
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  {
+    // Tenant isolation is audited in one folder: only the data access layer reaches Prisma.
+    files: ["app/**", "components/**", "lib/**", "server.ts"],
+    ignores: ["lib/data/**", "lib/generated/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/lib/generated/prisma", "@/lib/generated/prisma/*", "**/generated/prisma/**"], message: "Only lib/data/ may use Prisma." },
+            { group: ["@prisma/*", "@/lib/data/db"], message: "Only lib/data/ may use Prisma." },
+          ],
+        },
+      ],
+    },
+  },
   globalIgnores([".next/**", ".data/**", "lib/generated/**", "node_modules/**", "next-env.d.ts", "test-results/**"]),
 ]);

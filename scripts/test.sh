@@ -19,8 +19,9 @@ else
 fi
 node scripts/test/reset-database.mjs || die "Could not create a fresh test database."
 if [ -z "${REDIS_URL:-}" ]; then
-  start_private_redis 63809 redis-test
-  export REDIS_URL="redis://127.0.0.1:63809"
+  TEST_REDIS_PORT="${SLUICE_TEST_REDIS_PORT:-63809}"
+  start_private_redis "$TEST_REDIS_PORT" redis-test
+  export REDIS_URL="redis://127.0.0.1:$TEST_REDIS_PORT"
 fi
 redis-cli -u "$REDIS_URL" flushall >/dev/null
 export NODE_ENV=test

@@ -1,4 +1,4 @@
-import type { AuditRow } from "@/lib/config/dal/queries/audit-entries";
+import type { AuditRow } from "@/lib/data/queries/audit-entries";
 import { stringify } from "yaml";
 
 // Each entry with its before/after, folded; YAML reads better than JSON for config parts.

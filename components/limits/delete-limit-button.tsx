@@ -1,5 +1,5 @@
-import type { EditScope } from "@/lib/config/dal/queries/limit-hierarchy";
-import type { LimitTarget } from "@/lib/config/dal/edits/limit-target";
+import type { EditScope } from "@/lib/data/queries/limit-hierarchy";
+import type { LimitTarget } from "@/lib/data/edits/limit-target";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { deleteLimitAction } from "@/app/(dashboard)/_actions/limit-actions";
 

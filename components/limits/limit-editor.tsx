@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
 import type { LimitDoc, LimitFields } from "@/lib/config/document";
 import { ACTIONS, ALGORITHMS, LIMIT_BY, MODES, STORE_FAILURE } from "@/lib/shared/limit-types";
-import type { LimitTarget } from "@/lib/config/dal/edits/limit-target";
+import type { LimitTarget } from "@/lib/data/edits/limit-target";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ALGORITHM_HELP } from "@/components/limits/algorithms";
 import { BurstChart } from "@/components/limits/burst-chart";

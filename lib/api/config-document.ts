@@ -2,7 +2,7 @@ import "server-only";
 import { Document, isPair, isScalar, isSeq, visit } from "yaml";
 import type { ConfigDocument } from "@/lib/config/document";
 import { parseDocumentText } from "@/lib/config/document";
-import { ValidationFailed } from "@/lib/config/dal/errors";
+import { ValidationFailed } from "@/lib/data/errors";
 import { wantsYaml } from "@/lib/api/content-type";
 import { DOCUMENT_BODY_LIMIT, readBodyText, requireFormat } from "@/lib/api/read-body";
 

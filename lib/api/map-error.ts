@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { issuesToErrors } from "@/lib/config/document/zod-issues";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/config/dal/errors";
-import { StoreUnavailableError } from "@/lib/config/dal/counters-store";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
+import { StoreUnavailableError } from "@/lib/data/counters-store";
 import { ApiError } from "@/lib/api/api-error";
 
 // DAL and library errors -> the api.md answer. Anything not recognised is a 500 whose body

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
-import { bearerToken, resolveBearer } from "@/lib/auth/api-tokens";
+import { bearerToken, resolveBearer } from "@/lib/data/auth/api-tokens";
 import { currentUser } from "@/lib/auth/session";
 import { ApiError } from "@/lib/api/api-error";
 

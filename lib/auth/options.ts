@@ -4,9 +4,9 @@ import type { OAuthConfig } from "next-auth/providers/oauth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { env } from "@/lib/env";
-import { checkCredentials } from "@/lib/auth/users";
+import { checkCredentials } from "@/lib/data/auth/users";
 import { admitLoginAttempt, clientIp, recordLoginFailure } from "@/lib/auth/login-limit";
-import { activeUserIdByEmail } from "@/lib/config/dal/members";
+import { activeUserIdByEmail } from "@/lib/data/members";
 
 const CredentialsSchema = z.object({
   email: z.email().max(254),

@@ -2,7 +2,7 @@ import "server-only";
 import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { authOptions } from "@/lib/auth/options";
-import { loadUserPrincipal } from "@/lib/auth/users";
+import { loadUserPrincipal } from "@/lib/data/auth/users";
 import type { Principal } from "@/lib/auth/principal";
 
 type UserPrincipal = Extract<Principal, { kind: "user" }>;

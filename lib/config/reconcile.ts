@@ -1,5 +1,5 @@
 import "server-only";
-import { latestPublished } from "@/lib/config/dal/config-change";
+import { latestPublished } from "@/lib/data/config-change";
 import { publishConfig, publishedVersion } from "@/lib/config/publish";
 import type { PublishedConfig } from "@/lib/config/published";
 import type { RedisClient } from "@/lib/redis";

@@ -1,5 +1,5 @@
 import "server-only";
-import { latestPublished } from "@/lib/config/dal/config-change";
+import { latestPublished } from "@/lib/data/config-change";
 import { configKeys } from "@/lib/shared/redis-keys";
 import type { RedisClient } from "@/lib/redis";
 import { ConfigHealer } from "@/lib/enforce/config-healer";

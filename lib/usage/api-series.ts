@@ -2,8 +2,8 @@ import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import { rowContext } from "@/lib/usage/context";
 import { toSeries } from "@/lib/usage/query";
-import { readRows, sourceFor, type UsageRow } from "@/lib/usage/rows";
-import { keyIdByName, usageTenant, visibleTenants } from "@/lib/usage/scope";
+import { readRows, sourceFor, type UsageRow } from "@/lib/data/usage/rows";
+import { keyIdByName, usageTenant, visibleTenants } from "@/lib/data/usage/scope";
 
 // GET /api/admin/usage's answer from the live stores: seconds from Redis, minutes not yet
 // rolled up included, rollups from PostgreSQL beyond. Without a tenant: the sum over every

@@ -1,6 +1,6 @@
 import "server-only";
 import { redis } from "@/lib/redis";
-import type { RowContext } from "@/lib/usage/rows";
+import type { RowContext } from "@/lib/data/usage/rows";
 import { usageSettings } from "@/lib/usage/settings";
 
 // What queries read with: the control client, the namespace and the time now.

@@ -5,8 +5,8 @@ import type { UsageDashboardData } from "@/lib/usage/dashboard-types";
 import { topOffenders } from "@/lib/usage/offenders";
 import { breakdown, toSeries } from "@/lib/usage/query";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
-import { readRows, sourceFor, type UsageRow } from "@/lib/usage/rows";
-import { keyIdByName, keyNames, usageTenant, visibleTenants } from "@/lib/usage/scope";
+import { readRows, sourceFor, type UsageRow } from "@/lib/data/usage/rows";
+import { keyIdByName, keyNames, usageTenant, visibleTenants } from "@/lib/data/usage/scope";
 import { hottestLimits } from "@/lib/usage/utilization";
 
 // One read per refresh for the usage page: rows of the range once, then the series and the

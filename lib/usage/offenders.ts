@@ -2,8 +2,8 @@ import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import { rowContext } from "@/lib/usage/context";
 import { minuteOf, offendersKey } from "@/lib/usage/keys";
-import type { RowContext } from "@/lib/usage/rows";
-import { keyNames, usageTenant } from "@/lib/usage/scope";
+import type { RowContext } from "@/lib/data/usage/rows";
+import { keyNames, usageTenant } from "@/lib/data/usage/scope";
 import type { Offender } from "@/lib/usage/types";
 
 // The most rejected keys and subjects over a recent range, merged from the per-minute top-N

@@ -2,8 +2,8 @@ import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import { rowContext } from "@/lib/usage/context";
 import type { UsageQuery } from "@/lib/usage/query-input";
-import { readRows, sourceFor, type RowContext, type UsageRow } from "@/lib/usage/rows";
-import { keyIdByName, keyNames, usageTenant } from "@/lib/usage/scope";
+import { readRows, sourceFor, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
+import { keyIdByName, keyNames, usageTenant } from "@/lib/data/usage/scope";
 import { addCounts, ZERO_COUNTS, type BreakdownRow, type UsagePoint, type UsageSeries } from "@/lib/usage/types";
 
 // Usage queries for the admin API and the dashboard. Each takes the acting principal and

@@ -1,7 +1,7 @@
 import "server-only";
 import type { RedisClient } from "@/lib/redis";
 import { parseSecondField, secondsKey, type ParsedField } from "@/lib/usage/keys";
-import type { MinuteRow } from "@/lib/usage/rollup-writer";
+import type { MinuteRow } from "@/lib/data/usage/rollup-writer";
 import { ZERO_COUNTS, type Counts, type Outcome } from "@/lib/usage/types";
 
 // Reads per-second hashes of one tenant. On a Cluster every key here shares the tenant's

@@ -3,7 +3,7 @@ import type { RedisClient } from "@/lib/redis";
 import { jobKeys, minuteIndexKey, type JobKeys } from "@/lib/usage/keys";
 import { RollupLease } from "@/lib/usage/lease";
 import { minuteRows, readMinutes } from "@/lib/usage/redis-read";
-import { deleteExpired, LeaseLost, writeHour, writeMinute, type MinuteRow } from "@/lib/usage/rollup-writer";
+import { deleteExpired, LeaseLost, writeHour, writeMinute, type MinuteRow } from "@/lib/data/usage/rollup-writer";
 
 // Moves completed minutes from Redis into PostgreSQL, then hours from minutes, then sweeps
 // old rows. Only the lease holder works. Watermarks (first minute / hour not yet written)

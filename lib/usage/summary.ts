@@ -1,8 +1,8 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import { rowContext } from "@/lib/usage/context";
-import { readRows } from "@/lib/usage/rows";
-import { usageTenant } from "@/lib/usage/scope";
+import { readRows } from "@/lib/data/usage/rows";
+import { usageTenant } from "@/lib/data/usage/scope";
 
 // Checks and rejections of the last minutes for one tenant (the tenants overview's line).
 

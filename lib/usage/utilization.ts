@@ -1,10 +1,10 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import type { CompiledLimit, CompiledTenant, LimitSet, Snapshot } from "@/lib/config/compile";
-import { latestPublished } from "@/lib/config/dal/config-change";
+import { latestPublished } from "@/lib/data/config-change";
 import { rowContext } from "@/lib/usage/context";
-import { readRows, type RowContext, type UsageRow } from "@/lib/usage/rows";
-import { keyNames, usageTenant } from "@/lib/usage/scope";
+import { readRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
+import { keyNames, usageTenant } from "@/lib/data/usage/scope";
 import type { LimitUtilization } from "@/lib/usage/types";
 
 // How close the tenant's limits are to their ceiling right now: for every enforce limit with

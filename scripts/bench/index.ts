@@ -237,7 +237,7 @@ try {
   await main();
 } finally {
   await stopAll();
-  const { closeDb } = await import("@/lib/db");
+  const { closeDb } = await import("@/lib/data/db");
   const { closeRedis } = await import("@/lib/redis");
   await Promise.allSettled([closeDb(), closeRedis()]);
 }

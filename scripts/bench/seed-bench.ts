@@ -1,8 +1,8 @@
 import type { Principal } from "@/lib/auth/principal";
-import { createApiKey } from "@/lib/config/dal/api-keys";
-import { importConfig } from "@/lib/config/dal/import-config";
-import { createServiceToken } from "@/lib/config/dal/tokens";
-import { latestPublished } from "@/lib/config/dal/config-change";
+import { createApiKey } from "@/lib/data/api-keys";
+import { importConfig } from "@/lib/data/import-config";
+import { createServiceToken } from "@/lib/data/tokens";
+import { latestPublished } from "@/lib/data/config-change";
 import { effectiveLimits, resolveRoute } from "@/lib/config/compile";
 import type { PublishedConfig } from "@/lib/config/published";
 import { matchLimits } from "@/lib/enforce/limit-specs";

@@ -6,7 +6,10 @@ REPORTS="$1"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 DATA="${SLUICE_DATA_DIR:-$ROOT/.data}"
-APP_PORTS=(3100 3101)
+# Ports are settable so that several checkouts can test side by side on one machine.
+APP_PORT="${SLUICE_TEST_APP_PORT:-3100}"
+CLUSTER_PORT="${SLUICE_TEST_CLUSTER_PORT:-63811}"
+APP_PORTS=("$APP_PORT" "$((APP_PORT + 1))")
 
 banner() { printf '\n\033[1;34m== %s ==\033[0m\n' "$*"; }
 record() { echo "$1 $2" >> "$REPORTS/checks.txt"; } # name pass|fail
@@ -48,8 +51,8 @@ banner "integration tests (single Redis, real PostgreSQL, the running app)"
 npx --no-install vitest run --project integration --reporter=default --reporter=json --outputFile.json="$REPORTS/integration.json"
 
 banner "integration tests on a 3-master Redis Cluster (limiter, usage recording and rollup)"
-if bash scripts/redis-cluster.sh start "$DATA/cluster" 63811 > "$REPORTS/cluster.log" 2>&1; then
-  REDIS_CLUSTER_NODES="127.0.0.1:63811,127.0.0.1:63812,127.0.0.1:63813" \
+if bash scripts/redis-cluster.sh start "$DATA/cluster" "$CLUSTER_PORT" > "$REPORTS/cluster.log" 2>&1; then
+  REDIS_CLUSTER_NODES="127.0.0.1:$CLUSTER_PORT,127.0.0.1:$((CLUSTER_PORT + 1)),127.0.0.1:$((CLUSTER_PORT + 2))" \
     npx --no-install vitest run --project integration tests/integration/limiter tests/integration/usage/recorder-rollup.test.ts \
     --reporter=default --reporter=json --outputFile.json="$REPORTS/cluster.json"
 else

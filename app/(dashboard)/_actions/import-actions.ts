@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { applyImport, previewImport, type ImportPreview } from "@/lib/config/dal/edits/import-yaml";
-import type { ConfigChangeItem } from "@/lib/config/dal/import-config";
+import { applyImport, previewImport, type ImportPreview } from "@/lib/data/edits/import-yaml";
+import type { ConfigChangeItem } from "@/lib/data/import-config";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 

@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { createApiKey, revokeApiKey } from "@/lib/config/dal/api-keys";
+import { createApiKey, revokeApiKey } from "@/lib/data/api-keys";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";

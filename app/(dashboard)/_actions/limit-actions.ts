@@ -2,8 +2,8 @@
 
 import { z } from "zod";
 import { limitSchema } from "@/lib/config/document";
-import { saveLimit, LimitValidationFailed } from "@/lib/config/dal/edits/save-limit";
-import { limitTargetSchema } from "@/lib/config/dal/edits/limit-target";
+import { saveLimit, LimitValidationFailed } from "@/lib/data/edits/save-limit";
+import { limitTargetSchema } from "@/lib/data/edits/limit-target";
 import { actionUser } from "@/lib/auth/session";
 import { failure } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";

@@ -8,7 +8,7 @@ import {
   addMember,
   changeMemberRole,
   removeMember,
-} from "@/lib/config/dal/members";
+} from "@/lib/data/members";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

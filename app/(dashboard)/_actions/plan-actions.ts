@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
-import { createPlan, removePlan } from "@/lib/config/dal/edits/plans";
+import { createPlan, removePlan } from "@/lib/data/edits/plans";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

@@ -5,7 +5,7 @@ import {
   UpdateTenantInput,
   createTenant,
   updateTenant,
-} from "@/lib/config/dal/edits/tenants";
+} from "@/lib/data/edits/tenants";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

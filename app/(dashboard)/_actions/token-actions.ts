@@ -6,8 +6,8 @@ import {
   CreateServiceTokenInput,
   createAdminToken,
   createServiceToken,
-} from "@/lib/config/dal/tokens";
-import { revokeToken } from "@/lib/config/dal/edits/revoke-token";
+} from "@/lib/data/tokens";
+import { revokeToken } from "@/lib/data/edits/revoke-token";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

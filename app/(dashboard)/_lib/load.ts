@@ -1,6 +1,6 @@
 import "server-only";
 import { notFound } from "next/navigation";
-import { ForbiddenError, NotFoundError } from "@/lib/config/dal/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/data/errors";
 
 // Pages ask the DAL, which scopes by tenant; "not yours" and "not there" both become the
 // same 404 page, and so does a page the role may not open at all.

@@ -3,7 +3,7 @@ import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { actionUser, SignedOutError } from "@/lib/auth/session";
 import type { Principal } from "@/lib/auth/principal";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/config/dal/errors";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
 import type { ActionResult } from "@/components/forms/action-result";
 
 // The frame of every server action: parse the (only) fields it accepts with zod, re-read the

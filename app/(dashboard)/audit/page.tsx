@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/auth/session";
-import { listAuditEntries } from "@/lib/config/dal/queries/audit-entries";
+import { listAuditEntries } from "@/lib/data/queries/audit-entries";
 import { AuditTable } from "@/components/audit/audit-table";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
-import { exportDocument } from "@/lib/config/dal/queries/config-yaml";
+import { exportDocument } from "@/lib/data/queries/config-yaml";
 import { normalizeLimit } from "@/lib/config/document";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";

@@ -2,7 +2,7 @@
 // while the page is open. Session-authenticated; tenants the user may not see answer 404.
 import { z } from "zod";
 import { currentUser } from "@/lib/auth/session";
-import { NotFoundError } from "@/lib/config/dal/errors";
+import { NotFoundError } from "@/lib/data/errors";
 import { dashboardData } from "@/lib/usage/dashboard";
 import { RANGE_IDS } from "@/lib/usage/ranges";
 

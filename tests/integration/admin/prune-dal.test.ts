@@ -39,9 +39,9 @@ function migrate(): Promise<number | null> {
 }
 
 type Dal = {
-  importConfig: typeof import("@/lib/config/dal/import-config").importConfig;
-  exportConfig: typeof import("@/lib/config/dal/export-config").exportConfig;
-  ForbiddenError: typeof import("@/lib/config/dal/errors").ForbiddenError;
+  importConfig: typeof import("@/lib/data/import-config").importConfig;
+  exportConfig: typeof import("@/lib/data/export-config").exportConfig;
+  ForbiddenError: typeof import("@/lib/data/errors").ForbiddenError;
   close: () => Promise<void>;
 };
 let dal: Dal;
@@ -56,10 +56,10 @@ beforeAll(async () => {
   process.env.DATABASE_URL = url;
   process.env.REDIS_PREFIX = `adm-prune-${randomBytes(3).toString("hex")}:`;
   const [imports, exports, errors, dbModule, redisModule] = await Promise.all([
-    import("@/lib/config/dal/import-config"),
-    import("@/lib/config/dal/export-config"),
-    import("@/lib/config/dal/errors"),
-    import("@/lib/db"),
+    import("@/lib/data/import-config"),
+    import("@/lib/data/export-config"),
+    import("@/lib/data/errors"),
+    import("@/lib/data/db"),
     import("@/lib/redis"),
   ]);
   dal = {

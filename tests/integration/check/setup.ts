@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 import type { PlanDoc, RouteDoc, TenantDoc } from "@/lib/config/document";
-import { createApiKey } from "@/lib/config/dal/api-keys";
-import { importConfig } from "@/lib/config/dal/import-config";
-import { createServiceToken } from "@/lib/config/dal/tokens";
-import { exportConfig } from "@/lib/config/dal/export-config";
-import { closeDb } from "@/lib/db";
+import { createApiKey } from "@/lib/data/api-keys";
+import { importConfig } from "@/lib/data/import-config";
+import { createServiceToken } from "@/lib/data/tokens";
+import { exportConfig } from "@/lib/data/export-config";
+import { closeDb } from "@/lib/data/db";
 import { closeRedis } from "@/lib/redis";
 
 // Test data through the same DAL the admin API uses (one transaction + audit + publish per

@@ -3,16 +3,16 @@
 // rules hold, and YAML previews report errors with paths or a before/after without writing.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/auth/principal";
-import { ConflictError, ForbiddenError } from "@/lib/config/dal/errors";
-import { saveLimit, LimitValidationFailed } from "@/lib/config/dal/edits/save-limit";
-import { addTenantRoute } from "@/lib/config/dal/edits/routes";
-import { previewImport, applyImport } from "@/lib/config/dal/edits/import-yaml";
-import { createTenant } from "@/lib/config/dal/edits/tenants";
-import { tenantDetail } from "@/lib/config/dal/queries/tenant-detail";
-import { limitHierarchy } from "@/lib/config/dal/queries/limit-hierarchy";
-import { listTenants } from "@/lib/config/dal/queries/list-tenants";
-import { addMember, changeMemberRole, listMembers } from "@/lib/config/dal/members";
-import { db } from "@/lib/db";
+import { ConflictError, ForbiddenError } from "@/lib/data/errors";
+import { saveLimit, LimitValidationFailed } from "@/lib/data/edits/save-limit";
+import { addTenantRoute } from "@/lib/data/edits/routes";
+import { previewImport, applyImport } from "@/lib/data/edits/import-yaml";
+import { createTenant } from "@/lib/data/edits/tenants";
+import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { limitHierarchy } from "@/lib/data/queries/limit-hierarchy";
+import { listTenants } from "@/lib/data/queries/list-tenants";
+import { addMember, changeMemberRole, listMembers } from "@/lib/data/members";
+import { db } from "@/lib/data/db";
 import { anyPlan, makeMember, makeTenant, system, uniqueSlug } from "./fixtures";
 
 const slug = uniqueSlug("dash-edit");

@@ -1,10 +1,10 @@
 // Tenants and users for the dashboard DAL tests: unique slugs per test file, made through
 // the same import the app uses (as the system principal), users and memberships directly.
 import type { Principal, Role } from "@/lib/auth/principal";
-import { loadUserPrincipal } from "@/lib/auth/users";
-import { importConfig } from "@/lib/config/dal/import-config";
-import { createApiKey } from "@/lib/config/dal/api-keys";
-import { db } from "@/lib/db";
+import { loadUserPrincipal } from "@/lib/data/auth/users";
+import { importConfig } from "@/lib/data/import-config";
+import { createApiKey } from "@/lib/data/api-keys";
+import { db } from "@/lib/data/db";
 
 export const system: Principal = { kind: "system", label: "dashboard-tests" };
 

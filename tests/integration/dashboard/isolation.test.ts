@@ -3,20 +3,20 @@
 // gets NotFoundError, exactly as for a tenant that does not exist, and B is unchanged.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/auth/principal";
-import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/config/dal/api-keys";
-import { createAdminToken, createServiceToken } from "@/lib/config/dal/tokens";
-import { NotFoundError } from "@/lib/config/dal/errors";
-import { addMember, changeMemberRole, listMembers, removeMember } from "@/lib/config/dal/members";
-import { tenantDetail } from "@/lib/config/dal/queries/tenant-detail";
-import { listTokens } from "@/lib/config/dal/queries/list-tokens";
-import { listAuditEntries } from "@/lib/config/dal/queries/audit-entries";
-import { exportDocument } from "@/lib/config/dal/queries/config-yaml";
-import { saveLimit } from "@/lib/config/dal/edits/save-limit";
-import { addTenantRoute, removeTenantRoute } from "@/lib/config/dal/edits/routes";
-import { updateTenant } from "@/lib/config/dal/edits/tenants";
-import { revokeToken } from "@/lib/config/dal/edits/revoke-token";
-import { applyImport, previewImport } from "@/lib/config/dal/edits/import-yaml";
-import { db } from "@/lib/db";
+import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/data/api-keys";
+import { createAdminToken, createServiceToken } from "@/lib/data/tokens";
+import { NotFoundError } from "@/lib/data/errors";
+import { addMember, changeMemberRole, listMembers, removeMember } from "@/lib/data/members";
+import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { listTokens } from "@/lib/data/queries/list-tokens";
+import { listAuditEntries } from "@/lib/data/queries/audit-entries";
+import { exportDocument } from "@/lib/data/queries/config-yaml";
+import { saveLimit } from "@/lib/data/edits/save-limit";
+import { addTenantRoute, removeTenantRoute } from "@/lib/data/edits/routes";
+import { updateTenant } from "@/lib/data/edits/tenants";
+import { revokeToken } from "@/lib/data/edits/revoke-token";
+import { applyImport, previewImport } from "@/lib/data/edits/import-yaml";
+import { db } from "@/lib/data/db";
 import { anyPlan, makeMember, makeTenant, system, uniqueSlug } from "./fixtures";
 
 const a = uniqueSlug("iso-a");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "@/lib/config/dal/api-keys";
-import { importConfig } from "@/lib/config/dal/import-config";
-import { closeDb, db } from "@/lib/db";
+import { createApiKey } from "@/lib/data/api-keys";
+import { importConfig } from "@/lib/data/import-config";
+import { closeDb, db } from "@/lib/data/db";
 import { closeRedis, redis } from "@/lib/redis";
 import { jobKeys } from "@/lib/usage/keys";
 import { UsageQueryInput } from "@/lib/usage/query-input";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, db } from "@/lib/db";
+import { closeDb, db } from "@/lib/data/db";
 import { closeRedis } from "@/lib/redis";
 import { UsageQueryInput } from "@/lib/usage/query-input";
 import { usageBreakdown, usageSeries } from "@/lib/usage/query";

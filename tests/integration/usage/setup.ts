@@ -1,9 +1,9 @@
 import { Cluster, Redis } from "ioredis";
 import type { Principal } from "@/lib/auth/principal";
-import { createApiKey } from "@/lib/config/dal/api-keys";
-import { importConfig } from "@/lib/config/dal/import-config";
+import { createApiKey } from "@/lib/data/api-keys";
+import { importConfig } from "@/lib/data/import-config";
 import type { RedisClient } from "@/lib/redis";
-import type { RowContext } from "@/lib/usage/rows";
+import type { RowContext } from "@/lib/data/usage/rows";
 import { UsageRecorder } from "@/lib/usage/recorder";
 
 // Fixtures for the usage tests: a namespace of their own in Redis (so the running apps'
@@ -38,7 +38,7 @@ export async function createTenant(suffix: string, keyNames: string[]): Promise<
   await importConfig(SYSTEM, { tenants: [{ slug, name: `Usage test ${suffix}`, plan: "free" }] });
   const keys: Record<string, string> = {};
   for (const name of keyNames) keys[name] = (await createApiKey(SYSTEM, slug, { name })).id;
-  const { db } = await import("@/lib/db");
+  const { db } = await import("@/lib/data/db");
   const tenant = await db().tenant.findUniqueOrThrow({ where: { slug }, select: { id: true } });
   return { id: tenant.id, slug, keys };
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApiError } from "@/lib/api/api-error";
 import { errorResponse, toApiError } from "@/lib/api/map-error";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/config/dal/errors";
-import { StoreUnavailableError } from "@/lib/config/dal/counters-store";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
+import { StoreUnavailableError } from "@/lib/data/counters-store";
 
 describe("ApiError", () => {
   it("answers the api.md body, path only when there is one", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bearerToken } from "@/lib/auth/api-tokens";
+import { bearerToken } from "@/lib/data/auth/api-tokens";
 import { requestIdOf } from "@/lib/api/with-admin";
 
 describe("bearerToken", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileSnapshot, idMapFromNames } from "@/lib/config/compile";
-import { counterIdentity, counterTarget, limitsNamed, planCheck } from "@/lib/config/dal/counter-specs";
+import { counterIdentity, counterTarget, limitsNamed, planCheck } from "@/lib/data/counter-specs";
 import { entryOf, limitKey } from "@/lib/limiter/keys";
 import { documentFromYaml } from "../config/load-document";
 

@@ -4,7 +4,7 @@ import { parseSecondField, secondField, secondsKey } from "@/lib/usage/keys";
 import { breakdown, toSeries } from "@/lib/usage/query";
 import { defaultStep, UsageQueryInput } from "@/lib/usage/query-input";
 import { minuteRows } from "@/lib/usage/redis-read";
-import type { UsageRow } from "@/lib/usage/rows";
+import type { UsageRow } from "@/lib/data/usage/rows";
 
 const ZERO = { allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 };
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/config/dal/queries/tenant-detail";
+import { tenantDetail } from "@/lib/data/queries/tenant-detail";
 import { StatusBadge } from "@/components/tenants/status-badge";
 import { TenantTabs } from "@/components/tenants/tenant-tabs";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/config/dal/queries/tenant-detail";
-import { limitHierarchy, type HierarchyRow } from "@/lib/config/dal/queries/limit-hierarchy";
+import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { limitHierarchy, type HierarchyRow } from "@/lib/data/queries/limit-hierarchy";
 import { LimitHierarchyView } from "@/components/limits/limit-hierarchy-view";
 import { editorHref } from "@/components/limits/editor-href";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";

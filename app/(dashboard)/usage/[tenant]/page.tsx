@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/auth/session";
-import { NotFoundError } from "@/lib/config/dal/errors";
+import { NotFoundError } from "@/lib/data/errors";
 import { dashboardData } from "@/lib/usage/dashboard";
 import { isRangeId } from "@/lib/usage/ranges";
 import { UsageDashboard } from "@/components/usage/usage-dashboard";

@@ -2,7 +2,7 @@
 // tenant the token is an operator's (operators only); nobody mints a role above their own.
 import { parseJsonBody } from "@/lib/api/read-body";
 import { withAdmin } from "@/lib/api/with-admin";
-import { CreateAdminTokenInput, createAdminToken } from "@/lib/config/dal/tokens";
+import { CreateAdminTokenInput, createAdminToken } from "@/lib/data/tokens";
 
 export const POST = withAdmin(async ({ request, principal, requestId }) => {
   const input = await parseJsonBody(request, CreateAdminTokenInput);

@@ -3,7 +3,7 @@
 // `nextBefore`. Tenant-scoped callers see only their tenants' entries.
 import { parseQuery } from "@/lib/api/read-body";
 import { withAdmin } from "@/lib/api/with-admin";
-import { AuditQuery, listAudit } from "@/lib/config/dal/audit-log";
+import { AuditQuery, listAudit } from "@/lib/data/audit-log";
 
 export const GET = withAdmin(async ({ request, principal }) => {
   const query = parseQuery(request, AuditQuery);

@@ -6,8 +6,8 @@ import { z } from "zod";
 import { documentResponse, readDocumentBody } from "@/lib/api/config-document";
 import { parseQuery } from "@/lib/api/read-body";
 import { withAdmin } from "@/lib/api/with-admin";
-import { exportConfig } from "@/lib/config/dal/export-config";
-import { importConfig } from "@/lib/config/dal/import-config";
+import { exportConfig } from "@/lib/data/export-config";
+import { importConfig } from "@/lib/data/import-config";
 
 const flag = z
   .enum(["true", "false", "1", "0"], { error: "must be true or false" })

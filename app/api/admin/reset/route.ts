@@ -2,7 +2,7 @@
 // counters (one owner's when key or subject names it, else every owner's). Audited.
 import { parseJsonBody } from "@/lib/api/read-body";
 import { withAdmin } from "@/lib/api/with-admin";
-import { ResetInput, resetCounter } from "@/lib/config/dal/counter-reset";
+import { ResetInput, resetCounter } from "@/lib/data/counter-reset";
 
 export const POST = withAdmin(async ({ request, principal, requestId }) => {
   const input = await parseJsonBody(request, ResetInput);

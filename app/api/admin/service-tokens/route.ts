@@ -2,7 +2,7 @@
 // token shown only now. Without tenants it may check for every tenant (operators only).
 import { parseJsonBody } from "@/lib/api/read-body";
 import { withAdmin } from "@/lib/api/with-admin";
-import { CreateServiceTokenInput, createServiceToken } from "@/lib/config/dal/tokens";
+import { CreateServiceTokenInput, createServiceToken } from "@/lib/data/tokens";
 
 export const POST = withAdmin(async ({ request, principal, requestId }) => {
   const input = await parseJsonBody(request, CreateServiceTokenInput);

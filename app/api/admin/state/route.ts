@@ -2,7 +2,7 @@
 // check with these would meet, read without consuming anything.
 import { parseQuery } from "@/lib/api/read-body";
 import { withAdmin } from "@/lib/api/with-admin";
-import { CounterQuery, counterState } from "@/lib/config/dal/counters";
+import { CounterQuery, counterState } from "@/lib/data/counters";
 
 export const GET = withAdmin(async ({ request, principal }) => {
   const query = parseQuery(request, CounterQuery);

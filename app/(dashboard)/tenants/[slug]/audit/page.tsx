@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requireUser } from "@/lib/auth/session";
-import { listAuditEntries } from "@/lib/config/dal/queries/audit-entries";
+import { listAuditEntries } from "@/lib/data/queries/audit-entries";
 import { AuditTable } from "@/components/audit/audit-table";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { requireUser } from "@/lib/auth/session";
-import { listApiKeys } from "@/lib/config/dal/api-keys";
-import { tenantDetail } from "@/lib/config/dal/queries/tenant-detail";
+import { listApiKeys } from "@/lib/data/api-keys";
+import { tenantDetail } from "@/lib/data/queries/tenant-detail";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { createKeyAction, revokeKeyAction } from "@/app/(dashboard)/_actions/key-actions";

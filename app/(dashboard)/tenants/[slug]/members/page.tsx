@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/config/dal/queries/tenant-detail";
-import { listMembers } from "@/lib/config/dal/members";
+import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { listMembers } from "@/lib/data/members";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import {

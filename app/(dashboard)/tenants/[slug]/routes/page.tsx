@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/config/dal/queries/tenant-detail";
+import { tenantDetail } from "@/lib/data/queries/tenant-detail";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { describeRule } from "@/components/limits/format-limit";

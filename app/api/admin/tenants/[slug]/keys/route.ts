@@ -2,7 +2,7 @@
 // secrets). POST: create a key; 201 { id, name, key, prefix } with the secret shown only now.
 import { parseJsonBody } from "@/lib/api/read-body";
 import { withAdmin } from "@/lib/api/with-admin";
-import { CreateKeyInput, createApiKey, listApiKeys } from "@/lib/config/dal/api-keys";
+import { CreateKeyInput, createApiKey, listApiKeys } from "@/lib/data/api-keys";
 
 type Params = { slug: string };
 

@@ -1,0 +1,111 @@
+import "server-only";
+import { z } from "zod";
+import type { Principal } from "@/lib/auth/principal";
+import { db } from "@/lib/data/db";
+import { givenOrNewSecret } from "@/lib/auth/secrets";
+import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
+import { runConfigChange } from "@/lib/data/config-change";
+import { ConflictError, NotFoundError } from "@/lib/data/errors";
+import { tenantFor } from "@/lib/data/tenant-access";
+
+export const CreateKeyInput = z.strictObject({
+  name: z.string().regex(NAME_PATTERN, { error: NAME_RULE }),
+  expiresAt: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),
+});
+export type CreateKeyInput = z.infer<typeof CreateKeyInput>;
+
+export interface CreatedKey {
+  id: string;
+  name: string;
+  /** the secret: returned only now, stored only as its hash */
+  key: string;
+  prefix: string;
+}
+
+/** Editors and above. `presetSecret` is for the demo seed only (stable printed secrets). */
+export async function createApiKey(
+  principal: Principal,
+  tenantSlug: string,
+  input: CreateKeyInput,
+  options: { requestId?: string | null; presetSecret?: string } = {},
+): Promise<CreatedKey> {
+  const secret = givenOrNewSecret("sk", options.presetSecret);
+  const { result } = await runConfigChange(principal, options.requestId ?? null, async (tx, audit) => {
+    const tenant = await tenantFor(tx, principal, tenantSlug, "editor");
+    const clash = await tx.apiKey.findUnique({
+      where: { tenantId_name: { tenantId: tenant.id, name: input.name } },
+    });
+    if (clash) throw new ConflictError(`Tenant ${tenantSlug} already has a key named ${input.name}.`, "name");
+    const row = await tx.apiKey.create({
+      data: {
+        tenantId: tenant.id,
+        name: input.name,
+        prefix: secret.prefix,
+        hash: secret.hash,
+        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+      },
+    });
+    await audit({
+      action: "key.create",
+      targetType: "key",
+      targetId: row.id,
+      tenantId: tenant.id,
+      after: { name: row.name, prefix: row.prefix, expiresAt: row.expiresAt },
+    });
+    return row;
+  });
+  return { id: result.id, name: result.name, key: secret.secret, prefix: result.prefix };
+}
+
+export async function revokeApiKey(
+  principal: Principal,
+  tenantSlug: string,
+  name: string,
+  requestId: string | null = null,
+): Promise<void> {
+  await runConfigChange(principal, requestId, async (tx, audit) => {
+    const tenant = await tenantFor(tx, principal, tenantSlug, "editor");
+    const key = await tx.apiKey.findUnique({ where: { tenantId_name: { tenantId: tenant.id, name } } });
+    if (!key) throw new NotFoundError(`Tenant ${tenantSlug} has no key named ${name}.`);
+    if (key.revokedAt) return; // already revoked: nothing changes, nothing is audited
+    const revokedAt = new Date();
+    await tx.apiKey.update({ where: { id: key.id }, data: { revokedAt } });
+    await audit({
+      action: "key.revoke",
+      targetType: "key",
+      targetId: key.id,
+      tenantId: tenant.id,
+      before: { revokedAt: null },
+      after: { revokedAt },
+    });
+  });
+}
+
+export interface KeySummary {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export async function listApiKeys(principal: Principal, tenantSlug: string): Promise<KeySummary[]> {
+  return db().$transaction(async (tx) => {
+    const tenant = await tenantFor(tx, principal, tenantSlug, "viewer");
+    return tx.apiKey.findMany({
+      where: { tenantId: tenant.id },
+      select: {
+        id: true,
+        name: true,
+        prefix: true,
+        createdAt: true,
+        expiresAt: true,
+        revokedAt: true,
+        lastUsedAt: true,
+      },
+      orderBy: { createdAt: "asc" },
+    });
+  });
+}

@@ -1,0 +1,37 @@
+import "server-only";
+import type { LimitDoc, PlanDoc, RouteDoc, TenantDoc } from "@/lib/config/document";
+import { limitToRow, rowToLimit } from "@/lib/data/limit-rows";
+
+// One spelling of each part of a document (durations formatted, defaults filled), so an
+// import can tell what really changes and audit entries show readable before/after.
+
+export function canonicalLimits(limits: readonly LimitDoc[]): LimitDoc[] {
+  return limits.map((limit, index) => rowToLimit(limitToRow(limit, index)));
+}
+
+export function canonicalRoute(route: RouteDoc): RouteDoc {
+  return { pattern: route.pattern, limits: canonicalLimits(route.limits) };
+}
+
+export function canonicalPlan(plan: PlanDoc): PlanDoc {
+  return { name: plan.name, limits: canonicalLimits(plan.limits) };
+}
+
+export function canonicalTenant(tenant: TenantDoc): TenantDoc {
+  return {
+    slug: tenant.slug,
+    name: tenant.name ?? tenant.slug,
+    plan: tenant.plan,
+    status: tenant.status,
+    limits: canonicalLimits(tenant.limits),
+    routes: [...tenant.routes].sort((a, b) => a.pattern.localeCompare(b.pattern)).map(canonicalRoute),
+    keys: tenant.keys
+      .filter((key) => key.limits.length > 0)
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((key) => ({ name: key.name, limits: canonicalLimits(key.limits) })),
+  };
+}
+
+export function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,43 @@
+import "server-only";
+import { compileSnapshot } from "@/lib/config/compile";
+import type { PublishedConfig, PublishedServiceToken } from "@/lib/config/published";
+import { readDocument, readIdMap } from "@/lib/data/read-document";
+import type { Tx } from "@/lib/data/tx";
+
+/** Compiles what servers enforce, from the state the transaction sees. */
+export async function compilePublished(tx: Tx, version: number): Promise<PublishedConfig> {
+  // Sequential: a transaction is one connection, which runs one query at a time.
+  const document = await readDocument(tx);
+  const ids = await readIdMap(tx);
+  const keys = await tx.apiKey.findMany({
+    select: { hash: true, name: true, expiresAt: true, revokedAt: true, tenant: { select: { slug: true } } },
+  });
+  const tokens = await tx.serviceToken.findMany({
+    where: { revokedAt: null },
+    select: { id: true, hash: true, tenants: { select: { tenant: { select: { slug: true } } } } },
+  });
+  return {
+    version,
+    snapshot: compileSnapshot(document, ids, version),
+    keys: Object.fromEntries(
+      keys.map((key) => [
+        key.hash,
+        {
+          tenant: key.tenant.slug,
+          name: key.name,
+          expiresAt: key.expiresAt?.getTime() ?? null,
+          revoked: key.revokedAt !== null,
+        },
+      ]),
+    ),
+    serviceTokens: Object.fromEntries(
+      tokens.map((token): [string, PublishedServiceToken] => [
+        token.hash,
+        {
+          id: token.id,
+          tenants: token.tenants.length === 0 ? null : token.tenants.map((t) => t.tenant.slug).sort(),
+        },
+      ]),
+    ),
+  };
+}

@@ -1,0 +1,173 @@
+import "server-only";
+import { isOperator, hasRole, type Principal } from "@/lib/auth/principal";
+import { validateDocument, type ConfigDocument, type DocumentError } from "@/lib/config/document";
+import { writePlan, writeRoutes, writeTenant } from "@/lib/data/apply-document";
+import { canonicalPlan, canonicalRoute, canonicalTenant, sameJson } from "@/lib/data/canonical";
+import { runConfigChange, type Audit } from "@/lib/data/config-change";
+import { ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
+import {
+  checkAgainstDatabase,
+  checkImposedOverrides,
+  checkTenantScope,
+} from "@/lib/data/import-checks";
+import { readDocument } from "@/lib/data/read-document";
+import type { Tx } from "@/lib/data/tx";
+
+export interface ConfigChangeItem {
+  action: "create" | "update" | "delete";
+  target: "plan" | "route" | "tenant";
+  name: string;
+}
+
+export interface ImportResult {
+  configVersion: number | null;
+  changes: ConfigChangeItem[];
+}
+
+export interface ImportOptions {
+  prune?: boolean;
+  requestId?: string | null;
+  /** validate and compute the changes, then roll back: the dashboard's preview */
+  dryRun?: boolean;
+}
+
+class DryRunRollback extends Error {
+  constructor(readonly changes: ConfigChangeItem[]) {
+    super("dry run");
+  }
+}
+
+// Import (config.md): all-or-nothing. Everything is checked first; any error throws
+// before a write, and the transaction makes a failure mid-write leave nothing behind.
+export async function importConfig(
+  principal: Principal,
+  input: unknown,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  try {
+    const outcome = await runConfigChange(principal, options.requestId ?? null, async (tx, audit) => {
+      const current = await readDocument(tx);
+      const document = await validateFor(tx, principal, input, current, options.prune ?? false);
+      const changes = await applyDocument(tx, document, current, options.prune ?? false, audit);
+      if (options.dryRun) throw new DryRunRollback(changes);
+      return changes;
+    });
+    return { configVersion: outcome.configVersion, changes: outcome.result };
+  } catch (error) {
+    if (error instanceof DryRunRollback) return { configVersion: null, changes: error.changes };
+    throw error;
+  }
+}
+
+async function validateFor(
+  tx: Tx,
+  principal: Principal,
+  input: unknown,
+  current: ConfigDocument,
+  prune: boolean,
+): Promise<ConfigDocument> {
+  const result = validateDocument(input, { plans: current.plans, routes: current.routes });
+  if (!result.ok) throw new ValidationFailed(result.errors);
+  const document = result.document;
+  const errors: DocumentError[] = [];
+  if (!isOperator(principal))
+    errors.push(...(await tenantScopeErrors(tx, principal, document, current, prune)));
+  errors.push(...(await checkAgainstDatabase(tx, document, current, prune)));
+  if (errors.length > 0) throw new ValidationFailed(errors);
+  return document;
+}
+
+async function tenantScopeErrors(
+  tx: Tx,
+  principal: Principal,
+  document: ConfigDocument,
+  current: ConfigDocument,
+  prune: boolean,
+): Promise<DocumentError[]> {
+  const only = document.tenants?.length === 1 ? document.tenants[0] : undefined;
+  if (!only || document.plans || document.routes || prune) {
+    throw new ForbiddenError(
+      "A tenant-scoped credential may import only a document holding just its own tenant.",
+    );
+  }
+  const row = await tx.tenant.findUnique({ where: { slug: only.slug }, select: { id: true } });
+  if (!row || !hasRole(principal, row.id, "viewer")) throw new NotFoundError(`No tenant named ${only.slug}.`);
+  if (!hasRole(principal, row.id, "editor"))
+    throw new ForbiddenError("Your role in this tenant cannot change its configuration.");
+  const before = current.tenants?.find((t) => t.slug === only.slug);
+  if (!before) throw new NotFoundError(`No tenant named ${only.slug}.`);
+  return [...checkTenantScope(only, before), ...checkImposedOverrides(only, before, current)];
+}
+
+async function applyDocument(
+  tx: Tx,
+  next: ConfigDocument,
+  current: ConfigDocument,
+  prune: boolean,
+  audit: Audit,
+): Promise<ConfigChangeItem[]> {
+  const changes: ConfigChangeItem[] = [];
+  const record = async (item: ConfigChangeItem, tenantId: string | null, before: unknown, after: unknown) => {
+    changes.push(item);
+    await audit({
+      action: `${item.target}.${item.action}`,
+      targetType: item.target,
+      targetId: item.name,
+      tenantId,
+      before,
+      after,
+    });
+  };
+  const currentPlans = new Map((current.plans ?? []).map((p) => [p.name, canonicalPlan(p)]));
+  for (const plan of (next.plans ?? []).map(canonicalPlan)) {
+    const before = currentPlans.get(plan.name);
+    if (before && sameJson(before, plan)) continue;
+    await writePlan(tx, plan);
+    await record(
+      { action: before ? "update" : "create", target: "plan", name: plan.name },
+      null,
+      before ?? null,
+      plan,
+    );
+  }
+  if (next.routes) {
+    const before = (current.routes ?? []).map(canonicalRoute);
+    const after = next.routes.map(canonicalRoute).sort((a, b) => a.pattern.localeCompare(b.pattern));
+    if (!sameJson(before, after)) {
+      await writeRoutes(tx, null, after);
+      await record({ action: "update", target: "route", name: "global routes" }, null, before, after);
+    }
+  }
+  const planIds = new Map(
+    (await tx.plan.findMany({ select: { id: true, name: true } })).map((p) => [p.name, p.id]),
+  );
+  const currentTenants = new Map((current.tenants ?? []).map((t) => [t.slug, canonicalTenant(t)]));
+  for (const tenant of (next.tenants ?? []).map(canonicalTenant)) {
+    const before = currentTenants.get(tenant.slug);
+    if (before && sameJson(before, tenant)) continue;
+    const tenantId = await writeTenant(tx, tenant, planIds);
+    await record(
+      { action: before ? "update" : "create", target: "tenant", name: tenant.slug },
+      tenantId,
+      before ?? null,
+      tenant,
+    );
+  }
+  if (prune) {
+    const listed = new Set((next.tenants ?? []).map((t) => t.slug));
+    for (const [slug, before] of currentTenants) {
+      if (listed.has(slug)) continue;
+      const row = await tx.tenant.delete({ where: { slug } });
+      await record({ action: "delete", target: "tenant", name: slug }, row.id, before, null);
+    }
+  }
+  if (next.plans) {
+    const kept = new Set(next.plans.map((p) => p.name));
+    for (const [name, before] of currentPlans) {
+      if (kept.has(name)) continue;
+      await tx.plan.delete({ where: { name } });
+      await record({ action: "delete", target: "plan", name }, null, before, null);
+    }
+  }
+  return changes;
+}

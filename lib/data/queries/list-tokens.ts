@@ -1,0 +1,78 @@
+import "server-only";
+import { hasRole, isOperator, type Principal, type Role } from "@/lib/auth/principal";
+import { db } from "@/lib/data/db";
+import { tenantFor } from "@/lib/data/tenant-access";
+
+// Tokens are listed by who may manage them: operators see all; a tenant's admins see the
+// service tokens limited to that tenant alone and the tenant's admin tokens. A service token
+// that also serves another tenant is not shown to members: its list would name that tenant.
+
+export interface TokenRow {
+  id: string;
+  kind: "service" | "admin";
+  name: string;
+  prefix: string;
+  /** service: tenant slugs or null for all; admin: the one tenant or null for operator */
+  tenants: string[] | null;
+  role: Role | "operator" | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+const serviceSelect = {
+  id: true,
+  name: true,
+  prefix: true,
+  createdAt: true,
+  revokedAt: true,
+  lastUsedAt: true,
+  tenants: { select: { tenant: { select: { slug: true, id: true } } } },
+} as const;
+
+export async function listTokens(principal: Principal, tenantSlug: string | null): Promise<TokenRow[]> {
+  return db().$transaction(async (tx) => {
+    const tenant = tenantSlug ? await tenantFor(tx, principal, tenantSlug, "admin") : null;
+    if (!tenant && !isOperator(principal)) return [];
+    const services = await tx.serviceToken.findMany({
+      where: tenant ? { tenants: { some: { tenantId: tenant.id }, every: { tenantId: tenant.id } } } : {},
+      select: serviceSelect,
+      orderBy: { createdAt: "desc" },
+    });
+    const admins = await tx.adminToken.findMany({
+      where: tenant ? { tenantId: tenant.id } : {},
+      include: { tenant: { select: { slug: true } } },
+      orderBy: { createdAt: "desc" },
+    });
+    return [
+      ...services.map((t): TokenRow => ({
+        id: t.id,
+        kind: "service",
+        name: t.name,
+        prefix: t.prefix,
+        tenants: t.tenants.length ? t.tenants.map((x) => x.tenant.slug).sort() : null,
+        role: null,
+        createdAt: t.createdAt,
+        revokedAt: t.revokedAt,
+        lastUsedAt: t.lastUsedAt,
+      })),
+      ...admins.map((t): TokenRow => ({
+        id: t.id,
+        kind: "admin",
+        name: t.name,
+        prefix: t.prefix,
+        tenants: t.tenant ? [t.tenant.slug] : null,
+        role: t.role ?? "operator",
+        createdAt: t.createdAt,
+        revokedAt: t.revokedAt,
+        lastUsedAt: t.lastUsedAt,
+      })),
+    ];
+  });
+}
+
+/** May the principal manage this token? Only when it may see every tenant the token serves. */
+export function mayManageToken(principal: Principal, tenantIds: readonly string[]): boolean {
+  if (isOperator(principal)) return true;
+  return tenantIds.length > 0 && tenantIds.every((id) => hasRole(principal, id, "admin"));
+}

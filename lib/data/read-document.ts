@@ -1,0 +1,63 @@
+import "server-only";
+import type { ConfigDocument, RouteDoc, TenantDoc } from "@/lib/config/document";
+import type { IdMap } from "@/lib/config/compile";
+import type { Tx } from "@/lib/data/tx";
+import { rowsToLimits } from "@/lib/data/limit-rows";
+
+const byName = <T extends { name: string }>(a: T, b: T): number => a.name.localeCompare(b.name);
+
+// The whole configuration as a document (export), read inside the caller's transaction so
+// the compiled snapshot matches exactly what the transaction wrote.
+export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<ConfigDocument> {
+  // Sequential: a transaction is one connection, which runs one query at a time.
+  const plans = await tx.plan.findMany({ include: { limits: true }, orderBy: { name: "asc" } });
+  const globalRoutes = await tx.route.findMany({
+    where: { tenantId: null },
+    include: { limits: true },
+    orderBy: { pattern: "asc" },
+  });
+  const tenants = await tx.tenant.findMany({
+    where: onlyTenantIds ? { id: { in: onlyTenantIds } } : undefined,
+    include: {
+      plan: { select: { name: true } },
+      limits: true,
+      routes: { include: { limits: true }, orderBy: { pattern: "asc" } },
+      apiKeys: { include: { limits: true } },
+    },
+    orderBy: { slug: "asc" },
+  });
+  const toRoute = (route: (typeof globalRoutes)[number]): RouteDoc => ({
+    pattern: route.pattern,
+    limits: rowsToLimits(route.limits),
+  });
+  return {
+    plans: plans.map((plan) => ({ name: plan.name, limits: rowsToLimits(plan.limits) })),
+    routes: globalRoutes.map(toRoute),
+    tenants: tenants.map((tenant): TenantDoc => ({
+      slug: tenant.slug,
+      name: tenant.name,
+      plan: tenant.plan.name,
+      status: tenant.status,
+      limits: rowsToLimits(tenant.limits),
+      routes: tenant.routes.map(toRoute),
+      // Only keys that carry limits are configuration; the rest are bare credentials.
+      keys: tenant.apiKeys
+        .filter((key) => key.limits.length > 0)
+        .map((key) => ({ name: key.name, limits: rowsToLimits(key.limits) }))
+        .sort(byName),
+    })),
+  };
+}
+
+/** Database ids of every tenant and live key, for the compiler. */
+export async function readIdMap(tx: Tx): Promise<IdMap> {
+  const tenants = await tx.tenant.findMany({
+    select: { id: true, slug: true, apiKeys: { select: { id: true, name: true } } },
+  });
+  return {
+    tenants: Object.fromEntries(tenants.map((t) => [t.slug, t.id])),
+    keys: Object.fromEntries(
+      tenants.map((t) => [t.slug, Object.fromEntries(t.apiKeys.map((k) => [k.name, k.id]))]),
+    ),
+  };
+}

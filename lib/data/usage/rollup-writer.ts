@@ -1,0 +1,78 @@
+import "server-only";
+import { db } from "@/lib/data/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { Counts } from "@/lib/usage/types";
+
+// The usage DAL's writes. Rows are set to the absolute totals read from Redis (never
+// incremented), so writing a minute twice leaves the same numbers. Writers serialise on one
+// advisory lock and check the lease inside it: a holder that lost its lease while paused
+// aborts, and a stale write can never land after a newer holder's write of that minute.
+
+const LOCK_ID = 7_466_513_001; // arbitrary constant: "usage rollup"
+
+export interface MinuteRow extends Counts {
+  tenantId: string;
+  keyId: string;
+  route: string;
+}
+
+export class LeaseLost extends Error {
+  override name = "LeaseLost";
+}
+
+function at(ms: number): Prisma.Sql {
+  // columns are TIMESTAMP(3) holding UTC wall time, as Prisma writes them
+  return Prisma.sql`${new Date(ms).toISOString()}::timestamp`;
+}
+
+async function fenced(stillHeld: () => Promise<boolean>, write: (tx: Prisma.TransactionClient) => Promise<void>) {
+  await db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_ID}::bigint)`;
+    if (!(await stillHeld())) throw new LeaseLost("the rollup lease moved to another server");
+    await write(tx);
+  });
+}
+
+export async function writeMinute(minuteMs: number, rows: MinuteRow[], stillHeld: () => Promise<boolean>) {
+  if (rows.length === 0) return;
+  await fenced(stillHeld, async (tx) => {
+    const values = rows.map(
+      (r) =>
+        Prisma.sql`(${at(minuteMs)}, ${r.tenantId}, ${r.keyId}, ${r.route}, ${r.allowed}, ${r.rejected}, ${r.shadowRejected}, ${r.degraded})`,
+    );
+    await tx.$executeRaw`
+      INSERT INTO "UsageMinute" ("minute", "tenantId", "keyId", "route", "allowed", "rejected", "shadowRejected", "degraded")
+      VALUES ${Prisma.join(values)}
+      ON CONFLICT ("tenantId", "minute", "keyId", "route") DO UPDATE SET
+        "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
+        "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded"`;
+  });
+}
+
+/** Recomputes one hour's rows from its minute rows (absolute again: idempotent). */
+export async function writeHour(hourMs: number, stillHeld: () => Promise<boolean>): Promise<void> {
+  await fenced(stillHeld, async (tx) => {
+    await tx.$executeRaw`
+      INSERT INTO "UsageHour" ("hour", "tenantId", "keyId", "route", "allowed", "rejected", "shadowRejected", "degraded")
+      SELECT ${at(hourMs)}, "tenantId", "keyId", "route",
+        SUM("allowed"), SUM("rejected"), SUM("shadowRejected"), SUM("degraded")
+      FROM "UsageMinute"
+      WHERE "minute" >= ${at(hourMs)} AND "minute" < ${at(hourMs + 3_600_000)}
+      GROUP BY "tenantId", "keyId", "route"
+      ON CONFLICT ("tenantId", "hour", "keyId", "route") DO UPDATE SET
+        "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
+        "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded"`;
+  });
+}
+
+export interface RetentionResult {
+  minutes: number;
+  hours: number;
+}
+
+/** Deletes rows older than the retention (every tenant: this is the job's own sweep). */
+export async function deleteExpired(minutesBeforeMs: number, hoursBeforeMs: number): Promise<RetentionResult> {
+  const minutes = await db().usageMinute.deleteMany({ where: { minute: { lt: new Date(minutesBeforeMs) } } });
+  const hours = await db().usageHour.deleteMany({ where: { hour: { lt: new Date(hoursBeforeMs) } } });
+  return { minutes: minutes.count, hours: hours.count };
+}
