@@ -10,6 +10,7 @@ import { leanRoute } from "@/lib/enforce/http/lean-router";
 import { checkFrontHandler } from "@/lib/enforce/http/front-handler";
 import { LeanFront } from "@/lib/enforce/http/front/lean-front";
 import { startUsageJobs } from "@/lib/usage/jobs";
+import { stampClientAddress } from "@/lib/http/client-address";
 
 const settings = env();
 const dev = settings.NODE_ENV !== "production";
@@ -21,6 +22,8 @@ const usage = startUsageJobs();
 
 const server = createServer((request, response) => {
   if (leanRoute(enforcement, request, response)) return;
+  // The client address from the socket (not a client-sent header), for sign-in limits.
+  stampClientAddress(request);
   void handle(request, response);
 });
 server.keepAliveTimeout = 65_000;

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { parseTrustedProxies } from "@/lib/http/trusted-proxies";
 
 // The one reader of process.env: every setting is validated here once, and a bad one stops
 // the process with a sentence that names it.
@@ -43,6 +44,15 @@ const EnvSchema = z.object({
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_NAME: z.string().min(1).max(60).default("Single sign-on"),
+  // Proxies in front of the app: a hop count or a comma-separated list of addresses/CIDRs.
+  // Unset: the socket's peer is the client, X-Forwarded-* headers are ignored.
+  SLUICE_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      const parsed = parseTrustedProxies(value);
+      if (typeof parsed === "string") context.addIssue({ code: "custom", message: parsed });
+    }),
   SLUICE_CHECK_TIMEOUT_MS: intInRange(1, 10_000, 50),
   SLUICE_CONFIG_POLL_MS: intInRange(50, 60_000, 500),
   // Usage recording (lib/usage): "off" turns the per-decision counters off (benchmarks compare).

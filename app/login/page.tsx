@@ -15,20 +15,37 @@ const Search = z.object({
     .regex(/^[A-Za-z_]{1,40}$/)
     .optional()
     .catch(undefined),
+  // Where to go after signing in: a path on this app only (an invitation link, say).
+  next: z
+    .string()
+    .regex(/^\/(?![/\\])[A-Za-z0-9/_-]{0,200}$/)
+    .optional()
+    .catch(undefined),
+  notice: z.enum(["account-ready", "password-set"]).optional().catch(undefined),
 });
+
+const NOTICES = {
+  "account-ready": "Your account is ready: sign in with your email and the password you chose.",
+  "password-set": "Your new password is set: sign in with it.",
+} as const;
 
 export default async function LoginPage({
   searchParams,
 }: {
   searchParams: Promise<Record<string, string | string[]>>;
 }) {
-  if (await currentUser()) redirect("/");
-  const { error } = Search.parse(await searchParams);
+  const { error, next, notice } = Search.parse(await searchParams);
+  if (await currentUser()) redirect(next ?? "/");
   return (
     <main className="login-wrap">
       <div className="panel">
         <h1>Sign in to Sluice</h1>
-        <LoginForm oidcName={oidcName()} initialError={error ?? null} />
+        {notice && (
+          <p role="status" className="ok">
+            {NOTICES[notice]}
+          </p>
+        )}
+        <LoginForm oidcName={oidcName()} initialError={error ?? null} next={next ?? "/"} />
       </div>
     </main>
   );

@@ -16,9 +16,12 @@ const WRONG = "That email and password do not match an account. Check both and t
 export function LoginForm({
   oidcName,
   initialError,
+  next = "/",
 }: {
   oidcName: string | null;
   initialError: string | null;
+  /** a path on this app, checked by the login page */
+  next?: string;
 }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(initialError ? (MESSAGES[initialError] ?? WRONG) : null);
@@ -36,7 +39,7 @@ export function LoginForm({
     });
     setPending(false);
     if (result?.ok && !result.error) {
-      router.replace("/");
+      router.replace(next);
       router.refresh();
     } else {
       setError(MESSAGES[result?.error ?? ""] ?? WRONG);
@@ -66,7 +69,7 @@ export function LoginForm({
           <button
             type="button"
             className="secondary"
-            onClick={() => void signIn("oidc", { callbackUrl: "/" })}
+            onClick={() => void signIn("oidc", { callbackUrl: next })}
           >
             Continue with {oidcName}
           </button>

@@ -8,7 +8,7 @@ import { SecretReveal } from "@/components/forms/secret-reveal";
 export interface FieldSpec {
   name: string;
   label: string;
-  type?: "text" | "email" | "select" | "datetime-local" | "hidden" | "checkboxes";
+  type?: "text" | "email" | "password" | "select" | "datetime-local" | "hidden" | "checkboxes";
   options?: readonly string[];
   placeholder?: string;
   hint?: string;

@@ -3,27 +3,14 @@ import type { Principal } from "@/lib/auth/principal";
 import { bearerToken, resolveBearer } from "@/lib/data/auth/api-tokens";
 import { currentUser } from "@/lib/auth/session";
 import { ApiError } from "@/lib/api/api-error";
+import { sameOrigin } from "@/lib/http/same-origin";
+import { trustedProxies } from "@/lib/http/client-address";
 
 // Who calls: a bearer token (automation), else the dashboard's signed-in session so the
-// browser can use the same routes. A cookie rides along on cross-site requests too, so a
-// session may change things only from our own origin (CSRF).
+// browser can use the same routes; a session may change things only from our own origin
+// (lib/http/same-origin.ts).
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-function sameOrigin(request: Request): boolean {
-  const origin = request.headers.get("origin");
-  if (origin !== null) {
-    const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-    try {
-      return host !== null && new URL(origin).host === host;
-    } catch {
-      return false;
-    }
-  }
-  // Browsers send Origin on every cross-site unsafe request; absent, Fetch Metadata decides.
-  const site = request.headers.get("sec-fetch-site");
-  return site === null || site === "same-origin";
-}
 
 export async function resolvePrincipal(request: Request): Promise<Principal> {
   const header = request.headers.get("authorization");
@@ -44,7 +31,7 @@ export async function resolvePrincipal(request: Request): Promise<Principal> {
       'This needs an admin API token ("Authorization: Bearer <token>") or a signed-in session.',
     );
   }
-  if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
+  if (!SAFE_METHODS.has(request.method) && !sameOrigin(request, trustedProxies().kind !== "none")) {
     throw new ApiError("forbidden", "A signed-in session may change things only from this site's own pages.");
   }
   return user;

@@ -4,8 +4,9 @@ import type { OAuthConfig } from "next-auth/providers/oauth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { env } from "@/lib/env";
-import { checkCredentials } from "@/lib/data/auth/users";
-import { admitLoginAttempt, clientIp, recordLoginFailure } from "@/lib/auth/login-limit";
+import { checkCredentials, sessionVersionOf } from "@/lib/data/auth/users";
+import { admitLoginAttempt, recordLoginFailure, sleep } from "@/lib/auth/login-limit";
+import { clientAddressOf } from "@/lib/http/client-address";
 import { activeUserIdByEmail } from "@/lib/data/members";
 
 const CredentialsSchema = z.object({
@@ -50,19 +51,27 @@ function oidcProvider(): OAuthConfig<OidcProfile> | null {
   };
 }
 
+export const SESSION_MAX_AGE_S = 12 * 60 * 60;
+
+/** The session cookie's name and options (also used to re-issue it after a password change). */
+export function sessionCookie(): { name: string; secure: boolean } {
+  const secure = (env().NEXTAUTH_URL ?? "").startsWith("https://");
+  return { name: `${secure ? "__Secure-" : ""}next-auth.session-token`, secure };
+}
+
 export function authOptions(): NextAuthOptions {
   const settings = env();
-  const secure = (settings.NEXTAUTH_URL ?? "").startsWith("https://");
+  const { name: cookieName, secure } = sessionCookie();
   const oidc = oidcProvider();
   return {
     secret: settings.NEXTAUTH_SECRET,
     // Credentials sign-in requires JWT sessions; roles are re-read from the database per request.
-    session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
     pages: { signIn: "/login", error: "/login" },
     useSecureCookies: secure,
     cookies: {
       sessionToken: {
-        name: `${secure ? "__Secure-" : ""}next-auth.session-token`,
+        name: cookieName,
         // httpOnly: scripts never read it; Lax: sent on top-level navigation, not cross-site posts.
         options: { httpOnly: true, sameSite: "lax", path: "/", secure },
       },
@@ -78,14 +87,18 @@ export function authOptions(): NextAuthOptions {
           const parsed = CredentialsSchema.safeParse(raw);
           if (!parsed.success) return null;
           const { email, password } = parsed.data;
-          const verdict = await admitLoginAttempt(email, clientIp(request?.headers));
+          // The address server.ts stamped from the socket (lib/http/client-address.ts): next-auth
+          // hands authorize() the request's headers only.
+          const address = clientAddressOf(request?.headers);
+          const verdict = await admitLoginAttempt(email, address);
           if (!verdict.ok) {
             throw new Error(
               verdict.reason === "rate_limited" ? LOGIN_ERRORS.rateLimited : LOGIN_ERRORS.storeUnavailable,
             );
           }
+          await sleep(verdict.delayMs);
           const userId = await checkCredentials(email, password);
-          if (!userId) await recordLoginFailure(email);
+          if (!userId) await recordLoginFailure(email, address);
           return userId ? { id: userId, email } : null;
         },
       }),
@@ -98,13 +111,18 @@ export function authOptions(): NextAuthOptions {
         return verified && !!user.email && (await activeUserIdByEmail(user.email)) !== null;
       },
       async jwt({ token, user, account }) {
-        if (account?.provider === "oidc" && user?.email) {
-          token.sub = (await activeUserIdByEmail(user.email)) ?? undefined;
-        } else if (user) token.sub = user.id;
+        if (!user) return token;
+        const id =
+          account?.provider === "oidc" && user.email ? await activeUserIdByEmail(user.email) : user.id;
+        // The account's session generation at sign-in: a later password change, reset or
+        // disabling bumps it, and every request compares (lib/auth/session.ts).
+        const version = id ? await sessionVersionOf(id) : null;
+        token.sub = version === null ? undefined : (id ?? undefined);
+        token.sv = version ?? undefined;
         return token;
       },
       session({ session, token }) {
-        return { ...session, userId: token.sub };
+        return { ...session, userId: token.sub, sessionVersion: typeof token.sv === "number" ? token.sv : 0 };
       },
     },
   };

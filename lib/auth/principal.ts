@@ -16,7 +16,15 @@ export type Principal =
       /** tenantId -> role */
       memberships: ReadonlyMap<string, Role>;
     }
-  | { kind: "admin-token"; id: string; name: string; tenantId: string | null; role: Role | null }
+  | {
+      kind: "admin-token";
+      id: string;
+      name: string;
+      tenantId: string | null;
+      role: Role | null;
+      /** the user the token acts for (it stops working while they are disabled) */
+      userId?: string | null;
+    }
   | { kind: "bootstrap" }
   /** the seed and other maintenance scripts run on the server itself */
   | { kind: "system"; label: string };
@@ -61,6 +69,12 @@ export function actorLabel(principal: Principal): string {
 }
 
 /** A stable id for records of who did something: the user's or token's id, else the kind. */
+/** The user on whose authority this principal acts, if any (tokens they made inherit it). */
+export function actingUserId(principal: Principal): string | null {
+  if (principal.kind === "user") return principal.id;
+  return principal.kind === "admin-token" ? (principal.userId ?? null) : null;
+}
+
 export function actorIdOf(principal: Principal): string {
   return principal.kind === "bootstrap" || principal.kind === "system" ? principal.kind : principal.id;
 }

@@ -10,7 +10,8 @@ export interface NewSecret {
   prefix: string;
 }
 
-export type SecretKind = "sk" | "st" | "at";
+// sk API key, st service token, at admin token, inv invitation link, rst password reset link
+export type SecretKind = "sk" | "st" | "at" | "inv" | "rst";
 
 export function sha256Hex(text: string): string {
   return createHash("sha256").update(text).digest("hex");

@@ -10,8 +10,9 @@ type UserPrincipal = Extract<Principal, { kind: "user" }>;
 /** The signed-in user, re-read from the database, or null. */
 export async function currentUser(): Promise<UserPrincipal | null> {
   const session = await getServerSession(authOptions());
-  const userId = (session as { userId?: string } | null)?.userId;
-  return userId ? loadUserPrincipal(userId) : null;
+  const fields = session as { userId?: string; sessionVersion?: number } | null;
+  // A session from before the account's last password change, reset or disabling is no session.
+  return fields?.userId ? loadUserPrincipal(fields.userId, fields.sessionVersion ?? 0) : null;
 }
 
 /** For pages: the signed-in user, or a redirect to the login page. */

@@ -1,8 +1,6 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { hasRole, isOperator, ROLE_RANK, type Principal, type Role } from "@/lib/auth/principal";
-import { hashPassword } from "@/lib/auth/password";
 import { db } from "@/lib/data/db";
 import { runConfigChange } from "@/lib/data/config-change";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/data/errors";
@@ -10,19 +8,11 @@ import { tenantFor } from "@/lib/data/tenant-access";
 import type { Tx } from "@/lib/data/tx";
 
 // Members and roles of one tenant. Admins manage members; nobody grants more than they
-// hold, nor touches someone who outranks them; a tenant always keeps an owner.
+// hold, nor touches someone who outranks them; a tenant always keeps an owner. New members
+// come only through invitations (lib/data/invitations.ts): no tenant role makes accounts.
 
 export const ROLES = ["owner", "admin", "editor", "viewer"] as const;
 const roleSchema = z.enum(ROLES, { error: "must be owner, admin, editor or viewer" });
-
-export const AddMemberInput = z.strictObject({
-  email: z
-    .email({ error: "must be an email address" })
-    .max(254)
-    .transform((e) => e.trim().toLowerCase()),
-  role: roleSchema,
-});
-export type AddMemberInput = z.input<typeof AddMemberInput>;
 
 export const ChangeRoleInput = z.strictObject({ userId: z.string().min(1).max(64), role: roleSchema });
 
@@ -65,49 +55,6 @@ function mayGrant(principal: Principal, tenantId: string, role: Role): void {
 
 async function ownersLeft(tx: Tx, tenantId: string, excludingUserId: string): Promise<number> {
   return tx.membership.count({ where: { tenantId, role: "owner", userId: { not: excludingUserId } } });
-}
-
-export interface AddedMember {
-  userId: string;
-  /** set only when a new account was made: its first password, shown once */
-  temporaryPassword: string | null;
-}
-
-export async function addMember(
-  principal: Principal,
-  tenantSlug: string,
-  raw: AddMemberInput,
-): Promise<AddedMember> {
-  const input = AddMemberInput.parse(raw);
-  const temporary = randomBytes(12).toString("base64url");
-  const temporaryHash = await hashPassword(temporary);
-  const { result } = await runConfigChange(principal, null, async (tx, audit) => {
-    const tenant = await tenantFor(tx, principal, tenantSlug, "admin");
-    mayGrant(principal, tenant.id, input.role);
-    let user = await tx.user.findUnique({ where: { email: input.email } });
-    const created = !user;
-    user ??= await tx.user.create({
-      data: {
-        email: input.email,
-        name: input.email.split("@")[0] ?? input.email,
-        passwordHash: temporaryHash,
-      },
-    });
-    const existing = await tx.membership.findUnique({
-      where: { userId_tenantId: { userId: user.id, tenantId: tenant.id } },
-    });
-    if (existing) throw new ConflictError(`${input.email} is already a member (${existing.role}).`, "email");
-    await tx.membership.create({ data: { userId: user.id, tenantId: tenant.id, role: input.role } });
-    await audit({
-      action: "member.add",
-      targetType: "member",
-      targetId: user.id,
-      tenantId: tenant.id,
-      after: { email: input.email, role: input.role },
-    });
-    return { userId: user.id, temporaryPassword: created ? temporary : null };
-  });
-  return result;
 }
 
 export async function changeMemberRole(

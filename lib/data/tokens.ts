@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { actorIdOf, hasRole, isOperator, type Principal } from "@/lib/auth/principal";
+import { actingUserId, actorIdOf, hasRole, isOperator, type Principal } from "@/lib/auth/principal";
 import { givenOrNewSecret, newSecret } from "@/lib/auth/secrets";
 import { NAME_PATTERN } from "@/lib/config/document";
 import { runConfigChange } from "@/lib/data/config-change";
@@ -96,6 +96,7 @@ export async function createAdminToken(
         tenantId: tenant?.id ?? null,
         role: tenant ? input.role : null,
         createdBy: actorIdOf(principal),
+        userId: actingUserId(principal),
       },
     });
     await audit({

@@ -2,28 +2,31 @@
 
 import { z } from "zod";
 import { NAME_PATTERN } from "@/lib/config/document";
-import {
-  AddMemberInput,
-  ChangeRoleInput,
-  addMember,
-  changeMemberRole,
-  removeMember,
-} from "@/lib/data/members";
+import { ChangeRoleInput, changeMemberRole, removeMember } from "@/lib/data/members";
+import { InviteInput, createInvitation, revokeInvitation } from "@/lib/data/invitations";
+import { linkUrl } from "@/lib/http/link-url";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";
 
 const tenant = z.string().regex(NAME_PATTERN);
+const id = z.string().min(1).max(64);
 
-export async function addMemberAction(raw: unknown): Promise<ActionResult<FormOutcome | null>> {
-  return runAction(AddMemberInput.extend({ tenant }), raw, async (principal, { tenant: slug, ...input }) => {
-    const added = await addMember(principal, slug, input);
-    return added.temporaryPassword
-      ? {
-          secret: added.temporaryPassword,
-          secretLabel: `New account ${input.email} created; its first password:`,
-        }
-      : { message: `${input.email} added as ${input.role}.` };
+// The answer is the same whether or not an account has this email: a link to hand over.
+export async function inviteMemberAction(raw: unknown): Promise<ActionResult<FormOutcome | null>> {
+  return runAction(InviteInput.extend({ tenant }), raw, async (principal, { tenant: slug, ...input }) => {
+    const invitation = await createInvitation(principal, slug, input);
+    return {
+      secret: await linkUrl(`/invite/${invitation.secret}`),
+      secretLabel: `Invitation for ${input.email} as ${input.role}; send this one-time link to them (valid 7 days):`,
+    };
+  });
+}
+
+export async function revokeInvitationAction(raw: unknown): Promise<ActionResult<null>> {
+  return runAction(z.strictObject({ tenant, id }), raw, async (principal, input) => {
+    await revokeInvitation(principal, input.tenant, input.id);
+    return null;
   });
 }
 
@@ -35,12 +38,8 @@ export async function changeRoleAction(raw: unknown): Promise<ActionResult<FormO
 }
 
 export async function removeMemberAction(raw: unknown): Promise<ActionResult<null>> {
-  return runAction(
-    z.strictObject({ tenant, userId: z.string().min(1).max(64) }),
-    raw,
-    async (principal, input) => {
-      await removeMember(principal, input.tenant, input.userId);
-      return null;
-    },
-  );
+  return runAction(z.strictObject({ tenant, userId: id }), raw, async (principal, input) => {
+    await removeMember(principal, input.tenant, input.userId);
+    return null;
+  });
 }

@@ -39,9 +39,19 @@ export async function resolveBearer(token: string): Promise<BearerOutcome> {
   if (isBootstrap(hash)) return { ok: true, principal: { kind: "bootstrap" } };
   const row = await db().adminToken.findUnique({
     where: { hash },
-    select: { id: true, name: true, tenantId: true, role: true, revokedAt: true, lastUsedAt: true },
+    select: {
+      id: true,
+      name: true,
+      tenantId: true,
+      role: true,
+      revokedAt: true,
+      lastUsedAt: true,
+      userId: true,
+      user: { select: { disabledAt: true } },
+    },
   });
-  if (row && row.revokedAt === null) {
+  // A token made by a user works only while that user's account is enabled.
+  if (row && row.revokedAt === null && !row.user?.disabledAt) {
     touchLastUsed(row.id, row.lastUsedAt);
     return { ok: true, principal: adminTokenPrincipal(row) };
   }
@@ -61,6 +71,7 @@ function adminTokenPrincipal(row: {
   name: string;
   tenantId: string | null;
   role: Role | null;
+  userId: string | null;
 }): Principal {
   // A tenant token always has a role (the DAL writes both); default to the weakest if not.
   return {
@@ -69,6 +80,7 @@ function adminTokenPrincipal(row: {
     name: row.name,
     tenantId: row.tenantId,
     role: row.tenantId === null ? null : (row.role ?? "viewer"),
+    userId: row.userId,
   };
 }
 

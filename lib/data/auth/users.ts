@@ -6,12 +6,17 @@ import { verifyPassword } from "@/lib/auth/password";
 type UserPrincipal = Extract<Principal, { kind: "user" }>;
 
 // Re-read on every request: a demotion or removal takes effect at once, whatever the JWT says.
-export async function loadUserPrincipal(userId: string): Promise<UserPrincipal | null> {
+// With a session's version: a session from before a password change, reset or disabling ends.
+export async function loadUserPrincipal(
+  userId: string,
+  sessionVersion?: number,
+): Promise<UserPrincipal | null> {
   const user = await db().user.findUnique({
     where: { id: userId },
     include: { memberships: { select: { tenantId: true, role: true } } },
   });
   if (!user || user.disabledAt) return null;
+  if (sessionVersion !== undefined && sessionVersion !== user.sessionVersion) return null;
   return {
     kind: "user",
     id: user.id,
@@ -30,9 +35,17 @@ export async function checkCredentials(email: string, password: string): Promise
   return ok && user && !user.disabledAt ? user.id : null;
 }
 
+/** At sign-in: the session generation the new session carries; null when it may not sign in. */
+export async function sessionVersionOf(userId: string): Promise<number | null> {
+  const user = await db().user.findUnique({
+    where: { id: userId },
+    select: { sessionVersion: true, disabledAt: true },
+  });
+  return user && !user.disabledAt ? user.sessionVersion : null;
+}
+
 // A valid hash of a random password, so unknown emails cost a real scrypt too.
-const DUMMY_HASH =
-  "scrypt$32768$8$1$c2x1aWNlLWR1bW15LXNhbHQ$0Yw8Qy0f3u5c7pD1m0mY8d6WwqF2o8d8mJq4mV0m3yA";
+const DUMMY_HASH = "scrypt$32768$8$1$c2x1aWNlLWR1bW15LXNhbHQ$0Yw8Qy0f3u5c7pD1m0mY8d6WwqF2o8d8mJq4mV0m3yA";
 
 export interface SeedUser {
   email: string;
@@ -59,7 +72,11 @@ export async function ensureUser(user: SeedUser): Promise<{ created: boolean }> 
 }
 
 /** Makes the stored password match the one given by automation (SLUICE_ADMIN_PASSWORD). */
-export async function syncPassword(email: string, password: string, hash: () => Promise<string>): Promise<boolean> {
+export async function syncPassword(
+  email: string,
+  password: string,
+  hash: () => Promise<string>,
+): Promise<boolean> {
   const user = await db().user.findUnique({ where: { email } });
   if (!user || (await verifyPassword(password, user.passwordHash))) return false;
   await db().user.update({ where: { id: user.id }, data: { passwordHash: await hash() } });

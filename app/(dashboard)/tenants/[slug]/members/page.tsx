@@ -2,12 +2,14 @@ import type { Metadata } from "next";
 import { requireUser } from "@/lib/auth/session";
 import { tenantDetail } from "@/lib/data/queries/tenant-detail";
 import { listMembers } from "@/lib/data/members";
+import { listInvitations, type PendingInvitation } from "@/lib/data/invitations";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import {
-  addMemberAction,
   changeRoleAction,
+  inviteMemberAction,
   removeMemberAction,
+  revokeInvitationAction,
 } from "@/app/(dashboard)/_actions/member-actions";
 import { formatDate, orNotFound } from "@/app/(dashboard)/_lib/load";
 
@@ -21,6 +23,7 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
   const tenant = await orNotFound(tenantDetail(user, slug));
   const members = await orNotFound(listMembers(user, slug));
   const grantable = tenant.can.own ? ROLES : ROLES.filter((r) => r !== "owner");
+  const invitations: PendingInvitation[] = tenant.can.admin ? await listInvitations(user, slug) : [];
   return (
     <>
       <div className="panel">
@@ -30,7 +33,7 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
           also the tenant itself.
         </p>
         {members.length === 0 ? (
-          <p className="empty">No members yet{tenant.can.admin ? ": add the first below." : "."}</p>
+          <p className="empty">No members yet{tenant.can.admin ? ": invite the first below." : "."}</p>
         ) : (
           <table data-testid="members-table">
             <thead>
@@ -83,23 +86,51 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
       </div>
       {tenant.can.admin && (
         <div className="panel">
-          <h2>Add a member</h2>
+          <h2>Invite a member</h2>
+          <p className="muted">
+            Sluice sends no mail: you get a one-time link to give the person privately. They open it to set
+            their own password, or, if they already have an account with that email, to sign in and accept.
+          </p>
           <SimpleForm
-            action={addMemberAction}
+            action={inviteMemberAction}
             inline
-            submitLabel="Add member"
+            submitLabel="Invite"
+            testId="invite-member"
             fields={[
               { name: "tenant", label: "", type: "hidden", defaultValue: slug },
-              {
-                name: "email",
-                label: "Email",
-                type: "email",
-                placeholder: "someone@example.com",
-                hint: "a new account is made if none has this email",
-              },
+              { name: "email", label: "Email", type: "email", placeholder: "someone@example.com" },
               { name: "role", label: "Role", type: "select", options: grantable },
             ]}
           />
+          {invitations.length > 0 && (
+            <table data-testid="invitations-table">
+              <thead>
+                <tr>
+                  <th scope="col">Invited</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {invitations.map((i) => (
+                  <tr key={i.id}>
+                    <th scope="row">{i.email}</th>
+                    <td>{i.role}</td>
+                    <td>{formatDate(i.expiresAt)}</td>
+                    <td className="actions">
+                      <ConfirmButton
+                        label="Revoke"
+                        confirmLabel="Revoke invitation"
+                        question={`Revoke the invitation for ${i.email}?`}
+                        action={revokeInvitationAction.bind(null, { tenant: slug, id: i.id })}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </div>
       )}
     </>

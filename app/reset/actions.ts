@@ -1,0 +1,23 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { redeemResetLink } from "@/lib/data/auth/accounts";
+import { LinkSecret, NewPassword } from "@/lib/data/auth/passwords";
+import type { ActionResult } from "@/components/forms/action-result";
+import type { FormOutcome } from "@/components/forms/simple-form";
+import { fieldErrors, linkFailure } from "@/app/invite/link-failure";
+
+const Input = z.strictObject({ token: LinkSecret, password: NewPassword });
+
+export async function resetPasswordAction(raw: unknown): Promise<ActionResult<FormOutcome | null>> {
+  const parsed = Input.safeParse(raw);
+  if (!parsed.success)
+    return { ok: false, message: "Some fields need fixing.", fieldErrors: fieldErrors(parsed.error) };
+  try {
+    await redeemResetLink(parsed.data.token, { password: parsed.data.password });
+  } catch (error) {
+    return linkFailure(error);
+  }
+  redirect("/login?notice=password-set");
+}
