@@ -6,7 +6,8 @@ import type { Principal } from "@/lib/auth/principal";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/data/api-keys";
 import { createAdminToken, createServiceToken } from "@/lib/data/tokens";
 import { NotFoundError } from "@/lib/data/errors";
-import { addMember, changeMemberRole, listMembers, removeMember } from "@/lib/data/members";
+import { changeMemberRole, listMembers, removeMember } from "@/lib/data/members";
+import { createInvitation, listInvitations, revokeInvitation } from "@/lib/data/invitations";
 import { tenantDetail } from "@/lib/data/queries/tenant-detail";
 import { listTokens } from "@/lib/data/queries/list-tokens";
 import { listAuditEntries } from "@/lib/data/queries/audit-entries";
@@ -88,7 +89,12 @@ const cases: [string, () => Promise<unknown>][] = [
   ["action: addRoute", () => addTenantRoute(member, b, "GET /sneak")],
   ["action: removeRoute", () => removeTenantRoute(member, b, "GET /dash/*")],
   ["action: updateTenant", () => updateTenant(member, { slug: b, name: "Taken", plan, status: "active" })],
-  ["action: addMember", () => addMember(member, b, { email: `${a}-x@sneak.test`, role: "viewer" })],
+  [
+    "action: createInvitation",
+    () => createInvitation(member, b, { email: `${a}-x@sneak.test`, role: "viewer" }),
+  ],
+  ["read: listInvitations", () => listInvitations(member, b)],
+  ["action: revokeInvitation", () => revokeInvitation(member, b, "no-such-id")],
   ["action: changeRole", () => changeMemberRole(member, b, { userId: bMemberId, role: "owner" })],
   ["action: removeMember", () => removeMember(member, b, bMemberId)],
   ["action: createServiceToken for B", () => createServiceToken(member, { name: "sneak", tenants: [b] })],
