@@ -51,7 +51,9 @@ export async function resetCounter(
       const check = await resolveCheck(input.tenant, input.key ?? null, input.route ?? null);
       let limits = limitsNamed(check.tenant, input.limit, input.key ?? null);
       if (input.route !== undefined)
-        limits = limits.filter((l) => l.route === null || l.route === check.route);
+        limits = limits.filter(
+          (l) => l.route === null || l.route === check.routes.global || l.route === check.routes.tenant,
+        );
       if (limits.length === 0) {
         throw new NotFoundError(`No limit named ${input.limit} applies to tenant ${input.tenant} there.`);
       }
