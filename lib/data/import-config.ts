@@ -5,11 +5,8 @@ import { writePlan, writeRoutes, writeTenant } from "@/lib/data/apply-document";
 import { canonicalPlan, canonicalRoute, canonicalTenant, sameJson } from "@/lib/data/canonical";
 import { runConfigChange, type Audit } from "@/lib/data/config-change";
 import { ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
-import {
-  checkAgainstDatabase,
-  checkImposedOverrides,
-  checkTenantScope,
-} from "@/lib/data/import-checks";
+import { checkAgainstDatabase, checkImposedOverrides } from "@/lib/data/import-checks";
+import { tenantFieldErrors } from "@/lib/data/tenant-field-rights";
 import { readDocument } from "@/lib/data/read-document";
 import type { Tx } from "@/lib/data/tx";
 
@@ -96,7 +93,10 @@ async function tenantScopeErrors(
     throw new ForbiddenError("Your role in this tenant cannot change its configuration.");
   const before = current.tenants?.find((t) => t.slug === only.slug);
   if (!before) throw new NotFoundError(`No tenant named ${only.slug}.`);
-  return [...checkTenantScope(only, before), ...checkImposedOverrides(only, before, current)];
+  return [
+    ...tenantFieldErrors(principal, row.id, only, before),
+    ...checkImposedOverrides(only, before, current),
+  ];
 }
 
 async function applyDocument(
