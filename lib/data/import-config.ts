@@ -4,6 +4,7 @@ import { validateDocument, type ConfigDocument, type DocumentError } from "@/lib
 import { writePlan, writeRoutes, writeTenant } from "@/lib/data/apply-document";
 import { canonicalPlan, canonicalRoute, canonicalTenant, sameJson } from "@/lib/data/canonical";
 import { runConfigChange, type Audit } from "@/lib/data/config-change";
+import { documentCapErrors } from "@/lib/data/count-caps";
 import { ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
 import { checkAgainstDatabase, checkImposedOverrides } from "@/lib/data/import-checks";
 import { tenantFieldErrors } from "@/lib/data/tenant-field-rights";
@@ -69,6 +70,7 @@ async function validateFor(
   const errors: DocumentError[] = [];
   if (!isOperator(principal))
     errors.push(...(await tenantScopeErrors(tx, principal, document, current, prune)));
+  errors.push(...documentCapErrors(document, current, prune));
   errors.push(...(await checkAgainstDatabase(tx, document, current, prune)));
   if (errors.length > 0) throw new ValidationFailed(errors);
   return document;
