@@ -18,7 +18,7 @@ const app = next({ dev, hostname: "localhost", port: settings.PORT });
 const [enforcement] = await Promise.all([startEnforcement(), app.prepare()]);
 const handle = app.getRequestHandler();
 // Usage: decisions counted in process, flushed once a second; rollups on the lease holder.
-const usage = startUsageJobs();
+const usage = startUsageJobs({ tenantSlugs: () => enforcement.holder.current.snapshot.tenantSlugById });
 
 const server = createServer((request, response) => {
   if (leanRoute(enforcement, request, response)) return;

@@ -61,6 +61,11 @@ const EnvSchema = z.object({
   SLUICE_USAGE_SECONDS_RETENTION: intInRange(300, 86_400, 3_600),
   SLUICE_USAGE_MINUTES_RETENTION: intInRange(3_600, 315_360_000, 30 * 86_400),
   SLUICE_USAGE_HOURS_RETENTION: intInRange(86_400, 315_360_000, 365 * 86_400),
+  // Count caps (lib/data/count-caps.ts): no tenant grows the config, snapshot or Redis unbounded.
+  SLUICE_MAX_ROUTES_PER_TENANT: intInRange(1, 100_000, 200),
+  SLUICE_MAX_LIMITS_PER_TENANT: intInRange(1, 1_000_000, 500),
+  SLUICE_MAX_KEYS_PER_TENANT: intInRange(1, 1_000_000, 1_000),
+  SLUICE_MAX_LIMITS_TOTAL: intInRange(1, 10_000_000, 20_000),
 });
 
 const OidcComplete = EnvSchema.refine(

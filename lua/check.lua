@@ -23,7 +23,8 @@ Reply: an array of integers: { allowed (0|1: every enforce limit admits), nowMs,
     remaining, resetMs, retryAfterMs (-1 = none or never), waitMs }
 
 All-or-nothing: enforce limits consume only when every enforce limit admits; a shadow limit
-consumes when it alone admits and never blocks. A denied limit never writes.
+consumes when it alone admits and never blocks, except a shadow sliding_log, which (like
+every log) records only checks that are admitted. A denied limit never writes.
 ]]
 
 local now, slack = call_clock(tonumber(ARGV[3]))

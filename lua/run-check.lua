@@ -37,7 +37,9 @@ local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
   rb = rb + 2
   for i = 1, n do
     local status, rule = st[i], rules[i]
-    local consumed = status == 1 and (rule.shadow or allowed == 1)
+    -- A shadow limit consumes on its own verdict, except a sliding log: a check that is
+    -- denied adds no entry to any log, so a shadow log cannot grow on rejected traffic.
+    local consumed = status == 1 and (allowed == 1 or (rule.shadow and not rule.log))
     if consumed and not dry then
       local key = keys[i]
       if rule.log then

@@ -5,6 +5,7 @@ import { db } from "@/lib/data/db";
 import { givenOrNewSecret } from "@/lib/auth/secrets";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
 import { runConfigChange } from "@/lib/data/config-change";
+import { assertKeyCap } from "@/lib/data/count-caps";
 import { ConflictError, NotFoundError } from "@/lib/data/errors";
 import { tenantFor } from "@/lib/data/tenant-access";
 
@@ -36,6 +37,7 @@ export async function createApiKey(
       where: { tenantId_name: { tenantId: tenant.id, name: input.name } },
     });
     if (clash) throw new ConflictError(`Tenant ${tenantSlug} already has a key named ${input.name}.`, "name");
+    await assertKeyCap(tx, tenant);
     const row = await tx.apiKey.create({
       data: {
         tenantId: tenant.id,

@@ -1,14 +1,15 @@
 import "server-only";
 import { z } from "zod";
 import type { Redis } from "ioredis";
-import type { Principal } from "@/lib/auth/principal";
+import { isOperator, type Principal } from "@/lib/auth/principal";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
 import { db } from "@/lib/data/db";
 import { announceCountersReset } from "@/lib/enforce/counter-signals";
 import { env } from "@/lib/env";
 import { redis } from "@/lib/redis";
 import { writeAudit } from "@/lib/data/audit";
-import { NotFoundError } from "@/lib/data/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/data/errors";
+import { imposedBy } from "@/lib/data/imposed-limits";
 import { tenantFor } from "@/lib/data/tenant-access";
 import { counterTarget, limitsNamed } from "@/lib/data/counter-specs";
 import { CounterQuery, resolveCheck } from "@/lib/data/counters";
@@ -24,7 +25,9 @@ import {
 // POST /api/admin/reset: clears a limit's counters, for one owner when the request names it
 // (key, subject) or for every owner of the limit otherwise: its entries in owner keys, or a
 // sliding log's own keys (lib/limiter/keys.ts). Audited in a transaction whose commit waits
-// on the Redis work, so a reset that failed leaves no audit entry behind.
+// on the Redis work, so a reset that failed leaves no audit entry behind. Tenant roles
+// (editor and up) may reset only what their tenant owns (tenant, key and tenant-route
+// limits); a plan's or global route's limit needs an operator.
 
 export const ResetInput = CounterQuery.extend({
   limit: z.string().regex(NAME_PATTERN, { error: NAME_RULE }),
@@ -51,9 +54,18 @@ export async function resetCounter(
       const check = await resolveCheck(input.tenant, input.key ?? null, input.route ?? null);
       let limits = limitsNamed(check.tenant, input.limit, input.key ?? null);
       if (input.route !== undefined)
-        limits = limits.filter((l) => l.route === null || l.route === check.route);
+        limits = limits.filter(
+          (l) => l.route === null || l.route === check.routes.global || l.route === check.routes.tenant,
+        );
       if (limits.length === 0) {
         throw new NotFoundError(`No limit named ${input.limit} applies to tenant ${input.tenant} there.`);
+      }
+      // A tenant role resetting a plan's or global route's counter would raise its own quota.
+      const imposed = isOperator(principal) ? [] : limits.flatMap((l) => imposedBy(l) ?? []);
+      if (imposed.length > 0) {
+        throw new ForbiddenError(
+          `Only an operator can reset the counters of ${input.limit}: it is imposed by ${[...new Set(imposed)].join(", ")}.`,
+        );
       }
       const owners = { tenantId: check.tenant.id, keyId: check.keyId, subject: input.subject ?? null };
       const targets = limits.map((limit) => counterTarget(check.tenant.id, limit, owners));

@@ -5,6 +5,7 @@ import {
   type CompiledLimit,
   type CompiledTenant,
   type LimitSet,
+  type RouteResolution,
   type Snapshot,
 } from "@/lib/config/compile";
 import { encodeKeyPart, entryId, limitKeyPrefix, ownerKey, ownerKeyPrefix } from "@/lib/limiter/keys";
@@ -31,10 +32,10 @@ export function planCheck(
   snapshot: Snapshot,
   tenant: CompiledTenant,
   keyName: string | null,
-  routePattern: string | null,
+  routes: RouteResolution,
   owners: CounterOwners,
 ): PlannedLimit[] {
-  return effectiveLimits(snapshot, tenant.slug, keyName, routePattern).map((limit) => ({
+  return effectiveLimits(snapshot, tenant.slug, keyName, routes).map((limit) => ({
     limit,
     spec: specOf(limit, { ...owners, tenantId: tenant.id }),
   }));

@@ -1,7 +1,14 @@
 import "server-only";
 import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import { resolveRoute, type CompiledLimit, type CompiledTenant, type Snapshot } from "@/lib/config/compile";
+import {
+  resolveRoutes,
+  shownRoute,
+  type CompiledLimit,
+  type CompiledTenant,
+  type RouteResolution,
+  type Snapshot,
+} from "@/lib/config/compile";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
 import { db } from "@/lib/data/db";
 import { evaluate } from "@/lib/limiter/evaluate";
@@ -70,7 +77,10 @@ export interface ResolvedCheck {
   snapshot: Snapshot;
   tenant: CompiledTenant;
   keyId: string | null;
+  /** the pattern an answer names (the tenant's, else the global one) */
   route: string | null;
+  /** both resolved patterns: their limits apply together */
+  routes: RouteResolution;
 }
 
 /** The compiled tenant, key and route of a query; 404 for a key the tenant does not have. */
@@ -88,7 +98,8 @@ export async function resolveCheck(
     if (!key) throw new NotFoundError(`Tenant ${slugName} has no key named ${keyName}.`);
     keyId = key.id;
   }
-  return { snapshot, tenant, keyId, route: resolveRoute(snapshot, slugName, route) };
+  const routes = resolveRoutes(snapshot, slugName, route);
+  return { snapshot, tenant, keyId, route: shownRoute(routes), routes };
 }
 
 function report(limit: CompiledLimit, decision: LimitDecision): LimitState {
@@ -115,7 +126,7 @@ export async function counterState(principal: Principal, query: CounterQuery): P
   await tenantFor(db(), principal, query.tenant, "viewer");
   const check = await resolveCheck(query.tenant, query.key ?? null, query.route ?? null);
   const owners = { tenantId: check.tenant.id, keyId: check.keyId, subject: query.subject ?? null };
-  const planned = planCheck(check.snapshot, check.tenant, query.key ?? null, check.route, owners);
+  const planned = planCheck(check.snapshot, check.tenant, query.key ?? null, check.routes, owners);
   const evaluated = planned.filter((p): p is { limit: CompiledLimit; spec: LimitSpec } => p.spec !== null);
   const decision = await withStore(() =>
     evaluate(

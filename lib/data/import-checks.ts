@@ -58,19 +58,6 @@ function imposedNames(current: ConfigDocument, planName: string): Set<string> {
   return names;
 }
 
-/** Errors for what a tenant member changed that only an operator may change. */
-export function checkTenantScope(next: TenantDoc, current: TenantDoc): DocumentError[] {
-  const errors: DocumentError[] = [];
-  if (next.plan !== current.plan)
-    errors.push({ path: "tenants[0].plan", message: "only an operator can change a tenant's plan" });
-  if (next.status !== current.status)
-    errors.push({
-      path: "tenants[0].status",
-      message: "only an operator can suspend or reactivate a tenant",
-    });
-  return errors;
-}
-
 export function checkImposedOverrides(
   next: TenantDoc,
   current: TenantDoc,
@@ -98,6 +85,33 @@ export function checkImposedOverrides(
     }
   };
   compare("tenants[0].limits", next.limits, current.limits);
+  // A tenant route limit named like a limit of the global route with the same pattern
+  // overrides it (lib/config/document/inheritance.ts): that too is an operator's.
+  const globalNames = (pattern: string): Set<string> =>
+    new Set(currentDoc.routes?.find((r) => r.pattern === pattern)?.limits.map((l) => l.name) ?? []);
+  next.routes.forEach((route, r) => {
+    const twins = globalNames(route.pattern);
+    const own = (limits: TenantDoc["limits"]) => limits.filter((l) => twins.has(l.name));
+    const beforeRoute = current.routes.find((c) => c.pattern === route.pattern);
+    if (!sameJson(canonicalLimits(own(route.limits)), canonicalLimits(own(beforeRoute?.limits ?? [])))) {
+      errors.push({
+        path: `tenants[0].routes[${r}].limits`,
+        message: `the global route ${route.pattern} imposes ${[...twins].join(", ")}; only an operator can override those here`,
+      });
+    }
+  });
+  for (const route of current.routes) {
+    const twins = globalNames(route.pattern);
+    if (
+      !next.routes.some((n) => n.pattern === route.pattern) &&
+      route.limits.some((l) => twins.has(l.name))
+    ) {
+      errors.push({
+        path: "tenants[0].routes",
+        message: `the override on ${route.pattern} of a global route's limit is an operator's; only an operator can remove it`,
+      });
+    }
+  }
   next.keys.forEach((key, k) =>
     compare(
       `tenants[0].keys[${k}].limits`,

@@ -4,12 +4,10 @@ import { validateDocument, type ConfigDocument, type DocumentError } from "@/lib
 import { writePlan, writeRoutes, writeTenant } from "@/lib/data/apply-document";
 import { canonicalPlan, canonicalRoute, canonicalTenant, sameJson } from "@/lib/data/canonical";
 import { runConfigChange, type Audit } from "@/lib/data/config-change";
+import { documentCapErrors } from "@/lib/data/count-caps";
 import { ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
-import {
-  checkAgainstDatabase,
-  checkImposedOverrides,
-  checkTenantScope,
-} from "@/lib/data/import-checks";
+import { checkAgainstDatabase, checkImposedOverrides } from "@/lib/data/import-checks";
+import { tenantFieldErrors } from "@/lib/data/tenant-field-rights";
 import { readDocument } from "@/lib/data/read-document";
 import type { Tx } from "@/lib/data/tx";
 
@@ -72,6 +70,7 @@ async function validateFor(
   const errors: DocumentError[] = [];
   if (!isOperator(principal))
     errors.push(...(await tenantScopeErrors(tx, principal, document, current, prune)));
+  errors.push(...documentCapErrors(document, current, prune));
   errors.push(...(await checkAgainstDatabase(tx, document, current, prune)));
   if (errors.length > 0) throw new ValidationFailed(errors);
   return document;
@@ -96,7 +95,10 @@ async function tenantScopeErrors(
     throw new ForbiddenError("Your role in this tenant cannot change its configuration.");
   const before = current.tenants?.find((t) => t.slug === only.slug);
   if (!before) throw new NotFoundError(`No tenant named ${only.slug}.`);
-  return [...checkTenantScope(only, before), ...checkImposedOverrides(only, before, current)];
+  return [
+    ...tenantFieldErrors(principal, row.id, only, before),
+    ...checkImposedOverrides(only, before, current),
+  ];
 }
 
 async function applyDocument(

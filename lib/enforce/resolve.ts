@@ -1,6 +1,6 @@
 import "server-only";
 import { sha256Hex } from "@/lib/auth/secrets";
-import { effectiveLimits, resolveRoute, type CompiledTenant } from "@/lib/config/compile";
+import { effectiveLimits, resolveRoutes, shownRoute, type CompiledTenant } from "@/lib/config/compile";
 import type { ConfigIndex, KeyRecord } from "@/lib/enforce/config-index";
 import { keyNameId } from "@/lib/enforce/config-index";
 import { matchLimits, type MatchedLimits } from "@/lib/enforce/limit-specs";
@@ -95,7 +95,8 @@ export function resolveCheck(
   if (!mayCheck(caller, slug)) return { kind: "forbidden", tenantSlug: slug };
   const tenant = config.snapshot.tenants[slug];
   if (!tenant) return early("unknown_tenant", slug, null, key, null);
-  const route = resolveRoute(config.snapshot, slug, input.route);
+  const routes = resolveRoutes(config.snapshot, slug, input.route);
+  const route = shownRoute(routes);
   if (input.apiKey === null && input.key !== null) {
     key = config.keysByName.get(keyNameId(slug, input.key)) ?? null;
     if (!key)
@@ -110,7 +111,7 @@ export function resolveCheck(
   const problem = key ? keyProblem(key, Date.now()) : null;
   if (problem) return early(problem, slug, tenant, key, route);
   if (tenant.status !== "active") return early("suspended_tenant", slug, tenant, key, route);
-  const candidates = effectiveLimits(config.snapshot, slug, key?.name ?? null, route);
+  const candidates = effectiveLimits(config.snapshot, slug, key?.name ?? null, routes);
   const matched = matchLimits(candidates, {
     tenantId: tenant.id,
     keyId: key?.id ?? null,

@@ -7,10 +7,11 @@ import { usageSink } from "@/lib/usage/decision-sink";
 import { usageRecorder } from "@/lib/usage/recorder";
 import { UsageRollup } from "@/lib/usage/rollup";
 import { usageSettings } from "@/lib/usage/settings";
+import { startMemoryJob } from "@/lib/usage/tenant-memory";
 
 // Started once per server process (server.ts): plugs the recorder into /api/check's decision
 // sink, starts its 1 s flush, and the rollup loop, which every server runs but only the
-// lease holder acts on.
+// lease holder acts on; likewise the per-tenant Redis memory pass (tenant-memory.ts).
 
 export interface UsageJobs {
   stop(): Promise<void>;
@@ -18,7 +19,13 @@ export interface UsageJobs {
 
 const holder = globalThis as unknown as { sluiceUsageJobs?: UsageJobs };
 
-export function startUsageJobs(options: { rollupEveryMs?: number } = {}): UsageJobs {
+export function startUsageJobs(
+  options: {
+    rollupEveryMs?: number;
+    /** tenant id -> slug, for the per-tenant memory gauge (lib/usage/tenant-memory.ts) */
+    tenantSlugs?: () => Readonly<Record<string, string>>;
+  } = {},
+): UsageJobs {
   if (holder.sluiceUsageJobs) return holder.sluiceUsageJobs;
   const settings = usageSettings();
   const recorder = usageRecorder();
@@ -52,9 +59,11 @@ export function startUsageJobs(options: { rollupEveryMs?: number } = {}): UsageJ
   const timer = setInterval(() => void tick(), options.rollupEveryMs ?? 5_000);
   timer.unref();
   void tick();
+  const memory = startMemoryJob({ prefix: settings.ns, slugById: options.tenantSlugs ?? (() => ({})) });
   holder.sluiceUsageJobs = {
     async stop() {
       clearInterval(timer);
+      await memory.stop();
       await recorder.stop();
       await rollup.lease.release().catch(() => undefined);
       holder.sluiceUsageJobs = undefined;

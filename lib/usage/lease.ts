@@ -35,7 +35,7 @@ export class RollupLease {
 
   constructor(
     private readonly client: RedisClient,
-    private readonly keys: JobKeys,
+    private readonly keys: Pick<JobKeys, "lease" | "fence">,
     /** unique per process and job instance */
     private readonly owner: string,
     private readonly ttlMs: number,

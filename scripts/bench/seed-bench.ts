@@ -3,7 +3,7 @@ import { createApiKey } from "@/lib/data/api-keys";
 import { importConfig } from "@/lib/data/import-config";
 import { createServiceToken } from "@/lib/data/tokens";
 import { latestPublished } from "@/lib/data/config-change";
-import { effectiveLimits, resolveRoute } from "@/lib/config/compile";
+import { effectiveLimits, resolveRoutes } from "@/lib/config/compile";
 import type { PublishedConfig } from "@/lib/config/published";
 import { matchLimits } from "@/lib/enforce/limit-specs";
 import { buildCall } from "@/lib/limiter/evaluate";
@@ -68,7 +68,7 @@ export async function seedBench(batch: number): Promise<BenchSetup> {
   const snapshot = published.snapshot;
   const tenant = snapshot.tenants.bench;
   if (!tenant) throw new Error("bench tenant missing from the snapshot");
-  const route = resolveRoute(snapshot, "bench", ROUTE);
+  const route = resolveRoutes(snapshot, "bench", ROUTE);
   const specsOf = (name: string) =>
     matchLimits(effectiveLimits(snapshot, "bench", name, route), {
       tenantId: tenant.id,

@@ -1,4 +1,4 @@
-// Hot-path reads of a snapshot: which limits a check meets, and which route it resolves
+// Hot-path reads of a snapshot: which limits a check meets, and which routes it resolves
 // to. Everything was merged at compile time; these only pick and concatenate.
 
 import { createRouteMatcher, type RouteMatcher } from "@/lib/config/routes/route-matcher";
@@ -14,50 +14,87 @@ export function limitSetFor(tenant: CompiledTenant, keyName: string | null): Lim
 }
 
 /**
- * The effective limits of a check: those without a route plus those of the check's
- * resolved route pattern (resolve it with resolveRoute first). Unknown tenant: none.
+ * Where a check's route resolves (config.md): the most specific global pattern and the
+ * most specific pattern among the tenant's own routes, found separately. Both apply, so a
+ * tenant's route can add limits but never hide a global route's (an operator's) limits.
+ */
+export interface RouteResolution {
+  global: string | null;
+  tenant: string | null;
+}
+
+export const NO_ROUTE: RouteResolution = Object.freeze({ global: null, tenant: null });
+
+/** The pattern a check's answer names: the tenant's when one matched, else the global one. */
+export function shownRoute(routes: RouteResolution): string | null {
+  return routes.tenant ?? routes.global;
+}
+
+/**
+ * The effective limits of a check: those without a route plus those of both resolved
+ * patterns (resolve them with resolveRoutes first). Unknown tenant: none.
  * A key name the snapshot does not know gets the tenant's keyDefault set.
  */
 export function effectiveLimits(
   snapshot: Snapshot,
   tenantSlug: string,
   keyName: string | null,
-  routePattern: string | null,
+  routes: RouteResolution | null,
 ): CompiledLimit[] {
   const tenant = snapshot.tenants[tenantSlug];
   if (!tenant) return [];
   const set = limitSetFor(tenant, keyName);
-  const routed = routePattern === null ? EMPTY : (set.routed[routePattern] ?? EMPTY);
-  return routed.length === 0 ? set.unrouted.slice() : [...set.unrouted, ...routed];
+  const globalPattern = routes?.global ?? null;
+  const tenantPattern = routes?.tenant ?? null;
+  const fromGlobal = globalPattern === null ? EMPTY : (set.routed[globalPattern] ?? EMPTY);
+  // The same pattern text declared in both scopes keys one entry of `routed`: take it once.
+  const fromTenant =
+    tenantPattern === null || tenantPattern === globalPattern ? EMPTY : (set.routed[tenantPattern] ?? EMPTY);
+  if (fromGlobal.length === 0 && fromTenant.length === 0) return set.unrouted.slice();
+  return [...set.unrouted, ...fromGlobal, ...fromTenant];
 }
 
 // Matchers are built on first use and live as long as the snapshot object: a new snapshot
-// (new version) brings new tenant objects and thus fresh matchers.
+// (new version) brings new tenant objects and thus fresh matchers. Global and tenant
+// routes are matched apart (a tenant's pattern never shadows a global one).
 const tenantMatchers = new WeakMap<CompiledTenant, RouteMatcher>();
 const globalMatchers = new WeakMap<Snapshot, RouteMatcher>();
 
-function matcherFor(snapshot: Snapshot, tenant: CompiledTenant): RouteMatcher {
-  if (tenant.routes.length === 0) {
-    let shared = globalMatchers.get(snapshot);
-    if (!shared) globalMatchers.set(snapshot, (shared = createRouteMatcher(snapshot.routes)));
-    return shared;
-  }
+function globalMatcher(snapshot: Snapshot): RouteMatcher {
+  let shared = globalMatchers.get(snapshot);
+  if (!shared) globalMatchers.set(snapshot, (shared = createRouteMatcher(snapshot.routes)));
+  return shared;
+}
+
+function tenantMatcher(tenant: CompiledTenant): RouteMatcher {
   let own = tenantMatchers.get(tenant);
-  if (!own) tenantMatchers.set(tenant, (own = createRouteMatcher(snapshot.routes, tenant.routes)));
+  if (!own) tenantMatchers.set(tenant, (own = createRouteMatcher([], tenant.routes)));
   return own;
 }
 
 /**
- * The pattern a check's route ("GET /v1/items/42?x=1") resolves to for this tenant
- * (global and the tenant's own routes), or null: unknown tenant, no match, no route.
+ * The patterns a check's route ("GET /v1/items/42?x=1") resolves to for this tenant, one
+ * among the global routes and one among the tenant's; NO_ROUTE for an unknown tenant or
+ * no route.
  */
+export function resolveRoutes(
+  snapshot: Snapshot,
+  tenantSlug: string,
+  route: string | null | undefined,
+): RouteResolution {
+  if (!route) return NO_ROUTE;
+  const tenant = snapshot.tenants[tenantSlug];
+  if (!tenant) return NO_ROUTE;
+  const global = snapshot.routes.length === 0 ? null : globalMatcher(snapshot).match(route);
+  const own = tenant.routes.length === 0 ? null : tenantMatcher(tenant).match(route);
+  return global === null && own === null ? NO_ROUTE : { global, tenant: own };
+}
+
+/** The pattern an answer names for this route (shownRoute of resolveRoutes), or null. */
 export function resolveRoute(
   snapshot: Snapshot,
   tenantSlug: string,
   route: string | null | undefined,
 ): string | null {
-  if (!route) return null;
-  const tenant = snapshot.tenants[tenantSlug];
-  if (!tenant) return null;
-  return matcherFor(snapshot, tenant).match(route);
+  return shownRoute(resolveRoutes(snapshot, tenantSlug, route));
 }

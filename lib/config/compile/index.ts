@@ -1,6 +1,14 @@
 export { compileLimit, formatProvenance, type KeyIdOf } from "./compile-limit";
 export { compileSnapshot } from "./compile-snapshot";
-export { effectiveLimits, limitSetFor, resolveRoute } from "./effective-limits";
+export {
+  NO_ROUTE,
+  effectiveLimits,
+  limitSetFor,
+  resolveRoute,
+  resolveRoutes,
+  shownRoute,
+  type RouteResolution,
+} from "./effective-limits";
 export { idMapFromNames, type IdMap } from "./id-map";
 export {
   SNAPSHOT_FORMAT,

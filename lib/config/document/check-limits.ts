@@ -56,13 +56,19 @@ function checkBase(base: LimitDeclaration): DocumentError[] {
 const cannotDelay = (fields: LimitFields): boolean =>
   fields.action === "delay" && fields.algorithm !== undefined && !DELAY_ALGORITHMS.includes(fields.algorithm);
 
-/** " (from plan free)" when the field's value came from an earlier declaration. */
-function inheritedFrom(chain: readonly LimitDeclaration[], field: keyof LimitFields): string {
+/** Where the field's value came from among earlier declarations ("plan free"), or null. */
+function sourceOf(chain: readonly LimitDeclaration[], field: keyof LimitFields): string | null {
   for (let i = chain.length - 1; i >= 0; i--) {
     const declaration = chain[i] as LimitDeclaration;
-    if (declaration.fields[field] !== undefined) return ` (from ${describeOrigin(declaration.origin)})`;
+    if (declaration.fields[field] !== undefined) return describeOrigin(declaration.origin);
   }
-  return "";
+  return null;
+}
+
+/** " (from plan free)" when the field's value came from an earlier declaration. */
+function inheritedFrom(chain: readonly LimitDeclaration[], field: keyof LimitFields): string {
+  const source = sourceOf(chain, field);
+  return source === null ? "" : ` (from ${source})`;
 }
 
 function checkStep(chain: readonly LimitDeclaration[], index: number): DocumentError[] {
@@ -121,7 +127,37 @@ function checkExactness(chain: readonly LimitDeclaration[], index: number): Docu
   const before = index > 0 ? ruleOf(fieldsUpTo(index)) : null;
   const problem = now ? exactnessProblem(now) : null;
   if (!problem || (before && exactnessProblem(before))) return [];
-  return [{ path: (chain[index] as LimitDeclaration).path, message: `numbers too large to count exactly: ${problem}` }];
+  return [
+    {
+      path: (chain[index] as LimitDeclaration).path,
+      message: `numbers too large to count exactly: ${problem}`,
+    },
+  ];
+}
+
+/** A sliding log keeps an entry per admitted check in Redis: its limit is capped (issue 12). */
+export const MAX_SLIDING_LOG_LIMIT = 10_000;
+
+const oversizedLog = (fields: LimitFields): boolean =>
+  fields.algorithm === "sliding_log" && fields.limit !== undefined && fields.limit > MAX_SLIDING_LOG_LIMIT;
+
+/** A sliding_log over the cap, reported where the merged rule first becomes one. */
+function checkLogSize(chain: readonly LimitDeclaration[], index: number): DocumentError[] {
+  const declaration = chain[index] as LimitDeclaration;
+  const earlier = chain.slice(0, index);
+  const now = mergeLimitFields([...earlier, declaration].map((d) => d.fields));
+  if (!oversizedLog(now)) return [];
+  if (index > 0 && oversizedLog(mergeLimitFields(earlier.map((d) => d.fields)))) return [];
+  const field = declaration.fields.limit !== undefined ? "limit" : "algorithm";
+  const other = field === "limit" ? "algorithm" : "limit";
+  const source = sourceOf(earlier, other);
+  const inherited = source === null ? "" : ` (its ${other} from ${source})`;
+  return [
+    {
+      path: `${declaration.path}.${field}`,
+      message: `sliding_log keeps one entry per admitted request, so its limit must be at most ${MAX_SLIDING_LOG_LIMIT}, and this one is ${now.limit}${inherited}; use sliding_window for larger limits`,
+    },
+  ];
 }
 
 /**
@@ -134,7 +170,13 @@ export function checkSlots(slots: readonly LimitSlot[], checkBases: boolean): Do
     const base = slot.chain[0];
     if (!base) continue;
     if (checkBases) errors.push(...checkBase(base));
-    slot.chain.forEach((_, index) => errors.push(...checkStep(slot.chain, index), ...checkExactness(slot.chain, index)));
+    slot.chain.forEach((_, index) =>
+      errors.push(
+        ...checkStep(slot.chain, index),
+        ...checkExactness(slot.chain, index),
+        ...checkLogSize(slot.chain, index),
+      ),
+    );
   }
   return errors;
 }

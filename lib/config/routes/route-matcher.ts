@@ -1,14 +1,18 @@
-// Resolves a check's route to the single most specific declared pattern. This runs on
-// every check, so patterns are precompiled into a segment trie: matching walks the path
-// once, trying literal, then :param, then * at each segment, and the first complete match
-// is the most specific one (backtracking happens only where a literal branch dead-ends).
+// Resolves a check's route to the single most specific declared pattern of one set. A
+// check resolves twice, once among the global routes and once among the tenant's own
+// (lib/config/compile/effective-limits.ts), and the limits of both apply: a tenant's
+// pattern never hides a global one. It runs for every distinct check, so patterns are
+// precompiled into a segment trie: matching walks the path once, trying literal, then
+// :param, then * at each segment, and the first complete match is the most specific one
+// (backtracking happens only where a literal branch dead-ends).
 //
 // Ranking, most important first:
 //   1. path, segment by segment from the left: literal > :param > * (config.md);
 //   2. method: a literal method beats "*" (a user reads "GET /v1/items/:id" as more about
 //      the request than "* /v1/items/:id", but never lets the method outweigh the path:
 //      "* /v1/items/new" beats "GET /v1/items/:id" for GET /v1/items/new);
-//   3. scope: at equal path and method rank, the tenant's own route beats a global one.
+//   3. scope (only when one matcher is given both sets, which resolution no longer does):
+//      at equal path and method rank, the tenant's own route beats a global one.
 // `*` matches one or more remaining segments: "GET /files/*" does not match "GET /files".
 
 import { parseCheckRoute } from "./check-route";

@@ -15,6 +15,7 @@ import { readBody } from "@/lib/enforce/http/read-body";
 import { deliverer } from "@/lib/enforce/http/turn-end-writes";
 import { writeAnswer } from "@/lib/enforce/http/node-write";
 import { registry } from "@/lib/metrics/check-metrics";
+import { tenantMemoryMetricsText } from "@/lib/usage/tenant-memory";
 
 // The enforcement endpoints on node:http: /api/check and /api/check/batch for connections
 // the lean front handed over (lib/enforce/http/front: a request it does not answer itself,
@@ -72,7 +73,7 @@ export function leanRoute(
         writeAnswer(response, methodNotAllowed("GET"));
         return true;
       }
-      const body = registry.render();
+      const body = registry.render() + tenantMemoryMetricsText();
       const headers = "content-type: text/plain; version=0.0.4; charset=utf-8\r\ncache-control: no-store\r\n";
       writeAnswer(response, { status: 200, headers, body }, request.method === "HEAD");
       return true;

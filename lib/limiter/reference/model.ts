@@ -57,7 +57,10 @@ export class ReferenceLimiter {
     const allowed = seen.every((s) => s.spec.rule.mode === "shadow" || s.reason === "ok");
     const decisions = seen.map(({ spec, alg, key, state, look, reason }): LimitDecision => {
       const { rule } = spec;
-      const consumed = reason === "ok" && (rule.mode === "shadow" || allowed);
+      // A shadow limit consumes on its own verdict, except a sliding log: a denied check
+      // adds no entry to any log (a shadow log must not grow on rejected traffic).
+      const shadowConsumes = rule.mode === "shadow" && rule.algorithm !== "sliding_log";
+      const consumed = reason === "ok" && (allowed || shadowConsumes);
       const after = consumed ? alg.consume(state, rule, cost, now) : state;
       if (consumed && !request.dryRun && after) this.states.set(key, after);
       const retry =

@@ -3,7 +3,8 @@ import { addPlansAndRoutes, closeClients, setupTenants, unique } from "./setup";
 import { decide, waitForVersion, type Decision } from "./http";
 
 // config.md's inheritance as the check path resolves it: plan -> tenant -> key overrides,
-// global and tenant routes (most specific pattern wins), limits skipped without an owner.
+// global and tenant routes (the most specific pattern of each applies), limits skipped
+// without an owner.
 
 const plan = unique("plan");
 const base = `/inh-${plan}`;
@@ -98,16 +99,17 @@ describe("routes", () => {
     expect(summary(d2)["g-item"]).toBe("route:4");
   });
 
-  it("the most specific pattern wins: literal > :param > *", async () => {
+  it("the most specific pattern wins within global and within tenant routes; both apply", async () => {
     const special = await decide({
       tenant: one,
       key: "k2",
       route: `GET ${base}/items/special`,
       dryRun: true,
     });
+    // the answer names the tenant's pattern; the global GET .../items/:id still applies
     expect(special.route).toBe(`GET ${base}/items/special`);
-    expect(summary(special)).toMatchObject({ "t-route": "route:6" });
-    expect(summary(special)["g-item"]).toBeUndefined();
+    expect(summary(special)).toMatchObject({ "t-route": "route:6", "g-item": "tenant:8" });
+    expect(summary(special)["g-rest"]).toBeUndefined();
     const rest = await decide({ tenant: one, route: `GET ${base}/other/deep/path`, dryRun: true });
     expect(rest.route).toBe(`GET ${base}/*`);
     expect(summary(rest)["g-rest"]).toBe("route:9");

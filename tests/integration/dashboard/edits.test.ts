@@ -21,10 +21,12 @@ let plan = "";
 let editor: Principal;
 let viewer: Principal;
 let admin: Principal;
+let tenantId = "";
 
 beforeAll(async () => {
   plan = await anyPlan();
   const id = await makeTenant(slug, plan);
+  tenantId = id;
   editor = await makeMember(`${slug}@editor.test`, id, "editor");
   viewer = await makeMember(`${slug}@viewer.test`, id, "viewer");
   admin = await makeMember(`${slug}@admin.test`, id, "admin");
@@ -166,7 +168,13 @@ describe("YAML import preview", () => {
 
   it("shows the change and a before/after of just the tenant, then applies it", async () => {
     const text = `tenants:\n  - slug: ${slug}\n    name: Renamed\n    plan: ${plan}\n`;
-    const preview = await previewImport(editor, text);
+    // renaming is the owner's, whichever path it takes (issue 12 §3): an editor is refused
+    expect(await previewImport(editor, text)).toMatchObject({
+      ok: false,
+      errors: [{ path: "tenants[0].name", message: expect.stringMatching(/owner/) }],
+    });
+    const owner = await makeMember(`${slug}@owner.test`, tenantId, "owner");
+    const preview = await previewImport(owner, text);
     expect(preview).toMatchObject({
       ok: true,
       changes: [{ action: "update", target: "tenant", name: slug }],
@@ -175,7 +183,7 @@ describe("YAML import preview", () => {
     expect(preview.before).toContain(`name: Tenant ${slug}`);
     expect(preview.after).toContain("name: Renamed");
     expect((await tenantDetail(editor, slug)).name).toBe(`Tenant ${slug}`);
-    const applied = await applyImport(editor, text);
+    const applied = await applyImport(owner, text);
     expect(applied.changes).toHaveLength(1);
     expect((await tenantDetail(editor, slug)).name).toBe("Renamed");
   });

@@ -7,6 +7,7 @@ import {
   compileSnapshot,
   effectiveLimits,
   resolveRoute,
+  resolveRoutes,
   type CompiledLimit,
   type IdMap,
   type Snapshot,
@@ -108,7 +109,7 @@ const reports: CompiledLimit = {
 };
 
 function effectiveFor(key: string | null, route: string | null): CompiledLimit[] {
-  return effectiveLimits(snapshot, "acme", key, resolveRoute(snapshot, "acme", route));
+  return effectiveLimits(snapshot, "acme", key, resolveRoutes(snapshot, "acme", route));
 }
 
 describe("config.md example", () => {
@@ -163,7 +164,7 @@ describe("config.md example", () => {
   it("is plain JSON: it survives publishing unchanged", () => {
     const copy = JSON.parse(JSON.stringify(snapshot)) as Snapshot;
     expect(copy).toEqual(snapshot);
-    expect(effectiveLimits(copy, "acme", "backend", "POST /v1/search")).toEqual([
+    expect(effectiveLimits(copy, "acme", "backend", { global: "POST /v1/search", tenant: null })).toEqual([
       tenantRpm,
       backendKeyRps,
       search,

@@ -8,7 +8,7 @@ import {
   effectiveLimits,
   formatProvenance,
   idMapFromNames,
-  resolveRoute,
+  resolveRoutes,
 } from "@/lib/config/compile";
 
 import { documentFromYaml } from "./load-document";
@@ -59,12 +59,12 @@ const document = documentFromYaml(DOC);
 const snapshot = compileSnapshot(document, idMapFromNames(document), 3);
 
 function names(key: string | null, route: string | null, tenant = "acme"): string[] {
-  return effectiveLimits(snapshot, tenant, key, resolveRoute(snapshot, tenant, route)).map(
+  return effectiveLimits(snapshot, tenant, key, resolveRoutes(snapshot, tenant, route)).map(
     (limit) => limit.name,
   );
 }
 function limitOf(name: string, key: string | null, route: string | null, tenant = "acme") {
-  const found = effectiveLimits(snapshot, tenant, key, resolveRoute(snapshot, tenant, route)).find(
+  const found = effectiveLimits(snapshot, tenant, key, resolveRoutes(snapshot, tenant, route)).find(
     (l) => l.name === name,
   );
   if (!found) throw new Error(`no ${name}`);

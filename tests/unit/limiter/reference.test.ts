@@ -157,6 +157,19 @@ describe("several limits in one check", () => {
     expect(h.at(0).check([tenant]).remaining).toBe(2);
   });
 
+  it("a shadow sliding log records only admitted checks (a denied check adds no entry)", () => {
+    const h = harness();
+    const gate = spec("t", "gate", rule("fixed_window", 2, 60_000));
+    const log = spec("t", "log", rule("sliding_log", 100, 60_000, { mode: "shadow" }));
+    const bucket = spec("t", "bucket", rule("token_bucket", 100, 60_000, { mode: "shadow" }));
+    for (let i = 0; i < 10; i++) h.at(0).check([gate, log, bucket]);
+    const denied = h.at(0).check([gate, log, bucket]);
+    expect(denied.allowed).toBe(false);
+    expect(denied.limits[1]).toMatchObject({ allowed: true, consumed: false, remaining: 98 });
+    // other shadow limits still consume on their own verdict
+    expect(denied.limits[2]).toMatchObject({ allowed: true, consumed: true, remaining: 89 });
+  });
+
   it("answers cost_exceeds_capacity with no retry time, and dryRun stores nothing", () => {
     const h = harness();
     const r = rule("token_bucket", 10, 1_000, { burst: 15 });

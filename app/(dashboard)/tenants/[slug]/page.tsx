@@ -6,6 +6,9 @@ import { limitHierarchy, type HierarchyRow } from "@/lib/data/queries/limit-hier
 import { LimitHierarchyView } from "@/components/limits/limit-hierarchy-view";
 import { editorHref } from "@/components/limits/editor-href";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
+import { RedisMemory } from "@/components/tenants/redis-memory";
+import { usageSettings } from "@/lib/usage/settings";
+import { tenantMemoryOf } from "@/lib/usage/tenant-memory";
 
 export const metadata: Metadata = { title: "Tenant limits" };
 
@@ -21,6 +24,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
   const tenant = await orNotFound(tenantDetail(user, slug));
   const hierarchy = limitHierarchy(tenant);
   const keysWithout = tenant.keyNames.filter((k) => !hierarchy.keys.some((g) => g.key === k));
+  const memory = await tenantMemoryOf(tenant.id, usageSettings().ns);
   return (
     <>
       <div className="panel">
@@ -105,6 +109,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
           </p>
         )}
       </div>
+      <RedisMemory memory={memory} />
     </>
   );
 }
