@@ -17,7 +17,10 @@ const DATA = resolve(process.env.SLUICE_DATA_DIR ?? join(ROOT, ".data"));
 
 /** "127.0.0.1:6379", "[::1]:6379", "[::ffff:127.0.0.1]:80", "*:80", "0.0.0.0:80", "[::]:80" */
 export function isLoopback(local) {
-  const host = local.slice(0, local.lastIndexOf(":")).replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const host = local
+    .slice(0, local.lastIndexOf(":"))
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
   return /^127\./.test(host) || host === "::1" || /^::ffff:127\./i.test(host);
 }
 
@@ -48,7 +51,8 @@ export function ourListeners(roots = [ROOT, DATA]) {
     if (!parsed) continue;
     for (const pid of parsed.pids) {
       const cwd = workDir(pid);
-      if (cwd !== null && roots.some((root) => inside(cwd, root))) out.push({ pid, local: parsed.local, cwd });
+      if (cwd !== null && roots.some((root) => inside(cwd, root)))
+        out.push({ pid, local: parsed.local, cwd });
     }
   }
   return out;
@@ -95,7 +99,9 @@ function main() {
     }
     console.log("nothing the run started is still listening");
   } else {
-    console.error("usage: listeners.mjs list | snapshot <file> | watch <file> | check-during <file> | check-after <snapshot>");
+    console.error(
+      "usage: listeners.mjs list | snapshot <file> | watch <file> | check-during <file> | check-after <snapshot>",
+    );
     process.exit(2);
   }
 }

@@ -110,12 +110,18 @@ describe("scripts/redis-cluster.sh", () => {
         .map((line) => line.trim().split(/\s+/)[3] ?? "")
         .filter((local) => [...ports, ...buses].some((p) => local.endsWith(`:${p}`)));
     try {
-      execFileSync("bash", ["scripts/redis-cluster.sh", "start", dir, String(base)], { cwd: ROOT, stdio: "ignore" });
+      execFileSync("bash", ["scripts/redis-cluster.sh", "start", dir, String(base)], {
+        cwd: ROOT,
+        stdio: "ignore",
+      });
       const locals = onPorts();
       expect(locals.length).toBe(6);
       expect(locals.filter((local) => !loopback(local))).toEqual([]);
     } finally {
-      execFileSync("bash", ["scripts/redis-cluster.sh", "stop", dir, String(base)], { cwd: ROOT, stdio: "ignore" });
+      execFileSync("bash", ["scripts/redis-cluster.sh", "stop", dir, String(base)], {
+        cwd: ROOT,
+        stdio: "ignore",
+      });
       rmSync(dir, { recursive: true, force: true });
     }
     expect(onPorts()).toEqual([]);
