@@ -8,6 +8,7 @@ import { runConfigChange } from "@/lib/data/config-change";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/data/errors";
 import { tenantFor } from "@/lib/data/tenant-access";
 import type { Tx } from "@/lib/data/tx";
+import { safeText } from "@/lib/shared/safe-text";
 
 // Members and roles of one tenant. Admins manage members; nobody grants more than they
 // hold, nor touches someone who outranks them; a tenant always keeps an owner.
@@ -24,7 +25,10 @@ export const AddMemberInput = z.strictObject({
 });
 export type AddMemberInput = z.input<typeof AddMemberInput>;
 
-export const ChangeRoleInput = z.strictObject({ userId: z.string().min(1).max(64), role: roleSchema });
+export const ChangeRoleInput = z.strictObject({
+  userId: safeText(z.string().min(1).max(64)),
+  role: roleSchema,
+});
 
 export interface MemberRow {
   userId: string;

@@ -12,6 +12,7 @@ import {
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";
+import { safeText } from "@/lib/shared/safe-text";
 
 const tenant = z.string().regex(NAME_PATTERN);
 
@@ -36,7 +37,7 @@ export async function changeRoleAction(raw: unknown): Promise<ActionResult<FormO
 
 export async function removeMemberAction(raw: unknown): Promise<ActionResult<null>> {
   return runAction(
-    z.strictObject({ tenant, userId: z.string().min(1).max(64) }),
+    z.strictObject({ tenant, userId: safeText(z.string().min(1).max(64)) }),
     raw,
     async (principal, input) => {
       await removeMember(principal, input.tenant, input.userId);
