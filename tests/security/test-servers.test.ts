@@ -21,7 +21,7 @@ interface Listener {
   local: string;
   cwd: string;
 }
-const listeners = (): Listener[] => (ourListeners as () => Listener[])();
+const listeners = (roots?: string[]): Listener[] => (ourListeners as (roots?: string[]) => Listener[])(roots);
 const loopback = (local: string): boolean => (isLoopback as (l: string) => boolean)(local);
 
 async function freeBase(): Promise<number> {
@@ -35,7 +35,7 @@ async function freeBase(): Promise<number> {
           new Promise<boolean>((resolve) => {
             const server = createServer()
               .once("error", () => resolve(false))
-              .listen(port, () => server.close(() => resolve(true)));
+              .listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
           }),
       ),
     );
@@ -43,12 +43,12 @@ async function freeBase(): Promise<number> {
   }
 }
 
-/** A node server in the checkout (as the apps are), on `host`. */
-async function nodeServer(host: string): Promise<ChildProcess> {
+/** A node server working in `cwd` (the checkout, as the apps do), on `host`. */
+async function nodeServer(host: string, cwd = ROOT): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
     ["-e", `require("node:http").createServer().listen(0, ${JSON.stringify(host)}, () => console.log("up"))`],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] },
+    { cwd, stdio: ["ignore", "pipe", "ignore"] },
   );
   await new Promise((resolve) => child.stdout?.once("data", resolve));
   return child;
@@ -71,13 +71,17 @@ describe("the listener checks of npm test", () => {
   });
 
   it("see a server of the checkout listening on every interface", async () => {
-    const wide = await nodeServer("0.0.0.0");
+    // in a folder of its own, not the checkout: the watcher of this very run must not count it
+    const elsewhere = mkdtempSync(join(tmpdir(), "sluice-wide-"));
+    const wide = await nodeServer("0.0.0.0", elsewhere);
     started.push(wide);
     await sleep(100);
-    const mine = listeners().filter((l) => l.pid === wide.pid);
+    expect(listeners().filter((l) => l.pid === wide.pid)).toEqual([]);
+    const mine = listeners([elsewhere]).filter((l) => l.pid === wide.pid);
     expect(mine.length).toBe(1);
     expect(loopback(mine[0]!.local)).toBe(false);
     wide.kill("SIGKILL");
+    rmSync(elsewhere, { recursive: true, force: true });
   });
 
   it("fail when a server started after the snapshot is still listening, pass once it stopped", async () => {
