@@ -36,7 +36,8 @@ server.on("error", (error) => {
   console.error(`[sluice] server error: ${error.message}`);
   process.exit(1);
 });
-server.listen(settings.PORT, () => {
+// SLUICE_LISTEN_HOST unset: every interface (node's default), as a service's clients need.
+server.listen(settings.PORT, settings.SLUICE_LISTEN_HOST, () => {
   console.log(
     `[sluice] listening on http://localhost:${settings.PORT} (${dev ? "development" : "production"})`,
   );

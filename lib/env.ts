@@ -34,6 +34,11 @@ const EnvSchema = z.object({
     .regex(/^[a-z0-9:_-]{0,32}$/, "must be 0-32 of a-z 0-9 : _ -")
     .default(""),
   PORT: intInRange(1, 65535, 3000),
+  // The address the app listens on; unset: every interface. Test and benchmark runs use 127.0.0.1.
+  SLUICE_LISTEN_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]{1,253}$/, "must be an IP address or a host name")
+    .optional(),
   NEXTAUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   NEXTAUTH_URL: url(["http:", "https:"]).optional(),
   SLUICE_BOOTSTRAP_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),

@@ -9,4 +9,15 @@ if [ -z "${DATABASE_URL:-}" ]; then
   start_private_postgres
   ensure_database sluice
 fi
-exec node --import tsx scripts/bench/index.ts
+# The private PostgreSQL stops again at the end when this run started it (also on Ctrl-C);
+# SLUICE_KEEP_TEST_SERVERS=1 keeps it. The benchmark stops its own Redis and servers.
+finish() {
+  local status=$?
+  trap - EXIT INT TERM
+  if [ "$PG_STARTED" = 1 ] && [ "${SLUICE_KEEP_TEST_SERVERS:-0}" != 1 ]; then stop_private_postgres; fi
+  exit "$status"
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+node --import tsx scripts/bench/index.ts

@@ -21,7 +21,8 @@ start() {
   for port in "${ports[@]}"; do
     up "$port" && continue
     mkdir -p "$dir/$port"
-    redis-server --port "$port" --cluster-port "$(bus "$port")" --cluster-enabled yes --cluster-config-file "$dir/$port/nodes.conf" \
+    # loopback only: the cluster bus listens on the same addresses as the port
+    redis-server --port "$port" --bind 127.0.0.1 --cluster-port "$(bus "$port")" --cluster-enabled yes --cluster-config-file "$dir/$port/nodes.conf" \
       --dir "$dir/$port" --daemonize yes --save '' --appendonly no \
       --pidfile "$dir/$port/redis.pid" --logfile "$dir/$port/redis.log"
   done
@@ -48,6 +49,9 @@ start() {
 stop() {
   for port in "${ports[@]}"; do
     up "$port" && redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true
+  done
+  for port in "${ports[@]}"; do
+    for _ in $(seq 50); do up "$port" || break; sleep 0.1; done
   done
   # the cluster's node ids live in nodes.conf: without data they must go too
   for port in "${ports[@]}"; do rm -f "$dir/$port/nodes.conf"; done

@@ -29,17 +29,21 @@ fi
 export PORT="${PORT:-3000}"
 export NEXTAUTH_URL="${NEXTAUTH_URL:-http://localhost:$PORT}"
 export SLUICE_ADMIN_EMAIL="${SLUICE_ADMIN_EMAIL:-admin@sluice.local}"
+# A generated operator password is kept in .data/admin-password (mode 600) and printed once,
+# when the operator is created; one from SLUICE_ADMIN_PASSWORD is never printed or stored.
+SEED_ARGS=(--credentials "$DATA/credentials.txt")
 if [ -z "${SLUICE_ADMIN_PASSWORD:-}" ]; then
   SLUICE_ADMIN_PASSWORD="$(data_secret admin-password)"; export SLUICE_ADMIN_PASSWORD
+  SEED_ARGS+=(--admin-password-generated)
 fi
 export NODE_ENV=production
 
 # One sentence, no stack trace, for bad settings or unreachable stores.
 node --import tsx --import ./scripts/server-only-hook.mjs scripts/preflight.ts || exit 1
 npm run --silent db:migrate || die "Migrations failed (see above)."
-node --no-deprecation --import tsx --import ./scripts/server-only-hook.mjs prisma/seed.ts || die "Seeding failed (see above)."
+node --no-deprecation --import tsx --import ./scripts/server-only-hook.mjs prisma/seed.ts "${SEED_ARGS[@]}" || die "Seeding failed (see above)."
 bash scripts/build-if-changed.sh || die "The build failed (see above)."
 
-say "serving on http://localhost:$PORT — log in as $SLUICE_ADMIN_EMAIL with password $SLUICE_ADMIN_PASSWORD"
+say "serving on http://localhost:$PORT — log in as $SLUICE_ADMIN_EMAIL; demo credentials in $DATA/credentials.txt"
 echo $$ > "$DATA/app.pid"
 exec node --enable-source-maps .next/sluice/server.mjs

@@ -9,7 +9,7 @@ for dir in "$DATA"/redis*; do
   [ -f "$dir/redis.pid" ] || continue
   pid="$(cat "$dir/redis.pid")"; kill "$pid" 2>/dev/null && say "stopped Redis ($dir)"; rm -f "$dir/redis.pid"
 done
-[ -x "$ROOT/scripts/redis-cluster.sh" ] && [ -d "$DATA/cluster" ] && bash "$ROOT/scripts/redis-cluster.sh" stop "$DATA/cluster" 63811 >/dev/null 2>&1 || true
+[ -x "$ROOT/scripts/redis-cluster.sh" ] && [ -d "$DATA/cluster" ] && bash "$ROOT/scripts/redis-cluster.sh" stop "$DATA/cluster" "${SLUICE_TEST_CLUSTER_PORT:-63811}" >/dev/null 2>&1 || true
 if [ -f "$DATA/pg/postmaster.pid" ]; then
   owner="$(stat -c %U "$DATA/pg")"
   if [ "$(id -un)" = "$owner" ]; then "$(pg_bindir)/pg_ctl" -D "$DATA/pg" -m fast stop >/dev/null

@@ -12,6 +12,7 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "validation_failed"
   | "store_unavailable"
+  | "database_unavailable"
   | "internal_error";
 
 export interface FieldError {
@@ -34,6 +35,7 @@ const STATUS: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   validation_failed: 422,
   store_unavailable: 503,
+  database_unavailable: 503,
   internal_error: 500,
 };
 

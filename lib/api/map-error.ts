@@ -1,7 +1,13 @@
 import "server-only";
 import { z } from "zod";
 import { issuesToErrors } from "@/lib/config/document/zod-issues";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
+import {
+  ConflictError,
+  ForbiddenError,
+  isDatabaseUnavailable,
+  NotFoundError,
+  ValidationFailed,
+} from "@/lib/data/errors";
 import { StoreUnavailableError } from "@/lib/data/counters-store";
 import { ApiError } from "@/lib/api/api-error";
 
@@ -12,6 +18,8 @@ import { ApiError } from "@/lib/api/api-error";
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
 }
+
+export const DATABASE_UNAVAILABLE = "The database is unavailable; nothing was changed.";
 
 export function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
@@ -39,6 +47,11 @@ export function toApiError(error: unknown): ApiError | null {
     );
   }
   if (isUniqueViolation(error)) return new ApiError("conflict", "That name is already taken.");
+  // A write meeting an unreachable PostgreSQL did not happen (its transaction never committed).
+  if (isDatabaseUnavailable(error)) {
+    console.error("[sluice] the database is unavailable:", error);
+    return new ApiError("database_unavailable", DATABASE_UNAVAILABLE);
+  }
   return null;
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseDuration } from "@/lib/shared/duration";
+import { safeText } from "@/lib/shared/safe-text";
 
 // The query of GET /api/admin/usage: times as ISO 8601 or epoch milliseconds, a step of
 // 1s..1d as a duration ("1m") or milliseconds. Pure, so unit tests pin every rule, and the
@@ -47,7 +48,7 @@ export const UsageParams = z
   .strictObject({
     tenant: name.optional(),
     key: name.optional(),
-    route: z.string().min(1).max(2048, { error: "must be at most 2048 characters" }).optional(),
+    route: safeText(z.string().min(1).max(2048, { error: "must be at most 2048 characters" })).optional(),
     from: timeParam.optional(),
     to: timeParam.optional(),
     step: stepParam.optional(),

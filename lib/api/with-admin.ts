@@ -3,6 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 import { errorResponse } from "@/lib/api/map-error";
 import { resolvePrincipal } from "@/lib/api/resolve-principal";
+import { ApiError } from "@/lib/api/api-error";
+import { isSafeText, SAFE_TEXT_RULE } from "@/lib/shared/safe-text";
 
 // The one wrapper around every /api/admin route handler (after dub's withWorkspace): a
 // request id, the caller resolved before the handler runs, and every thrown error turned
@@ -28,6 +30,16 @@ export function requestIdOf(request: Request): string {
   return given !== null && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+/** Path parameters (a tenant slug, a key name) reach queries: NUL there is a 400, not a 500. */
+function checkParams(params: unknown): void {
+  if (typeof params !== "object" || params === null) return;
+  for (const [name, value] of Object.entries(params)) {
+    const parts: unknown[] = Array.isArray(value) ? value : [value];
+    if (parts.some((part) => typeof part === "string" && !isSafeText(part)))
+      throw new ApiError("invalid_request", `${name}: ${SAFE_TEXT_RULE}`, name);
+  }
+}
+
 export function withAdmin<P = Record<string, never>>(
   handler: AdminHandler<P>,
 ): (request: Request, context: RouteContext<P>) => Promise<Response> {
@@ -36,6 +48,7 @@ export function withAdmin<P = Record<string, never>>(
     try {
       const principal = await resolvePrincipal(request);
       const params = await context.params;
+      checkParams(params);
       const response = await handler({ request, principal, requestId, params });
       response.headers.set("x-request-id", requestId);
       if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");

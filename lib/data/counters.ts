@@ -17,6 +17,7 @@ import { NotFoundError } from "@/lib/data/errors";
 import { tenantFor } from "@/lib/data/tenant-access";
 import { planCheck } from "@/lib/data/counter-specs";
 import { counterClient, latestSnapshot, withStore } from "@/lib/data/counters-store";
+import { safeText } from "@/lib/shared/safe-text";
 
 // GET /api/admin/state: the counters of every limit a check would meet, read through the
 // limiter's own script with dryRun (so the numbers are the algorithm's, and nothing is
@@ -27,16 +28,15 @@ const slug = z.string().regex(NAME_PATTERN, { error: NAME_RULE });
 export const CounterQuery = z.strictObject({
   tenant: slug,
   key: slug.optional(),
-  route: z
-    .string()
-    .max(2048, { error: "must be at most 2048 characters" })
-    .regex(/^[A-Za-z*]+ \/\S*$/, { error: 'must be "METHOD /path", e.g. "GET /v1/items/42"' })
-    .optional(),
-  subject: z
-    .string()
-    .min(1, { error: "must not be empty" })
-    .max(256, { error: "must be at most 256 characters" })
-    .optional(),
+  route: safeText(
+    z
+      .string()
+      .max(2048, { error: "must be at most 2048 characters" })
+      .regex(/^[A-Za-z*]+ \/\S*$/, { error: 'must be "METHOD /path", e.g. "GET /v1/items/42"' }),
+  ).optional(),
+  subject: safeText(
+    z.string().min(1, { error: "must not be empty" }).max(256, { error: "must be at most 256 characters" }),
+  ).optional(),
 });
 export type CounterQuery = z.infer<typeof CounterQuery>;
 

@@ -6,6 +6,7 @@ import { runConfigChange } from "@/lib/data/config-change";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/data/errors";
 import { tenantFor } from "@/lib/data/tenant-access";
 import type { Tx } from "@/lib/data/tx";
+import { safeText } from "@/lib/shared/safe-text";
 
 // Members and roles of one tenant. Admins manage members; nobody grants more than they
 // hold, nor touches someone who outranks them; a tenant always keeps an owner. New members
@@ -14,7 +15,7 @@ import type { Tx } from "@/lib/data/tx";
 export const ROLES = ["owner", "admin", "editor", "viewer"] as const;
 const roleSchema = z.enum(ROLES, { error: "must be owner, admin, editor or viewer" });
 
-export const ChangeRoleInput = z.strictObject({ userId: z.string().min(1).max(64), role: roleSchema });
+export const ChangeRoleInput = z.strictObject({ userId: safeText(z.string().min(1).max(64)), role: roleSchema });
 
 export interface MemberRow {
   userId: string;

@@ -6,12 +6,15 @@ import { NAME_PATTERN } from "@/lib/config/document";
 import { runConfigChange } from "@/lib/data/config-change";
 import { ForbiddenError } from "@/lib/data/errors";
 import { tenantFor } from "@/lib/data/tenant-access";
+import { safeText } from "@/lib/shared/safe-text";
 
-const tokenName = z
-  .string()
-  .trim()
-  .min(1, { error: "must not be empty" })
-  .max(100, { error: "must be at most 100 characters" });
+const tokenName = safeText(
+  z
+    .string()
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(100, { error: "must be at most 100 characters" }),
+);
 
 export const CreateServiceTokenInput = z.strictObject({
   name: tokenName,

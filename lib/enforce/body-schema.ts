@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NAME_PATTERN } from "@/lib/config/document";
 import type { CheckInput } from "@/lib/enforce/types";
+import { isSafeText, SAFE_TEXT_RULE } from "@/lib/shared/safe-text";
 
 // The check body of api.md, validated at the boundary. Unknown fields are refused: a typo
 // such as "cots" silently falling back to cost 1 is worse for a rate limiter than a 400.
@@ -27,11 +28,13 @@ const checkSchema = z.strictObject(
       .string({ error: 'must be a string like "GET /v1/items/42"' })
       .max(2048, { error: "must be at most 2048 characters" })
       .regex(/^[A-Za-z]{1,16} \/\S*$/, { error: 'must be "METHOD /path", like "GET /v1/items/42"' })
+      .refine(isSafeText, { error: SAFE_TEXT_RULE })
       .optional(),
     subject: z
       .string({ error: "must be a string" })
       .min(1, { error: "must be 1..256 characters" })
       .max(256, { error: "must be 1..256 characters" })
+      .refine(isSafeText, { error: SAFE_TEXT_RULE })
       .optional(),
     cost: z
       .number({ error: `must be an integer 1..${MAX_COST}` })

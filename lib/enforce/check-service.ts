@@ -8,7 +8,7 @@ import { degradedBody, earlyBody, limiterBody } from "@/lib/enforce/decision-bod
 import { degradedAnswer, HotResolutions, hotKeyOf } from "@/lib/enforce/hot-resolutions";
 import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
-import { resolveCheck, type KeyCaches, type Resolution, type Resolved } from "@/lib/enforce/resolve";
+import { refused, resolveCheck, type KeyCaches, type Resolution, type Resolved } from "@/lib/enforce/resolve";
 import type { KeyRecord } from "@/lib/enforce/config-index";
 import { mayCheck, type Caller } from "@/lib/enforce/service-auth";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
@@ -80,7 +80,9 @@ export class CheckService {
     if (hot) {
       resolved = hot.resolved;
       if (!mayCheck(caller, resolved.tenant.slug)) {
-        done(forbiddenAnswer(resolved.tenant.slug, input));
+        const resolution = refused(input, resolved.tenant.slug);
+        if (resolution.kind === "forbidden") done(forbiddenAnswer(resolution.tenantSlug, input));
+        else done(this.answer(renderBody(earlyBody(resolution, config.version)), null, null, null, input));
         return;
       }
     } else {

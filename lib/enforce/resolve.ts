@@ -11,7 +11,9 @@ import type { CheckInput, DecisionReason } from "@/lib/enforce/types";
 // From a validated check to what it is about, using only the in-memory config: the tenant,
 // the key, the resolved route and the limits that apply; or a decision that needs no
 // counter at all (unknown or revoked key, suspended tenant...), or "forbidden" when the
-// caller's token is limited to other tenants.
+// caller's token is limited to other tenants and named the tenant itself. Another tenant's
+// API key answers exactly as an unknown key: a 403 naming its tenant would tell the caller
+// that the key is valid and whose it is.
 
 export interface Early {
   kind: "early";
@@ -69,6 +71,14 @@ export interface KeyCaches {
   known: TtlLru<KeyRecord>;
 }
 
+/** The answer for an API key that is not one, or not one this caller may check. */
+export const unknownKey = (): Early => early("unknown_key", null, null, null, null);
+
+/** What a caller not allowed on `slug` gets: as for an unknown key when it sent an API key. */
+export function refused(input: CheckInput, slug: string): Early | { kind: "forbidden"; tenantSlug: string } {
+  return input.apiKey !== null ? unknownKey() : { kind: "forbidden", tenantSlug: slug };
+}
+
 export function resolveCheck(
   input: CheckInput,
   caller: Caller,
@@ -92,7 +102,7 @@ export function resolveCheck(
   } else {
     slug = input.tenant ?? "";
   }
-  if (!mayCheck(caller, slug)) return { kind: "forbidden", tenantSlug: slug };
+  if (!mayCheck(caller, slug)) return refused(input, slug);
   const tenant = config.snapshot.tenants[slug];
   if (!tenant) return early("unknown_tenant", slug, null, key, null);
   const routes = resolveRoutes(config.snapshot, slug, input.route);

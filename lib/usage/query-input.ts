@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeText } from "@/lib/shared/safe-text";
 
 // The query parameters of GET /api/admin/usage and the dashboard's stream: times as ISO or
 // epoch ms, step as ms or a duration ("1s", "5m", "1h", "1d"), 1 s .. 1 d.
@@ -28,9 +29,9 @@ export const MAX_POINTS = 5_000;
 
 export const UsageQueryInput = z
   .object({
-    tenant: z.string().min(1).max(64),
-    key: z.string().min(1).max(128).optional(),
-    route: z.string().min(1).max(512).optional(),
+    tenant: safeText(z.string().min(1).max(64)),
+    key: safeText(z.string().min(1).max(128)).optional(),
+    route: safeText(z.string().min(1).max(512)).optional(),
     from: time.optional(),
     to: time.optional(),
     step: step.optional(),
@@ -51,6 +52,8 @@ export type UsageQuery = z.output<typeof UsageQueryInput>;
 
 /** About 120-360 points for any range, at a step the stores hold. */
 export function defaultStep(rangeMs: number): number {
-  const steps = [1_000, 5_000, 10_000, 15_000, 30_000, 60_000, 300_000, 900_000, 3_600_000, 21_600_000, 86_400_000];
+  const steps = [
+    1_000, 5_000, 10_000, 15_000, 30_000, 60_000, 300_000, 900_000, 3_600_000, 21_600_000, 86_400_000,
+  ];
   return steps.find((s) => rangeMs / s <= 360) ?? 86_400_000;
 }

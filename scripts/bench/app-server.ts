@@ -24,7 +24,7 @@ export async function startApp(
       "--enable-source-maps",
       ".next/sluice/server.mjs",
     ],
-    { ...env, PORT: String(port) },
+    { ...env, PORT: String(port), SLUICE_LISTEN_HOST: "127.0.0.1" },
     async () => {
       const response = await fetch(`${url}/api/check`, {
         method: "POST",

@@ -30,4 +30,4 @@ createServer((request, response) => {
     });
     response.end(answer);
   });
-}).listen(port, () => console.log("ready"));
+}).listen(port, "127.0.0.1", () => console.log("ready"));

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const redisServer = await startProcess(
     "redis",
     "redis-server",
-    ["--port", String(redisPort), "--save", "", "--appendonly", "no"],
+    ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
     {},
     async () => {
       const probe = new Redis(redisUrl, {
@@ -231,6 +231,13 @@ async function main(): Promise<void> {
     `\n(c) reaches ${((100 * c.rps * BATCH) / ceiling).toFixed(0)}% of (f'), Redis alone running the same ${BATCH}-check calls with nothing else on the machine;` +
       ` (f') itself is ${(ceiling / b.rps).toFixed(2)}x (b), so (c) >= 5x (b) is ${ceiling >= 5 * b.rps ? "within" : "beyond"} what this Redis can do here.`,
   );
+}
+
+// Interrupted (Ctrl-C, kill): stop the Redis and servers this run started before leaving.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void stopAll().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  });
 }
 
 try {

@@ -54,7 +54,7 @@ async function freePort(): Promise<number> {
 
 async function startRedis(): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--save", "", "--appendonly", "no"], {
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
     stdio: "ignore",
   });
   const probe = new Redis({ port, lazyConnect: true, retryStrategy: () => 50 });

@@ -40,4 +40,4 @@ createServer((request, response) => {
         response.end(text);
       });
   });
-}).listen(Number(portText), () => console.log("ready"));
+}).listen(Number(portText), "127.0.0.1", () => console.log("ready"));

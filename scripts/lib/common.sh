@@ -11,6 +11,9 @@ mkdir -p "$DATA"
 # Set when the PostgreSQL or Redis found on our port belongs to another checkout (see below).
 PG_SHARED=0
 REDIS_SHARED=0
+# Set when this run started the server itself (then a test or benchmark run stops it again).
+PG_STARTED=0
+REDIS_STARTED=0
 
 # A short id of this installation, from its secret (NEXTAUTH_SECRET, which the demo keys are
 # derived from): names its own database and Redis keys on another checkout's stores. Not from
@@ -86,6 +89,7 @@ start_private_postgres() {
     as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 30 \
       -o "-p $PG_PORT -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off" start >/dev/null \
       || die "PostgreSQL did not start; see $dir/server.log."
+    PG_STARTED=1
   fi
 }
 
@@ -107,6 +111,7 @@ start_private_redis() { # $1 = port, $2 = name
   say "starting Redis on 127.0.0.1:$port"
   redis-server --port "$port" --bind 127.0.0.1 --daemonize yes --dir "$dir" \
     --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --save "" --appendonly no >/dev/null
+  REDIS_STARTED=1
   for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && return 0; sleep 0.1; done
   die "Redis did not start on port $port; see $dir/redis.log."
 }
@@ -116,4 +121,20 @@ data_secret() { # $1 = file name
   local file="$DATA/$1"
   [ -s "$file" ] || (umask 077; node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))' > "$file")
   cat "$file"
+}
+
+stop_private_postgres() {
+  [ -f "$DATA/pg/postmaster.pid" ] || return 0
+  local owner; owner="$(stat -c %U "$DATA/pg")"
+  if [ "$(id -un)" = "$owner" ]; then "$(pg_bindir)/pg_ctl" -D "$DATA/pg" -m fast -w stop >/dev/null
+  else runuser -u "$owner" -- "$(pg_bindir)/pg_ctl" -D "$DATA/pg" -m fast -w stop >/dev/null; fi
+}
+
+stop_private_redis() { # $1 = port, $2 = name: only the one whose pid file is ours
+  local dir="$DATA/$2" pid
+  [ -f "$dir/redis.pid" ] || return 0
+  pid="$(cat "$dir/redis.pid")"
+  redis-cli -p "$1" shutdown nosave >/dev/null 2>&1 || kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  rm -f "$dir/redis.pid"
 }

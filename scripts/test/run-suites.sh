@@ -15,12 +15,28 @@ banner() { printf '\n\033[1;34m== %s ==\033[0m\n' "$*"; }
 record() { echo "$1 $2" >> "$REPORTS/checks.txt"; } # name pass|fail
 
 stop_apps() {
+  local pid
   for port in "${APP_PORTS[@]}"; do
-    [ -f "$DATA/test-app-$port.pid" ] && kill "$(cat "$DATA/test-app-$port.pid")" 2>/dev/null
+    if [ -f "$DATA/test-app-$port.pid" ]; then
+      pid="$(cat "$DATA/test-app-$port.pid")"
+      kill "$pid" 2>/dev/null
+      for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    fi
     rm -f "$DATA/test-app-$port.pid"
   done
 }
-trap stop_apps EXIT
+# The cluster only when this run started it (SLUICE_KEEP_TEST_SERVERS=1 keeps it).
+CLUSTER_STARTED=0
+stop_servers() {
+  stop_apps
+  if [ "$CLUSTER_STARTED" = 1 ] && [ "${SLUICE_KEEP_TEST_SERVERS:-0}" != 1 ]; then
+    bash scripts/redis-cluster.sh stop "$DATA/cluster" "$CLUSTER_PORT" >/dev/null 2>&1
+    CLUSTER_STARTED=0
+  fi
+}
+trap stop_servers EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 banner typecheck
 if npx --no-install tsc --noEmit -p .; then record typecheck pass; else record typecheck fail; fi
@@ -51,6 +67,7 @@ banner "integration tests (single Redis, real PostgreSQL, the running app)"
 npx --no-install vitest run --project integration --reporter=default --reporter=json --outputFile.json="$REPORTS/integration.json"
 
 banner "integration tests on a 3-master Redis Cluster (limiter, usage recording and rollup)"
+redis-cli -p "$CLUSTER_PORT" ping >/dev/null 2>&1 || CLUSTER_STARTED=1
 if bash scripts/redis-cluster.sh start "$DATA/cluster" "$CLUSTER_PORT" > "$REPORTS/cluster.log" 2>&1; then
   REDIS_CLUSTER_NODES="127.0.0.1:$CLUSTER_PORT,127.0.0.1:$((CLUSTER_PORT + 1)),127.0.0.1:$((CLUSTER_PORT + 2))" \
     npx --no-install vitest run --project integration tests/integration/limiter tests/integration/usage/recorder-rollup.test.ts \
@@ -62,5 +79,7 @@ fi
 banner "end-to-end tests (Playwright, Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$REPORTS/e2e.json" npx --no-install playwright test --reporter=list,json
 
-stop_apps
+stop_servers
+# scripts/test.sh prints the totals itself once its own servers are stopped and checked.
+[ "${SLUICE_DEFER_SUMMARY:-0}" = 1 ] && exit 0
 node scripts/test/summarize.mjs "$REPORTS"

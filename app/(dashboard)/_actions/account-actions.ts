@@ -2,6 +2,7 @@
 
 import { headers } from "next/headers";
 import { z } from "zod";
+import { safeText } from "@/lib/shared/safe-text";
 import {
   ChangePasswordInput,
   changeOwnPassword,
@@ -16,7 +17,7 @@ import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";
 
-const userId = z.strictObject({ userId: z.string().min(1).max(64) });
+const userId = z.strictObject({ userId: safeText(z.string().min(1).max(64)) });
 
 type Failed = { ok: false; status: number; message: string; fieldErrors?: Record<string, string> };
 

@@ -5,9 +5,10 @@ import { applyImport, previewImport, type ImportPreview } from "@/lib/data/edits
 import type { ConfigChangeItem } from "@/lib/data/import-config";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
+import { safeText } from "@/lib/shared/safe-text";
 
 const YamlInput = z.strictObject({
-  text: z.string().min(1, { error: "paste a YAML document" }).max(1_000_000),
+  text: safeText(z.string().min(1, { error: "paste a YAML document" }).max(1_000_000)),
 });
 
 export async function previewImportAction(raw: unknown): Promise<ActionResult<ImportPreview>> {

@@ -7,17 +7,18 @@ import { limitTargetSchema } from "@/lib/data/edits/limit-target";
 import { actionUser } from "@/lib/auth/session";
 import { failure } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
+import { safeText } from "@/lib/shared/safe-text";
 
 // The limit editor's save and delete. Errors whose document path is this limit's come back
 // as field errors (same messages as the API's); any other error is listed with its path.
 
 const SaveInput = z.strictObject({
   target: limitTargetSchema,
-  originalName: z.string().max(63).nullable(),
+  originalName: safeText(z.string().max(63)).nullable(),
   limit: limitSchema,
 });
 
-const DeleteInput = z.strictObject({ target: limitTargetSchema, name: z.string().min(1).max(63) });
+const DeleteInput = z.strictObject({ target: limitTargetSchema, name: safeText(z.string().min(1).max(63)) });
 
 export interface SavedLimitOutcome {
   configVersion: number | null;

@@ -8,9 +8,10 @@ import { linkUrl } from "@/lib/http/link-url";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";
+import { safeText } from "@/lib/shared/safe-text";
 
 const tenant = z.string().regex(NAME_PATTERN);
-const id = z.string().min(1).max(64);
+const id = safeText(z.string().min(1).max(64));
 
 // The answer is the same whether or not an account has this email: a link to hand over.
 export async function inviteMemberAction(raw: unknown): Promise<ActionResult<FormOutcome | null>> {

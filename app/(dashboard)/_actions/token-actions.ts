@@ -11,12 +11,13 @@ import { revokeToken } from "@/lib/data/edits/revoke-token";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";
+import { safeText } from "@/lib/shared/safe-text";
 
 // Checkbox lists arrive as arrays; none ticked means "every tenant" (operators only).
 const ServiceTokenForm = z.strictObject({
   name: CreateServiceTokenInput.shape.name,
   tenants: z
-    .array(z.string())
+    .array(safeText(z.string()))
     .optional()
     .transform((list) => (list && list.length ? list : undefined)),
 });
@@ -35,7 +36,10 @@ export async function createAdminTokenAction(raw: unknown): Promise<ActionResult
   });
 }
 
-const RevokeInput = z.strictObject({ kind: z.enum(["service", "admin"]), id: z.string().min(1).max(64) });
+const RevokeInput = z.strictObject({
+  kind: z.enum(["service", "admin"]),
+  id: safeText(z.string().min(1).max(64)),
+});
 
 export async function revokeTokenAction(raw: unknown): Promise<ActionResult<null>> {
   return runAction(RevokeInput, raw, async (principal, input) => {

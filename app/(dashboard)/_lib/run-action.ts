@@ -3,7 +3,13 @@ import { revalidatePath } from "next/cache";
 import type { z } from "zod";
 import { actionUser, SignedOutError } from "@/lib/auth/session";
 import type { Principal } from "@/lib/auth/principal";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
+import {
+  ConflictError,
+  ForbiddenError,
+  isDatabaseUnavailable,
+  NotFoundError,
+  ValidationFailed,
+} from "@/lib/data/errors";
 import type { ActionResult } from "@/components/forms/action-result";
 
 // The frame of every server action: parse the (only) fields it accepts with zod, re-read the
@@ -67,6 +73,14 @@ export function failure(error: unknown): {
       message: "The change was refused; nothing was saved.",
       errors: error.errors.map((e) => ({ path: e.path, message: e.message })),
     };
+  if (isDatabaseUnavailable(error)) {
+    console.error("[dashboard] the database is unavailable:", error);
+    return {
+      ok: false,
+      status: 503,
+      message: "The database is unavailable; nothing was changed. Try again in a moment.",
+    };
+  }
   console.error("[dashboard] action failed", error);
   return { ok: false, status: 500, message: "Something went wrong; nothing was saved. Try again." };
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 
 import { parseDuration } from "@/lib/shared/duration";
 import { parseRoutePattern } from "@/lib/config/routes/route-pattern";
+import { safeText } from "@/lib/shared/safe-text";
 
 /** Plans, tenants (slug), limits and keys are all named like this (config.md). */
 export const NAME_PATTERN = /^[a-z0-9-]{1,63}$/;
@@ -42,14 +43,16 @@ export const durationMsSchema = z
   .min(1, { error: "must be a duration > 0" })
   .max(MAX_WINDOW_MS, { error: "must be at most 365d (31536000000 ms)" });
 
-export const routePatternSchema = z.string().superRefine((value, ctx) => {
+export const routePatternSchema = safeText(z.string()).superRefine((value, ctx) => {
   const parsed = parseRoutePattern(value);
   if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.message });
 });
 
 /** Human display name of a tenant: free text, but not empty and not a novel. */
-export const displayNameSchema = z
-  .string()
-  .trim()
-  .min(1, { error: "must not be empty" })
-  .max(200, { error: "must be at most 200 characters" });
+export const displayNameSchema = safeText(
+  z
+    .string()
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(200, { error: "must be at most 200 characters" }),
+);

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { safeText } from "@/lib/shared/safe-text";
 import { isOperator, type Principal } from "@/lib/auth/principal";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { newSecret, sha256Hex } from "@/lib/auth/secrets";
@@ -20,7 +21,7 @@ export const ChangePasswordInput = z.strictObject({
   password: NewPassword,
 });
 
-const userId = z.string().min(1).max(64);
+const userId = safeText(z.string().min(1).max(64));
 
 export type ChangeOutcome = { ok: true; sessionVersion: number } | { ok: false };
 

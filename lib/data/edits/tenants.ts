@@ -6,15 +6,18 @@ import { NAME_PATTERN, NAME_RULE, TENANT_STATUSES } from "@/lib/config/document"
 import { ConflictError, ForbiddenError } from "@/lib/data/errors";
 import type { ImportResult } from "@/lib/data/import-config";
 import { importTenant, readTenantDoc } from "@/lib/data/edits/document-edit";
+import { safeText } from "@/lib/shared/safe-text";
 
 // Creating a tenant is an operator's act; renaming is the owner's; plan and status are the
 // operator's again (importConfig refuses them from members, with a path).
 
-const displayName = z
-  .string()
-  .trim()
-  .min(1, { error: "must not be empty" })
-  .max(200, { error: "must be at most 200 characters" });
+const displayName = safeText(
+  z
+    .string()
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(200, { error: "must be at most 200 characters" }),
+);
 
 export const CreateTenantInput = z.strictObject({
   slug: z.string().regex(NAME_PATTERN, { error: NAME_RULE }),

@@ -23,6 +23,8 @@ export function startRedis(port: number, dir: string, extra: string[] = []): Pro
     const args = [
       "--port",
       String(port),
+      "--bind",
+      "127.0.0.1",
       "--save",
       "",
       "--appendonly",
