@@ -35,8 +35,12 @@ async function sendTraffic(page: Page, searches: number): Promise<{ allowed: num
 
 test("the usage charts draw fresh traffic, change resolution with the range and update live", async ({ page }) => {
   await login(page);
-  const sent = await sendTraffic(page, 30);
-  expect(sent.rejected).toBeGreaterThan(0);
+  // On a loaded machine the limiter's breaker may open for a moment and answer degraded
+  // (fail open, as the contract says): send bursts until one is limited.
+  await expect(async () => {
+    const sent = await sendTraffic(page, 30);
+    expect(sent.rejected).toBeGreaterThan(0);
+  }).toPass({ timeout: 20_000 });
 
   await page.goto("/usage/acme");
   await expect(page.getByRole("heading", { name: "Usage of acme" })).toBeVisible();
