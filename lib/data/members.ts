@@ -4,7 +4,7 @@ import { z } from "zod";
 import { hasRole, isOperator, ROLE_RANK, type Principal, type Role } from "@/lib/auth/principal";
 import { hashPassword } from "@/lib/auth/password";
 import { db } from "@/lib/data/db";
-import { runConfigChange } from "@/lib/data/config-change";
+import { runTenantChange } from "@/lib/data/config-change";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/data/errors";
 import { tenantFor } from "@/lib/data/tenant-access";
 import type { Tx } from "@/lib/data/tx";
@@ -81,7 +81,7 @@ export async function addMember(
   const input = AddMemberInput.parse(raw);
   const temporary = randomBytes(12).toString("base64url");
   const temporaryHash = await hashPassword(temporary);
-  const { result } = await runConfigChange(principal, null, async (tx, audit) => {
+  const { result } = await runTenantChange(tenantSlug, principal, null, async (tx, audit) => {
     const tenant = await tenantFor(tx, principal, tenantSlug, "admin");
     mayGrant(principal, tenant.id, input.role);
     let user = await tx.user.findUnique({ where: { email: input.email } });
@@ -116,7 +116,7 @@ export async function changeMemberRole(
   raw: z.input<typeof ChangeRoleInput>,
 ): Promise<void> {
   const input = ChangeRoleInput.parse(raw);
-  await runConfigChange(principal, null, async (tx, audit) => {
+  await runTenantChange(tenantSlug, principal, null, async (tx, audit) => {
     const tenant = await tenantFor(tx, principal, tenantSlug, "admin");
     const member = await tx.membership.findUnique({
       where: { userId_tenantId: { userId: input.userId, tenantId: tenant.id } },
@@ -140,7 +140,7 @@ export async function changeMemberRole(
 }
 
 export async function removeMember(principal: Principal, tenantSlug: string, userId: string): Promise<void> {
-  await runConfigChange(principal, null, async (tx, audit) => {
+  await runTenantChange(tenantSlug, principal, null, async (tx, audit) => {
     const tenant = await tenantFor(tx, principal, tenantSlug, "admin");
     const member = await tx.membership.findUnique({
       where: { userId_tenantId: { userId, tenantId: tenant.id } },

@@ -2,11 +2,7 @@
 // nesting or a huge flat list is refused quickly with a sentence naming the bound, and
 // ordinary documents, including a 5,000-route import, pass.
 import { describe, expect, it } from "vitest";
-import {
-  MAX_DOCUMENT_DEPTH,
-  parseDocumentText,
-  structureProblem,
-} from "@/lib/config/document";
+import { MAX_DOCUMENT_DEPTH, parseDocumentText, structureProblem } from "@/lib/config/document";
 
 function timed<T>(work: () => T): { value: T; ms: number } {
   const started = performance.now();
@@ -28,14 +24,18 @@ describe("document structure bounds", () => {
     expect(structureProblem("[".repeat(deep) + "]".repeat(deep), "json")).toMatch(/nests deeper/);
     expect(structureProblem('{"a":'.repeat(deep) + "1" + "}".repeat(deep), "json")).toMatch(/nests deeper/);
     expect(structureProblem("- ".repeat(deep) + "x\n", "yaml")).toMatch(/nests deeper/);
-    expect(structureProblem("a: " + "{b: ".repeat(deep) + "1" + "}".repeat(deep), "yaml")).toMatch(/nests deeper/);
+    expect(structureProblem("a: " + "{b: ".repeat(deep) + "1" + "}".repeat(deep), "yaml")).toMatch(
+      /nests deeper/,
+    );
     expect(structureProblem("a:\n" + " ".repeat(200) + "b: 1\n", "yaml")).toMatch(/indented more than/);
   });
 
   it("does not count brackets inside strings, comments or block scalars", () => {
     const brackets = "[".repeat(100);
     expect(structureProblem(JSON.stringify({ a: brackets }), "json")).toBeNull();
-    expect(structureProblem(`a: "${brackets}"\nb: '${brackets}' # ${brackets}\nc: |\n  ${brackets}\n`, "yaml")).toBeNull();
+    expect(
+      structureProblem(`a: "${brackets}"\nb: '${brackets}' # ${brackets}\nc: |\n  ${brackets}\n`, "yaml"),
+    ).toBeNull();
   });
 
   it("refuses a flat list of a million items (5 s to parse) without parsing it", () => {
