@@ -34,7 +34,12 @@ function holdTenantA(held: Promise<void>, name: string) {
   return runTenantChange(tenantA, tester, null, async (tx, audit) => {
     const tenant = await tx.tenant.findUniqueOrThrow({ where: { slug: tenantA } });
     const row = await tx.apiKey.create({
-      data: { tenantId: tenant.id, name, prefix: "sk_test", hash: createHash("sha256").update(name).digest("hex") },
+      data: {
+        tenantId: tenant.id,
+        name,
+        prefix: "sk_test",
+        hash: createHash("sha256").update(name).digest("hex"),
+      },
     });
     await audit({ action: "key.create", targetType: "key", targetId: row.id, tenantId: tenant.id });
     await held;
@@ -77,9 +82,7 @@ describe("per-tenant configuration locks", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     let globalDone = false;
     // the global routes as they are: it changes nothing but takes the global lock
-    const global = importConfig(tester, { routes: globalRoutes }).then(
-      () => (globalDone = true),
-    );
+    const global = importConfig(tester, { routes: globalRoutes }).then(() => (globalDone = true));
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(globalDone).toBe(false);
     held.open();
