@@ -51,6 +51,10 @@ const EnvSchema = z.object({
   SLUICE_USAGE_SECONDS_RETENTION: intInRange(300, 86_400, 3_600),
   SLUICE_USAGE_MINUTES_RETENTION: intInRange(3_600, 315_360_000, 30 * 86_400),
   SLUICE_USAGE_HOURS_RETENTION: intInRange(86_400, 315_360_000, 365 * 86_400),
+  // Slow clients: a request head and body must arrive within this (then 408); open
+  // connections per process (the check front and the app each) beyond the cap are closed.
+  SLUICE_REQUEST_TIMEOUT_MS: intInRange(1_000, 300_000, 10_000),
+  SLUICE_MAX_CONNECTIONS: intInRange(16, 1_000_000, 4_096),
 });
 
 const OidcComplete = EnvSchema.refine(

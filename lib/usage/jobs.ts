@@ -18,12 +18,23 @@ export interface UsageJobs {
 
 const holder = globalThis as unknown as { sluiceUsageJobs?: UsageJobs };
 
-export function startUsageJobs(options: { rollupEveryMs?: number } = {}): UsageJobs {
+export interface UsageJobOptions {
+  rollupEveryMs?: number;
+  /** count decisions (where checks are answered: the front process); default true */
+  recording?: boolean;
+  /** roll minutes into PostgreSQL (off the check path: the app process); default true */
+  rollups?: boolean;
+}
+
+export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
   if (holder.sluiceUsageJobs) return holder.sluiceUsageJobs;
   const settings = usageSettings();
   const recorder = usageRecorder();
-  setDecisionSink(usageSink(recorder));
-  recorder.start();
+  const recording = options.recording ?? true;
+  if (recording) {
+    setDecisionSink(usageSink(recorder));
+    recorder.start();
+  }
   const rollup = new UsageRollup({
     client: redis(),
     ns: settings.ns,
@@ -49,14 +60,15 @@ export function startUsageJobs(options: { rollupEveryMs?: number } = {}): UsageJ
       running = false;
     }
   };
-  const timer = setInterval(() => void tick(), options.rollupEveryMs ?? 5_000);
-  timer.unref();
-  void tick();
+  const rollups = options.rollups ?? true;
+  const timer = rollups ? setInterval(() => void tick(), options.rollupEveryMs ?? 5_000) : undefined;
+  timer?.unref();
+  if (rollups) void tick();
   holder.sluiceUsageJobs = {
     async stop() {
       clearInterval(timer);
-      await recorder.stop();
-      await rollup.lease.release().catch(() => undefined);
+      if (recording) await recorder.stop();
+      if (rollups) await rollup.lease.release().catch(() => undefined);
       holder.sluiceUsageJobs = undefined;
     },
   };
