@@ -11,6 +11,7 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BOOTSTRAP = process.env.SLUICE_BOOTSTRAP_TOKEN ?? "test-bootstrap-token-000000000000";
 let front: ChildProcess;
 let url = "";
+let log = "";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -54,9 +55,13 @@ beforeAll(async () => {
   front = spawn(process.execPath, [".next/sluice/server.mjs"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port) },
-    stdio: "ignore",
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  const append = (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000));
+  front.stdout?.on("data", append);
+  front.stderr?.on("data", append);
   for (let i = 0; i < 240 && (await status("/api/health")) !== 200; i++) await sleep(250);
+  if ((await status("/api/health")) !== 200) throw new Error(`the app did not start:\n${log}`);
 }, 90_000);
 
 afterAll(async () => {
@@ -72,7 +77,7 @@ describe("the front and the app process", () => {
     expect(app).toBeGreaterThan(0);
     process.kill(app as number, "SIGKILL");
     await sleep(100);
-    expect(await checkStatus()).toBe(200);
+    expect(await checkStatus(), log).toBe(200);
     expect([0, 503]).toContain(await status("/api/health"));
     let back = false;
     for (let i = 0; i < 120 && !back; i++) {

@@ -9,9 +9,9 @@ import { startDateClock, stopDateClock } from "@/lib/enforce/http/front/response
 // rest of a check (measured: a bare JSON endpoint serves ~60k req/s on node:http and ~105k
 // on a raw socket at the same CPU). At the first request of a connection that is not a
 // plain check (the dashboard, the admin API, a chunked body, anything unusual) the socket
-// goes to node:http's own connection handler with its unread bytes, and stays there, so
-// everything but checks is served exactly as before, by Next or by lean-router.ts.
-
+// is handed on with its unread bytes, and stays there, so everything but checks is served
+// exactly as before, by Next or by lean-router.ts.
+//
 // In production (server.ts) the server is a plain net.Server and `handOff` passes the
 // connection to the app process (lib/server/app-process.ts); given a node:http server and
 // no `handOff`, its own connection handler takes them (the unit tests).
