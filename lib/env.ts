@@ -71,6 +71,10 @@ const EnvSchema = z.object({
   SLUICE_MAX_LIMITS_PER_TENANT: intInRange(1, 1_000_000, 500),
   SLUICE_MAX_KEYS_PER_TENANT: intInRange(1, 1_000_000, 1_000),
   SLUICE_MAX_LIMITS_TOTAL: intInRange(1, 10_000_000, 20_000),
+  // Slow clients: a request head and body must arrive within this (then 408); open
+  // connections per process (the check front and the app each) beyond the cap are closed.
+  SLUICE_REQUEST_TIMEOUT_MS: intInRange(1_000, 300_000, 10_000),
+  SLUICE_MAX_CONNECTIONS: intInRange(16, 1_000_000, 4_096),
 });
 
 const OidcComplete = EnvSchema.refine(

@@ -1,5 +1,6 @@
-// Bundles server.ts (the custom server: the lean /api/check path, then Next for the rest)
-// into one ES module, .next/sluice/server.mjs, which `npm start`, the tests and the bench run
+// Bundles server.ts (the custom server: the lean /api/check path) and server-app.ts (its
+// child process: Next for the rest) into ES modules, .next/sluice/server.mjs and
+// server-app.mjs; server.mjs is what `npm start`, the tests and the bench run
 // with plain `node`. Ahead of time rather than through tsx at run time: tsx keeps function
 // names by wrapping every closure in Object.defineProperty, which on the check path costs
 // several per cent and reshapes V8's function maps on every request. Packages stay
@@ -11,8 +12,9 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 await build({
   absWorkingDir: root,
-  entryPoints: ["server.ts"],
-  outfile: ".next/sluice/server.mjs",
+  entryPoints: ["server.ts", "server-app.ts"],
+  outdir: ".next/sluice",
+  outExtension: { ".js": ".mjs" },
   bundle: true,
   platform: "node",
   format: "esm",

@@ -1,18 +1,25 @@
 import "server-only";
 import { Document, isPair, isScalar, isSeq, visit } from "yaml";
 import type { ConfigDocument } from "@/lib/config/document";
-import { parseDocumentText } from "@/lib/config/document";
+import { parseDocumentText, structureProblem } from "@/lib/config/document";
 import { ValidationFailed } from "@/lib/data/errors";
+import { ApiError } from "@/lib/api/api-error";
 import { wantsYaml } from "@/lib/api/content-type";
 import { DOCUMENT_BODY_LIMIT, readBodyText, requireFormat } from "@/lib/api/read-body";
 
 // The config document over HTTP: read a PUT body (YAML or JSON by Content-Type) and answer
 // an export in the format the client accepts.
 
-/** The parsed, not yet validated, document; syntax errors are document errors (422). */
+/**
+ * The parsed, not yet validated, document; syntax errors are document errors (422), a
+ * structure past its bounds (nesting, token count) is 413 naming the bound. The caller
+ * authorizes first (lib/data/import-access.ts): only then is the body read and parsed.
+ */
 export async function readDocumentBody(request: Request): Promise<unknown> {
   const format = requireFormat(request, ["json", "yaml"], null);
   const text = await readBodyText(request, DOCUMENT_BODY_LIMIT);
+  const problem = structureProblem(text, format);
+  if (problem !== null) throw new ApiError("payload_too_large", `The document is too large: ${problem}.`);
   const parsed = parseDocumentText(text, format);
   if (!parsed.ok) throw new ValidationFailed(parsed.errors);
   return parsed.input;

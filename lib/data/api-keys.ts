@@ -4,7 +4,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/data/db";
 import { givenOrNewSecret } from "@/lib/auth/secrets";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
-import { runConfigChange } from "@/lib/data/config-change";
+import { runTenantChange } from "@/lib/data/config-change";
 import { assertKeyCap } from "@/lib/data/count-caps";
 import { ConflictError, NotFoundError } from "@/lib/data/errors";
 import { tenantFor } from "@/lib/data/tenant-access";
@@ -31,7 +31,8 @@ export async function createApiKey(
   options: { requestId?: string | null; presetSecret?: string } = {},
 ): Promise<CreatedKey> {
   const secret = givenOrNewSecret("sk", options.presetSecret);
-  const { result } = await runConfigChange(principal, options.requestId ?? null, async (tx, audit) => {
+  const requestId = options.requestId ?? null;
+  const { result } = await runTenantChange(tenantSlug, principal, requestId, async (tx, audit) => {
     const tenant = await tenantFor(tx, principal, tenantSlug, "editor");
     const clash = await tx.apiKey.findUnique({
       where: { tenantId_name: { tenantId: tenant.id, name: input.name } },
@@ -65,7 +66,7 @@ export async function revokeApiKey(
   name: string,
   requestId: string | null = null,
 ): Promise<void> {
-  await runConfigChange(principal, requestId, async (tx, audit) => {
+  await runTenantChange(tenantSlug, principal, requestId, async (tx, audit) => {
     const tenant = await tenantFor(tx, principal, tenantSlug, "editor");
     const key = await tx.apiKey.findUnique({ where: { tenantId_name: { tenantId: tenant.id, name } } });
     if (!key) throw new NotFoundError(`Tenant ${tenantSlug} has no key named ${name}.`);

@@ -5,6 +5,7 @@ import { writePlan, writeRoutes, writeTenant } from "@/lib/data/apply-document";
 import { canonicalPlan, canonicalRoute, canonicalTenant, sameJson } from "@/lib/data/canonical";
 import { runConfigChange, type Audit } from "@/lib/data/config-change";
 import { documentCapErrors } from "@/lib/data/count-caps";
+import { importScope, outsideScope } from "@/lib/data/import-scope";
 import { ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
 import { checkAgainstDatabase, checkImposedOverrides } from "@/lib/data/import-checks";
 import { tenantFieldErrors } from "@/lib/data/tenant-field-rights";
@@ -42,14 +43,16 @@ export async function importConfig(
   input: unknown,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
+  const scope = importScope(input, options.prune ?? false);
   try {
     const outcome = await runConfigChange(principal, options.requestId ?? null, async (tx, audit) => {
       const current = await readDocument(tx);
       const document = await validateFor(tx, principal, input, current, options.prune ?? false);
+      outsideScope(document, scope);
       const changes = await applyDocument(tx, document, current, options.prune ?? false, audit);
       if (options.dryRun) throw new DryRunRollback(changes);
       return changes;
-    });
+    }, scope);
     return { configVersion: outcome.configVersion, changes: outcome.result };
   } catch (error) {
     if (error instanceof DryRunRollback) return { configVersion: null, changes: error.changes };

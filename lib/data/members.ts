@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { hasRole, isOperator, ROLE_RANK, type Principal, type Role } from "@/lib/auth/principal";
 import { db } from "@/lib/data/db";
-import { runConfigChange } from "@/lib/data/config-change";
+import { runTenantChange } from "@/lib/data/config-change";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/data/errors";
 import { tenantFor } from "@/lib/data/tenant-access";
 import type { Tx } from "@/lib/data/tx";
@@ -64,7 +64,7 @@ export async function changeMemberRole(
   raw: z.input<typeof ChangeRoleInput>,
 ): Promise<void> {
   const input = ChangeRoleInput.parse(raw);
-  await runConfigChange(principal, null, async (tx, audit) => {
+  await runTenantChange(tenantSlug, principal, null, async (tx, audit) => {
     const tenant = await tenantFor(tx, principal, tenantSlug, "admin");
     const member = await tx.membership.findUnique({
       where: { userId_tenantId: { userId: input.userId, tenantId: tenant.id } },
@@ -88,7 +88,7 @@ export async function changeMemberRole(
 }
 
 export async function removeMember(principal: Principal, tenantSlug: string, userId: string): Promise<void> {
-  await runConfigChange(principal, null, async (tx, audit) => {
+  await runTenantChange(tenantSlug, principal, null, async (tx, audit) => {
     const tenant = await tenantFor(tx, principal, tenantSlug, "admin");
     const member = await tx.membership.findUnique({
       where: { userId_tenantId: { userId, tenantId: tenant.id } },

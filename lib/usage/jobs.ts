@@ -19,18 +19,26 @@ export interface UsageJobs {
 
 const holder = globalThis as unknown as { sluiceUsageJobs?: UsageJobs };
 
-export function startUsageJobs(
-  options: {
-    rollupEveryMs?: number;
-    /** tenant id -> slug, for the per-tenant memory gauge (lib/usage/tenant-memory.ts) */
-    tenantSlugs?: () => Readonly<Record<string, string>>;
-  } = {},
-): UsageJobs {
+export interface UsageJobOptions {
+  rollupEveryMs?: number;
+  /** count decisions (where checks are answered: the front process); default true */
+  recording?: boolean;
+  /** roll minutes into PostgreSQL and measure tenants' Redis memory (off the check path:
+   * the app process); default true */
+  rollups?: boolean;
+  /** tenant id -> slug, for the per-tenant memory gauge (lib/usage/tenant-memory.ts) */
+  tenantSlugs?: () => Readonly<Record<string, string>>;
+}
+
+export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
   if (holder.sluiceUsageJobs) return holder.sluiceUsageJobs;
   const settings = usageSettings();
   const recorder = usageRecorder();
-  setDecisionSink(usageSink(recorder));
-  recorder.start();
+  const recording = options.recording ?? true;
+  if (recording) {
+    setDecisionSink(usageSink(recorder));
+    recorder.start();
+  }
   const rollup = new UsageRollup({
     client: redis(),
     ns: settings.ns,
@@ -56,16 +64,23 @@ export function startUsageJobs(
       running = false;
     }
   };
-  const timer = setInterval(() => void tick(), options.rollupEveryMs ?? 5_000);
-  timer.unref();
-  void tick();
-  const memory = startMemoryJob({ prefix: settings.ns, slugById: options.tenantSlugs ?? (() => ({})) });
+  const rollups = options.rollups ?? true;
+  const timer = rollups ? setInterval(() => void tick(), options.rollupEveryMs ?? 5_000) : undefined;
+  timer?.unref();
+  if (rollups) void tick();
+  // Measured where rollups run (the scan stays off the check path); every process reads
+  // the figures for its /api/metrics.
+  const memory = startMemoryJob({
+    prefix: settings.ns,
+    slugById: options.tenantSlugs ?? (() => ({})),
+    measure: rollups,
+  });
   holder.sluiceUsageJobs = {
     async stop() {
       clearInterval(timer);
       await memory.stop();
-      await recorder.stop();
-      await rollup.lease.release().catch(() => undefined);
+      if (recording) await recorder.stop();
+      if (rollups) await rollup.lease.release().catch(() => undefined);
       holder.sluiceUsageJobs = undefined;
     },
   };

@@ -105,6 +105,8 @@ export function startMemoryJob(options: {
   client?: RedisClient;
   prefix: string;
   slugById: () => Readonly<Record<string, string>>;
+  /** scan and publish when holding the lease (default); false: only read the figures */
+  measure?: boolean;
   everyMs?: number;
   scan?: Partial<Omit<MemoryScanOptions, "prefix">>;
 }): MemoryJob {
@@ -113,13 +115,14 @@ export function startMemoryJob(options: {
   const everyMs = options.everyMs ?? MEMORY_EVERY_MS;
   const lease = new RollupLease(client, keys, `${hostname()}:${process.pid}:${randomUUID()}`, 2 * everyMs);
   const scan: MemoryScanOptions = { ...DEFAULT_SCAN, ...options.scan, prefix: options.prefix };
+  const measure = options.measure ?? true;
   let running = false;
   let lastError = "";
   const tick = async () => {
     if (running) return;
     running = true;
     try {
-      if (await lease.acquire()) {
+      if (measure && (await lease.acquire())) {
         const measuredAt = Date.now();
         await publishMemory(client, options.prefix, await scanTenantMemory(client, scan), measuredAt);
       }
@@ -142,7 +145,7 @@ export function startMemoryJob(options: {
   return {
     async stop() {
       clearInterval(timer);
-      await lease.release().catch(() => undefined);
+      if (measure) await lease.release().catch(() => undefined);
     },
   };
 }

@@ -66,6 +66,8 @@ async function main(): Promise<void> {
   Object.assign(process.env, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: "" });
   const { seedBench, ROUTE } = await import("./seed-bench");
   const setup = await seedBench(BATCH);
+  const { hostileTarget, prepareHostile, startHostileLoad } = await import("./hostile");
+  const hostileSetup = await prepareHostile();
 
   const [barePort, peerPort] = [await freePort(), await freePort()];
   const serverEnv = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, NODE_ENV: "production" };
@@ -106,16 +108,17 @@ async function main(): Promise<void> {
     serverPid: number | undefined,
     rate?: number,
     connections = 50,
+    seconds = SECONDS,
   ): Promise<Measured> => {
-    log(`${name}: warm-up 1 s, then ${SECONDS} s`);
+    log(`${name}: warm-up 1 s, then ${seconds} s`);
     const options = { url, bodies, token, connections, ...(rate ? { rate } : {}) };
     await load({ ...options, seconds: 1 });
     await sleep(300);
     const [server0, redis0] = [cpuMicros(serverPid), cpuMicros(redisServer.pid)];
-    const result = await load({ ...options, seconds: SECONDS });
+    const result = await load({ ...options, seconds });
     const [server1, redis1] = [cpuMicros(serverPid), cpuMicros(redisServer.pid)];
     if (result.failures > 0) log(`${name}: ${result.failures} failed requests`);
-    return { ...result, serverCpu: server1 - server0, redisCpu: redis1 - redis0, note: "", seconds: SECONDS };
+    return { ...result, serverCpu: server1 - server0, redisCpu: redis1 - redis0, note: "", seconds };
   };
   const appPhase = async (
     name: string,
@@ -123,9 +126,10 @@ async function main(): Promise<void> {
     bodies: string[],
     rate?: number,
     connections?: number,
+    seconds?: number,
   ): Promise<Measured> => {
     const before = await outcomes(app.url);
-    const result = await phase(name, `${app.url}${path}`, bodies, app.pid, rate, connections);
+    const result = await phase(name, `${app.url}${path}`, bodies, app.pid, rate, connections, seconds);
     return { ...result, note: describe(before, await outcomes(app.url)) };
   };
 
@@ -169,6 +173,21 @@ async function main(): Promise<void> {
       id: "half",
       run: () => appPhase("(b) at half its peak", "/api/check", checkBodies, Math.round(peak / 2), 10),
     },
+    {
+      id: "h",
+      run: async () => {
+        const hostile = startHostileLoad(app.url, hostileSetup);
+        const rate = Math.round(peak / 2);
+        // long enough to take in a whole import: parse, validation, writes, publish, swap
+        const seconds = Number(process.env.BENCH_HOSTILE_SECONDS ?? 15);
+        const name = "(h) half peak, hostile admin load";
+        const measured = await appPhase(name, "/api/check", checkBodies, rate, 10, seconds);
+        return {
+          ...measured,
+          note: `${measured.note}; max ${measured.max ?? "?"} ms; ${await hostile.stop()}`,
+        };
+      },
+    },
   ];
   const summaries = await runRounds(
     phases.filter((p) => !ONLY || ONLY.has(p.id)),
@@ -188,9 +207,9 @@ async function main(): Promise<void> {
     return;
   }
   const get = (id: string): PhaseSummary => summaries.get(id) as PhaseSummary;
-  const [a, b, g, c, d, e, half] = (["a", "b", "g", "c", "d", "e", "half"] as const).map(
+  const [a, b, g, c, d, e, half, h] = (["a", "b", "g", "c", "d", "e", "half", "h"] as const).map(
     (id) => get(id).median,
-  ) as [Measured, Measured, Measured, Measured, Measured, Measured, Measured];
+  ) as [Measured, Measured, Measured, Measured, Measured, Measured, Measured, Measured];
 
   log("(f) redis-benchmark EVALSHA of the check script (3 limits), 50 clients");
   const f = await redisBenchmark(redisPort, redisServer.pid, setup.lua, setup.evalsha);
@@ -212,6 +231,7 @@ async function main(): Promise<void> {
     row("(d)", "d", "rate-limiter-flexible, 3 RateLimiterRedis", "peer on node:http"),
     row("(e)", "e", "POST /api/check, key over its limit"),
     row("(b½)", "half", "POST /api/check at half (b)'s peak, 10 conn."),
+    row("(h)", "h", "(b½) while hostile YAML and 5,000-route imports are sent"),
     redisRow(f, "(f)", "redis-benchmark EVALSHA, same script", "Redis alone, no HTTP"),
     redisRow(
       fMany,
@@ -225,7 +245,7 @@ async function main(): Promise<void> {
     `\nSluice check API benchmark: ${ROUNDS} rounds of every phase, ${SECONDS} s each (median round shown; CPU over all rounds), wrk 1 thread 50 connections, keep-alive (b½: autocannon at a fixed rate); ${new Date().toISOString()}`,
   );
   printTable(rows, rows[0] as Row);
-  printTargets(issueTargets({ a, b, c, d, e, g, half }, BATCH));
+  printTargets([...issueTargets({ a, b, c, d, e, g, half }, BATCH), hostileTarget(h, half.p99)]);
   const ceiling = fMany.rps * BATCH;
   console.log(
     `\n(c) reaches ${((100 * c.rps * BATCH) / ceiling).toFixed(0)}% of (f'), Redis alone running the same ${BATCH}-check calls with nothing else on the machine;` +

@@ -17,6 +17,8 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  /** the slowest request (fixed-rate phases) */
+  max?: number;
   failures: number;
 }
 
@@ -104,6 +106,7 @@ async function fixedRate(options: LoadOptions, rate: number): Promise<LoadResult
     rps: result.requests.total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    max: result.latency.max,
     failures: result.errors + result.timeouts + result.non2xx,
   };
 }

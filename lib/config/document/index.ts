@@ -43,3 +43,4 @@ export {
 } from "./normalize-limit";
 export { parseDocumentText, type DocumentFormat, type ParseTextResult } from "./parse-document-text";
 export { validateDocument, type ValidationContext, type ValidationResult } from "./validate-document";
+export { MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_TOKENS, structureProblem } from "./structure-limits";

@@ -5,6 +5,7 @@
 import { LineCounter, parseDocument } from "yaml";
 
 import type { DocumentError } from "./document-error";
+import { structureProblem } from "./structure-limits";
 
 export type DocumentFormat = "yaml" | "json";
 
@@ -74,5 +75,8 @@ function parseJson(text: string): ParseTextResult {
 }
 
 export function parseDocumentText(text: string, format: DocumentFormat): ParseTextResult {
+  // bounded before parsing: a hostile nesting costs the parser seconds and a gigabyte
+  const problem = structureProblem(text, format);
+  if (problem !== null) return { ok: false, errors: [{ path: "", message: problem }] };
   return format === "yaml" ? parseYaml(text) : parseJson(text);
 }

@@ -10,6 +10,7 @@ import {
 import { canonicalPlan, canonicalRoute, canonicalTenant } from "@/lib/data/canonical";
 import { ValidationFailed } from "@/lib/data/errors";
 import { importConfig, type ConfigChangeItem } from "@/lib/data/import-config";
+import { assertMayImport } from "@/lib/data/import-access";
 import { readDocument } from "@/lib/data/read-document";
 import { toYaml } from "@/lib/data/queries/config-yaml";
 
@@ -54,6 +55,7 @@ function touched(
 }
 
 export async function previewImport(principal: Principal, text: string): Promise<ImportPreview> {
+  assertMayImport(principal); // before parsing (import-access.ts)
   try {
     const input = parse(text);
     const { changes } = await importConfig(principal, input, { dryRun: true });
@@ -74,5 +76,6 @@ export async function applyImport(
   principal: Principal,
   text: string,
 ): Promise<{ configVersion: number | null; changes: ConfigChangeItem[] }> {
+  assertMayImport(principal);
   return importConfig(principal, parse(text));
 }

@@ -8,6 +8,7 @@ import { parseQuery } from "@/lib/api/read-body";
 import { withAdmin } from "@/lib/api/with-admin";
 import { exportConfig } from "@/lib/data/export-config";
 import { importConfig } from "@/lib/data/import-config";
+import { assertMayImport } from "@/lib/data/import-access";
 
 const flag = z
   .enum(["true", "false", "1", "0"], { error: "must be true or false" })
@@ -22,6 +23,7 @@ export const GET = withAdmin(async ({ request, principal }) => {
 
 export const PUT = withAdmin(async ({ request, principal, requestId }) => {
   const query = parseQuery(request, ImportQuery);
+  assertMayImport(principal); // before the body is read or parsed
   const document = await readDocumentBody(request);
   const result = await importConfig(principal, document, {
     prune: query.prune,

@@ -8,6 +8,8 @@ import {
   type LeanRequest,
 } from "@/lib/enforce/http/front/request-head";
 import { AnswerQueue, type AnswerSlot } from "@/lib/enforce/http/front/answer-queue";
+import { responseHead } from "@/lib/enforce/http/front/response-text";
+import { errorAnswer } from "@/lib/enforce/http/answer";
 
 // One client connection of the lean front: frames requests (head, then Content-Length bytes
 // of body), answers those parseRequestHead accepts, and writes the answers in request order
@@ -65,6 +67,23 @@ export class FrontConnection {
     return this.answers.length === 0 && this.pending === null;
   }
 
+  /**
+   * A request still incomplete at its deadline (a slow or stalled client): 408 and close
+   * when nothing is owed before it, else the connection is dropped (answers must stay in order).
+   */
+  timeOut(seconds: number): void {
+    this.partialSince = 0;
+    this.closing = true;
+    this.pending = null;
+    this.parts = [];
+    if (this.answers.length > 0 || this.handingOff) {
+      this.socket.destroy();
+      return;
+    }
+    const answer = errorAnswer(408, "request_timeout", `The request did not arrive within ${seconds} s.`);
+    this.socket.end(responseHead(answer, 0, true) + String(answer.body), "latin1");
+  }
+
   /** Shutting down: answer what was asked, then close. */
   close(): void {
     this.closing = true;
@@ -103,6 +122,7 @@ export class FrontConnection {
 
   private parse(): void {
     this.reading = true;
+    let framed = false;
     try {
       while (
         this.pending !== null &&
@@ -111,12 +131,14 @@ export class FrontConnection {
         this.answers.length < MAX_IN_FLIGHT
       ) {
         if (!this.nextRequest(this.pending)) break;
+        framed = true;
       }
     } finally {
       this.reading = false;
     }
+    // the deadline runs from the first byte of the request still incomplete
     if (this.pending === null) this.partialSince = 0;
-    else if (this.partialSince === 0) this.partialSince = Date.now();
+    else if (this.partialSince === 0 || framed) this.partialSince = Date.now();
     this.throttle();
   }
 
@@ -125,6 +147,13 @@ export class FrontConnection {
     let request = this.request;
     if (request === null) {
       const end = data.indexOf("\r\n\r\n");
+      // A head ending in a bare LF is not this parser's: node:http answers it (400 or
+      // parses it) rather than the front waiting for a CRLF that never comes. (With a
+      // CRLF end found, a bare LF inside the head makes parseRequestHead refuse it.)
+      if (end < 0 && (data.indexOf("\n\n") >= 0 || data.indexOf("\n\r\n") >= 0)) {
+        this.handOff();
+        return false;
+      }
       if (end < 0 || end > MAX_HEAD_BYTES) {
         if (end >= 0 || data.length > MAX_HEAD_BYTES) this.handOff();
         return false;

@@ -1,5 +1,4 @@
-import type { Server as HttpServer } from "node:http";
-import type { Socket } from "node:net";
+import type { Server as NetServer, Socket } from "node:net";
 import { FrontConnection, type FrontHandler } from "@/lib/enforce/http/front/connection";
 import { startDateClock, stopDateClock } from "@/lib/enforce/http/front/response-text";
 
@@ -10,38 +9,50 @@ import { startDateClock, stopDateClock } from "@/lib/enforce/http/front/response
 // rest of a check (measured: a bare JSON endpoint serves ~60k req/s on node:http and ~105k
 // on a raw socket at the same CPU). At the first request of a connection that is not a
 // plain check (the dashboard, the admin API, a chunked body, anything unusual) the socket
-// goes to node:http's own connection handler with its unread bytes, and stays there, so
-// everything but checks is served exactly as before, by Next or by lean-router.ts.
+// is handed on with its unread bytes, and stays there, so everything but checks is served
+// exactly as before, by Next or by lean-router.ts.
+//
+// In production (server.ts) the server is a plain net.Server and `handOff` passes the
+// connection to the app process (lib/server/app-process.ts); given a node:http server and
+// no `handOff`, its own connection handler takes them (the unit tests).
 
 export interface LeanFrontOptions {
   /** idle keep-alive time, as node:http's keepAliveTimeout */
   keepAliveMs: number;
-  /** a request still incomplete after this long is dropped (node:http's headersTimeout) */
+  /** a request still incomplete after this long is answered 408 and closed (default 10 s) */
   headersTimeoutMs?: number;
+  /** where a connection goes at its first request the front does not answer */
+  handOff?: (socket: Socket, unread: Buffer | null) => void;
 }
 
-type ConnectionListener = (this: HttpServer, socket: Socket) => void;
+type ConnectionListener = (this: NetServer, socket: Socket) => void;
+
+/** How often incomplete requests are looked at: a deadline is kept within this. */
+const SWEEP_MS = 1_000;
 
 export class LeanFront {
   private readonly connections = new Set<FrontConnection>();
   private readonly sweeper: NodeJS.Timeout;
-  private readonly nodeConnection: ConnectionListener;
+  private readonly passOn: (socket: Socket, unread: Buffer | null) => void;
 
   constructor(
-    private readonly server: HttpServer,
+    private readonly server: NetServer,
     private readonly handler: FrontHandler,
     private readonly options: LeanFrontOptions,
   ) {
-    // node:http's own 'connection' listener (the one its constructor adds) is kept for the
-    // connections handed over; every new connection comes here first.
-    const [listener] = server.listeners("connection") as ConnectionListener[];
-    if (!listener) throw new Error("node:http server without its connection listener");
-    this.nodeConnection = listener;
+    if (options.handOff) this.passOn = options.handOff;
+    else {
+      // node:http's own 'connection' listener (the one its constructor adds) is kept for the
+      // connections handed over; every new connection comes here first.
+      const [listener] = server.listeners("connection") as ConnectionListener[];
+      if (!listener) throw new Error("node:http server without its connection listener");
+      this.passOn = (socket, unread) => this.toNodeHttp(listener, socket, unread);
+    }
     server.removeAllListeners("connection");
     server.on("connection", (socket: Socket) => this.accept(socket));
     server.on("close", () => this.stop());
     startDateClock();
-    this.sweeper = setInterval(() => this.sweep(), 5_000);
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
     this.sweeper.unref();
   }
 
@@ -67,19 +78,25 @@ export class LeanFront {
     this.connections.delete(connection);
     socket.setTimeout(0);
     socket.removeAllListeners("timeout");
+    this.passOn(socket, unread);
+  }
+
+  private toNodeHttp(listener: ConnectionListener, socket: Socket, unread: Buffer | null): void {
     // The socket is paused: the unread bytes go back in front of anything buffered since,
     // and node:http reads them all once it resumes the socket (in this tick's nextTick queue,
     // before any new data can arrive from the network).
     if (unread !== null) socket.unshift(unread);
-    this.nodeConnection.call(this.server, socket);
+    listener.call(this.server, socket);
     process.nextTick(() => socket.resume());
   }
 
   private sweep(): void {
-    const limit = this.options.headersTimeoutMs ?? 60_000;
+    const limit = this.options.headersTimeoutMs ?? 10_000;
     const now = Date.now();
     for (const connection of this.connections) {
-      if (connection.partialSince !== 0 && now - connection.partialSince > limit) connection.socket.destroy();
+      if (connection.partialSince !== 0 && now - connection.partialSince > limit) {
+        connection.timeOut(Math.round(limit / 1000));
+      }
     }
   }
 

@@ -9,6 +9,7 @@ const REASONS: Record<number, string> = {
   401: "Unauthorized",
   403: "Forbidden",
   405: "Method Not Allowed",
+  408: "Request Timeout",
   413: "Payload Too Large",
   500: "Internal Server Error",
   503: "Service Unavailable",

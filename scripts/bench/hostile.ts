@@ -1,0 +1,63 @@
+// Phase (h): checks at half their peak while the control plane is attacked and busy
+// (issue 12, section 2): a viewer's admin token sends a YAML body of a million nested "["
+// (refused 403 before any parse) over and over, and an operator imports a 5,000-route
+// tenant (~690 KB) again and again, each import changing every route. Its p99 is
+// reported beside (b½)'s, the same load on a quiet control plane.
+import type { Principal } from "@/lib/auth/principal";
+import { createAdminToken } from "@/lib/data/tokens";
+import { importConfig } from "@/lib/data/import-config";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import type { Target } from "./report";
+
+const bench: Principal = { kind: "system", label: "bench" };
+const BIG_TENANT = "bench-big";
+
+export interface HostileSetup {
+  viewer: string;
+  operator: string;
+}
+
+/** A viewer token of the bench tenant, an operator token, and the tenant the imports rewrite. */
+export async function prepareHostile(): Promise<HostileSetup> {
+  await importConfig(bench, { tenants: [{ slug: BIG_TENANT, plan: "bench" }] });
+  const viewer = await createAdminToken(bench, { name: "bench-viewer", role: "viewer", tenant: "bench" });
+  const operator = await createAdminToken(bench, { name: "bench-operator", role: "owner" });
+  return { viewer: viewer.token, operator: operator.token };
+}
+
+export interface HostileLoad {
+  /** stops sending, waits for what is in flight, and describes what was sent */
+  stop(): Promise<string>;
+}
+
+/**
+ * Sends from its own process (hostile-load.ts): building and sending 2 MiB bodies here
+ * would take turns with autocannon on this event loop and skew the very latencies measured.
+ */
+export function startHostileLoad(appUrl: string, tokens: HostileSetup): HostileLoad {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "scripts/bench/hostile-load.ts", appUrl, tokens.viewer, tokens.operator],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    async stop() {
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      await exited;
+      return output.trim();
+    },
+  };
+}
+
+/** The issue's goal: under the check timeout, with no failed request. */
+export function hostileTarget(h: { p99: number; failures: number }, quietP99: number): Target {
+  return {
+    what: "p99 of (h) (hostile admin load) < 50 ms, 0 errors",
+    value: `${h.p99.toFixed(2)} ms (quiet (b½): ${quietP99.toFixed(2)} ms), ${h.failures} errors`,
+    ok: h.p99 < 50 && h.failures === 0,
+  };
+}

@@ -1,0 +1,66 @@
+// The app process, started by the front (server.ts, lib/server/app-process.ts): Next.js
+// for the dashboard, the admin API and health, on connections the front passes over with
+// the bytes it already read. It holds each connection to its end. Checks and metrics that
+// arrive here go back to the front (lib/server/forward.ts). Slow clients get 408 after
+// SLUICE_REQUEST_TIMEOUT_MS; connections past SLUICE_MAX_CONNECTIONS are closed.
+import { createServer } from "node:http";
+import { Socket } from "node:net";
+import next from "next";
+import { z } from "zod";
+import { env } from "@/lib/env";
+import { startUsageJobs } from "@/lib/usage/jobs";
+import { forwarder, frontOwns } from "@/lib/server/forward";
+import { stampClientAddress } from "@/lib/http/client-address";
+
+const [frontSocket, appSocket] = z.tuple([z.string().min(1), z.string().min(1)]).parse(process.argv.slice(2));
+const HandOff = z.object({ kind: z.literal("connection"), unread: z.instanceof(Uint8Array).nullable() });
+
+const settings = env();
+const dev = settings.NODE_ENV !== "production";
+const app = next({ dev, hostname: "localhost", port: settings.PORT });
+await app.prepare();
+const handle = app.getRequestHandler();
+const forward = forwarder(frontSocket);
+// Usage rollups into PostgreSQL run here, off the check path; the front counts decisions.
+const usage = startUsageJobs({ recording: false });
+
+const timeout = settings.SLUICE_REQUEST_TIMEOUT_MS;
+const server = createServer(
+  // checked every second, so a deadline is kept within a second
+  { requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: 1_000 },
+  (request, response) => {
+    if (frontOwns(request.url)) return forward(request, response);
+    // The client address from the socket (not a client-sent header), for sign-in limits.
+    stampClientAddress(request);
+    void handle(request, response);
+  },
+);
+server.keepAliveTimeout = 65_000;
+// Listening (on a private socket nobody else uses) is what starts node:http's deadline checks.
+server.listen(appSocket);
+
+let open = 0;
+process.on("message", (message: unknown, socket: unknown) => {
+  const parsed = HandOff.safeParse(message);
+  if (!parsed.success || !(socket instanceof Socket)) return;
+  if (open >= settings.SLUICE_MAX_CONNECTIONS) {
+    socket.destroy();
+    return;
+  }
+  open += 1;
+  socket.once("close", () => (open -= 1));
+  const unread = parsed.data.unread;
+  if (unread !== null) socket.unshift(Buffer.from(unread.buffer, unread.byteOffset, unread.byteLength));
+  server.emit("connection", socket);
+});
+
+function shutdown(): void {
+  server.close(() => void usage.stop().finally(() => process.exit(0)));
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(0), 2_500).unref();
+}
+process.on("SIGTERM", shutdown);
+process.on("SIGINT", shutdown);
+// the front is gone (killed): nothing can reach this process any more
+process.on("disconnect", () => process.exit(0));
+process.send?.({ kind: "ready" });

@@ -1,0 +1,61 @@
+// Structural bounds checked before a document is parsed (issue 12, section 2): a hostile
+// nesting or a huge flat list is refused quickly with a sentence naming the bound, and
+// ordinary documents, including a 5,000-route import, pass.
+import { describe, expect, it } from "vitest";
+import { MAX_DOCUMENT_DEPTH, parseDocumentText, structureProblem } from "@/lib/config/document";
+
+function timed<T>(work: () => T): { value: T; ms: number } {
+  const started = performance.now();
+  const value = work();
+  return { value, ms: performance.now() - started };
+}
+
+describe("document structure bounds", () => {
+  it("refuses a million nested [ in YAML fast, naming the depth", () => {
+    const hostile = "[".repeat(1_000_000);
+    const { value, ms } = timed(() => parseDocumentText(hostile, "yaml"));
+    expect(value.ok).toBe(false);
+    if (!value.ok) expect(value.errors[0]?.message).toMatch(/nests deeper than 32 levels/);
+    expect(ms).toBeLessThan(500);
+  });
+
+  it("refuses deep nesting in JSON, block sequences and flow maps", () => {
+    const deep = MAX_DOCUMENT_DEPTH + 1;
+    expect(structureProblem("[".repeat(deep) + "]".repeat(deep), "json")).toMatch(/nests deeper/);
+    expect(structureProblem('{"a":'.repeat(deep) + "1" + "}".repeat(deep), "json")).toMatch(/nests deeper/);
+    expect(structureProblem("- ".repeat(deep) + "x\n", "yaml")).toMatch(/nests deeper/);
+    expect(structureProblem("a: " + "{b: ".repeat(deep) + "1" + "}".repeat(deep), "yaml")).toMatch(
+      /nests deeper/,
+    );
+    expect(structureProblem("a:\n" + " ".repeat(200) + "b: 1\n", "yaml")).toMatch(/indented more than/);
+  });
+
+  it("does not count brackets inside strings, comments or block scalars", () => {
+    const brackets = "[".repeat(100);
+    expect(structureProblem(JSON.stringify({ a: brackets }), "json")).toBeNull();
+    expect(
+      structureProblem(`a: "${brackets}"\nb: '${brackets}' # ${brackets}\nc: |\n  ${brackets}\n`, "yaml"),
+    ).toBeNull();
+  });
+
+  it("refuses a flat list of a million items (5 s to parse) without parsing it", () => {
+    const flat = "[" + "1,".repeat(1_000_000) + "1]";
+    const { value, ms } = timed(() => structureProblem(flat, "yaml"));
+    expect(value).toMatch(/more than 1000000 tokens/);
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it("accepts nesting at the bound and a 5,000-route tenant", () => {
+    const depth = MAX_DOCUMENT_DEPTH;
+    expect(structureProblem("[".repeat(depth) + "]".repeat(depth), "yaml")).toBeNull();
+    expect(structureProblem("[".repeat(depth) + "]".repeat(depth), "json")).toBeNull();
+    const routes = Array.from(
+      { length: 5000 },
+      (_, i) =>
+        `      - pattern: GET /r${i}/:id\n        limits: [{ name: r${i}, by: key, algorithm: gcra, limit: 10, window: 1s }]\n`,
+    ).join("");
+    const doc = `tenants:\n  - slug: big\n    name: Big\n    plan: free\n    routes:\n${routes}`;
+    expect(structureProblem(doc, "yaml")).toBeNull();
+    expect(parseDocumentText(doc, "yaml").ok).toBe(true);
+  });
+});
