@@ -8,6 +8,7 @@ import { usageRecorder } from "@/lib/usage/recorder";
 import { UsageRollup } from "@/lib/usage/rollup";
 import { usageSettings } from "@/lib/usage/settings";
 import { startMemoryJob } from "@/lib/usage/tenant-memory";
+import { startPeriodicTask } from "@/lib/shared/periodic-task";
 
 // Started once per server process (server.ts): plugs the recorder into /api/check's decision
 // sink, starts its 1 s flush, and the rollup loop, which every server runs but only the
@@ -47,27 +48,11 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
     minutesRetentionMs: settings.minutesRetentionMs,
     hoursRetentionMs: settings.hoursRetentionMs,
   });
-  let running = false;
-  let lastError = "";
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await rollup.runOnce();
-      lastError = "";
-    } catch (error) {
-      // Redis or PostgreSQL away: try again next tick; log each distinct problem once.
-      const message = String(error);
-      if (message !== lastError) console.warn(`[sluice] usage rollup: ${message}`);
-      lastError = message;
-    } finally {
-      running = false;
-    }
-  };
+  // Redis or PostgreSQL away: the rollup tries again at the next tick.
   const rollups = options.rollups ?? true;
-  const timer = rollups ? setInterval(() => void tick(), options.rollupEveryMs ?? 5_000) : undefined;
-  timer?.unref();
-  if (rollups) void tick();
+  const rollupTask = rollups
+    ? startPeriodicTask("usage rollup", options.rollupEveryMs ?? 5_000, () => rollup.runOnce())
+    : undefined;
   // Measured where rollups run (the scan stays off the check path); every process reads
   // the figures for its /api/metrics.
   const memory = startMemoryJob({
@@ -77,7 +62,7 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
   });
   holder.sluiceUsageJobs = {
     async stop() {
-      clearInterval(timer);
+      rollupTask?.stop();
       await memory.stop();
       if (recording) await recorder.stop();
       if (rollups) await rollup.lease.release().catch(() => undefined);

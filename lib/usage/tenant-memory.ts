@@ -5,6 +5,7 @@ import { Family } from "@/lib/metrics/registry";
 import { redis, type RedisClient } from "@/lib/redis";
 import { RollupLease } from "@/lib/usage/lease";
 import { scanTenantMemory, type MemoryScanOptions, type TenantMemory } from "@/lib/usage/tenant-memory-scan";
+import { startPeriodicTask } from "@/lib/shared/periodic-task";
 
 // Each tenant's approximate Redis memory (issue 12 §4), measured once a minute by one
 // server (whoever holds the lease) with a bounded pass (tenant-memory-scan.ts) and
@@ -116,35 +117,19 @@ export function startMemoryJob(options: {
   const lease = new RollupLease(client, keys, `${hostname()}:${process.pid}:${randomUUID()}`, 2 * everyMs);
   const scan: MemoryScanOptions = { ...DEFAULT_SCAN, ...options.scan, prefix: options.prefix };
   const measure = options.measure ?? true;
-  let running = false;
-  let lastError = "";
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      if (measure && (await lease.acquire())) {
-        const measuredAt = Date.now();
-        await publishMemory(client, options.prefix, await scanTenantMemory(client, scan), measuredAt);
-      }
-      metrics.sluiceTenantMemoryText = memoryMetricsText(
-        await readMemory(client, options.prefix),
-        options.slugById(),
-      );
-      lastError = "";
-    } catch (error) {
-      const message = String(error);
-      if (message !== lastError) console.warn(`[sluice] tenant memory: ${message}`);
-      lastError = message;
-    } finally {
-      running = false;
+  const task = startPeriodicTask("tenant memory", everyMs, async () => {
+    if (measure && (await lease.acquire())) {
+      const measuredAt = Date.now();
+      await publishMemory(client, options.prefix, await scanTenantMemory(client, scan), measuredAt);
     }
-  };
-  const timer = setInterval(() => void tick(), everyMs);
-  timer.unref();
-  void tick();
+    metrics.sluiceTenantMemoryText = memoryMetricsText(
+      await readMemory(client, options.prefix),
+      options.slugById(),
+    );
+  });
   return {
     async stop() {
-      clearInterval(timer);
+      task.stop();
       if (measure) await lease.release().catch(() => undefined);
     },
   };
