@@ -29,7 +29,8 @@ async function waitForLimit(limit: number): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const run = await sluice(["check", "--api-key", secret, "--route", route, "--dry-run", "--json"]);
-    const limits = (JSON.parse(run.stdout || "{}") as { limits?: { name: string; limit: number }[] }).limits ?? [];
+    const limits =
+      (JSON.parse(run.stdout || "{}") as { limits?: { name: string; limit: number }[] }).limits ?? [];
     if (limits.some((l) => l.name === "cli-rpm" && l.limit === limit)) return;
     if (Date.now() > deadline) throw new Error(`limit ${limit} not in force: ${run.stdout}${run.stderr}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -72,7 +73,10 @@ describe("sluice config, as in CI", { timeout: 120_000 }, () => {
     // edit our tenant's line (earlier runs' tenants have the same one)
     const text = readFileSync(file, "utf8");
     const at = text.indexOf(line, text.indexOf(`slug: ${slug}\n`));
-    writeFileSync(file, text.slice(0, at) + line.replace("limit: 50", "limit: 3") + text.slice(at + line.length));
+    writeFileSync(
+      file,
+      text.slice(0, at) + line.replace("limit: 50", "limit: 3") + text.slice(at + line.length),
+    );
     const diff = await sluice(["config", "diff", "sluice.yaml"]);
     expect(diff.code).toBe(1);
     expect(diff.stdout).toContain(`1 change would be applied:\n  ~ update tenant ${slug}`);
@@ -81,7 +85,9 @@ describe("sluice config, as in CI", { timeout: 120_000 }, () => {
 
     const apply = await sluice(["config", "apply", "sluice.yaml"]);
     expect(apply.code).toBe(0);
-    expect(apply.stdout).toMatch(new RegExp(`^Applied 1 change; config version \\d+\\.\\n  ~ update tenant ${slug}`));
+    expect(apply.stdout).toMatch(
+      new RegExp(`^Applied 1 change; config version \\d+\\.\\n  ~ update tenant ${slug}`),
+    );
     const again = await sluice(["config", "diff", "sluice.yaml"]);
     expect(again).toMatchObject({ code: 0, stderr: "" });
     expect(again.stdout).toMatch(/^No changes/);
@@ -125,7 +131,9 @@ describe("sluice config, as in CI", { timeout: 120_000 }, () => {
     writeFileSync(join(WORKDIR, "syntax.yaml"), "tenants:\n  - slug: [\n");
     const syntax = await sluice(["config", "apply", "syntax.yaml"]);
     expect(syntax.code).toBe(2);
-    expect(syntax.stderr).toMatch(/^syntax\.yaml:3:1: .+\nsluice: syntax\.yaml is not valid YAML; nothing was sent\.\n$/);
+    expect(syntax.stderr).toMatch(
+      /^syntax\.yaml:3:1: .+\nsluice: syntax\.yaml is not valid YAML; nothing was sent\.\n$/,
+    );
     const state = await sluice(["state", "--tenant", slug, "--key", "backend", "--route", route]);
     expect(state.stdout).toMatch(/cli-rpm \(\w+\): \d+ of 3 per 60000 ms left/); // still 3
   });

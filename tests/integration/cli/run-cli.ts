@@ -20,9 +20,14 @@ export function sluice(args: string[], env: Record<string, string | undefined> =
   const fullEnv: NodeJS.ProcessEnv = { ...process.env, SLUICE_URL: APP_URL, SLUICE_TOKEN: BOOTSTRAP, ...env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete fullEnv[name];
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: WORKDIR, env: fullEnv, timeout: 30_000 }, (error, stdout, stderr) => {
-      const code = error && typeof error.code === "number" ? error.code : error ? -1 : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: WORKDIR, env: fullEnv, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error && typeof error.code === "number" ? error.code : error ? -1 : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }

@@ -16,7 +16,15 @@ const FILE = `tenants:
 
 describe("YamlLocator", () => {
   it("parses the server's path spelling", () => {
-    expect(parsePath("tenants[0].routes[3].limits[0].limit")).toEqual(["tenants", 0, "routes", 3, "limits", 0, "limit"]);
+    expect(parsePath("tenants[0].routes[3].limits[0].limit")).toEqual([
+      "tenants",
+      0,
+      "routes",
+      3,
+      "limits",
+      0,
+      "limit",
+    ]);
     expect(parsePath("")).toEqual([]);
   });
 

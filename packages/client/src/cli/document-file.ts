@@ -36,7 +36,10 @@ export async function readDocumentFile(name: string, stdin: () => Promise<string
 
 /** Every error of a 422 answer, each at its line and column in the file. */
 export function documentErrorLines(file: DocumentFile, body: ApiErrorBody): string[] {
-  const errors = body.errors && body.errors.length > 0 ? body.errors : [{ path: body.error.path ?? "", message: body.error.message }];
+  const errors =
+    body.errors && body.errors.length > 0
+      ? body.errors
+      : [{ path: body.error.path ?? "", message: body.error.message }];
   return errors.map((error) => {
     const position = file.locator.locate(error.path);
     const where = position ? `${file.name}:${position.line}:${position.col}` : file.name;

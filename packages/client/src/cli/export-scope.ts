@@ -15,15 +15,19 @@ export function exportScopedTo(exportText: string, fileInput: unknown, prune: bo
   const tenants = document.get("tenants");
   if (!prune && isSeq(tenants) && Array.isArray(file.tenants)) {
     const listed = new Set(
-      file.tenants.map((t: unknown) => (typeof t === "object" && t !== null ? (t as { slug?: unknown }).slug : null)),
+      file.tenants.map((t: unknown) =>
+        typeof t === "object" && t !== null ? (t as { slug?: unknown }).slug : null,
+      ),
     );
     tenants.items = tenants.items.filter((item) => isMap(item) && listed.has(item.get("slug")));
   }
   if (isSeq(tenants) && Array.isArray(file.tenants)) {
     const written = new Map<unknown, Record<string, unknown>>();
     for (const t of file.tenants as unknown[])
-      if (typeof t === "object" && t !== null) written.set((t as { slug?: unknown }).slug, t as Record<string, unknown>);
-    for (const item of tenants.items) if (isMap(item)) dropUnwrittenDefaults(item, written.get(item.get("slug")));
+      if (typeof t === "object" && t !== null)
+        written.set((t as { slug?: unknown }).slug, t as Record<string, unknown>);
+    for (const item of tenants.items)
+      if (isMap(item)) dropUnwrittenDefaults(item, written.get(item.get("slug")));
   }
   return document.toString({ lineWidth: 0, flowCollectionPadding: true });
 }

@@ -67,7 +67,11 @@ function reason(error: unknown): string {
 export function isApiError(body: unknown): body is ApiErrorBody {
   if (typeof body !== "object" || body === null) return false;
   const error = (body as { error?: unknown }).error;
-  return typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string";
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    typeof (error as { message?: unknown }).message === "string"
+  );
 }
 
 /** A failed answer as one sentence (the server's message, its path, the status). */

@@ -15,7 +15,10 @@ function lineDiff(a: string[], b: string[]): DiffLine[] {
   const m = b.length;
   // Past a few thousand lines each: all removed then all added, rather than much memory.
   if (n * m > MAX_CELLS)
-    return [...a.map((text) => ({ kind: "-" as const, text })), ...b.map((text) => ({ kind: "+" as const, text }))];
+    return [
+      ...a.map((text) => ({ kind: "-" as const, text })),
+      ...b.map((text) => ({ kind: "+" as const, text })),
+    ];
   const lcs = new Uint32Array((n + 1) * (m + 1));
   for (let i = n - 1; i >= 0; i -= 1)
     for (let j = m - 1; j >= 0; j -= 1)
@@ -31,7 +34,8 @@ function lineDiff(a: string[], b: string[]): DiffLine[] {
       out.push({ kind: " ", text: a[i]! });
       i += 1;
       j += 1;
-    } else if (lcs[(i + 1) * (m + 1) + j]! >= lcs[i * (m + 1) + j + 1]!) out.push({ kind: "-", text: a[i++]! });
+    } else if (lcs[(i + 1) * (m + 1) + j]! >= lcs[i * (m + 1) + j + 1]!)
+      out.push({ kind: "-", text: a[i++]! });
     else out.push({ kind: "+", text: b[j++]! });
   }
   while (i < n) out.push({ kind: "-", text: a[i++]! });

@@ -23,7 +23,11 @@ const OPTIONS = {
   "dry-run": { type: "boolean", default: false },
 } as const;
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = processIo): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: Io = processIo,
+): Promise<number> {
   try {
     return await run(argv, env, io);
   } catch (error) {
@@ -56,7 +60,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promise<numb
   const json = values.json;
   const counters: CounterFlags = values;
   const noMore = (allowed: number) => {
-    if (positionals.length > allowed) throw new CliError(`Unexpected argument "${positionals[allowed]}". See sluice --help.`);
+    if (positionals.length > allowed)
+      throw new CliError(`Unexpected argument "${positionals[allowed]}". See sluice --help.`);
   };
   switch (command) {
     case "config": {
@@ -71,14 +76,18 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promise<numb
       noMore(3);
       if (sub === "diff") return configDiff(ctx, file!, values.prune);
       if (sub === "apply") return configApply(ctx, file!, values.prune);
-      throw new CliError(`Unknown config command "${sub ?? ""}": export, diff or apply.`);
+      throw new CliError(
+        `${sub === undefined ? "sluice config needs a command" : `Unknown config command "${sub}"`}: export, diff or apply.`,
+      );
     }
     case "keys": {
       noMore(4);
       if (sub === "list") return keysList(connection(), io, json, rest[0]);
       if (sub === "create") return keysCreate(connection(), io, json, rest[0], rest[1]);
       if (sub === "revoke") return keysRevoke(connection(), io, json, rest[0], rest[1]);
-      throw new CliError(`Unknown keys command "${sub ?? ""}": list, create or revoke.`);
+      throw new CliError(
+        `${sub === undefined ? "sluice keys needs a command" : `Unknown keys command "${sub}"`}: list, create or revoke.`,
+      );
     }
     case "check":
       noMore(1);

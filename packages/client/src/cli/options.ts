@@ -27,7 +27,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 export function connectionFrom(flags: GlobalFlags, env: NodeJS.ProcessEnv): Connection {
   const url = flags.url ?? env.SLUICE_URL;
   const token = flags.token ?? env.SLUICE_TOKEN;
-  if (!url) throw new CliError("No Sluice address: give --url or set SLUICE_URL (e.g. https://sluice.example.com).");
+  if (!url)
+    throw new CliError("No Sluice address: give --url or set SLUICE_URL (e.g. https://sluice.example.com).");
   if (!token) throw new CliError("No token: give --token or set SLUICE_TOKEN (an admin or service token).");
   let parsed: URL;
   try {

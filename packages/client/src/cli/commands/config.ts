@@ -64,7 +64,9 @@ export async function configDiff(ctx: ConfigContext, fileName: string, prune: bo
     return EXIT_OK;
   }
   const count = answer.changes.length;
-  ctx.io.out(`${count} change${count === 1 ? "" : "s"} would be applied:\n${changeLines(answer.changes).join("\n")}\n`);
+  ctx.io.out(
+    `${count} change${count === 1 ? "" : "s"} would be applied:\n${changeLines(answer.changes).join("\n")}\n`,
+  );
   const exported = await request(ctx.connection, "GET", "/api/admin/config", { accept: "application/yaml" });
   if (exported.status === 200) {
     const before = exportScopedTo(exported.text, file.input, prune);
@@ -84,7 +86,9 @@ export async function configApply(ctx: ConfigContext, fileName: string, prune: b
     ctx.io.out("No change: the server already has this configuration.");
     return EXIT_OK;
   }
-  ctx.io.out(`Applied ${answer.changes.length} change${answer.changes.length === 1 ? "" : "s"}; config version ${answer.configVersion}.`);
+  ctx.io.out(
+    `Applied ${answer.changes.length} change${answer.changes.length === 1 ? "" : "s"}; config version ${answer.configVersion}.`,
+  );
   ctx.io.out(changeLines(answer.changes).join("\n"));
   return EXIT_OK;
 }

@@ -33,9 +33,16 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
 }
 
 /** Exit 0 when allowed, 1 when denied (so scripts can branch on it). */
-export async function check(connection: Connection, io: Io, json: boolean, flags: CounterFlags): Promise<number> {
+export async function check(
+  connection: Connection,
+  io: Io,
+  json: boolean,
+  flags: CounterFlags,
+): Promise<number> {
   if (flags["api-key"] === undefined && flags.tenant === undefined)
-    throw new CliError("Give --api-key KEY, or --tenant SLUG (with --key NAME) and a service or admin token.");
+    throw new CliError(
+      "Give --api-key KEY, or --tenant SLUG (with --key NAME) and a service or admin token.",
+    );
   const body = {
     apiKey: flags["api-key"],
     tenant: flags.tenant,
@@ -69,11 +76,24 @@ function counterQuery(flags: CounterFlags): URLSearchParams {
 }
 
 interface StateAnswer {
-  limits: { name: string; level: string; limit: number; windowMs: number; remaining: number; wouldAllow: boolean; retryAfterMs: number | null }[];
+  limits: {
+    name: string;
+    level: string;
+    limit: number;
+    windowMs: number;
+    remaining: number;
+    wouldAllow: boolean;
+    retryAfterMs: number | null;
+  }[];
   skipped: { name: string; by: string; reason: string }[];
 }
 
-export async function state(connection: Connection, io: Io, json: boolean, flags: CounterFlags): Promise<number> {
+export async function state(
+  connection: Connection,
+  io: Io,
+  json: boolean,
+  flags: CounterFlags,
+): Promise<number> {
   const reply = await request(connection, "GET", `/api/admin/state?${counterQuery(flags)}`);
   const answer = expectJson("Reading the state", reply) as StateAnswer;
   if (json) io.out(JSON.stringify(answer, null, 2));
@@ -88,11 +108,20 @@ export async function state(connection: Connection, io: Io, json: boolean, flags
   return EXIT_OK;
 }
 
-export async function reset(connection: Connection, io: Io, json: boolean, flags: CounterFlags): Promise<number> {
+export async function reset(
+  connection: Connection,
+  io: Io,
+  json: boolean,
+  flags: CounterFlags,
+): Promise<number> {
   if (flags.limit === undefined) throw new CliError("--limit: required (the limit's name).");
   const body = Object.fromEntries([...counterQuery(flags), ["limit", flags.limit]]);
   const reply = await request(connection, "POST", "/api/admin/reset", { body: JSON.stringify(body) });
   const answer = expectJson("The reset", reply) as { limit: string; deleted: number };
-  io.out(json ? JSON.stringify(answer, null, 2) : `Reset ${answer.limit}: ${answer.deleted} counter${answer.deleted === 1 ? "" : "s"} cleared.`);
+  io.out(
+    json
+      ? JSON.stringify(answer, null, 2)
+      : `Reset ${answer.limit}: ${answer.deleted} counter${answer.deleted === 1 ? "" : "s"} cleared.`,
+  );
   return EXIT_OK;
 }

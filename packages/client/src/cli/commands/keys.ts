@@ -24,19 +24,34 @@ function keysPath(tenant: string): string {
   return `/api/admin/tenants/${encodeURIComponent(tenant)}/keys`;
 }
 
-export async function keysList(connection: Connection, io: Io, json: boolean, tenant?: string): Promise<number> {
+export async function keysList(
+  connection: Connection,
+  io: Io,
+  json: boolean,
+  tenant?: string,
+): Promise<number> {
   const slug = slugArg(tenant, "tenant");
-  const body = expectJson("Listing keys", await request(connection, "GET", keysPath(slug))) as { keys: KeyRow[] };
+  const body = expectJson("Listing keys", await request(connection, "GET", keysPath(slug))) as {
+    keys: KeyRow[];
+  };
   if (json) io.out(JSON.stringify(body, null, 2));
   else if (body.keys.length === 0) io.out(`Tenant ${slug} has no API keys.`);
   else for (const key of body.keys) io.out(`${key.name}\t${key.prefix}…${key.revokedAt ? "\trevoked" : ""}`);
   return EXIT_OK;
 }
 
-export async function keysCreate(connection: Connection, io: Io, json: boolean, tenant?: string, name?: string): Promise<number> {
+export async function keysCreate(
+  connection: Connection,
+  io: Io,
+  json: boolean,
+  tenant?: string,
+  name?: string,
+): Promise<number> {
   const slug = slugArg(tenant, "tenant");
   const keyName = slugArg(name, "key");
-  const reply = await request(connection, "POST", keysPath(slug), { body: JSON.stringify({ name: keyName }) });
+  const reply = await request(connection, "POST", keysPath(slug), {
+    body: JSON.stringify({ name: keyName }),
+  });
   const created = expectJson("Creating the key", reply, 201) as { name: string; key: string; prefix: string };
   if (json) io.out(JSON.stringify(created, null, 2));
   else {
@@ -46,7 +61,13 @@ export async function keysCreate(connection: Connection, io: Io, json: boolean, 
   return EXIT_OK;
 }
 
-export async function keysRevoke(connection: Connection, io: Io, json: boolean, tenant?: string, name?: string): Promise<number> {
+export async function keysRevoke(
+  connection: Connection,
+  io: Io,
+  json: boolean,
+  tenant?: string,
+  name?: string,
+): Promise<number> {
   const slug = slugArg(tenant, "tenant");
   const keyName = slugArg(name, "key");
   const reply = await request(connection, "DELETE", `${keysPath(slug)}/${encodeURIComponent(keyName)}`);
