@@ -13,6 +13,7 @@ const slug = uniqueSlug("cli");
 const route = "GET /cli-test/items/1";
 let secret = "";
 
+// A token bucket (1h): no window boundary can pass mid-test and empty the counters.
 function tenantFile(plan: string, off: Record<string, unknown>[], limit: number): string {
   const overrides = off.map((o) => `      - ${JSON.stringify(o)}\n`).join("");
   return `tenants:
@@ -20,7 +21,7 @@ function tenantFile(plan: string, off: Record<string, unknown>[], limit: number)
     name: CLI test
     plan: ${plan}
     limits:
-${overrides}      - { name: cli-rpm, by: key, algorithm: fixed_window, limit: ${limit}, window: 1m }
+${overrides}      - { name: cli-rpm, by: key, algorithm: token_bucket, limit: ${limit}, window: 1h }
 `;
 }
 
@@ -65,7 +66,7 @@ describe("sluice config, as in CI", { timeout: 120_000 }, () => {
     const exported = await sluice(["config", "export"]);
     expect(exported.code).toBe(0);
     const file = join(WORKDIR, "sluice.yaml");
-    const line = `{ name: cli-rpm, by: key, algorithm: fixed_window, limit: 50, window: 1m }`;
+    const line = `{ name: cli-rpm, by: key, algorithm: token_bucket, limit: 50, window: 1h }`;
     expect(exported.stdout).toContain(line);
     writeFileSync(file, exported.stdout);
     expect((await sluice(["config", "diff", "sluice.yaml"])).code).toBe(0); // unchanged export
@@ -135,7 +136,7 @@ describe("sluice config, as in CI", { timeout: 120_000 }, () => {
       /^syntax\.yaml:3:1: .+\nsluice: syntax\.yaml is not valid YAML; nothing was sent\.\n$/,
     );
     const state = await sluice(["state", "--tenant", slug, "--key", "backend", "--route", route]);
-    expect(state.stdout).toMatch(/cli-rpm \(\w+\): \d+ of 3 per 60000 ms left/); // still 3
+    expect(state.stdout).toMatch(/cli-rpm \(\w+\): \d+ of 3 per 3600000 ms left/); // still 3
   });
 });
 
@@ -144,7 +145,7 @@ describe("sluice state, reset, keys", { timeout: 120_000 }, () => {
     await sluice(["check", "--api-key", secret, "--route", route]);
     const used = await sluice(["state", "--tenant", slug, "--key", "backend", "--route", route]);
     expect(used.code).toBe(0);
-    expect(used.stdout).toMatch(/cli-rpm \(\w+\): 0 of 3 per 60000 ms left; would deny, retry after \d+ ms/);
+    expect(used.stdout).toMatch(/cli-rpm \(\w+\): 0 of 3 per 3600000 ms left; would deny, retry after \d+ ms/);
     const reset = await sluice(["reset", "--tenant", slug, "--limit", "cli-rpm"]);
     expect(reset.stdout).toMatch(/^Reset cli-rpm: [1-9]\d* counters? cleared\./);
     const fresh = await sluice(["state", "--tenant", slug, "--key", "backend", "--route", route, "--json"]);
