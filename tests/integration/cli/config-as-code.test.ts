@@ -145,7 +145,9 @@ describe("sluice state, reset, keys", { timeout: 120_000 }, () => {
     await sluice(["check", "--api-key", secret, "--route", route]);
     const used = await sluice(["state", "--tenant", slug, "--key", "backend", "--route", route]);
     expect(used.code).toBe(0);
-    expect(used.stdout).toMatch(/cli-rpm \(\w+\): 0 of 3 per 3600000 ms left; would deny, retry after \d+ ms/);
+    expect(used.stdout).toMatch(
+      /cli-rpm \(\w+\): 0 of 3 per 3600000 ms left; would deny, retry after \d+ ms/,
+    );
     const reset = await sluice(["reset", "--tenant", slug, "--limit", "cli-rpm"]);
     expect(reset.stdout).toMatch(/^Reset cli-rpm: [1-9]\d* counters? cleared\./);
     const fresh = await sluice(["state", "--tenant", slug, "--key", "backend", "--route", route, "--json"]);
