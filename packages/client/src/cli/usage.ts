@@ -1,0 +1,22 @@
+// `sluice --help`: every command in one screen (docs/cli.md has the examples).
+export const USAGE = `sluice: Sluice's configuration as code, keys and counters from the shell
+
+Usage:
+  sluice config export [--json]            print the configuration (YAML) to stdout
+  sluice config diff FILE [--prune]        what applying FILE would change (the server's dry run)
+  sluice config apply FILE [--prune]       apply FILE, all or nothing; prints the new config version
+  sluice check --api-key KEY | --tenant SLUG [--key NAME]
+               [--route "GET /path"] [--subject ID] [--cost N] [--dry-run]
+  sluice state --tenant SLUG [--key NAME] [--route "GET /path"] [--subject ID]
+  sluice reset --tenant SLUG --limit NAME [--key NAME] [--route "GET /path"] [--subject ID]
+  sluice keys list TENANT
+  sluice keys create TENANT NAME           prints the new key's secret (shown only once)
+  sluice keys revoke TENANT NAME
+
+FILE may be "-" for stdin. --prune also deletes tenants FILE does not list.
+Every command: --url URL (or SLUICE_URL), --token TOKEN (or SLUICE_TOKEN),
+  --timeout MS (default 30000), --json (machine-readable output).
+
+Exit codes: 0 success / no change / allowed; 1 diff found changes / check denied;
+  2 invalid file or arguments, or any failure (with a sentence on stderr).
+`;
