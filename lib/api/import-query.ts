@@ -1,0 +1,9 @@
+import { z } from "zod";
+
+// The query of PUT /api/admin/config (also described by the OpenAPI document, lib/openapi).
+
+const flag = z
+  .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+  .transform((v) => v === "true" || v === "1");
+
+export const ImportQuery = z.strictObject({ prune: flag.default(false), dryRun: flag.default(false) });
