@@ -1,3 +1,4 @@
+import "server-only";
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { registerConfigOperations } from "@/lib/openapi/operations/admin-config";
 import { registerCounterOperations } from "@/lib/openapi/operations/admin-counters";
