@@ -9,7 +9,8 @@ function curlOf({ method, path, operation }: OperationEntry, origin: string): st
     lines.push(`  -H 'Authorization: Bearer $SLUICE_TOKEN'`);
   if (operation.requestBody?.content?.["application/json"]) {
     lines.push(`  -H 'Content-Type: application/json'`);
-    if (path === "/api/check") lines.push(`  -d '{"apiKey":"…","route":"GET /v1/items/42","subject":"203.0.113.7"}'`);
+    if (path === "/api/check")
+      lines.push(`  -d '{"apiKey":"…","route":"GET /v1/items/42","subject":"203.0.113.7"}'`);
     else lines.push(`  -d @body.json`);
   }
   return lines.join(" \\\n");

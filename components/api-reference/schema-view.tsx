@@ -40,7 +40,17 @@ export function SchemaType({ schema }: { schema: JsonSchema | undefined }) {
   return <code>{typeOf(schema)}</code>;
 }
 
-const RULES = ["pattern", "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "format", "default"];
+const RULES = [
+  "pattern",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "format",
+  "default",
+];
 
 function rulesOf(schema: JsonSchema): string {
   return RULES.filter((rule) => schema[rule] !== undefined)

@@ -1,7 +1,12 @@
 // The parts of an OpenAPI 3.1 document the reference page reads. Loose on purpose: the
 // document is ours (lib/openapi), and anything unexpected is shown as JSON.
 
-export type JsonSchema = { $ref?: string; type?: string | string[]; description?: string; [key: string]: unknown };
+export type JsonSchema = {
+  $ref?: string;
+  type?: string | string[];
+  description?: string;
+  [key: string]: unknown;
+};
 
 export interface Parameter {
   name: string;

@@ -11,7 +11,11 @@ export const ADMIN_HEADERS = {
     schema: { type: "string" },
     required: true,
   },
-  "cache-control": { description: "Always no-store.", schema: { type: "string", const: "no-store" }, required: true },
+  "cache-control": {
+    description: "Always no-store.",
+    schema: { type: "string", const: "no-store" },
+    required: true,
+  },
 } as const;
 
 export const TenantSlugParam = z.string().openapi({ param: { name: "slug", in: "path" }, example: "acme" });

@@ -23,13 +23,17 @@ export function registerConfigOperations(registry: OpenAPIRegistry): void {
     operationId: "exportConfig",
     tags: ["Configuration"],
     summary: "Export the configuration document",
-    description: "YAML when Accept asks for application/yaml, else JSON. A tenant-scoped caller gets only its tenant(s).",
+    description:
+      "YAML when Accept asks for application/yaml, else JSON. A tenant-scoped caller gets only its tenant(s).",
     security: ADMIN_SECURITY,
     responses: {
       200: {
         description: "The document.",
         headers: ADMIN_HEADERS,
-        content: { "application/json": { schema: ConfigDocumentSchema }, "application/yaml": { schema: yamlText } },
+        content: {
+          "application/json": { schema: ConfigDocumentSchema },
+          "application/yaml": { schema: yamlText },
+        },
       },
       ...errors(400, 401, 503),
     },
@@ -47,7 +51,10 @@ export function registerConfigOperations(registry: OpenAPIRegistry): void {
       query: ImportQuery,
       body: {
         required: true,
-        content: { "application/json": { schema: ConfigDocumentSchema }, "application/yaml": { schema: yamlText } },
+        content: {
+          "application/json": { schema: ConfigDocumentSchema },
+          "application/yaml": { schema: yamlText },
+        },
       },
     },
     responses: {

@@ -3,7 +3,12 @@ import { UsageParams } from "@/lib/api/usage-params";
 import { AuditQuery } from "@/lib/data/audit-log";
 import { ResetInput } from "@/lib/data/counter-reset";
 import { CounterQuery } from "@/lib/data/counters";
-import { AuditPageSchema, CounterStateSchema, ResetResultSchema, UsageSeriesSchema } from "@/lib/openapi/schemas/admin";
+import {
+  AuditPageSchema,
+  CounterStateSchema,
+  ResetResultSchema,
+  UsageSeriesSchema,
+} from "@/lib/openapi/schemas/admin";
 import { errors } from "@/lib/openapi/schemas/errors";
 import { ADMIN_HEADERS, ADMIN_SECURITY } from "@/lib/openapi/operations/admin-common";
 
@@ -20,7 +25,11 @@ export function registerCounterOperations(registry: OpenAPIRegistry): void {
     security: ADMIN_SECURITY,
     request: { query: CounterQuery },
     responses: {
-      200: { description: "The counters.", headers: ADMIN_HEADERS, content: { "application/json": { schema: CounterStateSchema } } },
+      200: {
+        description: "The counters.",
+        headers: ADMIN_HEADERS,
+        content: { "application/json": { schema: CounterStateSchema } },
+      },
       ...errors(400, 401, 404, 503),
     },
   });
@@ -34,7 +43,11 @@ export function registerCounterOperations(registry: OpenAPIRegistry): void {
     security: ADMIN_SECURITY,
     request: { body: { required: true, content: { "application/json": { schema: ResetInput } } } },
     responses: {
-      200: { description: "What was cleared.", headers: ADMIN_HEADERS, content: { "application/json": { schema: ResetResultSchema } } },
+      200: {
+        description: "What was cleared.",
+        headers: ADMIN_HEADERS,
+        content: { "application/json": { schema: ResetResultSchema } },
+      },
       ...errors(400, 401, 403, 404, 413, 415, 503),
     },
   });
@@ -48,7 +61,11 @@ export function registerCounterOperations(registry: OpenAPIRegistry): void {
     security: ADMIN_SECURITY,
     request: { query: AuditQuery },
     responses: {
-      200: { description: "A page of entries.", headers: ADMIN_HEADERS, content: { "application/json": { schema: AuditPageSchema } } },
+      200: {
+        description: "A page of entries.",
+        headers: ADMIN_HEADERS,
+        content: { "application/json": { schema: AuditPageSchema } },
+      },
       ...errors(400, 401, 404, 503),
     },
   });
@@ -62,7 +79,11 @@ export function registerCounterOperations(registry: OpenAPIRegistry): void {
     security: ADMIN_SECURITY,
     request: { query: UsageParams },
     responses: {
-      200: { description: "The series.", headers: ADMIN_HEADERS, content: { "application/json": { schema: UsageSeriesSchema } } },
+      200: {
+        description: "The series.",
+        headers: ADMIN_HEADERS,
+        content: { "application/json": { schema: UsageSeriesSchema } },
+      },
       ...errors(400, 401, 404, 503),
     },
   });

@@ -1,9 +1,19 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { CreateKeyInput } from "@/lib/data/api-keys";
 import { CreateAdminTokenInput, CreateServiceTokenInput } from "@/lib/data/tokens";
-import { CreatedKeySchema, CreatedTokenSchema, KeyListSchema, RevokedKeySchema } from "@/lib/openapi/schemas/admin";
+import {
+  CreatedKeySchema,
+  CreatedTokenSchema,
+  KeyListSchema,
+  RevokedKeySchema,
+} from "@/lib/openapi/schemas/admin";
 import { errors } from "@/lib/openapi/schemas/errors";
-import { ADMIN_HEADERS, ADMIN_SECURITY, KeyNameParam, TenantSlugParam } from "@/lib/openapi/operations/admin-common";
+import {
+  ADMIN_HEADERS,
+  ADMIN_SECURITY,
+  KeyNameParam,
+  TenantSlugParam,
+} from "@/lib/openapi/operations/admin-common";
 import { z } from "@/lib/openapi/zod";
 
 // API keys of a tenant, service tokens (for /api/check) and admin tokens.
@@ -34,7 +44,11 @@ export function registerKeyOperations(registry: OpenAPIRegistry): void {
     security: ADMIN_SECURITY,
     request: { params: slugParams, body: { required: true, content: json(CreateKeyInput) } },
     responses: {
-      201: { description: "The key, with its secret shown only now.", headers: ADMIN_HEADERS, content: json(CreatedKeySchema) },
+      201: {
+        description: "The key, with its secret shown only now.",
+        headers: ADMIN_HEADERS,
+        content: json(CreatedKeySchema),
+      },
       ...errors(400, 401, 403, 404, 409, 413, 415, 422, 503),
     },
   });
@@ -47,7 +61,11 @@ export function registerKeyOperations(registry: OpenAPIRegistry): void {
     security: ADMIN_SECURITY,
     request: { params: z.object({ slug: TenantSlugParam, name: KeyNameParam }) },
     responses: {
-      200: { description: "Revoked (also when it already was).", headers: ADMIN_HEADERS, content: json(RevokedKeySchema) },
+      200: {
+        description: "Revoked (also when it already was).",
+        headers: ADMIN_HEADERS,
+        content: json(RevokedKeySchema),
+      },
       ...errors(400, 401, 403, 404, 503),
     },
   });
@@ -61,7 +79,11 @@ export function registerKeyOperations(registry: OpenAPIRegistry): void {
     security: ADMIN_SECURITY,
     request: { body: { required: true, content: json(CreateServiceTokenInput) } },
     responses: {
-      201: { description: "The token, shown only now.", headers: ADMIN_HEADERS, content: json(CreatedTokenSchema) },
+      201: {
+        description: "The token, shown only now.",
+        headers: ADMIN_HEADERS,
+        content: json(CreatedTokenSchema),
+      },
       ...errors(400, 401, 403, 404, 413, 415, 503),
     },
   });
@@ -71,11 +93,16 @@ export function registerKeyOperations(registry: OpenAPIRegistry): void {
     operationId: "createAdminToken",
     tags: ["Keys and tokens"],
     summary: "Create an admin token",
-    description: "Without a tenant the token is an operator's (operators only); nobody mints a role above their own.",
+    description:
+      "Without a tenant the token is an operator's (operators only); nobody mints a role above their own.",
     security: ADMIN_SECURITY,
     request: { body: { required: true, content: json(CreateAdminTokenInput) } },
     responses: {
-      201: { description: "The token, shown only now.", headers: ADMIN_HEADERS, content: json(CreatedTokenSchema) },
+      201: {
+        description: "The token, shown only now.",
+        headers: ADMIN_HEADERS,
+        content: json(CreatedTokenSchema),
+      },
       ...errors(400, 401, 403, 404, 413, 415, 503),
     },
   });

@@ -1,5 +1,11 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { BatchAnswerSchema, BatchRequestSchema, CheckRequestSchema, DecisionSchema, RATE_LIMIT_HEADERS } from "@/lib/openapi/schemas/check";
+import {
+  BatchAnswerSchema,
+  BatchRequestSchema,
+  CheckRequestSchema,
+  DecisionSchema,
+  RATE_LIMIT_HEADERS,
+} from "@/lib/openapi/schemas/check";
 import { errors } from "@/lib/openapi/schemas/errors";
 
 // POST /api/check and /api/check/batch (lib/enforce/http/check-endpoint.ts): 401 before
@@ -32,11 +38,15 @@ export function registerCheckOperations(registry: OpenAPIRegistry): void {
     operationId: "checkBatch",
     tags: ["Checks"],
     summary: "Decide up to 1000 requests",
-    description: "Each check decided on its own; a bad one gets its own error in its place. Body at most 1 MiB.",
+    description:
+      "Each check decided on its own; a bad one gets its own error in its place. Body at most 1 MiB.",
     security: SERVICE,
     request: { body: { required: true, content: { "application/json": { schema: BatchRequestSchema } } } },
     responses: {
-      200: { description: "One result per check, in order.", content: { "application/json": { schema: BatchAnswerSchema } } },
+      200: {
+        description: "One result per check, in order.",
+        content: { "application/json": { schema: BatchAnswerSchema } },
+      },
       ...errors(400, 401, 413),
     },
   });

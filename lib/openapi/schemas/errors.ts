@@ -29,7 +29,10 @@ export const ErrorBodySchema = z
     error: z.object({
       code: z.enum(ERROR_CODES),
       message: z.string().openapi({ description: "A sentence naming the field and the rule." }),
-      path: z.string().optional().openapi({ description: 'The field, e.g. "cost" or "tenants[0].limits[1].limit".' }),
+      path: z
+        .string()
+        .optional()
+        .openapi({ description: 'The field, e.g. "cost" or "tenants[0].limits[1].limit".' }),
     }),
     errors: z.array(FieldErrorSchema).optional().openapi({ description: "Every error, for 400 and 422." }),
   })
@@ -55,7 +58,9 @@ export const ERRORS = {
 
 export type ErrorStatus = keyof typeof ERRORS;
 
-export function errors(...statuses: ErrorStatus[]): Partial<Record<ErrorStatus, (typeof ERRORS)[ErrorStatus]>> {
+export function errors(
+  ...statuses: ErrorStatus[]
+): Partial<Record<ErrorStatus, (typeof ERRORS)[ErrorStatus]>> {
   const out: Partial<Record<ErrorStatus, (typeof ERRORS)[ErrorStatus]>> = {};
   for (const status of statuses) out[status] = ERRORS[status];
   return out;

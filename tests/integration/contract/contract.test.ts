@@ -10,10 +10,18 @@ let validator: OpenApiValidator;
 let f: ContractFixture;
 
 /** Sends the request and expects `status` and an answer the document allows. */
-async function conforms(operation: string, path: string, status: number, options: CallOptions = {}): Promise<Reply> {
+async function conforms(
+  operation: string,
+  path: string,
+  status: number,
+  options: CallOptions = {},
+): Promise<Reply> {
   const method = operation.split(" ")[0] ?? "GET";
   const reply = await call(method, path, options);
-  expect({ status: reply.status, problems: validator.problems(operation, reply) }, reply.text.slice(0, 300)).toEqual({
+  expect(
+    { status: reply.status, problems: validator.problems(operation, reply) },
+    reply.text.slice(0, 300),
+  ).toEqual({
     status,
     problems: [],
   });
@@ -58,18 +66,29 @@ describe("checks", () => {
     await check({ apiKey: f.apiKey, cost: -1 }, 400);
     await check({ apiKey: f.apiKey }, 401, null);
     await check({ tenant: f.otherSlug }, 403);
-    await conforms("POST /api/check", "/api/check", 413, { token: f.serviceToken, body: "x".repeat(70 * 1024) });
+    await conforms("POST /api/check", "/api/check", 413, {
+      token: f.serviceToken,
+      body: "x".repeat(70 * 1024),
+    });
   });
 
   it("batch: 200 with a decision and an error in place, 400, 401, 413", async () => {
     const reply = await conforms("POST /api/check/batch", "/api/check/batch", 200, {
       token: f.serviceToken,
-      body: { checks: [{ tenant: f.slug, route: "GET /v1/other" }, { tenant: f.slug, cost: 0 }] },
+      body: {
+        checks: [
+          { tenant: f.slug, route: "GET /v1/other" },
+          { tenant: f.slug, cost: 0 },
+        ],
+      },
     });
     const results = (reply.body as { results: Record<string, unknown>[] }).results;
     expect(results[0]).toHaveProperty("allowed");
     expect(results[1]).toHaveProperty("error");
-    await conforms("POST /api/check/batch", "/api/check/batch", 400, { token: f.serviceToken, body: { checks: [] } });
+    await conforms("POST /api/check/batch", "/api/check/batch", 400, {
+      token: f.serviceToken,
+      body: { checks: [] },
+    });
     await conforms("POST /api/check/batch", "/api/check/batch", 401, { token: null, body: { checks: [{}] } });
     await conforms("POST /api/check/batch", "/api/check/batch", 413, {
       token: f.serviceToken,
@@ -82,7 +101,9 @@ describe("configuration", () => {
   it("GET: 200 as JSON and as YAML, 400, 401", async () => {
     const exported = await conforms("GET /api/admin/config", "/api/admin/config", 200);
     expect(exported.body).toHaveProperty("tenants");
-    const yaml = await conforms("GET /api/admin/config", "/api/admin/config", 200, { accept: "application/yaml" });
+    const yaml = await conforms("GET /api/admin/config", "/api/admin/config", 200, {
+      accept: "application/yaml",
+    });
     expect(yaml.text).toMatch(/^tenants:/m);
     await conforms("GET /api/admin/config", "/api/admin/config?x=1", 400);
     await conforms("GET /api/admin/config", "/api/admin/config", 401, { token: null });
@@ -121,14 +142,24 @@ describe("keys and tokens", () => {
 
   it("service tokens 201/400/401/403 and admin tokens 201/400/403", async () => {
     const service = "POST /api/admin/service-tokens";
-    await conforms(service, "/api/admin/service-tokens", 201, { body: { name: "contract", tenants: [f.slug] } });
+    await conforms(service, "/api/admin/service-tokens", 201, {
+      body: { name: "contract", tenants: [f.slug] },
+    });
     await conforms(service, "/api/admin/service-tokens", 400, { body: {} });
     await conforms(service, "/api/admin/service-tokens", 401, { token: null, body: { name: "x" } });
-    await conforms(service, "/api/admin/service-tokens", 403, { token: f.viewerToken, body: { name: "x", tenants: [f.slug] } });
+    await conforms(service, "/api/admin/service-tokens", 403, {
+      token: f.viewerToken,
+      body: { name: "x", tenants: [f.slug] },
+    });
     const admin = "POST /api/admin/admin-tokens";
-    await conforms(admin, "/api/admin/admin-tokens", 201, { body: { name: "contract", role: "viewer", tenant: f.slug } });
+    await conforms(admin, "/api/admin/admin-tokens", 201, {
+      body: { name: "contract", role: "viewer", tenant: f.slug },
+    });
     await conforms(admin, "/api/admin/admin-tokens", 400, { body: { name: "x", role: "god" } });
-    await conforms(admin, "/api/admin/admin-tokens", 403, { token: f.viewerToken, body: { name: "x", role: "owner", tenant: f.slug } });
+    await conforms(admin, "/api/admin/admin-tokens", 403, {
+      token: f.viewerToken,
+      body: { name: "x", role: "owner", tenant: f.slug },
+    });
   });
 });
 
@@ -138,9 +169,14 @@ describe("counters, audit and usage", () => {
     await conforms("GET /api/admin/state", "/api/admin/state", 400);
     await conforms("GET /api/admin/state", "/api/admin/state?tenant=no-such-tenant-x", 404);
     const reset = "POST /api/admin/reset";
-    await conforms(reset, "/api/admin/reset", 200, { body: { tenant: f.slug, limit: "items", route: "GET /v1/items/1" } });
+    await conforms(reset, "/api/admin/reset", 200, {
+      body: { tenant: f.slug, limit: "items", route: "GET /v1/items/1" },
+    });
     await conforms(reset, "/api/admin/reset", 400, { body: { tenant: f.slug } });
-    await conforms(reset, "/api/admin/reset", 403, { token: f.viewerToken, body: { tenant: f.slug, limit: "items" } });
+    await conforms(reset, "/api/admin/reset", 403, {
+      token: f.viewerToken,
+      body: { tenant: f.slug, limit: "items" },
+    });
     await conforms(reset, "/api/admin/reset", 404, { body: { tenant: f.slug, limit: "no-such-limit" } });
   });
 

@@ -61,7 +61,8 @@ export class OpenApiValidator {
         if (header.required) problems.push(`${operation} ${answer.status}: header ${name} is missing`);
         continue;
       }
-      if (header.schema) problems.push(...this.check(`${operation} ${answer.status} header ${name}`, header.schema, value));
+      if (header.schema)
+        problems.push(...this.check(`${operation} ${answer.status} header ${name}`, header.schema, value));
     }
     const content = response.content;
     if (!content) return problems;
@@ -89,6 +90,8 @@ export class OpenApiValidator {
       this.compiled.set(key, validate);
     }
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || "/"} ${e.message ?? "is invalid"}`);
+    return (validate.errors ?? []).map(
+      (e) => `${where}: ${e.instancePath || "/"} ${e.message ?? "is invalid"}`,
+    );
   }
 }

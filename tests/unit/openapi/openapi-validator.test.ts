@@ -54,11 +54,19 @@ describe("the contract validator", () => {
   it("catches a wrong body: a missing field, a wrong type, an unknown reason, an extra field", () => {
     const { waitMs: _dropped, ...missing } = decision;
     expect(validator.problems("POST /api/check", answer(200, missing)).join("\n")).toMatch(/waitMs/);
-    expect(validator.problems("POST /api/check", answer(200, { ...decision, remaining: "0" })).length).toBeGreaterThan(0);
-    expect(validator.problems("POST /api/check", answer(200, { ...decision, reason: "nope" })).length).toBeGreaterThan(0);
-    expect(validator.problems("POST /api/check", answer(200, { ...decision, extra: 1 })).length).toBeGreaterThan(0);
+    expect(
+      validator.problems("POST /api/check", answer(200, { ...decision, remaining: "0" })).length,
+    ).toBeGreaterThan(0);
+    expect(
+      validator.problems("POST /api/check", answer(200, { ...decision, reason: "nope" })).length,
+    ).toBeGreaterThan(0);
+    expect(
+      validator.problems("POST /api/check", answer(200, { ...decision, extra: 1 })).length,
+    ).toBeGreaterThan(0);
     const badLimit = { ...decision, limits: [{ ...decision.limits[0], algorithm: "magic" }] };
-    expect(validator.problems("POST /api/check", answer(200, badLimit)).join("\n")).toMatch(/limits\/0\/algorithm/);
+    expect(validator.problems("POST /api/check", answer(200, badLimit)).join("\n")).toMatch(
+      /limits\/0\/algorithm/,
+    );
   });
 
   it("catches a malformed RateLimit header, an undeclared status and an undeclared content type", () => {
