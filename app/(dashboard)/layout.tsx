@@ -25,6 +25,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           {user.isOperator && <Link href="/audit">Audit log</Link>}
           {user.isOperator && <Link href="/config">Import / export</Link>}
           {user.isOperator && <Link href="/users">Accounts</Link>}
+          <Link href="/api-reference">API</Link>
           <Link href="/account">Your account</Link>
         </nav>
         <span className="muted" data-testid="signed-in-as">

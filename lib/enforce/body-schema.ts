@@ -15,7 +15,8 @@ const slug = (what: string) =>
     .string({ error: `must be a ${what} name (a string)` })
     .regex(NAME_PATTERN, { error: `must be a ${what} name: 1-63 of a-z, 0-9 and -` });
 
-const checkSchema = z.strictObject(
+/** Exported for the OpenAPI document (lib/openapi), which describes exactly what is validated. */
+export const checkSchema = z.strictObject(
   {
     apiKey: z
       .string({ error: "must be a string (a tenant API key)" })
@@ -110,7 +111,7 @@ export function parseCheck(input: unknown, prefix = ""): Parsed<CheckInput> {
   };
 }
 
-const batchSchema = z.strictObject(
+export const batchSchema = z.strictObject(
   {
     checks: z
       .array(z.unknown(), { error: "must be an array of checks" })

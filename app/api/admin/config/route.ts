@@ -4,17 +4,12 @@
 // deletes unlisted tenants; `?dryRun=true` answers the changes without applying them.
 import { z } from "zod";
 import { documentResponse, readDocumentBody } from "@/lib/api/config-document";
+import { ImportQuery } from "@/lib/api/import-query";
 import { parseQuery } from "@/lib/api/read-body";
 import { withAdmin } from "@/lib/api/with-admin";
 import { exportConfig } from "@/lib/data/export-config";
 import { importConfig } from "@/lib/data/import-config";
 import { assertMayImport } from "@/lib/data/import-access";
-
-const flag = z
-  .enum(["true", "false", "1", "0"], { error: "must be true or false" })
-  .transform((v) => v === "true" || v === "1");
-
-const ImportQuery = z.strictObject({ prune: flag.default(false), dryRun: flag.default(false) });
 
 export const GET = withAdmin(async ({ request, principal }) => {
   parseQuery(request, z.strictObject({}));

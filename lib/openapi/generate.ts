@@ -1,0 +1,60 @@
+import "server-only";
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+import { registerConfigOperations } from "@/lib/openapi/operations/admin-config";
+import { registerCounterOperations } from "@/lib/openapi/operations/admin-counters";
+import { registerKeyOperations } from "@/lib/openapi/operations/admin-keys";
+import { registerCheckOperations } from "@/lib/openapi/operations/check";
+import { registerSystemOperations } from "@/lib/openapi/operations/system";
+
+// The OpenAPI 3.1 document, generated from the zod schemas the server validates with, once
+// per process (the schemas do not change while it runs).
+
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
+
+function build(): OpenApiDocument {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent("securitySchemes", "serviceToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "A service token (POST /api/admin/service-tokens) or the bootstrap token.",
+  });
+  registry.registerComponent("securitySchemes", "adminToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "An admin token (a role in one tenant, or operator rights) or the bootstrap token.",
+  });
+  registry.registerComponent("securitySchemes", "session", {
+    type: "apiKey",
+    in: "cookie",
+    name: "next-auth.session-token",
+    description: "A dashboard session (signed in through the dashboard).",
+  });
+  registerCheckOperations(registry);
+  registerConfigOperations(registry);
+  registerKeyOperations(registry);
+  registerCounterOperations(registry);
+  registerSystemOperations(registry);
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Sluice",
+      version: "1",
+      description:
+        "Multi-tenant rate limiting: decisions at /api/check, configuration and keys under /api/admin. Errors always have the body `{ error: { code, message, path? } }`.",
+    },
+    tags: [
+      { name: "Checks", description: "Ask before serving a request." },
+      { name: "Configuration", description: "The configuration document, as code." },
+      { name: "Keys and tokens", description: "API keys of tenants, service and admin tokens." },
+      { name: "Counters and usage", description: "Counters, resets, audit log and usage." },
+      { name: "System", description: "Health, metrics and this document." },
+    ],
+  });
+}
+
+let cached: OpenApiDocument | null = null;
+
+export function openApiDocument(): OpenApiDocument {
+  cached ??= build();
+  return cached;
+}

@@ -1,0 +1,38 @@
+import type { z } from "zod";
+import type { HealthReport } from "@/lib/data/health/health";
+import type { AuditPage } from "@/lib/data/audit-log";
+import type { CreatedKey } from "@/lib/data/api-keys";
+import type { ResetResult } from "@/lib/data/counter-reset";
+import type { CounterState } from "@/lib/data/counters";
+import type { ImportResult } from "@/lib/data/import-config";
+import type { CreatedToken } from "@/lib/data/tokens";
+import type { DecisionBody, LimitReport } from "@/lib/enforce/types";
+import type {
+  AuditPageSchema,
+  CounterStateSchema,
+  CreatedKeySchema,
+  CreatedTokenSchema,
+  HealthSchema,
+  ImportResultSchema,
+  ResetResultSchema,
+} from "@/lib/openapi/schemas/admin";
+import type { DecisionSchema, LimitReportSchema } from "@/lib/openapi/schemas/check";
+
+// Compile-time drift guard: each response schema of the document has exactly the shape of
+// the type its handler answers with. Change one without the other and typecheck fails.
+// (The contract test checks the same against real answers at run time.)
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+
+export type ResponseSchemaChecks = [
+  Assert<Same<z.infer<typeof DecisionSchema>, DecisionBody>>,
+  Assert<Same<z.infer<typeof LimitReportSchema>, LimitReport>>,
+  Assert<Same<z.infer<typeof HealthSchema>, HealthReport>>,
+  Assert<Same<z.infer<typeof CounterStateSchema>, CounterState>>,
+  Assert<Same<z.infer<typeof ResetResultSchema>, ResetResult>>,
+  Assert<Same<z.infer<typeof AuditPageSchema>, AuditPage>>,
+  Assert<Same<z.infer<typeof ImportResultSchema>, ImportResult & { dryRun: boolean }>>,
+  Assert<Same<z.infer<typeof CreatedTokenSchema>, CreatedToken>>,
+  Assert<Same<z.infer<typeof CreatedKeySchema>, CreatedKey>>,
+];

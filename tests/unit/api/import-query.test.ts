@@ -1,0 +1,18 @@
+// PUT /api/admin/config's query: flags as text, false when absent, anything else refused.
+import { describe, expect, it } from "vitest";
+import { ImportQuery } from "@/lib/api/import-query";
+
+describe("ImportQuery", () => {
+  it("defaults both flags to false and reads true/1/false/0", () => {
+    expect(ImportQuery.parse({})).toEqual({ prune: false, dryRun: false });
+    expect(ImportQuery.parse({ prune: "1", dryRun: "true" })).toEqual({ prune: true, dryRun: true });
+    expect(ImportQuery.parse({ prune: "0", dryRun: "false" })).toEqual({ prune: false, dryRun: false });
+  });
+
+  it("refuses other values and unknown parameters, naming them", () => {
+    const bad = ImportQuery.safeParse({ prune: "maybe" });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]).toMatchObject({ path: ["prune"], message: "must be true or false" });
+    expect(ImportQuery.safeParse({ dryrun: "true" }).success).toBe(false);
+  });
+});
