@@ -2,7 +2,7 @@ import "server-only";
 import { isOperator, hasRole, type Principal } from "@/lib/auth/principal";
 import { validateDocument, type ConfigDocument, type DocumentError } from "@/lib/config/document";
 import { writePlan, writeRoutes, writeTenant } from "@/lib/data/apply-document";
-import { canonicalPlan, canonicalRoute, canonicalTenant, sameJson } from "@/lib/data/canonical";
+import { canonicalPlan, canonicalRoutes, canonicalTenant, sameJson } from "@/lib/data/canonical";
 import { runConfigChange, type Audit } from "@/lib/data/config-change";
 import { documentCapErrors } from "@/lib/data/count-caps";
 import { importScope, outsideScope } from "@/lib/data/import-scope";
@@ -136,8 +136,8 @@ async function applyDocument(
     );
   }
   if (next.routes) {
-    const before = (current.routes ?? []).map(canonicalRoute);
-    const after = next.routes.map(canonicalRoute).sort((a, b) => a.pattern.localeCompare(b.pattern));
+    const before = canonicalRoutes(current.routes ?? []);
+    const after = canonicalRoutes(next.routes);
     if (!sameJson(before, after)) {
       await writeRoutes(tx, null, after);
       await record({ action: "update", target: "route", name: "global routes" }, null, before, after);
