@@ -22,20 +22,23 @@ describe("validateDocument", () => {
   });
 
   it("reports every shape error at once, in document order", () => {
-    const result = validateDocument({
-      tenants: [
-        { slug: "a", plan: "free", limits: [{ name: "x", window: "0s" }] },
-        { slug: "b", plan: "free", limits: [{ name: "y", limit: 0 }] },
-        {
-          slug: "c",
-          plan: "free",
-          limits: [
-            { name: "z", limit: 1 },
-            { name: "w", burst: -1 },
-          ],
-        },
-      ],
-    });
+    const result = validateDocument(
+      {
+        tenants: [
+          { slug: "a", plan: "free", limits: [{ name: "x", window: "0s" }] },
+          { slug: "b", plan: "free", limits: [{ name: "y", limit: 0 }] },
+          {
+            slug: "c",
+            plan: "free",
+            limits: [
+              { name: "z", limit: 1 },
+              { name: "w", burst: -1 },
+            ],
+          },
+        ],
+      },
+      { plans: [{ name: "free", limits: [] }] },
+    );
     expect(result).toEqual({
       ok: false,
       errors: [
