@@ -67,7 +67,7 @@ describe("export re-imported unchanged", () => {
     const before = await counts();
     const json = await importJson(await exportJson());
     expect(json.status).toBe(200);
-    expect(json.body).toEqual({ configVersion: null, changes: [] });
+    expect(json.body).toEqual({ configVersion: null, changes: [], dryRun: false });
     const yaml = await call("GET", "/api/admin/config", { accept: "application/yaml" });
     expect(yaml.status).toBe(200);
     const reply = await call<ImportReply>("PUT", "/api/admin/config", {
@@ -75,7 +75,7 @@ describe("export re-imported unchanged", () => {
       contentType: "application/yaml",
     });
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ configVersion: null, changes: [] });
+    expect(reply.body).toEqual({ configVersion: null, changes: [], dryRun: false });
     expect(await counts()).toEqual(before);
   });
 });
