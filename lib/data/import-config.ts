@@ -36,7 +36,7 @@ class DryRunRollback extends Error {
   }
 }
 
-// Import (config.md): all-or-nothing. Everything is checked first; any error throws
+// Import (docs/configuration.md): all-or-nothing. Everything is checked first; any error throws
 // before a write, and the transaction makes a failure mid-write leave nothing behind.
 export async function importConfig(
   principal: Principal,

@@ -8,7 +8,7 @@ import { fullLimitSchema, parseDocumentText, validateDocument, type PlanDoc } fr
 import { fixtureDocument } from "./load-document";
 
 describe("validateDocument", () => {
-  it("accepts the config.md example and fills defaults", () => {
+  it("accepts the docs/configuration.md example and fills defaults", () => {
     const document = fixtureDocument("example.yaml");
     expect(document.tenants?.[0]).toMatchObject({ slug: "acme", status: "active" });
     expect(document.tenants?.[0]?.keys[0]).toEqual({
