@@ -1,6 +1,11 @@
 import "server-only";
 import { isOperator, hasRole, type Principal } from "@/lib/auth/principal";
-import { validateDocument, type ConfigDocument, type DocumentError } from "@/lib/config/document";
+import {
+  readDocumentRefs,
+  validateDocument,
+  type ConfigDocument,
+  type DocumentError,
+} from "@/lib/config/document";
 import { writePlan, writeRoutes, writeTenant } from "@/lib/data/apply-document";
 import { canonicalPlan, canonicalRoutes, canonicalTenant, sameJson } from "@/lib/data/canonical";
 import { runConfigChange, type Audit } from "@/lib/data/config-change";
@@ -8,6 +13,7 @@ import { documentCapErrors } from "@/lib/data/count-caps";
 import { importScope, outsideScope } from "@/lib/data/import-scope";
 import { ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
 import { checkAgainstDatabase, checkImposedOverrides } from "@/lib/data/import-checks";
+import { missingKeyErrors } from "@/lib/data/missing-keys";
 import { tenantFieldErrors } from "@/lib/data/tenant-field-rights";
 import { readDocument } from "@/lib/data/read-document";
 import type { Tx } from "@/lib/data/tx";
@@ -60,6 +66,9 @@ export async function importConfig(
   }
 }
 
+const byPath = (a: DocumentError, b: DocumentError): number =>
+  a.path.localeCompare(b.path, "en", { numeric: true });
+
 async function validateFor(
   tx: Tx,
   principal: Principal,
@@ -68,9 +77,13 @@ async function validateFor(
   prune: boolean,
 ): Promise<ConfigDocument> {
   const result = validateDocument(input, { plans: current.plans, routes: current.routes });
-  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (!result.ok) {
+    // Every error in one answer: keys the document names are checked even on a bad shape.
+    const keys = await missingKeyErrors(tx, principal, readDocumentRefs(input));
+    throw new ValidationFailed([...result.errors, ...keys].sort(byPath));
+  }
   const document = result.document;
-  const errors: DocumentError[] = [];
+  const errors: DocumentError[] = [...(await missingKeyErrors(tx, principal, document))];
   if (!isOperator(principal))
     errors.push(...(await tenantScopeErrors(tx, principal, document, current, prune)));
   errors.push(...documentCapErrors(document, current, prune));
