@@ -1,7 +1,7 @@
 import { ReferenceLimiter } from "@/lib/limiter/reference/model";
 import type { LimitRule } from "@/lib/shared/limit-types";
 
-// "How does this limit treat a burst?": the reference model (config.md's semantics, with a
+// "How does this limit treat a burst?": the reference model (docs/algorithms.md's semantics, with a
 // virtual clock) fed traffic at three times the sustained rate for three windows, from a
 // fresh state. Each step's requests are grouped into at most ~40 checks (cost = group size)
 // so huge limits simulate as fast as small ones.

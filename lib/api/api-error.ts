@@ -1,4 +1,4 @@
-// The error answers of api.md: `{ error: { code, message, path? } }`, plus `errors` for a
+// The error answers of docs/api.md: `{ error: { code, message, path? } }`, plus `errors` for a
 // document that fails validation. Isomorphic (no server imports) so unit tests and the
 // dashboard's fetch helpers can share the types.
 

@@ -32,7 +32,7 @@ export function documentResponse(request: Request, document: ConfigDocument): Re
   return Response.json(document);
 }
 
-/** YAML with each limit on one line, `{ name: rpm, by: tenant, ... }`, as config.md writes them. */
+/** YAML with each limit on one line, `{ name: rpm, by: tenant, ... }`, as docs/configuration.md writes them. */
 export function toYaml(document: ConfigDocument): string {
   const yaml = new Document(document);
   visit(yaml, {

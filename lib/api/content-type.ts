@@ -13,7 +13,7 @@ export function bodyFormat(contentType: string): BodyFormat | null {
 }
 
 /**
- * Whether the client asked for YAML: api.md says YAML when Accept names application/yaml,
+ * Whether the client asked for YAML: docs/api.md says YAML when Accept names application/yaml,
  * else JSON. Other YAML spellings are honoured too; a q=0 entry is a refusal, not a wish.
  */
 export function wantsYaml(accept: string | null): boolean {

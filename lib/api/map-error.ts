@@ -11,7 +11,7 @@ import {
 import { StoreUnavailableError } from "@/lib/data/counters-store";
 import { ApiError } from "@/lib/api/api-error";
 
-// DAL and library errors -> the api.md answer. Anything not recognised is a 500 whose body
+// DAL and library errors -> the docs/api.md answer. Anything not recognised is a 500 whose body
 // says only "internal error" and the request id: stack traces and SQL stay in the log.
 
 /** Prisma's "unique constraint failed" (a race the DAL's own clash check did not see). */

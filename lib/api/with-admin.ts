@@ -8,7 +8,7 @@ import { isSafeText, SAFE_TEXT_RULE } from "@/lib/shared/safe-text";
 
 // The one wrapper around every /api/admin route handler (after dub's withWorkspace): a
 // request id, the caller resolved before the handler runs, and every thrown error turned
-// into the api.md error body. Handlers parse their input with zod first and call the DAL,
+// into the docs/api.md error body. Handlers parse their input with zod first and call the DAL,
 // which checks roles and tenant scope itself.
 
 export interface AdminContext<P> {

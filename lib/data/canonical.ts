@@ -5,6 +5,19 @@ import { limitToRow, rowToLimit } from "@/lib/data/limit-rows";
 // One spelling of each part of a document (durations formatted, defaults filled), so an
 // import can tell what really changes and audit entries show readable before/after.
 
+/**
+ * Routes in one order on both sides of a comparison, by code point: the database lists them
+ * in its collation's order and localeCompare in ICU's, which differ (C puts "/B" before
+ * "/a"), and an unchanged export must compare equal.
+ */
+export function canonicalRoutes(routes: readonly RouteDoc[]): RouteDoc[] {
+  return [...routes].sort((a, b) => byCodePoint(a.pattern, b.pattern)).map(canonicalRoute);
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export function canonicalLimits(limits: readonly LimitDoc[]): LimitDoc[] {
   return limits.map((limit, index) => rowToLimit(limitToRow(limit, index)));
 }
@@ -24,7 +37,7 @@ export function canonicalTenant(tenant: TenantDoc): TenantDoc {
     plan: tenant.plan,
     status: tenant.status,
     limits: canonicalLimits(tenant.limits),
-    routes: [...tenant.routes].sort((a, b) => a.pattern.localeCompare(b.pattern)).map(canonicalRoute),
+    routes: canonicalRoutes(tenant.routes),
     keys: tenant.keys
       .filter((key) => key.limits.length > 0)
       .sort((a, b) => a.name.localeCompare(b.name))

@@ -4,7 +4,7 @@ import type { ConfigDocument } from "@/lib/config/document";
 import { db } from "@/lib/data/db";
 import { readDocument } from "@/lib/data/read-document";
 
-// Export (config.md): the whole current state for operators. A tenant-scoped principal gets
+// Export (docs/configuration.md): the whole current state for operators. A tenant-scoped principal gets
 // only the tenants it may see and no plans or global routes: exactly the document it may
 // import back (a tenant-scoped import may hold only its own tenant), so its round trip
 // changes nothing too.

@@ -3,8 +3,8 @@ import type { ConfigDocument, DocumentError, TenantDoc } from "@/lib/config/docu
 import { canonicalLimits, sameJson } from "@/lib/data/canonical";
 import type { Tx } from "@/lib/data/tx";
 
-// The rules of an import that need the database: keys named must exist, a plan still in
-// use cannot go, and what a tenant-scoped principal may not change.
+// The rules of an import that need the database: a plan still in use cannot go, and what a
+// tenant-scoped principal may not change (keys named must exist: missing-keys.ts).
 
 export async function checkAgainstDatabase(
   tx: Tx,
@@ -14,21 +14,6 @@ export async function checkAgainstDatabase(
 ): Promise<DocumentError[]> {
   const errors: DocumentError[] = [];
   const tenants = next.tenants ?? [];
-  const keyRows = await tx.apiKey.findMany({
-    where: { tenant: { slug: { in: tenants.map((t) => t.slug) } } },
-    select: { name: true, tenant: { select: { slug: true } } },
-  });
-  const existingKeys = new Set(keyRows.map((k) => `${k.tenant.slug}/${k.name}`));
-  tenants.forEach((tenant, t) =>
-    tenant.keys.forEach((key, k) => {
-      if (!existingKeys.has(`${tenant.slug}/${key.name}`)) {
-        errors.push({
-          path: `tenants[${t}].keys[${k}].name`,
-          message: `tenant ${tenant.slug} has no key named ${key.name}; create the key first (imports never create keys)`,
-        });
-      }
-    }),
-  );
   if (next.plans) {
     const kept = new Set(next.plans.map((p) => p.name));
     const listed = new Set(tenants.map((t) => t.slug));

@@ -1,13 +1,19 @@
 import "server-only";
 import { isOperator, hasRole, type Principal } from "@/lib/auth/principal";
-import { validateDocument, type ConfigDocument, type DocumentError } from "@/lib/config/document";
+import {
+  readDocumentRefs,
+  validateDocument,
+  type ConfigDocument,
+  type DocumentError,
+} from "@/lib/config/document";
 import { writePlan, writeRoutes, writeTenant } from "@/lib/data/apply-document";
-import { canonicalPlan, canonicalRoute, canonicalTenant, sameJson } from "@/lib/data/canonical";
+import { canonicalPlan, canonicalRoutes, canonicalTenant, sameJson } from "@/lib/data/canonical";
 import { runConfigChange, type Audit } from "@/lib/data/config-change";
 import { documentCapErrors } from "@/lib/data/count-caps";
 import { importScope, outsideScope } from "@/lib/data/import-scope";
 import { ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
 import { checkAgainstDatabase, checkImposedOverrides } from "@/lib/data/import-checks";
+import { missingKeyErrors } from "@/lib/data/missing-keys";
 import { tenantFieldErrors } from "@/lib/data/tenant-field-rights";
 import { readDocument } from "@/lib/data/read-document";
 import type { Tx } from "@/lib/data/tx";
@@ -36,7 +42,7 @@ class DryRunRollback extends Error {
   }
 }
 
-// Import (config.md): all-or-nothing. Everything is checked first; any error throws
+// Import (docs/configuration.md): all-or-nothing. Everything is checked first; any error throws
 // before a write, and the transaction makes a failure mid-write leave nothing behind.
 export async function importConfig(
   principal: Principal,
@@ -60,6 +66,9 @@ export async function importConfig(
   }
 }
 
+const byPath = (a: DocumentError, b: DocumentError): number =>
+  a.path.localeCompare(b.path, "en", { numeric: true });
+
 async function validateFor(
   tx: Tx,
   principal: Principal,
@@ -68,9 +77,13 @@ async function validateFor(
   prune: boolean,
 ): Promise<ConfigDocument> {
   const result = validateDocument(input, { plans: current.plans, routes: current.routes });
-  if (!result.ok) throw new ValidationFailed(result.errors);
+  if (!result.ok) {
+    // Every error in one answer: keys the document names are checked even on a bad shape.
+    const keys = await missingKeyErrors(tx, principal, readDocumentRefs(input));
+    throw new ValidationFailed([...result.errors, ...keys].sort(byPath));
+  }
   const document = result.document;
-  const errors: DocumentError[] = [];
+  const errors: DocumentError[] = [...(await missingKeyErrors(tx, principal, document))];
   if (!isOperator(principal))
     errors.push(...(await tenantScopeErrors(tx, principal, document, current, prune)));
   errors.push(...documentCapErrors(document, current, prune));
@@ -136,8 +149,8 @@ async function applyDocument(
     );
   }
   if (next.routes) {
-    const before = (current.routes ?? []).map(canonicalRoute);
-    const after = next.routes.map(canonicalRoute).sort((a, b) => a.pattern.localeCompare(b.pattern));
+    const before = canonicalRoutes(current.routes ?? []);
+    const after = canonicalRoutes(next.routes);
     if (!sameJson(before, after)) {
       await writeRoutes(tx, null, after);
       await record({ action: "update", target: "route", name: "global routes" }, null, before, after);

@@ -2,7 +2,7 @@ import "server-only";
 import type { CompiledLimit } from "@/lib/config/compile";
 
 // Limits imposed on a tenant by an operator: those whose base is a plan's or a global
-// route's (config.md). An override keeps its base's id, so the id says where a limit was
+// route's (docs/configuration.md). An override keeps its base's id, so the id says where a limit was
 // imposed even when an operator's override changed its values.
 
 /** "plan free" / "global route * /v1/admin/*" when the limit is imposed, else null. */

@@ -3,7 +3,7 @@ import { NAME_PATTERN } from "@/lib/config/document";
 import type { CheckInput } from "@/lib/enforce/types";
 import { isSafeText, SAFE_TEXT_RULE } from "@/lib/shared/safe-text";
 
-// The check body of api.md, validated at the boundary. Unknown fields are refused: a typo
+// The check body of docs/api.md, validated at the boundary. Unknown fields are refused: a typo
 // such as "cots" silently falling back to cost 1 is worse for a rate limiter than a 400.
 // Every error names its field, so callers can fix requests without reading this file.
 

@@ -3,7 +3,7 @@ import type { CheckDecision } from "@/lib/limiter/types";
 import type { Early, Resolved } from "@/lib/enforce/resolve";
 import type { DecisionBody, DecisionOutcome, LimitReport } from "@/lib/enforce/types";
 
-// Decision bodies exactly as api.md shows them, from the three ways a check is decided:
+// Decision bodies exactly as docs/api.md shows them, from the three ways a check is decided:
 // without counters (early), by Redis (or the deny cache), or degraded by onStoreFailure.
 
 function report(

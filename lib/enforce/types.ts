@@ -1,7 +1,7 @@
 import type { Algorithm, LimitBy, LimitMode } from "@/lib/shared/limit-types";
 import type { LimitLevel } from "@/lib/config/document";
 
-// The shapes of the check contract (api.md, POST /api/check), shared by the pipeline,
+// The shapes of the check contract (docs/api.md, POST /api/check), shared by the pipeline,
 // the HTTP layer and the tests. Field names and meanings are the contract's.
 
 export type DecisionReason =
@@ -40,7 +40,7 @@ export interface LimitReport {
   mode: LimitMode;
 }
 
-/** The 200 body of POST /api/check (api.md). */
+/** The 200 body of POST /api/check (docs/api.md). */
 export interface DecisionBody {
   allowed: boolean;
   reason: DecisionReason;

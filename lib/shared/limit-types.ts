@@ -23,7 +23,7 @@ export type LimitMode = (typeof MODES)[number];
 export const STORE_FAILURE = ["open", "closed"] as const;
 export type StoreFailure = (typeof STORE_FAILURE)[number];
 
-/** Algorithms that may hand out a wait instead of rejecting (config.md, action: delay). */
+/** Algorithms that may hand out a wait instead of rejecting (docs/algorithms.md, action: delay). */
 export const DELAY_ALGORITHMS: readonly Algorithm[] = ["gcra", "leaky_bucket"];
 
 /** The numbers and switches of one fully resolved limit: what the limiter evaluates. */

@@ -15,7 +15,7 @@ export default async function ConfigPage() {
       <h1>Import / export</h1>
       <div className="panel">
         <p className="muted">
-          The whole configuration (config.md). Plans and global routes listed become exactly what the document
+          The whole configuration (docs/configuration.md). Plans and global routes listed become exactly what the document
           says; tenants listed are created or updated; tenants left out are untouched. Keys are never created
           here. The text below is the current export.
         </p>

@@ -14,7 +14,7 @@ export function limitSetFor(tenant: CompiledTenant, keyName: string | null): Lim
 }
 
 /**
- * Where a check's route resolves (config.md): the most specific global pattern and the
+ * Where a check's route resolves (docs/configuration.md): the most specific global pattern and the
  * most specific pattern among the tenant's own routes, found separately. Both apply, so a
  * tenant's route can add limits but never hide a global route's (an operator's) limits.
  */

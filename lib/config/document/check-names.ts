@@ -1,23 +1,30 @@
 // Rules about names and references across the document: duplicates within one scope,
-// the plan a tenant names, and the route a limit's `route:` field names.
+// the plan a tenant names, and the route a limit's `route:` field names. They read only
+// names, so they also run on what parsed of a document that failed its schema.
 
 import { parseRoutePattern, patternShapeKey } from "@/lib/config/routes/route-pattern";
 
 import type { DocumentError } from "./document-error";
-import type { ConfigDocument, RouteDoc } from "./document-schema";
-import type { InheritanceScope } from "./inheritance";
-import type { LimitDoc } from "./limit-schema";
+import type { DocumentRefs, LimitRef, RouteRef, Sparse } from "./document-refs";
+
+/** The plans and global routes a document is read against (its own, else the current ones). */
+export interface NameScope {
+  plans: Sparse<{ name: string | null }>;
+  routes: Sparse<{ pattern: string }>;
+}
 
 function duplicates<T>(
-  items: readonly T[],
-  keyOf: (item: T) => string,
+  items: Sparse<T>,
+  keyOf: (item: T) => string | null,
   pathOf: (index: number) => string,
   describe: (item: T, first: T, firstPath: string) => string,
 ): DocumentError[] {
   const firstIndex = new Map<string, number>();
   const errors: DocumentError[] = [];
   items.forEach((item, index) => {
-    const key = keyOf(item);
+    // An entry or a name that could not be read duplicates nothing.
+    const key = item === null ? null : keyOf(item);
+    if (item === null || key === null) return;
     const seen = firstIndex.get(key);
     if (seen === undefined) firstIndex.set(key, index);
     // Point at the first entry itself ("plans[0]"), not at its name field.
@@ -30,12 +37,12 @@ function duplicates<T>(
   return errors;
 }
 
-const shapeOf = (route: RouteDoc): string => {
+const shapeOf = (route: RouteRef): string => {
   const parsed = parseRoutePattern(route.pattern);
   return parsed.ok ? patternShapeKey(parsed.pattern) : route.pattern;
 };
 
-function duplicateRoutes(routes: readonly RouteDoc[], base: string): DocumentError[] {
+function duplicateRoutes(routes: Sparse<RouteRef>, base: string): DocumentError[] {
   return duplicates(
     routes,
     shapeOf,
@@ -47,7 +54,7 @@ function duplicateRoutes(routes: readonly RouteDoc[], base: string): DocumentErr
   );
 }
 
-function duplicateLimits(limits: readonly LimitDoc[], base: string): DocumentError[] {
+function duplicateLimits(limits: Sparse<LimitRef>, base: string): DocumentError[] {
   return duplicates(
     limits,
     (limit) => limit.name,
@@ -58,9 +65,9 @@ function duplicateLimits(limits: readonly LimitDoc[], base: string): DocumentErr
 }
 
 /** A limit declared under a route belongs to it; a different `route:` would contradict that. */
-function routeFieldUnderRoute(route: RouteDoc, base: string): DocumentError[] {
+function routeFieldUnderRoute(route: RouteRef, base: string): DocumentError[] {
   return route.limits.flatMap((limit, i) =>
-    limit.route !== undefined && limit.route !== route.pattern
+    limit?.route !== undefined && limit.route !== route.pattern
       ? [
           {
             path: `${base}.limits[${i}].route`,
@@ -72,13 +79,13 @@ function routeFieldUnderRoute(route: RouteDoc, base: string): DocumentError[] {
 }
 
 function routeFields(
-  limits: readonly LimitDoc[],
+  limits: Sparse<LimitRef>,
   base: string,
   declared: ReadonlySet<string>,
   where: string,
 ): DocumentError[] {
   return limits.flatMap((limit, i) =>
-    limit.route !== undefined && !declared.has(limit.route)
+    limit?.route !== undefined && !declared.has(limit.route)
       ? [
           {
             path: `${base}[${i}].route`,
@@ -89,12 +96,12 @@ function routeFields(
   );
 }
 
-export function checkNames(document: ConfigDocument, scope: InheritanceScope): DocumentError[] {
+export function checkNames(document: DocumentRefs, scope: NameScope): DocumentError[] {
   const plans = document.plans ?? [];
   const routes = document.routes ?? [];
   const tenants = document.tenants ?? [];
-  const globalPatterns = new Set(scope.routes.map((route) => route.pattern));
-  const planNames = scope.plans.map((plan) => plan.name);
+  const globalPatterns = new Set(scope.routes.flatMap((route) => (route ? [route.pattern] : [])));
+  const planNames = scope.plans.flatMap((plan) => (plan?.name ? [plan.name] : []));
   const errors: DocumentError[] = [
     ...duplicates(
       plans,
@@ -111,6 +118,7 @@ export function checkNames(document: ConfigDocument, scope: InheritanceScope): D
     ...duplicateRoutes(routes, "routes"),
   ];
   plans.forEach((plan, i) => {
+    if (!plan) return;
     errors.push(...duplicateLimits(plan.limits, `plans[${i}].limits`));
     errors.push(
       ...routeFields(
@@ -122,18 +130,21 @@ export function checkNames(document: ConfigDocument, scope: InheritanceScope): D
     );
   });
   routes.forEach((route, i) => {
+    if (!route) return;
     errors.push(
       ...duplicateLimits(route.limits, `routes[${i}].limits`),
       ...routeFieldUnderRoute(route, `routes[${i}]`),
     );
   });
   tenants.forEach((tenant, t) => {
+    if (!tenant) return;
     const base = `tenants[${t}]`;
-    if (!planNames.includes(tenant.plan)) {
+    if (tenant.plan !== null && !planNames.includes(tenant.plan)) {
       const known = planNames.length > 0 ? `the plans are ${planNames.join(", ")}` : "no plans are declared";
       errors.push({ path: `${base}.plan`, message: `unknown plan "${tenant.plan}"; ${known}` });
     }
-    const visible = new Set([...globalPatterns, ...tenant.routes.map((route) => route.pattern)]);
+    const own = tenant.routes.flatMap((route) => (route ? [route.pattern] : []));
+    const visible = new Set([...globalPatterns, ...own]);
     const where = "globally or for this tenant";
     errors.push(...duplicateRoutes(tenant.routes, `${base}.routes`));
     errors.push(
@@ -141,6 +152,7 @@ export function checkNames(document: ConfigDocument, scope: InheritanceScope): D
       ...routeFields(tenant.limits, `${base}.limits`, visible, where),
     );
     tenant.routes.forEach((route, r) => {
+      if (!route) return;
       errors.push(
         ...duplicateLimits(route.limits, `${base}.routes[${r}].limits`),
         ...routeFieldUnderRoute(route, `${base}.routes[${r}]`),
@@ -155,6 +167,7 @@ export function checkNames(document: ConfigDocument, scope: InheritanceScope): D
       ),
     );
     tenant.keys.forEach((key, k) => {
+      if (!key) return;
       const keyBase = `${base}.keys[${k}].limits`;
       errors.push(
         ...duplicateLimits(key.limits, keyBase),

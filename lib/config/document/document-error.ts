@@ -1,5 +1,5 @@
-// The error shape of validation and import (api.md: `{ path, message }`), and the path
-// spelling of config.md: `tenants[0].limits[1].window`.
+// The error shape of validation and import (docs/api.md: `{ path, message }`), and the path
+// spelling of docs/configuration.md: `tenants[0].limits[1].window`.
 
 export interface DocumentError {
   /** "" for the document as a whole (e.g. a YAML syntax error) */

@@ -1,4 +1,4 @@
-// The whole declarative document of config.md: plans, global routes, tenants with their
+// The whole declarative document of docs/configuration.md: plans, global routes, tenants with their
 // routes, limits and keys. Every object is strict: a misspelt field is an error, never
 // silently ignored.
 
@@ -31,7 +31,7 @@ export const tenantSchema = z.strictObject({
 });
 
 // plans and routes stay undefined when left out: an import then leaves them as they are
-// (config.md), which is different from "there are none".
+// (docs/configuration.md), which is different from "there are none".
 export const documentSchema = z.strictObject({
   plans: z.array(planSchema).optional(),
   routes: z.array(routeSchema).optional(),

@@ -7,7 +7,7 @@ import { parseDuration } from "@/lib/shared/duration";
 import { parseRoutePattern } from "@/lib/config/routes/route-pattern";
 import { safeText } from "@/lib/shared/safe-text";
 
-/** Plans, tenants (slug), limits and keys are all named like this (config.md). */
+/** Plans, tenants (slug), limits and keys are all named like this (docs/configuration.md). */
 export const NAME_PATTERN = /^[a-z0-9-]{1,63}$/;
 export const NAME_RULE = 'must be 1 to 63 characters of a-z, 0-9 and "-"';
 

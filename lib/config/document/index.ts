@@ -1,5 +1,6 @@
 export { checkNames } from "./check-names";
 export { childPath, formatPath, type DocumentError, type PathPart } from "./document-error";
+export { readDocumentRefs, type DocumentRefs } from "./document-refs";
 export {
   documentSchema,
   keySchema,

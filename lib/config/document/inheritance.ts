@@ -1,4 +1,4 @@
-// Who overrides whom (config.md, "Where limits attach, and how they inherit"), shared by
+// Who overrides whom (docs/configuration.md, "Where limits attach, and how they inherit"), shared by
 // validation and the compiler so that both read the document the same way.
 //
 // A slot is one effective limit: its base declaration plus the overrides applied on top,

@@ -1,5 +1,5 @@
 // A limit's fields with each duration in its one canonical spelling (milliseconds), and
-// the field-by-field merge that inheritance means (config.md: unset fields inherit).
+// the field-by-field merge that inheritance means (docs/configuration.md: unset fields inherit).
 
 import { parseDuration } from "@/lib/shared/duration";
 import type { Algorithm, LimitAction, LimitBy, LimitMode, StoreFailure } from "@/lib/shared/limit-types";

@@ -1,12 +1,14 @@
 // The one entry point for checking a configuration document (import, dashboard forms).
 // Two passes: the shape (types, ranges, unknown fields, patterns), then the rules that
-// relate parts of the document to each other. The second pass needs a well-formed
-// document, so a document with shape errors reports those (every one of them) first.
+// relate parts of the document to each other. Names and references (duplicates, unknown
+// plans and routes) are checked on whatever parsed even when the shape fails, so one
+// answer holds every error; the limit rules need well-formed limits and wait for them.
 
 import { dedupeErrors, type DocumentError } from "./document-error";
 import { documentSchema, type ConfigDocument, type PlanDoc, type RouteDoc } from "./document-schema";
 import { checkLimitsOf } from "./check-document-limits";
 import { checkNames } from "./check-names";
+import { readDocumentRefs } from "./document-refs";
 import type { InheritanceScope } from "./inheritance";
 import { documentErrorMap, issuesToErrors } from "./zod-issues";
 
@@ -31,7 +33,13 @@ function comparePaths(a: DocumentError, b: DocumentError): number {
 export function validateDocument(input: unknown, context: ValidationContext = {}): ValidationResult {
   const parsed = documentSchema.safeParse(input, { error: documentErrorMap });
   if (!parsed.success) {
-    return { ok: false, errors: dedupeErrors(issuesToErrors(parsed.error.issues)).sort(comparePaths) };
+    const refs = readDocumentRefs(input);
+    const names = checkNames(refs, {
+      plans: refs.plans ?? context.plans ?? [],
+      routes: refs.routes ?? context.routes ?? [],
+    });
+    const errors = [...issuesToErrors(parsed.error.issues), ...names];
+    return { ok: false, errors: dedupeErrors(errors).sort(comparePaths) };
   }
   const document = parsed.data;
   const scope: InheritanceScope = {

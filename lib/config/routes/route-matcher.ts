@@ -7,7 +7,7 @@
 // (backtracking happens only where a literal branch dead-ends).
 //
 // Ranking, most important first:
-//   1. path, segment by segment from the left: literal > :param > * (config.md);
+//   1. path, segment by segment from the left: literal > :param > * (docs/configuration.md);
 //   2. method: a literal method beats "*" (a user reads "GET /v1/items/:id" as more about
 //      the request than "* /v1/items/:id", but never lets the method outweigh the path:
 //      "* /v1/items/new" beats "GET /v1/items/:id" for GET /v1/items/new);

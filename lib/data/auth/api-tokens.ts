@@ -4,7 +4,7 @@ import { env } from "@/lib/env";
 import type { Principal, Role } from "@/lib/auth/principal";
 import { sameDigest, sha256Hex } from "@/lib/auth/secrets";
 
-// Bearer credentials of the admin API (api.md, Credentials): the bootstrap token from the
+// Bearer credentials of the admin API (docs/api.md, Credentials): the bootstrap token from the
 // environment, or an admin token stored as its SHA-256. A service token is a known
 // credential without this right (403); anything else is unknown (401).
 

@@ -5,7 +5,7 @@ import { asciiJson } from "@/lib/shared/ascii-json";
 // Answers of the check endpoints, independent of the transport that writes them: the lean
 // front (lib/enforce/http/front) puts them on the socket as they are, node:http
 // (connections handed to it) splits the header lines back into writeHead's form. Errors use
-// api.md's shape; decisions carry the RateLimit headers. Everything here is ASCII (bodies
+// docs/api.md's shape; decisions carry the RateLimit headers. Everything here is ASCII (bodies
 // are written by asciiJson or the decision templates), so a body's length in characters is
 // its length in bytes and it is written one byte per character.
 

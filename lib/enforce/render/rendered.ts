@@ -9,7 +9,7 @@ import { asciiJson } from "@/lib/shared/ascii-json";
 // tenants, degraded answers...) from a DecisionBody object, here.
 
 export interface RenderedDecision {
-  /** the 200 body of api.md, ASCII only (lib/shared/ascii-json.ts) */
+  /** the 200 body of docs/api.md, ASCII only (lib/shared/ascii-json.ts) */
   json: string;
   /** "ratelimit-policy: ...\r\n", "ratelimit: ...\r\n", "retry-after: ...\r\n" as they apply */
   headers: string;

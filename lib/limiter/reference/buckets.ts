@@ -13,7 +13,7 @@ import {
   type State,
 } from "@/lib/limiter/reference/types";
 
-// token_bucket, leaky_bucket and gcra exactly as config.md's table states them, each in its
+// token_bucket, leaky_bucket and gcra exactly as docs/algorithms.md's table states them, each in its
 // own terms (tokens, level, TAT). Fractions are avoided by scaling: tokens and level are
 // kept times W (a rate of L/W per ms becomes L per ms), gcra's times in units of 1/L ms
 // (T = W/L ms becomes W).
@@ -82,7 +82,7 @@ export const gcra: ReferenceAlgorithm = (() => {
     // floor((tau + T - (TAT - now)) / T), as redis-cell
     remaining: (s, rule, now) =>
       max(0n, floorDiv(tau(rule) + T(rule) - (tat(s, rule, now) - now * big(rule.limit)), T(rule))),
-    // config.md: "gcra: TAT - now"
+    // docs/algorithms.md: "gcra: TAT - now"
     resetMs: (s, rule, now) => ceilDiv(tat(s, rule, now) - now * big(rule.limit), big(rule.limit)),
     full: (s, rule, now) => tat(s, rule, now) === now * big(rule.limit),
   };

@@ -5,10 +5,10 @@ import { big, ceilDiv, type ReferenceAlgorithm, type State } from "@/lib/limiter
 import { fixedWindow, slidingLog, slidingWindow } from "@/lib/limiter/reference/windows";
 import { gcra, leakyBucket, tokenBucket } from "@/lib/limiter/reference/buckets";
 
-// The reference model: config.md's semantics in memory, with an injected clock (integer ms).
-// It is the oracle for the Lua script, so it derives what config.md defines by a property
+// The reference model: docs/algorithms.md's semantics in memory, with an injected clock (integer ms).
+// It is the oracle for the Lua script, so it derives what docs/algorithms.md defines by a property
 // rather than by the script's formulas: retryAfterMs is searched for as "the earliest time
-// the same check would be admitted", resetMs (where config.md gives no formula) as "the
+// the same check would be admitted", resetMs (where docs/algorithms.md gives no formula) as "the
 // earliest time the limit is back at full capacity".
 
 const ALGORITHMS: Record<Algorithm, ReferenceAlgorithm> = {

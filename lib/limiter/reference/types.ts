@@ -1,6 +1,6 @@
 import type { LimitRule } from "@/lib/shared/limit-types";
 
-// The reference model's view of one algorithm, in config.md's own terms. Amounts are BigInt
+// The reference model's view of one algorithm, in docs/algorithms.md's own terms. Amounts are BigInt
 // so the oracle never rounds, whatever the numbers.
 
 export type State = Record<string, bigint | Array<[bigint, bigint]>>;

@@ -1,7 +1,7 @@
 import type { LimitRule } from "@/lib/shared/limit-types";
 import { big, max, NO_WAIT, type ReferenceAlgorithm, type State } from "@/lib/limiter/reference/types";
 
-// fixed_window, sliding_log and sliding_window exactly as config.md's table states them.
+// fixed_window, sliding_log and sliding_window exactly as docs/algorithms.md's table states them.
 
 /** fixed_window: count in window floor(now/W) + cost <= L. */
 export const fixedWindow: ReferenceAlgorithm = (() => {
@@ -12,7 +12,7 @@ export const fixedWindow: ReferenceAlgorithm = (() => {
     look: (s, rule, cost, now) => ({ admits: count(s, rule, now) + cost <= big(rule.limit), wait: NO_WAIT }),
     consume: (s, rule, cost, now) => ({ idx: now / big(rule.windowMs), count: count(s, rule, now) + cost }),
     remaining: (s, rule, now) => big(rule.limit) - count(s, rule, now),
-    // config.md: "fixed window: to the window's end"
+    // docs/algorithms.md: "fixed window: to the window's end"
     resetMs: (_s, rule, now) => big(rule.windowMs) - (now % big(rule.windowMs)),
     full: (s, rule, now) => count(s, rule, now) === 0n,
   };

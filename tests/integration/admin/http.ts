@@ -103,7 +103,7 @@ export async function anyPlan(): Promise<string> {
 }
 
 /**
- * Overrides that switch off every limit of the plan for one tenant (config.md:
+ * Overrides that switch off every limit of the plan for one tenant (docs/configuration.md:
  * `disabled: true`), so counting tests see only their own limits, whatever the plan holds.
  */
 export async function planLimitsOff(plan: string): Promise<Record<string, unknown>[]> {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addPlansAndRoutes, closeClients, setupTenants, unique } from "./setup";
 import { decide, waitForVersion, type Decision } from "./http";
 
-// config.md's inheritance as the check path resolves it: plan -> tenant -> key overrides,
+// docs/configuration.md's inheritance as the check path resolves it: plan -> tenant -> key overrides,
 // global and tenant routes (the most specific pattern of each applies), limits skipped
 // without an owner.
 

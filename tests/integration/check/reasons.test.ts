@@ -4,7 +4,7 @@ import { revokeApiKey } from "@/lib/data/api-keys";
 import { closeClients, FREE_PLAN_OFF, setupTenants, tester, unique } from "./setup";
 import { check, decide, waitForVersion, APP_URL_2 } from "./http";
 
-// Every reason code of api.md over HTTP (store_unavailable: redis-outage.test.ts), with the
+// Every reason code of docs/api.md over HTTP (store_unavailable: redis-outage.test.ts), with the
 // RateLimit header fields parsed by a structured-fields parser.
 
 const slug = unique("rsn");

@@ -23,7 +23,7 @@ const WINDOWS = [1, 3, 7, 50, 100, 250, 1_000, 1_500, 60_000, 3_600_000];
 
 const BIG_WINDOWS = [1, 999, 60_000, 86_400_000, 31_536_000_000];
 
-/** big: numbers near config.md's ranges (L to 1e6, W to 365 d) rather than small ones. */
+/** big: numbers near docs/configuration.md's ranges (L to 1e6, W to 365 d) rather than small ones. */
 export function randomRule(rand: Random, big = false): LimitRule {
   const algorithm = pick(rand, ALGORITHMS);
   const meter = algorithm === "gcra" || algorithm === "leaky_bucket" || algorithm === "token_bucket";

@@ -6,7 +6,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "
 import { StoreUnavailableError } from "@/lib/data/counters-store";
 
 describe("ApiError", () => {
-  it("answers the api.md body, path only when there is one", () => {
+  it("answers the docs/api.md body, path only when there is one", () => {
     expect(new ApiError("not_found", "No tenant named x.").body()).toEqual({
       error: { code: "not_found", message: "No tenant named x." },
     });

@@ -1,5 +1,5 @@
-// The document example of config.md validates and compiles to the effective sets a reader
-// of config.md expects.
+// The document example of docs/configuration.md validates and compiles to the effective sets a reader
+// of docs/configuration.md expects.
 
 import { describe, expect, it } from "vitest";
 
@@ -112,7 +112,7 @@ function effectiveFor(key: string | null, route: string | null): CompiledLimit[]
   return effectiveLimits(snapshot, "acme", key, resolveRoutes(snapshot, "acme", route));
 }
 
-describe("config.md example", () => {
+describe("docs/configuration.md example", () => {
   it("compiles the tenant's identity, routes and ids", () => {
     const acme = snapshot.tenants.acme;
     expect(snapshot.version).toBe(17);

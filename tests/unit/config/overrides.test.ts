@@ -1,4 +1,4 @@
-// Inheritance as config.md describes it: field by field, disabled, route limits and the
+// Inheritance as docs/configuration.md describes it: field by field, disabled, route limits and the
 // overrides of them, and identity kept across overrides.
 
 import { describe, expect, it } from "vitest";

@@ -8,7 +8,7 @@ import { fullLimitSchema, parseDocumentText, validateDocument, type PlanDoc } fr
 import { fixtureDocument } from "./load-document";
 
 describe("validateDocument", () => {
-  it("accepts the config.md example and fills defaults", () => {
+  it("accepts the docs/configuration.md example and fills defaults", () => {
     const document = fixtureDocument("example.yaml");
     expect(document.tenants?.[0]).toMatchObject({ slug: "acme", status: "active" });
     expect(document.tenants?.[0]?.keys[0]).toEqual({
@@ -22,20 +22,23 @@ describe("validateDocument", () => {
   });
 
   it("reports every shape error at once, in document order", () => {
-    const result = validateDocument({
-      tenants: [
-        { slug: "a", plan: "free", limits: [{ name: "x", window: "0s" }] },
-        { slug: "b", plan: "free", limits: [{ name: "y", limit: 0 }] },
-        {
-          slug: "c",
-          plan: "free",
-          limits: [
-            { name: "z", limit: 1 },
-            { name: "w", burst: -1 },
-          ],
-        },
-      ],
-    });
+    const result = validateDocument(
+      {
+        tenants: [
+          { slug: "a", plan: "free", limits: [{ name: "x", window: "0s" }] },
+          { slug: "b", plan: "free", limits: [{ name: "y", limit: 0 }] },
+          {
+            slug: "c",
+            plan: "free",
+            limits: [
+              { name: "z", limit: 1 },
+              { name: "w", burst: -1 },
+            ],
+          },
+        ],
+      },
+      { plans: [{ name: "free", limits: [] }] },
+    );
     expect(result).toEqual({
       ok: false,
       errors: [

@@ -4,7 +4,7 @@ import { slidingWindow } from "@/lib/limiter/reference/windows";
 import type { LimitSpec } from "@/lib/limiter/types";
 import { rule, spec } from "./rules";
 
-// The reference model against cases computed by hand from config.md.
+// The reference model against cases computed by hand from docs/algorithms.md.
 
 function harness() {
   let now = 0;

@@ -1,6 +1,6 @@
 // GET /api/admin/config: export the configuration document (YAML when Accept asks for
 // application/yaml, else JSON); a tenant-scoped caller gets only its tenant(s).
-// PUT /api/admin/config: import a document, all-or-nothing (config.md). `?prune=true`
+// PUT /api/admin/config: import a document, all-or-nothing (docs/configuration.md). `?prune=true`
 // deletes unlisted tenants; `?dryRun=true` answers the changes without applying them.
 import { z } from "zod";
 import { documentResponse, readDocumentBody } from "@/lib/api/config-document";
