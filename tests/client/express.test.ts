@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, sluiceExpress, type SluiceClient } from "@sluice/client";
-import { APP_URL, BOOTSTRAP, clientTenant, closeClients, closedUrl, silentServer, type ClientTenant } from "./setup";
+import { APP_URL, BOOTSTRAP, clientTenant, closeClients, closedUrl, recording, silentServer, type ClientTenant } from "./setup";
 
 // A real Express 5 app on 127.0.0.1:0 guarded by the middleware, against the running
 // Sluice; assertions are what an HTTP client of that app sees.
@@ -42,7 +42,8 @@ const client = (): SluiceClient => createClient({ url: APP_URL, token: BOOTSTRAP
 
 describe("Express middleware", () => {
   it("passes the RateLimit headers through, then answers 429 with Retry-After; the route pattern counts ids together", async () => {
-    const base = await app(client(), "route");
+    const recorder = recording(client());
+    const base = await app(recorder.client, "route");
     const key = { "x-api-key": tenant.keys.a ?? "" };
     for (const id of ["1", "2", "3"]) {
       const response = await fetch(`${base}/users/${id}`, { headers: key });
@@ -59,6 +60,9 @@ describe("Express middleware", () => {
     const body = (await denied.json()) as { error: { code: string; retryAfterMs: number } };
     expect(body.error.code).toBe("rate_limited");
     expect(body.error.retryAfterMs).toBeGreaterThan(0);
+    // the framework's pattern and the socket's address were sent, not the raw URL
+    expect(new Set(recorder.asked.map((check) => check.route))).toEqual(new Set(["GET /users/:id"]));
+    expect(new Set(recorder.asked.map((check) => check.subject))).toEqual(new Set(["127.0.0.1"]));
   });
 
   it("app-wide with a route function counts the same way", async () => {

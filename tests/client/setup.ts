@@ -1,4 +1,5 @@
 import { createServer, type AddressInfo, type Server } from "node:net";
+import type { CheckRequest, SluiceClient } from "@sluice/client";
 import { APP_URL, BOOTSTRAP, decide, sleep, waitForVersion } from "../integration/check/http";
 import { FREE_PLAN_OFF, setupTenants, unique } from "../integration/check/setup";
 
@@ -87,5 +88,20 @@ export async function silentServer(): Promise<{ url: string; close: () => Promis
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** The real client, remembering every check the middleware asked (to assert route and subject). */
+export function recording(client: SluiceClient): { client: SluiceClient; asked: CheckRequest[] } {
+  const asked: CheckRequest[] = [];
+  return {
+    asked,
+    client: {
+      ...client,
+      check: (check, options) => {
+        asked.push(check);
+        return client.check(check, options);
+      },
+    },
   };
 }
