@@ -3,7 +3,16 @@ import type { Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, sluiceExpress, type SluiceClient } from "@sluice/client";
-import { APP_URL, BOOTSTRAP, clientTenant, closeClients, closedUrl, recording, silentServer, type ClientTenant } from "./setup";
+import {
+  APP_URL,
+  BOOTSTRAP,
+  clientTenant,
+  closeClients,
+  closedUrl,
+  recording,
+  silentServer,
+  type ClientTenant,
+} from "./setup";
 
 // A real Express 5 app on 127.0.0.1:0 guarded by the middleware, against the running
 // Sluice; assertions are what an HTTP client of that app sees.
@@ -15,7 +24,8 @@ async function app(client: SluiceClient, mode: "route" | "app-wide"): Promise<st
   const application = express();
   application.set("trust proxy", false);
   const guard = sluiceExpress({ client });
-  if (mode === "app-wide") application.use(sluiceExpress({ client, route: (req) => `${req.method} /users/:id` }));
+  if (mode === "app-wide")
+    application.use(sluiceExpress({ client, route: (req) => `${req.method} /users/:id` }));
   const handlers = mode === "route" ? [guard] : [];
   application.get("/users/:id", ...handlers, (req, res) => {
     res.json({ id: req.params.id });
@@ -50,7 +60,9 @@ describe("Express middleware", () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ id });
       expect(response.headers.get("ratelimit-policy")).toBe('"user-reads";q=3;w=3600');
-      expect(response.headers.get("ratelimit")).toMatch(new RegExp(`^"user-reads";r=${3 - Number(id)};t=\\d+$`));
+      expect(response.headers.get("ratelimit")).toMatch(
+        new RegExp(`^"user-reads";r=${3 - Number(id)};t=\\d+$`),
+      );
       expect(response.headers.get("retry-after")).toBeNull();
     }
     const denied = await fetch(`${base}/users/4`, { headers: key });
@@ -69,7 +81,8 @@ describe("Express middleware", () => {
     const base = await app(client(), "app-wide");
     const key = { "x-api-key": tenant.keys.b ?? "" };
     const statuses: number[] = [];
-    for (const id of ["7", "8", "9", "10"]) statuses.push((await fetch(`${base}/users/${id}`, { headers: key })).status);
+    for (const id of ["7", "8", "9", "10"])
+      statuses.push((await fetch(`${base}/users/${id}`, { headers: key })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
@@ -98,7 +111,10 @@ describe("Express middleware", () => {
   });
 
   it("Sluice down, fail open: 200 within the timeout, no RateLimit headers", async () => {
-    const base = await app(createClient({ url: await closedUrl(), token: BOOTSTRAP, timeoutMs: 300 }), "route");
+    const base = await app(
+      createClient({ url: await closedUrl(), token: BOOTSTRAP, timeoutMs: 300 }),
+      "route",
+    );
     const started = performance.now();
     const response = await fetch(`${base}/users/1`, { headers: { "x-api-key": tenant.keys.d ?? "" } });
     expect(response.status).toBe(200);
@@ -109,7 +125,12 @@ describe("Express middleware", () => {
   it("Sluice silent, fail closed: 503 with Retry-After after the timeout, not before", async () => {
     const silent = await silentServer();
     try {
-      const closed = createClient({ url: silent.url, token: BOOTSTRAP, timeoutMs: 300, onUnavailable: "closed" });
+      const closed = createClient({
+        url: silent.url,
+        token: BOOTSTRAP,
+        timeoutMs: 300,
+        onUnavailable: "closed",
+      });
       const base = await app(closed, "route");
       const started = performance.now();
       const response = await fetch(`${base}/users/1`, { headers: { "x-api-key": tenant.keys.e ?? "" } });

@@ -1,7 +1,16 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, sluiceFastify, type SluiceClient } from "@sluice/client";
-import { APP_URL, BOOTSTRAP, clientTenant, closeClients, closedUrl, recording, silentServer, type ClientTenant } from "./setup";
+import {
+  APP_URL,
+  BOOTSTRAP,
+  clientTenant,
+  closeClients,
+  closedUrl,
+  recording,
+  silentServer,
+  type ClientTenant,
+} from "./setup";
 
 // A real Fastify 5 app on 127.0.0.1:0 with the onRequest hook, against the running Sluice.
 
@@ -13,7 +22,9 @@ async function app(client: SluiceClient, mode: "hook" | "route" = "hook"): Promi
   const hook = sluiceFastify({ client });
   if (mode === "hook") fastify.addHook("onRequest", hook);
   const routeHook = mode === "route" ? { onRequest: hook } : {};
-  fastify.get<{ Params: { id: string } }>("/users/:id", routeHook, async (request) => ({ id: request.params.id }));
+  fastify.get<{ Params: { id: string } }>("/users/:id", routeHook, async (request) => ({
+    id: request.params.id,
+  }));
   fastify.post("/exports/:format", routeHook, async () => ({ exported: true }));
   apps.push(fastify);
   return fastify.listen({ port: 0, host: "127.0.0.1" });
@@ -40,7 +51,9 @@ describe("Fastify hook", () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ id });
       expect(response.headers.get("ratelimit-policy")).toBe('"user-reads";q=3;w=3600');
-      expect(response.headers.get("ratelimit")).toMatch(new RegExp(`^"user-reads";r=${3 - Number(id)};t=\\d+$`));
+      expect(response.headers.get("ratelimit")).toMatch(
+        new RegExp(`^"user-reads";r=${3 - Number(id)};t=\\d+$`),
+      );
     }
     const denied = await fetch(`${base}/users/4?x=1`, { headers: key });
     expect(denied.status).toBe(429);
@@ -55,7 +68,8 @@ describe("Fastify hook", () => {
     const base = await app(client(), "route");
     const key = { "x-api-key": tenant.keys.b ?? "" };
     const statuses: number[] = [];
-    for (const id of ["5", "6", "7", "8"]) statuses.push((await fetch(`${base}/users/${id}`, { headers: key })).status);
+    for (const id of ["5", "6", "7", "8"])
+      statuses.push((await fetch(`${base}/users/${id}`, { headers: key })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, sluiceProxy, withSluice, type SluiceClient } from "@sluice/client";
-import { APP_URL, BOOTSTRAP, clientTenant, closeClients, closedUrl, recording, type ClientTenant } from "./setup";
+import {
+  APP_URL,
+  BOOTSTRAP,
+  clientTenant,
+  closeClients,
+  closedUrl,
+  recording,
+  type ClientTenant,
+} from "./setup";
 
 // Next.js App Router route handlers and proxy functions are `(request: Request) => Response`:
 // they are called here with real Request objects against the running Sluice (a real Next
@@ -17,7 +25,9 @@ afterAll(closeClients);
 const client = (): SluiceClient => createClient({ url: APP_URL, token: BOOTSTRAP, timeoutMs: 2_000 });
 
 function get(path: string, key: string | undefined, extra: Record<string, string> = {}): Request {
-  return new Request(`http://app.local${path}`, { headers: { ...(key ? { "x-api-key": key } : {}), ...extra } });
+  return new Request(`http://app.local${path}`, {
+    headers: { ...(key ? { "x-api-key": key } : {}), ...extra },
+  });
 }
 
 describe("Next.js route handler wrapper", () => {
@@ -31,7 +41,9 @@ describe("Next.js route handler wrapper", () => {
       const response = await GET(request, { params: Promise.resolve({ id }) });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ id });
-      expect(response.headers.get("ratelimit")).toMatch(new RegExp(`^"user-reads";r=${3 - Number(id)};t=\\d+$`));
+      expect(response.headers.get("ratelimit")).toMatch(
+        new RegExp(`^"user-reads";r=${3 - Number(id)};t=\\d+$`),
+      );
     }
     const denied = await GET(get("/users/4", tenant.keys.a), { params: Promise.resolve({ id: "4" }) });
     expect(denied.status).toBe(429);

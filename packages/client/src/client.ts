@@ -91,12 +91,21 @@ export function createClient(options: ClientOptions): SluiceClient {
     return fromSluice(answer.body);
   }
 
-  async function checkBatch(requests: readonly CheckRequest[], call: CallOptions = {}): Promise<CheckResult[]> {
+  async function checkBatch(
+    requests: readonly CheckRequest[],
+    call: CallOptions = {},
+  ): Promise<CheckResult[]> {
     const results: Array<CheckResult | null> = requests.map(local);
     const pending = requests.filter((_, i) => results[i] === null);
     if (pending.length === 0) return results as CheckResult[];
     const idempotent = pending.every((r) => r.dryRun === true);
-    const answer = await postJson(transport, "/api/check/batch", { checks: pending }, idempotent, call.signal);
+    const answer = await postJson(
+      transport,
+      "/api/check/batch",
+      { checks: pending },
+      idempotent,
+      call.signal,
+    );
     const list =
       answer.ok && typeof answer.body === "object" && answer.body !== null
         ? (answer.body as { results?: unknown }).results
@@ -105,19 +114,22 @@ export function createClient(options: ClientOptions): SluiceClient {
     return requests.map((request, i) => {
       const done = results[i];
       if (done !== null && done !== undefined) return done;
-      const item: unknown = Array.isArray(list) ? list[next++] : undefined;
+      const sent = next++;
+      const item: unknown = Array.isArray(list) ? list[sent] : undefined;
       if (!answer.ok) return fallback(request, answer.error);
       if (isDecision(item)) {
         remember(request, item);
         return fromSluice(item);
       }
-      const error = (item as { error?: { code?: string; message?: string; path?: string } } | undefined)?.error;
+      const error = (item as { error?: { code?: string; message?: string; path?: string } } | undefined)
+        ?.error;
       return fallback(request, {
         kind: error ? "http" : "invalid_answer",
         status: error ? 400 : 200,
         message: error?.message ?? "the answer is not a decision",
         ...(error?.code !== undefined ? { code: error.code } : {}),
-        ...(error?.path !== undefined ? { path: error.path } : {}),
+        // the server numbers the checks it was sent; the caller's numbering counts local ones too
+        ...(error?.path !== undefined ? { path: error.path.replace(`checks[${sent}]`, `checks[${i}]`) } : {}),
       });
     });
   }

@@ -27,8 +27,7 @@ export function rateLimitHeaders(decision: Decision): Record<string, string> {
 
 /** Anything with setHeader (node:http, Express) or set (Headers, Fetch API). */
 export type HeaderTarget =
-  | { setHeader(name: string, value: string): unknown }
-  | { set(name: string, value: string): unknown };
+  { setHeader(name: string, value: string): unknown } | { set(name: string, value: string): unknown };
 
 /** Sets the RateLimit headers of a check result on a response or a Headers object. */
 export function setRateLimitHeaders(target: HeaderTarget, result: { headers: Record<string, string> }): void {

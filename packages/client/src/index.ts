@@ -16,6 +16,11 @@ export type {
 } from "./types";
 export { sluiceExpress, expressRoute, type ExpressMiddleware } from "./middleware/express";
 export { sluiceFastify, fastifyRoute, type FastifyHook } from "./middleware/fastify";
-export { withSluiceFetch, requestAddress, type FetchGuardOptions, type FetchHandler } from "./middleware/fetch";
+export {
+  withSluiceFetch,
+  requestAddress,
+  type FetchGuardOptions,
+  type FetchHandler,
+} from "./middleware/fetch";
 export { withSluice, sluiceProxy } from "./middleware/next";
 export type { GuardOptions } from "./middleware/core";

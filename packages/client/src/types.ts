@@ -3,10 +3,8 @@
 // lib/enforce/body-schema.ts); a unit test holds the two sets of types together.
 
 /** One check: exactly one of `apiKey` or `tenant` (optionally with `key`). */
-export type CheckRequest = CheckCommon & (
-  | { apiKey: string; tenant?: never; key?: never }
-  | { tenant: string; key?: string; apiKey?: never }
-);
+export type CheckRequest = CheckCommon &
+  ({ apiKey: string; tenant?: never; key?: never } | { tenant: string; key?: string; apiKey?: never });
 
 interface CheckCommon {
   /** "METHOD /path", e.g. "GET /users/:id" or "GET /users/42" (matched server-side) */

@@ -80,7 +80,13 @@ export async function guard<Req>(
     check = { ...base, apiKey: facts.apiKey };
   } else {
     const message = `Missing API key: send it in the ${options.apiKeyHeader ?? "x-api-key"} header`;
-    return { serve: false, status: 401, headers: {}, body: { error: { code: "missing_api_key", message } }, result: null };
+    return {
+      serve: false,
+      status: 401,
+      headers: {},
+      body: { error: { code: "missing_api_key", message } },
+      result: null,
+    };
   }
   const result = await options.client.check(check);
   const maxWait = options.maxWaitMs ?? 10_000;
@@ -92,8 +98,13 @@ export async function guard<Req>(
   const headers = { ...result.headers };
   const retryAfterMs = result.allowed ? result.waitMs : (result.retryAfterMs ?? undefined);
   if (denied.status === 503) headers["Retry-After"] = "1";
-  else if (retryAfterMs !== undefined) headers["Retry-After"] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
-  const error = { code: reason, message: denied.message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  else if (retryAfterMs !== undefined)
+    headers["Retry-After"] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  const error = {
+    code: reason,
+    message: denied.message,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
   return { serve: false, status: denied.status, headers, body: { error }, result };
 }
 
@@ -113,6 +124,9 @@ export const sleep = (ms: number): Promise<void> =>
 /** The address the nearest trusted proxy saw, from X-Forwarded-For (hops from the right). */
 export function forwardedFor(header: string | null | undefined, hops: number): string | undefined {
   if (!header || hops < 1) return undefined;
-  const parts = header.split(",").map((part) => part.trim()).filter((part) => part !== "");
+  const parts = header
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
   return parts[parts.length - hops] ?? parts[0];
 }

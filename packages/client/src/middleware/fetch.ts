@@ -12,7 +12,10 @@ export interface FetchGuardOptions extends GuardOptions<Request> {
   proxyHops?: number;
 }
 
-export type FetchHandler<Ctx extends unknown[]> = (request: Request, ...rest: Ctx) => Response | Promise<Response>;
+export type FetchHandler<Ctx extends unknown[]> = (
+  request: Request,
+  ...rest: Ctx
+) => Response | Promise<Response>;
 
 /** The default subject of a fetch-style request (see above). */
 export function requestAddress(request: Request, proxyHops = 1): string | undefined {

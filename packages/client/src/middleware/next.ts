@@ -29,7 +29,9 @@ export function sluiceProxy(
     const verdict = await verdictFor(options, request);
     if (!verdict.serve) return refusal(verdict);
     await sleep(verdict.waitMs);
-    const response = options.then ? await options.then(request) : new Response(null, { headers: { "x-middleware-next": "1" } });
+    const response = options.then
+      ? await options.then(request)
+      : new Response(null, { headers: { "x-middleware-next": "1" } });
     for (const [name, value] of Object.entries(verdict.headers)) response.headers.set(name, value);
     return response;
   };
