@@ -34,8 +34,9 @@ function header(req: ExpressRequestLike, name: string): string | undefined {
 /** Express's own pattern of the matched route, when the middleware runs inside one. */
 export function expressRoute(req: ExpressRequestLike): string | undefined {
   const pattern = req.route?.path;
-  if (typeof pattern === "string") return routeOf(req.method, `${req.baseUrl ?? ""}${pattern}`);
-  return routeOf(req.method, `${req.baseUrl ?? ""}${req.path}`);
+  const raw = routeOf(req.method, `${req.baseUrl ?? ""}${req.path}`);
+  // a RegExp or array route has no "METHOD /path" form: the raw path, matched by Sluice
+  return typeof pattern === "string" ? (routeOf(req.method, `${req.baseUrl ?? ""}${pattern}`) ?? raw) : raw;
 }
 
 /** Subject default: req.ip, which follows Express's "trust proxy" setting. */
