@@ -57,7 +57,8 @@ describe("Fastify hook", () => {
     }
     const denied = await fetch(`${base}/users/4?x=1`, { headers: key });
     expect(denied.status).toBe(429);
-    expect(Number(denied.headers.get("retry-after"))).toBeGreaterThan(3000);
+    expect(Number(denied.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(denied.headers.get("retry-after"))).toBeLessThanOrEqual(7200); // a sliding window: up to two windows
     expect(((await denied.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
     // the framework's pattern and the socket's address were sent, not the raw URL
     expect(new Set(recorder.asked.map((check) => check.route))).toEqual(new Set(["GET /users/:id"]));

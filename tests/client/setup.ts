@@ -25,7 +25,8 @@ export async function clientTenant(prefix: string, keyNames: string[]): Promise<
       routes: [
         {
           pattern: "GET /users/:id",
-          limits: [{ name: "user-reads", by: "key", algorithm: "fixed_window", limit: 3, window: "1h" }],
+          // sliding_window: no clock-aligned reset to fall between two requests of a test
+          limits: [{ name: "user-reads", by: "key", algorithm: "sliding_window", limit: 3, window: "1h" }],
         },
         {
           pattern: "POST /exports/:format",
