@@ -16,20 +16,23 @@ import {
 let tenant: ClientTenant;
 
 beforeAll(async () => {
-  tenant = await clientTenant("cc", ["a", "b", "c"]);
+  tenant = await clientTenant("cc", ["a", "b", "c", "m"]);
 });
 
 afterAll(closeClients);
 
 /** The real fetch, counting the requests that leave. */
-function countingFetch(): { fetch: typeof fetch; count: () => number } {
+function countingFetch(): { fetch: typeof fetch; count: () => number; paths: string[] } {
   let sent = 0;
+  const paths: string[] = [];
   return {
     fetch: (input, init) => {
       sent += 1;
+      paths.push(new URL(String(input)).pathname);
       return fetch(input, init);
     },
     count: () => sent,
+    paths,
   };
 }
 
@@ -101,6 +104,25 @@ describe("createClient", () => {
       code: "invalid_request",
       path: "checks[2].cost",
     });
+  });
+
+  it("microBatch: the checks of one turn leave as one batch, each decided exactly", async () => {
+    const counter = countingFetch();
+    const client = createClient({
+      url: APP_URL,
+      token: BOOTSTRAP,
+      timeoutMs: 2_000,
+      fetch: counter.fetch,
+      microBatch: true,
+    });
+    const check = { apiKey: tenant.keys.m ?? "", route: "GET /users/:id" };
+    const results = await Promise.all(Array.from({ length: 20 }, () => client.check(check)));
+    expect(results.filter((r) => r.allowed)).toHaveLength(3);
+    expect(results.filter((r) => r.reason === "rate_limited" && r.source === "sluice")).toHaveLength(17);
+    expect(counter.paths).toEqual(["/api/check/batch"]);
+    const lone = await client.check({ tenant: tenant.slug, dryRun: true });
+    expect(lone.source).toBe("sluice");
+    expect(counter.paths).toEqual(["/api/check/batch", "/api/check"]);
   });
 
   it("a refused token is a fallback decision with the server's code, reported to onError", async () => {

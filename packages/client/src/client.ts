@@ -1,5 +1,6 @@
 import { DenyCache, denyKey, type DenyCacheOptions } from "./deny-cache";
 import { fallbackDecision, type OnUnavailable } from "./fallback";
+import { microBatcher, type MicroBatchOptions } from "./micro-batch";
 import { rateLimitHeaders } from "./headers";
 import { postJson, type TransportOptions } from "./transport";
 import type { CheckRequest, CheckResult, ClientError, Decision } from "./types";
@@ -23,6 +24,8 @@ export interface ClientOptions {
   localDenyCache?: boolean | DenyCacheOptions;
   /** told of every failed call (log it: a fallback decision hides it otherwise) */
   onError?: (error: ClientError, check: CheckRequest) => void;
+  /** send the checks of one event-loop turn as one batch (default off; see micro-batch.ts) */
+  microBatch?: boolean | MicroBatchOptions;
   /** a fetch implementation (default: the global fetch) */
   fetch?: typeof fetch;
 }
@@ -82,6 +85,11 @@ export function createClient(options: ClientOptions): SluiceClient {
   async function check(request: CheckRequest, call: CallOptions = {}): Promise<CheckResult> {
     const cached = local(request);
     if (cached !== null) return cached;
+    if (batched !== null && call.signal === undefined) return batched(request);
+    return checkOne(request, call);
+  }
+
+  async function checkOne(request: CheckRequest, call: CallOptions = {}): Promise<CheckResult> {
     const answer = await postJson(transport, "/api/check", request, request.dryRun === true, call.signal);
     if (!answer.ok) return fallback(request, answer.error);
     if (!isDecision(answer.body)) {
@@ -133,6 +141,15 @@ export function createClient(options: ClientOptions): SluiceClient {
       });
     });
   }
+
+  const batchOptions = options.microBatch ?? false;
+  const batched =
+    batchOptions === false
+      ? null
+      : microBatcher(
+          { one: (request) => checkOne(request), many: (requests) => checkBatch(requests) },
+          batchOptions === true ? {} : batchOptions,
+        );
 
   return { check, checkBatch, options: { url, timeoutMs, onUnavailable } };
 }

@@ -4,6 +4,7 @@
 export { createClient, type CallOptions, type ClientOptions, type SluiceClient } from "./client";
 export { rateLimitHeaders, setRateLimitHeaders, type HeaderTarget } from "./headers";
 export type { DenyCacheOptions } from "./deny-cache";
+export type { MicroBatchOptions } from "./micro-batch";
 export type { OnUnavailable } from "./fallback";
 export type {
   CheckRequest,
