@@ -69,7 +69,11 @@ export function createClient(options: ClientOptions): SluiceClient {
     source: "sluice",
   });
   const fallback = (check: CheckRequest, error: ClientError): CheckResult => {
-    options.onError?.(error, check);
+    try {
+      options.onError?.(error, check);
+    } catch {
+      // a throwing logger must not turn a decision into an exception
+    }
     const decision = fallbackDecision(check, onUnavailable);
     return { ...decision, headers: rateLimitHeaders(decision), source: "fallback", error };
   };
