@@ -16,7 +16,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          include: ["tests/integration/**/*.test.ts", "tests/security/**/*.test.ts"],
+          include: [
+            "tests/integration/**/*.test.ts",
+            "tests/security/**/*.test.ts",
+            "tests/client/**/*.test.ts",
+          ],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

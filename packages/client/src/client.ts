@@ -1,0 +1,159 @@
+import { DenyCache, denyKey, type DenyCacheOptions } from "./deny-cache";
+import { fallbackDecision, type OnUnavailable } from "./fallback";
+import { microBatcher, type MicroBatchOptions } from "./micro-batch";
+import { rateLimitHeaders } from "./headers";
+import { postJson, type TransportOptions } from "./transport";
+import type { CheckRequest, CheckResult, ClientError, Decision } from "./types";
+
+// createClient(): check() and checkBatch() against a Sluice server. A decision is always
+// returned, never thrown: when Sluice cannot answer (down, slower than timeoutMs, 5xx, or
+// refusing the request), the decision is `onUnavailable`'s, marked degraded, with `error`.
+
+export interface ClientOptions {
+  /** Sluice's base URL, e.g. "http://sluice.internal:3000" */
+  url: string;
+  /** a service token (st_...) */
+  token: string;
+  /** hard deadline per call in ms, connecting and reading included (default 200) */
+  timeoutMs?: number;
+  /** when Sluice cannot answer: "open" admits, "closed" denies (default "open") */
+  onUnavailable?: OnUnavailable;
+  /** retries of a call that never reached Sluice (connection refused), or of dry runs (default 0) */
+  retries?: number;
+  /** the local deny cache; false turns it off (default on: 10,000 entries, 5 s at most) */
+  localDenyCache?: boolean | DenyCacheOptions;
+  /** told of every failed call (log it: a fallback decision hides it otherwise) */
+  onError?: (error: ClientError, check: CheckRequest) => void;
+  /** send the checks of one event-loop turn as one batch (default off; see micro-batch.ts) */
+  microBatch?: boolean | MicroBatchOptions;
+  /** a fetch implementation (default: the global fetch) */
+  fetch?: typeof fetch;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface SluiceClient {
+  check(check: CheckRequest, options?: CallOptions): Promise<CheckResult>;
+  checkBatch(checks: readonly CheckRequest[], options?: CallOptions): Promise<CheckResult[]>;
+  readonly options: Readonly<Required<Pick<ClientOptions, "url" | "timeoutMs" | "onUnavailable">>>;
+}
+
+function isDecision(value: unknown): value is Decision {
+  if (typeof value !== "object" || value === null) return false;
+  const d = value as Partial<Decision>;
+  return typeof d.allowed === "boolean" && typeof d.reason === "string" && Array.isArray(d.limits);
+}
+
+export function createClient(options: ClientOptions): SluiceClient {
+  const url = options.url.replace(/\/+$/, "");
+  const onUnavailable = options.onUnavailable ?? "open";
+  const timeoutMs = options.timeoutMs ?? 200;
+  if (!/^https?:\/\//.test(url)) throw new Error(`url: must be an http(s) URL, got "${options.url}"`);
+  if (!options.token) throw new Error("token: a Sluice service token is required");
+  if (!(timeoutMs > 0)) throw new Error("timeoutMs: must be a positive number of ms");
+  const transport: TransportOptions = {
+    url,
+    token: options.token,
+    timeoutMs,
+    retries: options.retries ?? 0,
+    fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+  };
+  const cacheOptions = options.localDenyCache ?? true;
+  const cache = cacheOptions === false ? null : new DenyCache(cacheOptions === true ? {} : cacheOptions);
+
+  const fromSluice = (decision: Decision): CheckResult => ({
+    ...decision,
+    headers: rateLimitHeaders(decision),
+    source: "sluice",
+  });
+  const fallback = (check: CheckRequest, error: ClientError): CheckResult => {
+    try {
+      options.onError?.(error, check);
+    } catch {
+      // a throwing logger must not turn a decision into an exception
+    }
+    const decision = fallbackDecision(check, onUnavailable);
+    return { ...decision, headers: rateLimitHeaders(decision), source: "fallback", error };
+  };
+  const local = (check: CheckRequest): CheckResult | null => {
+    if (cache === null || check.dryRun) return null;
+    const hit = cache.lookup(denyKey(check), Date.now());
+    return hit === null ? null : { ...hit, headers: rateLimitHeaders(hit), source: "local" };
+  };
+  const remember = (check: CheckRequest, decision: Decision): void => {
+    if (cache !== null && !check.dryRun) cache.remember(denyKey(check), decision, Date.now());
+  };
+
+  async function check(request: CheckRequest, call: CallOptions = {}): Promise<CheckResult> {
+    const cached = local(request);
+    if (cached !== null) return cached;
+    if (batched !== null && call.signal === undefined) return batched(request);
+    return checkOne(request, call);
+  }
+
+  async function checkOne(request: CheckRequest, call: CallOptions = {}): Promise<CheckResult> {
+    const answer = await postJson(transport, "/api/check", request, request.dryRun === true, call.signal);
+    if (!answer.ok) return fallback(request, answer.error);
+    if (!isDecision(answer.body)) {
+      return fallback(request, { kind: "invalid_answer", message: "the answer is not a decision" });
+    }
+    remember(request, answer.body);
+    return fromSluice(answer.body);
+  }
+
+  async function checkBatch(
+    requests: readonly CheckRequest[],
+    call: CallOptions = {},
+  ): Promise<CheckResult[]> {
+    const results: Array<CheckResult | null> = requests.map(local);
+    const pending = requests.filter((_, i) => results[i] === null);
+    if (pending.length === 0) return results as CheckResult[];
+    const idempotent = pending.every((r) => r.dryRun === true);
+    const answer = await postJson(
+      transport,
+      "/api/check/batch",
+      { checks: pending },
+      idempotent,
+      call.signal,
+    );
+    const list =
+      answer.ok && typeof answer.body === "object" && answer.body !== null
+        ? (answer.body as { results?: unknown }).results
+        : undefined;
+    let next = 0;
+    return requests.map((request, i) => {
+      const done = results[i];
+      if (done !== null && done !== undefined) return done;
+      const sent = next++;
+      const item: unknown = Array.isArray(list) ? list[sent] : undefined;
+      if (!answer.ok) return fallback(request, answer.error);
+      if (isDecision(item)) {
+        remember(request, item);
+        return fromSluice(item);
+      }
+      const error = (item as { error?: { code?: string; message?: string; path?: string } } | undefined)
+        ?.error;
+      return fallback(request, {
+        kind: error ? "http" : "invalid_answer",
+        status: error ? 400 : 200,
+        message: error?.message ?? "the answer is not a decision",
+        ...(error?.code !== undefined ? { code: error.code } : {}),
+        // the server numbers the checks it was sent; the caller's numbering counts local ones too
+        ...(error?.path !== undefined ? { path: error.path.replace(`checks[${sent}]`, `checks[${i}]`) } : {}),
+      });
+    });
+  }
+
+  const batchOptions = options.microBatch ?? false;
+  const batched =
+    batchOptions === false
+      ? null
+      : microBatcher(
+          { one: (request) => checkOne(request), many: (requests) => checkBatch(requests) },
+          batchOptions === true ? {} : batchOptions,
+        );
+
+  return { check, checkBatch, options: { url, timeoutMs, onUnavailable } };
+}

@@ -1,0 +1,64 @@
+import { chosenRoute, guard, routeOf, sleep, type GuardOptions } from "./core";
+
+// Express (4 and 5). Used per route, `app.get("/users/:id", sluiceExpress(opts), handler)`,
+// the route pattern is known (req.route.path under req.baseUrl). Used app-wide
+// (`app.use(...)`), it runs before routing, so it sends the `route` option's answer, else
+// the raw path ("GET /users/42"), which Sluice matches against its route patterns itself.
+// Typed structurally so the package needs no dependency on Express.
+
+export interface ExpressRequestLike {
+  method: string;
+  baseUrl?: string;
+  path: string;
+  ip?: string;
+  route?: { path?: unknown };
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface ExpressResponseLike {
+  setHeader(name: string, value: string): unknown;
+  status(code: number): { json(body: unknown): unknown };
+}
+
+export type ExpressMiddleware = (
+  req: ExpressRequestLike,
+  res: ExpressResponseLike,
+  next: (error?: unknown) => void,
+) => Promise<void>;
+
+function header(req: ExpressRequestLike, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Express's own pattern of the matched route, when the middleware runs inside one. */
+export function expressRoute(req: ExpressRequestLike): string | undefined {
+  const pattern = req.route?.path;
+  const raw = routeOf(req.method, `${req.baseUrl ?? ""}${req.path}`);
+  // a RegExp or array route has no "METHOD /path" form: the raw path, matched by Sluice
+  return typeof pattern === "string" ? (routeOf(req.method, `${req.baseUrl ?? ""}${pattern}`) ?? raw) : raw;
+}
+
+/** Subject default: req.ip, which follows Express's "trust proxy" setting. */
+export function sluiceExpress(options: GuardOptions<ExpressRequestLike>): ExpressMiddleware {
+  const apiKeyHeader = options.apiKeyHeader ?? "x-api-key";
+  return async (req, res, next) => {
+    try {
+      const verdict = await guard(options, req, {
+        method: req.method,
+        route: chosenRoute(options, req, () => expressRoute(req)),
+        apiKey: header(req, apiKeyHeader),
+        subject: options.subject ? options.subject(req) : req.ip,
+      });
+      for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+      if (!verdict.serve) {
+        res.status(verdict.status).json(verdict.body);
+        return;
+      }
+      await sleep(verdict.waitMs);
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}

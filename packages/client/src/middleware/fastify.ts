@@ -1,0 +1,47 @@
+import { chosenRoute, guard, routeOf, sleep, type GuardOptions } from "./core";
+
+// Fastify (4 and 5): an onRequest hook, `app.addHook("onRequest", sluiceFastify(opts))`
+// or per route (`{ onRequest: sluiceFastify(opts) }`). Routing happens before onRequest, so
+// the pattern is known in both (request.routeOptions.url). Subject default: request.ip,
+// which follows Fastify's trustProxy option. Typed structurally (no dependency on Fastify).
+
+export interface FastifyRequestLike {
+  method: string;
+  url: string;
+  ip?: string;
+  routeOptions?: { url?: string | undefined };
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface FastifyReplyLike {
+  header(name: string, value: string): unknown;
+  code(status: number): { send(body: unknown): unknown };
+}
+
+export type FastifyHook = (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown>;
+
+/** Fastify's pattern of the matched route; the raw path (no query) when none matched. */
+export function fastifyRoute(request: FastifyRequestLike): string | undefined {
+  const pattern = request.routeOptions?.url;
+  return routeOf(request.method, pattern ?? request.url.split("?")[0] ?? "/");
+}
+
+export function sluiceFastify(options: GuardOptions<FastifyRequestLike>): FastifyHook {
+  const apiKeyHeader = (options.apiKeyHeader ?? "x-api-key").toLowerCase();
+  return async (request, reply) => {
+    const raw = request.headers[apiKeyHeader];
+    const verdict = await guard(options, request, {
+      method: request.method,
+      route: chosenRoute(options, request, () => fastifyRoute(request)),
+      apiKey: Array.isArray(raw) ? raw[0] : raw,
+      subject: options.subject ? options.subject(request) : request.ip,
+    });
+    for (const [name, value] of Object.entries(verdict.headers)) reply.header(name, value);
+    if (!verdict.serve) {
+      // An async hook answers early by sending and returning the reply (Fastify's rule).
+      return reply.code(verdict.status).send(verdict.body);
+    }
+    await sleep(verdict.waitMs);
+    return undefined;
+  };
+}

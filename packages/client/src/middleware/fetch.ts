@@ -1,0 +1,69 @@
+import { chosenRoute, forwardedFor, guard, routeOf, sleep, type GuardOptions, type Verdict } from "./core";
+
+// Fetch-style handlers, `(request: Request) => Response` (Hono, Bun, Deno, Cloudflare,
+// Next.js route handlers): withSluiceFetch(handler, { client, route: "GET /users/:id" }).
+// A Request carries no socket address, so the default subject is the address the nearest
+// proxy appended to X-Forwarded-For (`proxyHops` from the right, default 1), else
+// X-Real-IP; with no proxy in front those headers are the caller's to forge, so pass
+// `subject` (e.g. Hono's getConnInfo) instead.
+
+export interface FetchGuardOptions extends GuardOptions<Request> {
+  /** proxies in front of the app whose X-Forwarded-For entries are believed (default 1) */
+  proxyHops?: number;
+}
+
+export type FetchHandler<Ctx extends unknown[]> = (
+  request: Request,
+  ...rest: Ctx
+) => Response | Promise<Response>;
+
+/** The default subject of a fetch-style request (see above). */
+export function requestAddress(request: Request, proxyHops = 1): string | undefined {
+  return (
+    forwardedFor(request.headers.get("x-forwarded-for"), proxyHops) ??
+    request.headers.get("x-real-ip") ??
+    undefined
+  );
+}
+
+/** The verdict for a Request: the part shared by withSluiceFetch and sluiceProxy. */
+export function verdictFor(options: FetchGuardOptions, request: Request): Promise<Verdict> {
+  return guard(options, request, {
+    method: request.method,
+    route: chosenRoute(options, request, () => routeOf(request.method, new URL(request.url).pathname)),
+    apiKey: request.headers.get(options.apiKeyHeader ?? "x-api-key") ?? undefined,
+    subject: options.subject ? options.subject(request) : requestAddress(request, options.proxyHops),
+  });
+}
+
+/** The answer of a refused request: JSON error, status, RateLimit headers and Retry-After. */
+export function refusal(verdict: Verdict & { serve: false }): Response {
+  return Response.json(verdict.body, { status: verdict.status, headers: verdict.headers });
+}
+
+/** Copies the RateLimit headers onto the handler's response (a new one if it is immutable). */
+export function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const names = Object.entries(headers);
+  if (names.length === 0) return response;
+  try {
+    for (const [name, value] of names) response.headers.set(name, value);
+    return response;
+  } catch {
+    // Response.redirect() and fetched responses have immutable headers
+    const copy = new Response(response.body, response);
+    for (const [name, value] of names) copy.headers.set(name, value);
+    return copy;
+  }
+}
+
+export function withSluiceFetch<Ctx extends unknown[]>(
+  handler: FetchHandler<Ctx>,
+  options: FetchGuardOptions,
+): FetchHandler<Ctx> {
+  return async (request, ...rest) => {
+    const verdict = await verdictFor(options, request);
+    if (!verdict.serve) return refusal(verdict);
+    await sleep(verdict.waitMs);
+    return withHeaders(await handler(request, ...rest), verdict.headers);
+  };
+}

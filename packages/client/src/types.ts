@@ -1,0 +1,86 @@
+// The check contract of Sluice's POST /api/check and /api/check/batch (docs/client.md),
+// typed for callers. Field names and meanings are the server's (lib/enforce/types.ts and
+// lib/enforce/body-schema.ts); a unit test holds the two sets of types together.
+
+/** One check: exactly one of `apiKey` or `tenant` (optionally with `key`). */
+export type CheckRequest = CheckCommon &
+  ({ apiKey: string; tenant?: never; key?: never } | { tenant: string; key?: string; apiKey?: never });
+
+interface CheckCommon {
+  /** "METHOD /path", e.g. "GET /users/:id" or "GET /users/42" (matched server-side) */
+  route?: string;
+  /** whom `by: subject` limits count: a user id, a client address... (1..256 characters) */
+  subject?: string;
+  /** units this request uses, 1..1,000,000 (default 1) */
+  cost?: number;
+  /** decide without consuming */
+  dryRun?: boolean;
+}
+
+export type DecisionReason =
+  | "ok"
+  | "rate_limited"
+  | "cost_exceeds_capacity"
+  | "unknown_key"
+  | "revoked_key"
+  | "expired_key"
+  | "suspended_tenant"
+  | "unknown_tenant"
+  | "store_unavailable"
+  /** the client's own: Sluice could not be asked (see ClientError) */
+  | "sluice_unavailable";
+
+export interface LimitReport {
+  name: string;
+  level: "plan" | "tenant" | "key" | "route";
+  by: "tenant" | "key" | "subject";
+  algorithm: "token_bucket" | "leaky_bucket" | "gcra" | "fixed_window" | "sliding_log" | "sliding_window";
+  limit: number;
+  windowMs: number;
+  remaining: number | null;
+  resetMs: number | null;
+  allowed: boolean;
+  mode: "enforce" | "shadow";
+}
+
+/** The 200 body of POST /api/check. */
+export interface Decision {
+  allowed: boolean;
+  reason: DecisionReason;
+  tenant: string | null;
+  key: string | null;
+  route: string | null;
+  limit: number | null;
+  remaining: number | null;
+  resetMs: number | null;
+  retryAfterMs: number | null;
+  /** for `action: delay` limits: wait this long before serving */
+  waitMs: number;
+  limits: LimitReport[];
+  degraded: boolean;
+  configVersion: number;
+}
+
+export type ClientErrorKind = "timeout" | "network" | "http" | "invalid_answer" | "aborted";
+
+/** Why a decision did not come from Sluice. */
+export interface ClientError {
+  kind: ClientErrorKind;
+  message: string;
+  /** the HTTP status, for kind "http" */
+  status?: number;
+  /** the server's error code (e.g. "invalid_request", "unauthorized"), when it sent one */
+  code?: string;
+  /** the server's field path of an invalid check */
+  path?: string;
+}
+
+/** What check() answers: the decision, its RateLimit headers, and where it came from. */
+export interface CheckResult extends Decision {
+  /** RateLimit-Policy, RateLimit and (when denied) Retry-After, ready to send */
+  headers: Record<string, string>;
+  /** "sluice": answered by the server; "local": the local deny cache; "fallback": onUnavailable */
+  source: "sluice" | "local" | "fallback";
+  /** set when source is "fallback" */
+  error?: ClientError;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { rateLimitHeaders as clientHeaders, type CheckRequest, type Decision } from "@sluice/client";
+import { rateLimitHeaders as serverHeaders } from "@/lib/enforce/headers";
+import { parseCheck } from "@/lib/enforce/body-schema";
+import type { DecisionBody } from "@/lib/enforce/types";
+
+// The client's types and header rule held against the server's own: a field renamed or a
+// header changed on one side fails here.
+
+const body: DecisionBody = {
+  allowed: false,
+  reason: "rate_limited",
+  tenant: "acme",
+  key: "backend",
+  route: "GET /users/:id",
+  limit: 3,
+  remaining: 0,
+  resetMs: 1_500,
+  retryAfterMs: 1_499,
+  waitMs: 0,
+  limits: [
+    {
+      name: "a",
+      level: "route",
+      by: "key",
+      algorithm: "gcra",
+      limit: 3,
+      windowMs: 500,
+      remaining: 0,
+      resetMs: 1_500,
+      allowed: false,
+      mode: "enforce",
+    },
+    {
+      name: "b",
+      level: "tenant",
+      by: "tenant",
+      algorithm: "token_bucket",
+      limit: 9,
+      windowMs: 60_000,
+      remaining: 4,
+      resetMs: 10,
+      allowed: true,
+      mode: "shadow",
+    },
+    {
+      name: "c",
+      level: "plan",
+      by: "subject",
+      algorithm: "sliding_log",
+      limit: 5,
+      windowMs: 10_000,
+      remaining: null,
+      resetMs: null,
+      allowed: true,
+      mode: "enforce",
+    },
+  ],
+  degraded: false,
+  configVersion: 7,
+};
+
+describe("client contract", () => {
+  it("Decision is the server's DecisionBody (the client adds only its own reason)", () => {
+    expectTypeOf<DecisionBody>().toExtend<Decision>();
+    expectTypeOf<Omit<Decision, "reason">>().toEqualTypeOf<Omit<DecisionBody, "reason">>();
+  });
+
+  it("every CheckRequest field is one the server accepts", () => {
+    const check: Required<CheckRequest & { apiKey: string }> = {
+      apiKey: "sk_x",
+      route: "GET /users/:id",
+      subject: "10.0.0.1",
+      cost: 2,
+      dryRun: true,
+    } as Required<CheckRequest & { apiKey: string }>;
+    expect(parseCheck(check).ok).toBe(true);
+    expect(parseCheck({ tenant: "acme", key: "backend" } satisfies CheckRequest).ok).toBe(true);
+  });
+
+  it("the RateLimit headers are the server's, field for field", () => {
+    for (const decision of [body, { ...body, allowed: true, reason: "ok" as const, retryAfterMs: null }]) {
+      const server = serverHeaders(decision);
+      const expected: Record<string, string> = {};
+      if (server.policy) expected["RateLimit-Policy"] = server.policy;
+      if (server.rateLimit) expected["RateLimit"] = server.rateLimit;
+      if (server.retryAfter) expected["Retry-After"] = server.retryAfter;
+      expect(clientHeaders(decision)).toEqual(expected);
+    }
+  });
+});
