@@ -5,7 +5,6 @@
 // and cleans up.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { Redis } from "ioredis";
 import { freshBenchDatabase } from "./database";
 import { load } from "./load";
 import { describe, outcomes } from "./app-metrics";
@@ -14,6 +13,7 @@ import { cpuMicros } from "./cpu";
 import { runRounds, type Measured, type Phase, type PhaseSummary } from "./rounds";
 import { freePort, httpReady, startProcess, stopAll } from "./processes";
 import { redisBenchmark } from "./redis-benchmark";
+import { startBenchRedis } from "./bench-redis";
 import { issueTargets, printTable, printTargets, type Row } from "./report";
 import { phaseRow, redisRow } from "./rows";
 
@@ -40,26 +40,7 @@ async function main(): Promise<void> {
 
   const redisPort = await freePort();
   const redisUrl = `redis://127.0.0.1:${redisPort}`;
-  const redisServer = await startProcess(
-    "redis",
-    "redis-server",
-    ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    {},
-    async () => {
-      const probe = new Redis(redisUrl, {
-        lazyConnect: true,
-        retryStrategy: () => null,
-        maxRetriesPerRequest: 0,
-      });
-      probe.on("error", () => undefined);
-      try {
-        await probe.connect();
-        return (await probe.ping()) === "PONG";
-      } finally {
-        probe.disconnect();
-      }
-    },
-  );
+  const redisServer = await startBenchRedis(redisPort);
   log(`redis on ${redisPort}; preparing the bench database`);
   const databaseUrl = await freshBenchDatabase(base);
   // The DAL reads these through lib/env on first use.
