@@ -40,32 +40,31 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
     setDecisionSink(usageSink(recorder));
     recorder.start();
   }
-  const rollup = new UsageRollup({
-    client: redis(),
-    ns: settings.ns,
-    owner: `${hostname()}:${process.pid}:${randomUUID()}`,
-    secondsRetentionMs: settings.secondsRetentionMs,
-    minutesRetentionMs: settings.minutesRetentionMs,
-    hoursRetentionMs: settings.hoursRetentionMs,
-  });
-  // Redis or PostgreSQL away: the rollup tries again at the next tick.
+  // Rollups run in one process of a server (the app process); the front only counts.
   const rollups = options.rollups ?? true;
-  const rollupTask = rollups
+  const rollup = rollups
+    ? new UsageRollup({
+        client: redis(),
+        ns: settings.ns,
+        owner: `${hostname()}:${process.pid}:${randomUUID()}`,
+        secondsRetentionMs: settings.secondsRetentionMs,
+        minutesRetentionMs: settings.minutesRetentionMs,
+        hoursRetentionMs: settings.hoursRetentionMs,
+      })
+    : undefined;
+  // Redis or PostgreSQL away: the rollup tries again at the next tick.
+  const rollupTask = rollup
     ? startPeriodicTask("usage rollup", options.rollupEveryMs ?? 5_000, () => rollup.runOnce())
     : undefined;
-  // Measured where rollups run (the scan stays off the check path); every process reads
-  // the figures for its /api/metrics.
-  const memory = startMemoryJob({
-    prefix: settings.ns,
-    slugById: options.tenantSlugs ?? (() => ({})),
-    measure: rollups,
-  });
+  // Measured where rollups run (the scan stays off the check path); read for /api/metrics
+  // where the tenants' slugs are known (the front, which serves it).
+  const memory = startMemoryJob({ prefix: settings.ns, slugById: options.tenantSlugs, measure: rollups });
   holder.sluiceUsageJobs = {
     async stop() {
       rollupTask?.stop();
       await memory.stop();
       if (recording) await recorder.stop();
-      if (rollups) await rollup.lease.release().catch(() => undefined);
+      await rollup?.lease.release().catch(() => undefined);
       holder.sluiceUsageJobs = undefined;
     },
   };

@@ -105,7 +105,8 @@ export function tenantMemoryMetricsText(): string {
 export function startMemoryJob(options: {
   client?: RedisClient;
   prefix: string;
-  slugById: () => Readonly<Record<string, string>>;
+  /** tenant id -> slug: given where /api/metrics is served, which then reads the figures */
+  slugById?: () => Readonly<Record<string, string>>;
   /** scan and publish when holding the lease (default); false: only read the figures */
   measure?: boolean;
   everyMs?: number;
@@ -122,10 +123,10 @@ export function startMemoryJob(options: {
       const measuredAt = Date.now();
       await publishMemory(client, options.prefix, await scanTenantMemory(client, scan), measuredAt);
     }
-    metrics.sluiceTenantMemoryText = memoryMetricsText(
-      await readMemory(client, options.prefix),
-      options.slugById(),
-    );
+    if (options.slugById) {
+      const slugById = options.slugById();
+      metrics.sluiceTenantMemoryText = memoryMetricsText(await readMemory(client, options.prefix), slugById);
+    }
   });
   return {
     async stop() {
