@@ -11,8 +11,14 @@ APP_PORT="${SLUICE_TEST_APP_PORT:-3100}"
 CLUSTER_PORT="${SLUICE_TEST_CLUSTER_PORT:-63811}"
 APP_PORTS=("$APP_PORT" "$((APP_PORT + 1))")
 
+# SLUICE_TEST_SUITES (comma list: typecheck,lint,build,unit,integration,cluster,e2e; default all)
+# runs a subset; SLUICE_TEST_FILES (space-separated paths) narrows vitest and Playwright to them.
+SUITES=",${SLUICE_TEST_SUITES:-typecheck,lint,build,unit,integration,cluster,e2e},"
+wants() { [[ "$SUITES" == *",$1,"* ]]; }
+read -r -a FILES <<< "${SLUICE_TEST_FILES:-}"
 banner() { printf '\n\033[1;34m== %s ==\033[0m\n' "$*"; }
 record() { echo "$1 $2" >> "$REPORTS/checks.txt"; } # name pass|fail
+expect() { echo "$1 ${2:-vitest}" >> "$REPORTS/expected.txt"; } # a suite whose report must exist
 
 stop_apps() {
   local pid
@@ -38,14 +44,24 @@ trap stop_servers EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-banner typecheck
-if npx --no-install tsc --noEmit -p .; then record typecheck pass; else record typecheck fail; fi
+if wants typecheck; then
+  banner typecheck
+  if npx --no-install tsc --noEmit -p .; then record typecheck pass; else record typecheck fail; fi
+fi
 
-banner lint
-if npx --no-install eslint . --max-warnings 0; then record lint pass; else record lint fail; fi
+if wants lint; then
+  banner lint
+  if npx --no-install eslint . --max-warnings 0; then record lint pass; else record lint fail; fi
+fi
 
-banner build
-if bash scripts/build-if-changed.sh; then record build pass; else record build fail; fi
+if wants build; then
+  banner build
+  if bash scripts/build-if-changed.sh; then record build pass; else record build fail; fi
+fi
+if ! wants unit && ! wants integration && ! wants cluster && ! wants e2e; then
+  [ "${SLUICE_DEFER_SUMMARY:-0}" = 1 ] && exit 0
+  node scripts/test/summarize.mjs "$REPORTS"; exit $?
+fi
 
 banner "start two app processes"
 for port in "${APP_PORTS[@]}"; do
@@ -60,15 +76,23 @@ done
 if curl -fs "$APP_URL/api/health" >/dev/null && curl -fs "$APP_URL_2/api/health" >/dev/null; then record app-start pass
 else record app-start fail; tail -20 "$REPORTS"/app-*.log; fi
 
-banner "unit tests"
-npx --no-install vitest run --project unit --reporter=default --reporter=json --outputFile.json="$REPORTS/unit.json"
+if wants unit; then
+  banner "unit tests"
+  expect unit
+  npx --no-install vitest run --project unit "${FILES[@]}" --reporter=default --reporter=json --outputFile.json="$REPORTS/unit.json"
+fi
 
-banner "integration tests (single Redis, real PostgreSQL, the running app)"
-npx --no-install vitest run --project integration --reporter=default --reporter=json --outputFile.json="$REPORTS/integration.json"
+if wants integration; then
+  banner "integration tests (single Redis, real PostgreSQL, the running app)"
+  expect integration
+  npx --no-install vitest run --project integration "${FILES[@]}" --reporter=default --reporter=json --outputFile.json="$REPORTS/integration.json"
+fi
 
+if wants cluster; then
 banner "integration tests on a 3-master Redis Cluster (limiter, usage recording and rollup)"
 redis-cli -p "$CLUSTER_PORT" ping >/dev/null 2>&1 || CLUSTER_STARTED=1
 if bash scripts/redis-cluster.sh start "$DATA/cluster" "$CLUSTER_PORT" > "$REPORTS/cluster.log" 2>&1; then
+  expect cluster
   REDIS_CLUSTER_NODES="127.0.0.1:$CLUSTER_PORT,127.0.0.1:$((CLUSTER_PORT + 1)),127.0.0.1:$((CLUSTER_PORT + 2))" \
     npx --no-install vitest run --project integration tests/integration/limiter tests/integration/usage/recorder-rollup.test.ts \
     --reporter=default --reporter=json --outputFile.json="$REPORTS/cluster.json"
@@ -76,8 +100,13 @@ else
   record cluster-start fail; cat "$REPORTS/cluster.log"
 fi
 
-banner "end-to-end tests (Playwright, Chromium)"
-PLAYWRIGHT_JSON_OUTPUT_NAME="$REPORTS/e2e.json" npx --no-install playwright test --reporter=list,json
+fi
+
+if wants e2e; then
+  banner "end-to-end tests (Playwright, Chromium)"
+  expect e2e playwright
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$REPORTS/e2e.json" npx --no-install playwright test "${FILES[@]}" --reporter=list,json
+fi
 
 stop_servers
 # scripts/test.sh prints the totals itself once its own servers are stopped and checked.
