@@ -54,27 +54,33 @@ if wants lint; then
   if npx --no-install eslint . --max-warnings 0; then record lint pass; else record lint fail; fi
 fi
 
+NEEDS_APPS=0
+if wants integration || wants cluster || wants e2e; then NEEDS_APPS=1; fi
 if wants build; then
   banner build
   if bash scripts/build-if-changed.sh; then record build pass; else record build fail; fi
+elif [ "$NEEDS_APPS" = 1 ]; then
+  bash scripts/build-if-changed.sh >/dev/null || echo "build failed; the apps may not start"
 fi
 if ! wants unit && ! wants integration && ! wants cluster && ! wants e2e; then
   [ "${SLUICE_DEFER_SUMMARY:-0}" = 1 ] && exit 0
   node scripts/test/summarize.mjs "$REPORTS"; exit $?
 fi
 
-banner "start two app processes"
-for port in "${APP_PORTS[@]}"; do
-  PORT=$port NODE_ENV=production NEXTAUTH_URL="http://localhost:$port" \
-    node --enable-source-maps .next/sluice/server.mjs > "$REPORTS/app-$port.log" 2>&1 &
-  echo $! > "$DATA/test-app-$port.pid"
-done
-export APP_URL="http://localhost:${APP_PORTS[0]}" APP_URL_2="http://localhost:${APP_PORTS[1]}"
-for port in "${APP_PORTS[@]}"; do
-  for _ in $(seq 1 100); do curl -fs "http://localhost:$port/api/health" >/dev/null && break; sleep 0.2; done
-done
-if curl -fs "$APP_URL/api/health" >/dev/null && curl -fs "$APP_URL_2/api/health" >/dev/null; then record app-start pass
-else record app-start fail; tail -20 "$REPORTS"/app-*.log; fi
+if [ "$NEEDS_APPS" = 1 ]; then
+  banner "start two app processes"
+  for port in "${APP_PORTS[@]}"; do
+    PORT=$port NODE_ENV=production NEXTAUTH_URL="http://localhost:$port" \
+      node --enable-source-maps .next/sluice/server.mjs > "$REPORTS/app-$port.log" 2>&1 &
+    echo $! > "$DATA/test-app-$port.pid"
+  done
+  export APP_URL="http://localhost:${APP_PORTS[0]}" APP_URL_2="http://localhost:${APP_PORTS[1]}"
+  for port in "${APP_PORTS[@]}"; do
+    for _ in $(seq 1 100); do curl -fs "http://localhost:$port/api/health" >/dev/null && break; sleep 0.2; done
+  done
+  if curl -fs "$APP_URL/api/health" >/dev/null && curl -fs "$APP_URL_2/api/health" >/dev/null; then record app-start pass
+  else record app-start fail; tail -20 "$REPORTS"/app-*.log; fi
+fi
 
 if wants unit; then
   banner "unit tests"
