@@ -34,6 +34,8 @@ async function sendTraffic(page: Page, searches: number): Promise<{ allowed: num
 }
 
 test("the usage charts draw fresh traffic, change resolution with the range and update live", async ({ page }) => {
+  // Its waits are each bounded; together they can pass 30 s on a loaded machine.
+  test.setTimeout(60_000);
   await login(page);
   // On a loaded machine the limiter's breaker may open for a moment and answer degraded
   // (fail open, as the contract says): send bursts until one is limited.

@@ -14,6 +14,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   process.env.REDIS_URL = `redis://127.0.0.1:${port}`;
   delete process.env.REDIS_CLUSTER_NODES;
+  // Open the PostgreSQL pool first: on a loaded machine its first connection can take longer
+  // than the health probe's 1 s, and this test is about Redis being down.
+  const { db } = await import("@/lib/data/db");
+  await db().$queryRaw`select 1`;
 });
 
 afterAll(async () => {

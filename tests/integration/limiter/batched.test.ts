@@ -199,14 +199,15 @@ describe.each(KINDS)("micro-batched checks (%s) agree with the reference model t
         },
         30,
       );
-      const [early, late] = await Promise.all([timed(30), timed(80)]);
+      // Deadlines far apart, so a loaded machine's timer lag cannot blur which fired when.
+      const [early, late] = await Promise.all([timed(30), timed(400)]);
       for (const [outcome] of [early, late]) {
         expect(outcome.ok).toBe(false);
         expect(!outcome.ok && outcome.error).toBeInstanceOf(CheckTimeoutError);
       }
       expect(early[1]).toBeGreaterThanOrEqual(29);
-      expect(early[1]).toBeLessThan(75);
-      expect(late[1]).toBeGreaterThanOrEqual(79);
+      expect(early[1]).toBeLessThan(300);
+      expect(late[1]).toBeGreaterThanOrEqual(399);
     } finally {
       close();
     }
