@@ -65,7 +65,8 @@ export class CheckService {
     // Counters cleared elsewhere: a stored denial may no longer hold.
     const forgetDenials = () => this.denied.clear();
     holder.onCountersReset(forgetDenials);
-    if (local !== null) holder.onCountersReset(() => local.clear());
+    // after a Redis restart local counts are pushed back (docs/algorithms.md, Redis down)
+    if (local !== null) holder.onCountersReset((cause) => cause === "admin" && local.clear());
     store.onReconnect(forgetDenials);
   }
 
