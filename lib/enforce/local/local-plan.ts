@@ -1,16 +1,9 @@
 import "server-only";
 import type { HotResolution } from "@/lib/enforce/hot-resolutions";
-import { encodeKeyPart, limitKeyPrefix } from "@/lib/limiter/keys";
 import type { LimitArgs, LimitSpec } from "@/lib/limiter/types";
-import {
-  CODE_FIXED_WINDOW,
-  CODE_SLIDING_WINDOW,
-  CODE_TOKEN_BUCKET,
-  type LocalCode,
-  type LocalRule,
-} from "@/lib/limiter/local/local-algorithms";
+import type { LocalRule } from "@/lib/limiter/local/local-algorithms";
+import { localCodeOf, localCounterKey } from "@/lib/limiter/local/local-keys";
 import { scaled } from "@/lib/shared/limit-exactness";
-import type { Algorithm } from "@/lib/shared/limit-types";
 
 // How a check with local limits splits: which of its limits are counted in memory (with
 // their counter's key and numbers), and which still go to Redis in the one script call
@@ -36,23 +29,12 @@ export interface LocalPlan {
   exactRules: LimitArgs[];
 }
 
-const CODES: Partial<Record<Algorithm, LocalCode>> = {
-  fixed_window: CODE_FIXED_WINDOW,
-  sliding_window: CODE_SLIDING_WINDOW,
-  token_bucket: CODE_TOKEN_BUCKET,
-};
-
-/** The Redis key of a local counter: the tenant's hash tag, the limit, the identity, the algorithm. */
-export function localCounterKey(spec: LimitSpec, code: LocalCode): string {
-  return `${limitKeyPrefix(spec.tenantId, spec.id)}${encodeKeyPart(spec.identity)}:lc${code}`;
-}
-
 export function planLocal(entry: HotResolution): LocalPlan {
   const { limits, specs } = entry.resolved.matched;
   const plan: LocalPlan = { slots: [], exactIndex: [], exactSpecs: [], exactKeys: [], exactRules: [] };
   limits.forEach((limit, index) => {
     const spec = specs[index] as LimitSpec;
-    const code = CODES[spec.rule.algorithm];
+    const code = localCodeOf(spec.rule.algorithm);
     if (limit.local === undefined || code === undefined) {
       // validation keeps other algorithms exact; a snapshot that disagrees is counted exactly
       plan.exactIndex.push(index);

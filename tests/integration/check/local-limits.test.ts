@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { exportConfig } from "@/lib/data/export-config";
+import { counterState } from "@/lib/data/counters";
 import { closeClients, FREE_PLAN_OFF, setupTenants, tester, unique } from "./setup";
 import { APP_URL, APP_URL_2, decide, sleep, waitForVersion, type Decision } from "./http";
 
@@ -135,6 +136,12 @@ describe("checks with local and exact limits", () => {
     } finally {
       redis.disconnect();
     }
+  });
+
+  it("the admin state of a local limit is its converged count", async () => {
+    const state = await counterState(tester, { tenant: mixed });
+    expect(state.limits.find((l) => l.name === "big")).toMatchObject({ remaining: 997, wouldAllow: true });
+    expect(state.limits.find((l) => l.name === "small")).toMatchObject({ remaining: 0, wouldAllow: false });
   });
 });
 
