@@ -216,7 +216,7 @@ async function main(): Promise<void> {
     row("(e)", "e", "POST /api/check, key over its limit"),
     row("(b½)", "half", "POST /api/check at half (b)'s peak, 10 conn."),
     row("(h)", "h", "(b½) while hostile YAML and 5,000-route imports are sent"),
-    ...localRows(get, bytesPerIdentity()),
+    ...localRows(get, await bytesPerIdentity()),
     redisRow(f, "(f)", "redis-benchmark EVALSHA, same script", "Redis alone, no HTTP"),
     redisRow(
       fMany,
