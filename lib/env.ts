@@ -60,6 +60,8 @@ const EnvSchema = z.object({
     }),
   SLUICE_CHECK_TIMEOUT_MS: intInRange(1, 10_000, 50),
   SLUICE_CONFIG_POLL_MS: intInRange(50, 60_000, 500),
+  // Local limits (consistency: local): counters (limit x identity) kept in memory per server.
+  SLUICE_LOCAL_LIMIT_IDENTITIES: intInRange(1, 10_000_000, 100_000),
   // Usage recording (lib/usage): "off" turns the per-decision counters off (benchmarks compare).
   SLUICE_USAGE_RECORDING: z.enum(["on", "off"]).default("on"),
   // Retention of usage data, in seconds: per-second series in Redis, minute and hour rows.

@@ -17,6 +17,7 @@ export function describeRule(f: LimitFields): string {
       : null,
     f.mode === "shadow" ? "shadow" : null,
     f.onStoreFailure === "closed" ? "fails closed" : null,
+    f.consistency === "local" ? `local, sync ${formatDuration(f.syncEveryMs ?? 100)}` : null,
   ];
   return parts.filter(Boolean).join(" · ");
 }

@@ -3,12 +3,14 @@
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
 import type { LimitDoc, LimitFields } from "@/lib/config/document";
-import { ACTIONS, ALGORITHMS, LIMIT_BY, MODES, STORE_FAILURE } from "@/lib/shared/limit-types";
+import { ACTIONS, ALGORITHMS, CONSISTENCY, LIMIT_BY, MODES, STORE_FAILURE } from "@/lib/shared/limit-types";
 import type { LimitTarget } from "@/lib/data/edits/limit-target";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ALGORITHM_HELP } from "@/components/limits/algorithms";
 import { BurstChart } from "@/components/limits/burst-chart";
 import { describeRule } from "@/components/limits/format-limit";
+import { OverAdmissionBound } from "@/components/limits/over-admission-bound";
+import { localSettingOf } from "@/components/limits/over-admission";
 import {
   previewRule,
   validate,
@@ -172,6 +174,16 @@ export function LimitEditor({
         ) : (
           <span />
         )}
+      </div>
+      <div className="grid-3">
+        {pick("consistency", "Consistency", CONSISTENCY, inherited?.consistency)}
+        {text(
+          "syncEvery",
+          "Sync every",
+          "with consistency local: 10ms to 60s",
+          inherited?.syncEveryMs ? `${inherited.syncEveryMs}ms` : "100ms",
+        )}
+        <OverAdmissionBound rule={rule} setting={localSettingOf(values, inherited)} />
       </div>
       <h3>How it treats a burst</h3>
       <BurstChart rule={rule} />

@@ -17,6 +17,8 @@ export const FIELDS = [
   "maxDelay",
   "mode",
   "onStoreFailure",
+  "consistency",
+  "syncEvery",
 ] as const;
 export type FieldName = (typeof FIELDS)[number];
 export type FormValues = Record<FieldName, string>;

@@ -64,7 +64,7 @@ export function limitsNamed(tenant: CompiledTenant, name: string, keyName: strin
 }
 
 /**
- * Where a limit's counters are, for a reset: a sliding log's own keys (deleted), or an
+ * Where a limit's counters are, for a reset: a sliding log's or local limit's own keys (deleted), or an
  * entry in owner keys (removed from them, lib/limiter/keys.ts); `key` is the one owner key
  * when the request names the owner, else `pattern` is the SCAN pattern of every owner of
  * the limit's kind (t., k. or s.).
@@ -73,7 +73,8 @@ export type CounterTarget =
   { kind: "keys"; pattern: string } | { kind: "entries"; entry: string; key: string | null; pattern: string };
 
 export function counterTarget(tenantId: string, limit: CompiledLimit, owners: CounterOwners): CounterTarget {
-  if (limit.rule.algorithm === "sliding_log") {
+  // sliding logs and local limits' converged states have keys of their own (local-plan.ts)
+  if (limit.rule.algorithm === "sliding_log" || limit.local !== undefined) {
     const prefix = limitKeyPrefix(tenantId, limit.id);
     const identity = identityOf(limit, owners);
     return {

@@ -18,6 +18,7 @@ import { tenantFor } from "@/lib/data/tenant-access";
 import { planCheck } from "@/lib/data/counter-specs";
 import { counterClient, latestSnapshot, withStore } from "@/lib/data/counters-store";
 import { safeText } from "@/lib/shared/safe-text";
+import { readLocalState } from "@/lib/data/local-state";
 
 // GET /api/admin/state: the counters of every limit a check would meet, read through the
 // limiter's own script with dryRun (so the numbers are the algorithm's, and nothing is
@@ -135,6 +136,9 @@ export async function counterState(principal: Principal, query: CounterQuery): P
       { cost: 1, dryRun: true },
     ),
   );
+  const local = await withStore(() =>
+    Promise.all(evaluated.map((p) => readLocalState(counterClient(), p.limit, p.spec))),
+  );
   return {
     tenant: query.tenant,
     key: query.key ?? null,
@@ -144,7 +148,8 @@ export async function counterState(principal: Principal, query: CounterQuery): P
     limits: evaluated.map((p, i) => {
       const one = decision.limits[i];
       if (!one) throw new Error("limiter reply is missing a limit");
-      return report(p.limit, one);
+      const reading = local[i];
+      return reading ? { ...report(p.limit, one), ...reading } : report(p.limit, one);
     }),
     skipped: planned
       .filter((p) => p.spec === null)

@@ -26,6 +26,8 @@ export function limitToRow(limit: LimitDoc, position: number): LimitRowData {
     maxDelayMs: fields.maxDelayMs === undefined ? null : BigInt(fields.maxDelayMs),
     mode: fields.mode ?? null,
     onStoreFailure: fields.onStoreFailure ?? null,
+    consistency: fields.consistency ?? null,
+    syncEveryMs: fields.syncEveryMs ?? null,
     disabled: fields.disabled ?? null,
     position,
   };
@@ -44,6 +46,8 @@ export function rowToLimit(row: LimitRowData): LimitDoc {
   if (row.maxDelayMs !== null) doc.maxDelay = formatDuration(Number(row.maxDelayMs));
   if (row.mode !== null) doc.mode = row.mode;
   if (row.onStoreFailure !== null) doc.onStoreFailure = row.onStoreFailure;
+  if (row.consistency !== null) doc.consistency = row.consistency;
+  if (row.syncEveryMs !== null) doc.syncEvery = formatDuration(row.syncEveryMs);
   if (row.disabled !== null) doc.disabled = row.disabled;
   return doc;
 }

@@ -15,6 +15,7 @@ import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import { TtlLru } from "@/lib/enforce/ttl-lru";
 import type { CheckInput, ErrorBody } from "@/lib/enforce/types";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
+import type { LocalLimits } from "@/lib/enforce/local/local-limits";
 
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
@@ -49,6 +50,8 @@ export class CheckService {
   constructor(
     private readonly holder: ConfigHolder,
     private readonly store: LimiterStore,
+    /** checks with local limits go there (lib/enforce/local/); without it they count exactly */
+    private readonly local: LocalLimits | null = null,
   ) {
     checkMetrics.configVersion(holder.current.version);
     holder.onVersion((index) => {
@@ -62,6 +65,8 @@ export class CheckService {
     // Counters cleared elsewhere: a stored denial may no longer hold.
     const forgetDenials = () => this.denied.clear();
     holder.onCountersReset(forgetDenials);
+    // after a Redis restart local counts are pushed back (docs/algorithms.md, Redis down)
+    if (local !== null) holder.onCountersReset((cause) => cause === "admin" && local.clear());
     store.onReconnect(forgetDenials);
   }
 
@@ -117,6 +122,12 @@ export class CheckService {
       }
     }
     const entry = hot;
+    if (resolved.matched.hasLocal && this.local !== null) {
+      const { tenant, keyId, route } = resolved;
+      const answer = (rendered: RenderedDecision) => done(this.answer(rendered, tenant.id, keyId, route, input));
+      this.local.decide(entry, input, config.version, answer, timeoutMs);
+      return;
+    }
     const { signature } = entry;
     const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost);
     if (hit) {

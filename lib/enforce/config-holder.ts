@@ -27,12 +27,16 @@ const withinMs = (work: Promise<void>, ms: number): Promise<void> =>
 
 export type VersionListener = (index: ConfigIndex) => void;
 
+/** An admin reset (counters start again from zero) or Redis losing its data (what servers
+ * still hold in memory, local limits' counts, is worth pushing back). */
+export type CountersResetCause = "admin" | "lost";
+
 export class ConfigHolder {
   current: ConfigIndex = emptyIndex();
   private readonly keys: ReturnType<typeof configKeys>;
   private readonly healer: ConfigHealer;
   private readonly listeners: VersionListener[] = [];
-  private readonly resetListeners: Array<() => void> = [];
+  private readonly resetListeners: Array<(cause: CountersResetCause) => void> = [];
   private readonly resetChannel: string;
   private readonly timers: NodeJS.Timeout[] = [];
   private refreshing: Promise<void> | null = null;
@@ -49,7 +53,7 @@ export class ConfigHolder {
   }
 
   /** Called when counters may have been cleared (admin reset, or Redis lost its data). */
-  onCountersReset(listener: () => void): void {
+  onCountersReset(listener: (cause: CountersResetCause) => void): void {
     this.resetListeners.push(listener);
   }
 
@@ -58,7 +62,7 @@ export class ConfigHolder {
     const { subscriber, pollMs, reconcileMs } = this.options;
     subscriber.on("message", (channel: string) => {
       if (channel === this.keys.channel) void this.refresh();
-      else if (channel === this.resetChannel) this.countersReset();
+      else if (channel === this.resetChannel) this.countersReset("admin");
     });
     // Not awaited: with Redis down it would wait for a connection; ioredis subscribes once
     // connected and re-subscribes after every reconnect, and the poll covers the gap.
@@ -101,7 +105,7 @@ export class ConfigHolder {
     }
     if (version < this.current.version || version === 0) {
       // Redis lost its data (FLUSHALL, restart without persistence): counters went too.
-      if (this.current.version > 0) this.countersReset();
+      if (this.current.version > 0) this.countersReset("lost");
       void this.healer.heal();
       return;
     }
@@ -114,8 +118,8 @@ export class ConfigHolder {
     }
   }
 
-  private countersReset(): void {
-    for (const listener of this.resetListeners) listener();
+  private countersReset(cause: CountersResetCause): void {
+    for (const listener of this.resetListeners) listener(cause);
   }
 
   /** Start-up only (Redis down or empty): PostgreSQL holds every version. */

@@ -56,6 +56,8 @@ export interface MatchedLimits {
   specs: LimitSpec[];
   /** any shadow limit among them (the deny cache then stays out: shadows must be counted) */
   hasShadow: boolean;
+  /** any local limit among them (consistency: local; lib/enforce/local/ decides the check) */
+  hasLocal: boolean;
 }
 
 /** Limits without an owner in this check (no subject, no key) are left out. */
@@ -63,12 +65,14 @@ export function matchLimits(candidates: readonly CompiledLimit[], owners: Counte
   const limits: CompiledLimit[] = [];
   const specs: LimitSpec[] = [];
   let hasShadow = false;
+  let hasLocal = false;
   for (const limit of candidates) {
     const spec = specOf(limit, owners);
     if (spec === null) continue;
     limits.push(limit);
     specs.push(spec);
     if (limit.rule.mode === "shadow") hasShadow = true;
+    if (limit.local !== undefined) hasLocal = true;
   }
-  return { limits, specs, hasShadow };
+  return { limits, specs, hasShadow, hasLocal };
 }

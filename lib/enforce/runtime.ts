@@ -9,6 +9,8 @@ import { ioredisScripts } from "@/lib/limiter/ioredis-scripts";
 import { checkManyScript, checkScript } from "@/lib/limiter/script";
 import { LeanRedis } from "@/lib/limiter/lean-redis/lean-redis";
 import type { HotClient } from "@/lib/limiter/script-client";
+import { LocalLimits } from "@/lib/enforce/local/local-limits";
+import { localSyncScript } from "@/lib/limiter/local/sync-script";
 
 // The enforcement side of one server process: its own Redis connections (a hot-path client
 // that fails fast, a control client for config reads and healing, a subscriber), the config
@@ -18,6 +20,7 @@ export interface Enforcement {
   service: CheckService;
   holder: ConfigHolder;
   store: LimiterStore;
+  local: LocalLimits;
   auth: ServiceAuth;
   checkTimeoutMs: number;
   close(): Promise<void>;
@@ -25,6 +28,9 @@ export interface Enforcement {
 
 /** Hot-path connections used in turn (see LimiterStore). */
 const HOT_CONNECTIONS = 3;
+
+/** A local limits' sync call unanswered by then is failed and its increments kept. */
+const LOCAL_SYNC_TIMEOUT_MS = 2_000;
 
 /** How often one server asks PostgreSQL whether Redis lags behind it (off the check path). */
 const RECONCILE_MS = 5_000;
@@ -50,13 +56,13 @@ function hotClient(prefix: string): HotClient {
   const settings = env();
   if (settings.REDIS_CLUSTER_NODES) {
     const options = { ...hotPathOptions, ...(prefix ? { keyPrefix: prefix } : {}) };
-    return ioredisScripts(quietErrors(createRedis(options), "checks"), [checkScript(), checkManyScript()]);
+    return ioredisScripts(quietErrors(createRedis(options), "checks"), [checkScript(), checkManyScript(), localSyncScript()]);
   }
   return new LeanRedis({
     url: settings.REDIS_URL,
     keyPrefix: prefix,
     clientName: "sluice-checks",
-    scripts: [checkScript(), checkManyScript()],
+    scripts: [checkScript(), checkManyScript(), localSyncScript()],
     connectTimeoutMs: Number(hotPathOptions.connectTimeout),
     onError: errorLog("checks"),
   });
@@ -76,16 +82,22 @@ export async function startEnforcement(): Promise<Enforcement> {
     reconcileMs: RECONCILE_MS,
   });
   const store = new LimiterStore(hot, { timeoutMs: settings.SLUICE_CHECK_TIMEOUT_MS });
-  const service = new CheckService(holder, store);
+  const local = new LocalLimits(store, hot, {
+    capacity: settings.SLUICE_LOCAL_LIMIT_IDENTITIES,
+    syncTimeoutMs: LOCAL_SYNC_TIMEOUT_MS,
+  });
+  const service = new CheckService(holder, store, local);
   await holder.start();
   return {
     service,
     holder,
     store,
+    local,
     auth: new ServiceAuth(settings.SLUICE_BOOTSTRAP_TOKEN),
     checkTimeoutMs: settings.SLUICE_CHECK_TIMEOUT_MS,
     async close() {
       holder.stop();
+      local.stop();
       for (const client of [...hot, control, subscriber]) client.disconnect();
     },
   };

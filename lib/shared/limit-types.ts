@@ -23,6 +23,22 @@ export type LimitMode = (typeof MODES)[number];
 export const STORE_FAILURE = ["open", "closed"] as const;
 export type StoreFailure = (typeof STORE_FAILURE)[number];
 
+export const CONSISTENCY = ["exact", "local"] as const;
+export type Consistency = (typeof CONSISTENCY)[number];
+
+/**
+ * Algorithms a limit may count locally (consistency: local): their state merges from
+ * increments (a window's count, a bucket's level). sliding_log keeps one entry per request,
+ * and gcra and leaky_bucket hand out precise slots and waits: copies on several servers
+ * would hand out the same slot, so those stay exact (docs/algorithms.md).
+ */
+export const LOCAL_ALGORITHMS: readonly Algorithm[] = ["fixed_window", "sliding_window", "token_bucket"];
+
+/** syncEvery bounds (ms): below 10 ms the sync costs more than exact checks; past 60 s the error is unbounded in practice. */
+export const MIN_SYNC_EVERY_MS = 10;
+export const MAX_SYNC_EVERY_MS = 60_000;
+export const DEFAULT_SYNC_EVERY_MS = 100;
+
 /** Algorithms that may hand out a wait instead of rejecting (docs/algorithms.md, action: delay). */
 export const DELAY_ALGORITHMS: readonly Algorithm[] = ["gcra", "leaky_bucket"];
 

@@ -16,6 +16,7 @@ import { redisBenchmark } from "./redis-benchmark";
 import { startBenchRedis } from "./bench-redis";
 import { issueTargets, printTable, printTargets, type Row } from "./report";
 import { phaseRow, redisRow } from "./rows";
+import { bytesPerIdentity, localPhases, localRows, localTargets, seedLocal } from "./local-limits";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
   Object.assign(process.env, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: "" });
   const { seedBench, ROUTE } = await import("./seed-bench");
   const setup = await seedBench(BATCH);
+  await seedLocal();
   const { hostileTarget, prepareHostile, startHostileLoad } = await import("./hostile");
   const hostileSetup = await prepareHostile();
 
@@ -169,6 +171,7 @@ async function main(): Promise<void> {
         };
       },
     },
+    ...localPhases(appPhase, redisUrl),
   ];
   const summaries = await runRounds(
     phases.filter((p) => !ONLY || ONLY.has(p.id)),
@@ -213,6 +216,7 @@ async function main(): Promise<void> {
     row("(e)", "e", "POST /api/check, key over its limit"),
     row("(b½)", "half", "POST /api/check at half (b)'s peak, 10 conn."),
     row("(h)", "h", "(b½) while hostile YAML and 5,000-route imports are sent"),
+    ...localRows(get, await bytesPerIdentity()),
     redisRow(f, "(f)", "redis-benchmark EVALSHA, same script", "Redis alone, no HTTP"),
     redisRow(
       fMany,
@@ -226,7 +230,11 @@ async function main(): Promise<void> {
     `\nSluice check API benchmark: ${ROUNDS} rounds of every phase, ${SECONDS} s each (median round shown; CPU over all rounds), wrk 1 thread 50 connections, keep-alive (b½: autocannon at a fixed rate); ${new Date().toISOString()}`,
   );
   printTable(rows, rows[0] as Row);
-  printTargets([...issueTargets({ a, b, c, d, e, g, half }, BATCH), hostileTarget(h, half.p99)]);
+  printTargets([
+    ...issueTargets({ a, b, c, d, e, g, half }, BATCH),
+    hostileTarget(h, half.p99),
+    ...localTargets(get("l").median, e, a),
+  ]);
   const ceiling = fMany.rps * BATCH;
   console.log(
     `\n(c) reaches ${((100 * c.rps * BATCH) / ceiling).toFixed(0)}% of (f'), Redis alone running the same ${BATCH}-check calls with nothing else on the machine;` +

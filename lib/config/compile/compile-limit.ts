@@ -8,7 +8,7 @@ import {
   type LimitOrigin,
   type LimitSlot,
 } from "@/lib/config/document";
-import type { LimitRule } from "@/lib/shared/limit-types";
+import { DEFAULT_SYNC_EVERY_MS, type LimitRule } from "@/lib/shared/limit-types";
 
 import type { CompiledLimit, ProvenanceStep } from "./snapshot-types";
 
@@ -58,7 +58,7 @@ export function compileLimit(slot: LimitSlot, keyIdOf: KeyIdOf): CompiledLimit |
     source: describeOrigin(declaration.origin),
     fields: setFieldNames(declaration.fields),
   }));
-  return {
+  const compiled: CompiledLimit = {
     id: limitId(base.origin, slot.name, keyIdOf),
     name: slot.name,
     level: last.origin.level,
@@ -67,6 +67,10 @@ export function compileLimit(slot: LimitSlot, keyIdOf: KeyIdOf): CompiledLimit |
     rule,
     provenance,
   };
+  if (fields.consistency === "local") {
+    compiled.local = { syncEveryMs: fields.syncEveryMs ?? DEFAULT_SYNC_EVERY_MS };
+  }
+  return compiled;
 }
 
 /** "plan free: by, algorithm, limit, window; key backend: limit, burst" for the dashboard. */

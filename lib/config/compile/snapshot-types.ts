@@ -32,6 +32,8 @@ export interface CompiledLimit {
   /** the route pattern it applies to (counted per route then), or null for every check */
   route: string | null;
   rule: LimitRule;
+  /** consistency: local (decided in memory, synced every syncEveryMs); absent: exact */
+  local?: { syncEveryMs: number };
   provenance: ProvenanceStep[];
 }
 

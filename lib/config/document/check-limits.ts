@@ -4,7 +4,7 @@
 // where it first appears, on the field that declaration set.
 
 import { exactnessProblem } from "@/lib/shared/limit-exactness";
-import { DELAY_ALGORITHMS, type LimitRule } from "@/lib/shared/limit-types";
+import { DELAY_ALGORITHMS, LOCAL_ALGORITHMS, type LimitRule } from "@/lib/shared/limit-types";
 
 import type { DocumentError } from "./document-error";
 import type { LimitDeclaration, LimitSlot } from "./inheritance";
@@ -160,6 +160,45 @@ function checkLogSize(chain: readonly LimitDeclaration[], index: number): Docume
   ];
 }
 
+const cannotCountLocally = (fields: LimitFields): boolean =>
+  fields.consistency === "local" &&
+  fields.algorithm !== undefined &&
+  !LOCAL_ALGORITHMS.includes(fields.algorithm);
+
+/** consistency: local needs an algorithm whose state merges; syncEvery needs local. */
+function checkLocal(chain: readonly LimitDeclaration[], index: number): DocumentError[] {
+  const declaration = chain[index] as LimitDeclaration;
+  const earlier = chain.slice(0, index);
+  const now = mergeLimitFields([...earlier, declaration].map((d) => d.fields));
+  const errors: DocumentError[] = [];
+  const before = index > 0 ? mergeLimitFields(earlier.map((d) => d.fields)) : null;
+  if (cannotCountLocally(now) && !(before && cannotCountLocally(before))) {
+    const allowed = LOCAL_ALGORITHMS.join(", ");
+    errors.push(
+      declaration.fields.consistency !== undefined
+        ? {
+            path: `${declaration.path}.consistency`,
+            message: `consistency local works only with algorithm ${allowed}, and this limit's algorithm is ${now.algorithm}${declaration.fields.algorithm === undefined ? inheritedFrom(earlier, "algorithm") : ""}`,
+          }
+        : {
+            path: `${declaration.path}.algorithm`,
+            message: `${now.algorithm} cannot be counted locally, and this limit has consistency: local${inheritedFrom(earlier, "consistency")}; use ${allowed}, or set consistency: exact`,
+          },
+    );
+  }
+  if (declaration.fields.syncEveryMs !== undefined && now.consistency !== "local") {
+    const consistency =
+      now.consistency === undefined
+        ? "exact (the default)"
+        : `${now.consistency}${declaration.fields.consistency === undefined ? inheritedFrom(earlier, "consistency") : ""}`;
+    errors.push({
+      path: `${declaration.path}.syncEvery`,
+      message: `syncEvery applies only with consistency: local, and this limit's consistency is ${consistency}`,
+    });
+  }
+  return errors;
+}
+
 /**
  * checkBases is false when the tenant's plan is unknown: its limits might override plan
  * limits we cannot see, and "required" errors would then be noise on top of the real one.
@@ -175,6 +214,7 @@ export function checkSlots(slots: readonly LimitSlot[], checkBases: boolean): Do
         ...checkStep(slot.chain, index),
         ...checkExactness(slot.chain, index),
         ...checkLogSize(slot.chain, index),
+        ...checkLocal(slot.chain, index),
       ),
     );
   }

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { parseDuration } from "@/lib/shared/duration";
 import { parseRoutePattern } from "@/lib/config/routes/route-pattern";
 import { safeText } from "@/lib/shared/safe-text";
+import { MAX_SYNC_EVERY_MS, MIN_SYNC_EVERY_MS } from "@/lib/shared/limit-types";
 
 /** Plans, tenants (slug), limits and keys are all named like this (docs/configuration.md). */
 export const NAME_PATTERN = /^[a-z0-9-]{1,63}$/;
@@ -42,6 +43,18 @@ export const durationMsSchema = z
   .int({ error: DURATION_MS_HINT })
   .min(1, { error: "must be a duration > 0" })
   .max(MAX_WINDOW_MS, { error: "must be at most 365d (31536000000 ms)" });
+
+const SYNC_EVERY_HINT = `must be a duration from ${MIN_SYNC_EVERY_MS}ms to ${MAX_SYNC_EVERY_MS / 1000}s such as "100ms" or "1s"`;
+
+/** `syncEvery: 100ms`: how often a local limit's server syncs its counts with Redis. */
+export const syncEverySchema = z
+  .union([z.string(), z.number()], { error: SYNC_EVERY_HINT })
+  .superRefine((value, ctx) => {
+    const ms = parseDuration(value);
+    if (ms === null || ms < MIN_SYNC_EVERY_MS || ms > MAX_SYNC_EVERY_MS) {
+      ctx.addIssue({ code: "custom", message: SYNC_EVERY_HINT });
+    }
+  });
 
 export const routePatternSchema = safeText(z.string()).superRefine((value, ctx) => {
   const parsed = parseRoutePattern(value);

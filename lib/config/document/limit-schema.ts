@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 
-import { ACTIONS, ALGORITHMS, LIMIT_BY, MODES, STORE_FAILURE } from "@/lib/shared/limit-types";
+import { ACTIONS, ALGORITHMS, CONSISTENCY, LIMIT_BY, MODES, STORE_FAILURE } from "@/lib/shared/limit-types";
 
 import {
   countSchema,
@@ -13,6 +13,7 @@ import {
   durationSchema,
   nameSchema,
   routePatternSchema,
+  syncEverySchema,
 } from "./field-schemas";
 
 const oneOf = (values: readonly string[]): string => `must be one of ${values.join(", ")}`;
@@ -31,6 +32,8 @@ const limitShape = {
   maxDelayMs: durationMsSchema.optional(),
   mode: z.enum(MODES, { error: oneOf(MODES) }).optional(),
   onStoreFailure: z.enum(STORE_FAILURE, { error: oneOf(STORE_FAILURE) }).optional(),
+  consistency: z.enum(CONSISTENCY, { error: oneOf(CONSISTENCY) }).optional(),
+  syncEvery: syncEverySchema.optional(),
   disabled: z.boolean().optional(),
 };
 

@@ -2,7 +2,7 @@
 // the field-by-field merge that inheritance means (docs/configuration.md: unset fields inherit).
 
 import { parseDuration } from "@/lib/shared/duration";
-import type { Algorithm, LimitAction, LimitBy, LimitMode, StoreFailure } from "@/lib/shared/limit-types";
+import type { Algorithm, Consistency, LimitAction, LimitBy, LimitMode, StoreFailure } from "@/lib/shared/limit-types";
 
 import type { LimitDoc } from "./limit-schema";
 
@@ -17,11 +17,17 @@ export interface LimitFields {
   maxDelayMs?: number;
   mode?: LimitMode;
   onStoreFailure?: StoreFailure;
+  consistency?: Consistency;
+  syncEveryMs?: number;
   disabled?: boolean;
 }
 
 /** Names as a person knows them ("window", not "windowMs"), for provenance and messages. */
-export type LimitFieldName = Exclude<keyof LimitFields, "windowMs" | "maxDelayMs"> | "window" | "maxDelay";
+export type LimitFieldName =
+  | Exclude<keyof LimitFields, "windowMs" | "maxDelayMs" | "syncEveryMs">
+  | "window"
+  | "maxDelay"
+  | "syncEvery";
 
 const FIELD_ORDER: readonly (keyof LimitFields)[] = [
   "by",
@@ -34,6 +40,8 @@ const FIELD_ORDER: readonly (keyof LimitFields)[] = [
   "maxDelayMs",
   "mode",
   "onStoreFailure",
+  "consistency",
+  "syncEveryMs",
   "disabled",
 ];
 
@@ -56,6 +64,8 @@ export function normalizeLimit(limit: LimitDoc): LimitFields {
     maxDelayMs: durationMs(limit.maxDelay, limit.maxDelayMs),
     mode: limit.mode,
     onStoreFailure: limit.onStoreFailure,
+    consistency: limit.consistency,
+    syncEveryMs: durationMs(limit.syncEvery, undefined),
     disabled: limit.disabled,
   };
   const out: Record<string, unknown> = {};
@@ -67,7 +77,13 @@ export function normalizeLimit(limit: LimitDoc): LimitFields {
 
 export function setFieldNames(fields: LimitFields): LimitFieldName[] {
   return FIELD_ORDER.filter((field) => fields[field] !== undefined).map((field) =>
-    field === "windowMs" ? "window" : field === "maxDelayMs" ? "maxDelay" : field,
+    field === "windowMs"
+      ? "window"
+      : field === "maxDelayMs"
+        ? "maxDelay"
+        : field === "syncEveryMs"
+          ? "syncEvery"
+          : field,
   );
 }
 
