@@ -27,5 +27,5 @@ export default defineConfig([
       ],
     },
   },
-  globalIgnores([".next/**", ".data/**", "lib/generated/**", "node_modules/**", "next-env.d.ts", "test-results/**"]),
+  globalIgnores([".next/**", ".data/**", "lib/generated/**", "node_modules/**", "next-env.d.ts", "test-results/**", "packages/client/dist/**", "tests/fixtures/next-app/.next/**"]),
 ]);

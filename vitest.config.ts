@@ -3,9 +3,12 @@ import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const emptyModule = fileURLToPath(new URL("./tests/fixtures/empty-module.ts", import.meta.url));
+// The repository's tests use the client's sources; the package's own build is tested by
+// tests/client/package.test.ts from a packed tarball.
+const clientSources = fileURLToPath(new URL("./packages/client/src/index.ts", import.meta.url));
 
 export default defineConfig({
-  resolve: { alias: { "@": root, "server-only": emptyModule } },
+  resolve: { alias: { "@sluice/client": clientSources, "@": root, "server-only": emptyModule } },
   test: {
     projects: [
       {

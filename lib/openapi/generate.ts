@@ -5,11 +5,16 @@ import { registerCounterOperations } from "@/lib/openapi/operations/admin-counte
 import { registerKeyOperations } from "@/lib/openapi/operations/admin-keys";
 import { registerCheckOperations } from "@/lib/openapi/operations/check";
 import { registerSystemOperations } from "@/lib/openapi/operations/system";
+import { METHOD_NOT_ALLOWED } from "@/lib/openapi/schemas/errors";
 
 // The OpenAPI 3.1 document, generated from the zod schemas the server validates with, once
 // per process (the schemas do not change while it runs).
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
+
+// The paths served on node:http (lib/enforce/http/lean-router.ts), whose 405 is the JSON error.
+const LEAN_PATHS = new Set(["/api/check", "/api/check/batch", "/api/metrics"]);
+const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
 function build(): OpenApiDocument {
   const registry = new OpenAPIRegistry();
@@ -34,7 +39,7 @@ function build(): OpenApiDocument {
   registerKeyOperations(registry);
   registerCounterOperations(registry);
   registerSystemOperations(registry);
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {
       title: "Sluice",
@@ -50,6 +55,15 @@ function build(): OpenApiDocument {
       { name: "System", description: "Health, metrics and this document." },
     ],
   });
+  // Every operation can meet a wrong method on its path: 405, declared once here.
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation?.responses)
+        operation.responses["405"] ??= LEAN_PATHS.has(path) ? METHOD_NOT_ALLOWED.json : METHOD_NOT_ALLOWED.empty;
+    }
+  }
+  return document;
 }
 
 let cached: OpenApiDocument | null = null;

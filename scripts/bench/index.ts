@@ -17,6 +17,7 @@ import { startBenchRedis } from "./bench-redis";
 import { issueTargets, printTable, printTargets, type Row } from "./report";
 import { phaseRow, redisRow } from "./rows";
 import { bytesPerIdentity, localPhases, localRows, localTargets, seedLocal } from "./local-limits";
+import { clientRows } from "./client-rows";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
@@ -200,6 +201,10 @@ async function main(): Promise<void> {
   log(`(f') redis-benchmark EVALSHA of check-many.lua, ${BATCH} checks a call, 50 clients`);
   const fMany = await redisBenchmark(redisPort, redisServer.pid, setup.luaMany, setup.evalshaMany, 5_000);
 
+  log("(k) @sluice/client's check() against a raw fetch, and its local deny path");
+  const allowed = { apiKey: setup.keys[0] ?? "", route: ROUTE };
+  const kRows = await clientRows(app.url, token, allowed, { apiKey: setup.overKey, route: ROUTE }, ROUNDS);
+
   const row = (id: string, phaseId: string, what: string, note?: string, perRequest = 1): Row =>
     phaseRow(get(phaseId), id, what, note, perRequest);
   const rows: Row[] = [
@@ -225,6 +230,7 @@ async function main(): Promise<void> {
       "Redis alone: the ceiling of (c)",
       BATCH,
     ),
+    ...kRows,
   ];
   console.log(
     `\nSluice check API benchmark: ${ROUNDS} rounds of every phase, ${SECONDS} s each (median round shown; CPU over all rounds), wrk 1 thread 50 connections, keep-alive (b½: autocannon at a fixed rate); ${new Date().toISOString()}`,

@@ -11,8 +11,9 @@ import {
 } from "./setup";
 
 // Next.js App Router route handlers and proxy functions are `(request: Request) => Response`:
-// they are called here with real Request objects against the running Sluice (a real Next
-// app would need its own build), and the assertions are on the Response Next would send.
+// they are called here with real Request objects against the running Sluice, for what an
+// HTTP client cannot see (the check sent, immutable responses); next-app.test.ts runs
+// them in a real Next.js app over HTTP.
 
 let tenant: ClientTenant;
 

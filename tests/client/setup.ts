@@ -4,7 +4,8 @@ import { APP_URL, BOOTSTRAP, decide, sleep, waitForVersion } from "../integratio
 import { FREE_PLAN_OFF, setupTenants, unique } from "../integration/check/setup";
 
 // A tenant of its own per test file (slugs unique per run), with a route limit counted per
-// key, a delaying route, and a key per scenario, so files never share counters.
+// key, a short-retry route for the queue, a delaying route, and a key per scenario, so
+// files never share counters.
 
 export { APP_URL, BOOTSTRAP };
 export { closeClients } from "../integration/check/setup";
@@ -27,6 +28,11 @@ export async function clientTenant(prefix: string, keyNames: string[]): Promise<
           pattern: "GET /users/:id",
           // sliding_window: no clock-aligned reset to fall between two requests of a test
           limits: [{ name: "user-reads", by: "key", algorithm: "sliding_window", limit: 3, window: "1h" }],
+        },
+        {
+          // the queue's route: one at once, then one per 500 ms (denied callers retry soon)
+          pattern: "GET /queued/:id",
+          limits: [{ name: "queued", by: "key", algorithm: "gcra", limit: 2, window: "1s", burst: 1 }],
         },
         {
           pattern: "POST /exports/:format",

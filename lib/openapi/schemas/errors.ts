@@ -65,3 +65,18 @@ export function errors(
   for (const status of statuses) out[status] = ERRORS[status];
   return out;
 }
+
+/**
+ * 405 of a path asked with a method it does not take. The enforcement endpoints (served on
+ * node:http: /api/check, /api/check/batch, /api/metrics) answer the JSON error with
+ * `Allow`; the others (served by Next.js) answer an empty 405.
+ */
+export const METHOD_NOT_ALLOWED = {
+  json: {
+    description: "method_not_allowed: this path does not take that method; `Allow` lists the one it takes.",
+    headers: { allow: { description: "The method this path takes.", schema: { type: "string" }, required: true } },
+    // added to the generated document, so the registered component by reference
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  },
+  empty: { description: "This path does not take that method (an empty answer)." },
+} as const;

@@ -25,3 +25,4 @@ export {
 } from "./middleware/fetch";
 export { withSluice, sluiceProxy } from "./middleware/next";
 export type { GuardOptions } from "./middleware/core";
+export type { DenyAnswer, DenyOptions, QueueOptions } from "./middleware/deny";

@@ -190,6 +190,20 @@ describe("counters, audit and usage", () => {
   });
 });
 
+describe("wrong methods", () => {
+  it("every operation's path answers another method 405 as the document declares", async () => {
+    for (const operation of validator.operations()) {
+      const path = (operation.split(" ")[1] ?? "").replace("{slug}", f.slug).replace("{name}", "x");
+      const reply = await call("PATCH", path); // no operation of the API is a PATCH
+      expect({ operation, status: reply.status, problems: validator.problems(operation, reply) }).toEqual({
+        operation,
+        status: 405,
+        problems: [],
+      });
+    }
+  });
+});
+
 // Last in the file (tests run in order): a route added to the document without a request
 // above fails the run.
 describe("coverage", () => {

@@ -1,11 +1,12 @@
 import type { SluiceClient } from "../client";
 import type { CheckRequest, CheckResult } from "../types";
+import { jittered, overLimit, queued, type DenyOptions } from "./deny";
 
 // What every middleware shares: build the check from the request, ask Sluice, and turn
 // the decision into what the framework must do (serve, after waitMs for delay limits, or
 // answer with a status, headers and a JSON body). Frameworks only adapt these.
 
-export interface GuardOptions<Req> {
+export interface GuardOptions<Req> extends DenyOptions {
   client: SluiceClient;
   /** the route pattern ("GET /users/:id"); a function for app-wide use (default: per framework) */
   route?: string | ((req: Req) => string | undefined);
@@ -18,15 +19,15 @@ export interface GuardOptions<Req> {
   key?: string;
   /** units the request uses (default 1) */
   cost?: number | ((req: Req) => number);
-  /** longest wait honoured for delay limits; a longer waitMs is answered 429 (default 10,000) */
-  maxWaitMs?: number;
 }
 
-/** Serve (after `waitMs`) with `headers`, or answer at once with status/headers/body. */
+/** Serve (after `waitMs`) with `headers`, drop the connection, or answer status/headers/body. */
 export type Verdict =
   | { serve: true; waitMs: number; headers: Record<string, string>; result: CheckResult }
+  | { serve: false; drop: true; result: CheckResult }
   | {
       serve: false;
+      drop: false;
       status: number;
       headers: Record<string, string>;
       body: { error: { code: string; message: string; retryAfterMs?: number } };
@@ -82,30 +83,38 @@ export async function guard<Req>(
     const message = `Missing API key: send it in the ${options.apiKeyHeader ?? "x-api-key"} header`;
     return {
       serve: false,
+      drop: false,
       status: 401,
       headers: {},
       body: { error: { code: "missing_api_key", message } },
       result: null,
     };
   }
-  const result = await options.client.check(check);
   const maxWait = options.maxWaitMs ?? 10_000;
+  let result = await options.client.check(check);
+  const answer = options.onDenied ?? 429;
+  if (answer === "queue" && overLimit(result, maxWait))
+    result = await queued(options, result, () => options.client.check(check));
   if (result.allowed && result.waitMs <= maxWait) {
-    return { serve: true, waitMs: result.waitMs, headers: result.headers, result };
+    return { serve: true, waitMs: jittered(result.waitMs, options.jitter), headers: result.headers, result };
   }
+  const limited = overLimit(result, maxWait);
+  if (limited && answer === "drop") return { serve: false, drop: true, result };
   const reason = result.allowed ? "rate_limited" : result.reason;
   const denied = DENIED[reason] ?? { status: 429, message: "Request refused by the rate limiter" };
+  const status = limited && answer === 503 ? 503 : denied.status;
   const headers = { ...result.headers };
-  const retryAfterMs = result.allowed ? result.waitMs : (result.retryAfterMs ?? undefined);
+  const waited = result.allowed ? result.waitMs : result.retryAfterMs;
+  const retryAfterMs = waited === null ? undefined : jittered(waited, options.jitter);
+  if (retryAfterMs === undefined) delete headers["Retry-After"];
+  else headers["Retry-After"] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
   if (denied.status === 503) headers["Retry-After"] = "1";
-  else if (retryAfterMs !== undefined)
-    headers["Retry-After"] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
   const error = {
     code: reason,
     message: denied.message,
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
   };
-  return { serve: false, status: denied.status, headers, body: { error }, result };
+  return { serve: false, drop: false, status, headers, body: { error }, result };
 }
 
 /** The route option resolved for one request, else the framework's pattern. */

@@ -1,4 +1,5 @@
 import { chosenRoute, guard, routeOf, sleep, type GuardOptions } from "./core";
+import { checkDenyOptions } from "./deny";
 
 // Express (4 and 5). Used per route, `app.get("/users/:id", sluiceExpress(opts), handler)`,
 // the route pattern is known (req.route.path under req.baseUrl). Used app-wide
@@ -12,6 +13,8 @@ export interface ExpressRequestLike {
   path: string;
   ip?: string;
   route?: { path?: unknown };
+  /** the connection, destroyed by `onDenied: "drop"` */
+  socket?: { destroy(): unknown };
   headers: Record<string, string | string[] | undefined>;
 }
 
@@ -42,6 +45,7 @@ export function expressRoute(req: ExpressRequestLike): string | undefined {
 /** Subject default: req.ip, which follows Express's "trust proxy" setting. */
 export function sluiceExpress(options: GuardOptions<ExpressRequestLike>): ExpressMiddleware {
   const apiKeyHeader = options.apiKeyHeader ?? "x-api-key";
+  checkDenyOptions(options);
   return async (req, res, next) => {
     try {
       const verdict = await guard(options, req, {
@@ -50,6 +54,10 @@ export function sluiceExpress(options: GuardOptions<ExpressRequestLike>): Expres
         apiKey: header(req, apiKeyHeader),
         subject: options.subject ? options.subject(req) : req.ip,
       });
+      if (!verdict.serve && verdict.drop) {
+        req.socket?.destroy();
+        return;
+      }
       for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
       if (!verdict.serve) {
         res.status(verdict.status).json(verdict.body);

@@ -1,4 +1,5 @@
 import { chosenRoute, guard, routeOf, sleep, type GuardOptions } from "./core";
+import { checkDenyOptions } from "./deny";
 
 // Fastify (4 and 5): an onRequest hook, `app.addHook("onRequest", sluiceFastify(opts))`
 // or per route (`{ onRequest: sluiceFastify(opts) }`). Routing happens before onRequest, so
@@ -10,12 +11,16 @@ export interface FastifyRequestLike {
   url: string;
   ip?: string;
   routeOptions?: { url?: string | undefined };
+  /** the Node request; its socket is destroyed by `onDenied: "drop"` */
+  raw?: { socket?: { destroy(): unknown } | null };
   headers: Record<string, string | string[] | undefined>;
 }
 
 export interface FastifyReplyLike {
   header(name: string, value: string): unknown;
   code(status: number): { send(body: unknown): unknown };
+  /** tells Fastify the reply is ours (a dropped connection gets no answer) */
+  hijack?(): unknown;
 }
 
 export type FastifyHook = (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown>;
@@ -28,6 +33,7 @@ export function fastifyRoute(request: FastifyRequestLike): string | undefined {
 
 export function sluiceFastify(options: GuardOptions<FastifyRequestLike>): FastifyHook {
   const apiKeyHeader = (options.apiKeyHeader ?? "x-api-key").toLowerCase();
+  checkDenyOptions(options);
   return async (request, reply) => {
     const raw = request.headers[apiKeyHeader];
     const verdict = await guard(options, request, {
@@ -36,6 +42,11 @@ export function sluiceFastify(options: GuardOptions<FastifyRequestLike>): Fastif
       apiKey: Array.isArray(raw) ? raw[0] : raw,
       subject: options.subject ? options.subject(request) : request.ip,
     });
+    if (!verdict.serve && verdict.drop) {
+      reply.hijack?.();
+      request.raw?.socket?.destroy();
+      return reply;
+    }
     for (const [name, value] of Object.entries(verdict.headers)) reply.header(name, value);
     if (!verdict.serve) {
       // An async hook answers early by sending and returning the reply (Fastify's rule).

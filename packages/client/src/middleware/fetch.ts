@@ -1,4 +1,5 @@
 import { chosenRoute, forwardedFor, guard, routeOf, sleep, type GuardOptions, type Verdict } from "./core";
+import { checkDenyOptions } from "./deny";
 
 // Fetch-style handlers, `(request: Request) => Response` (Hono, Bun, Deno, Cloudflare,
 // Next.js route handlers): withSluiceFetch(handler, { client, route: "GET /users/:id" }).
@@ -36,8 +37,18 @@ export function verdictFor(options: FetchGuardOptions, request: Request): Promis
   });
 }
 
-/** The answer of a refused request: JSON error, status, RateLimit headers and Retry-After. */
+/**
+ * The answer of a refused request: JSON error, status, RateLimit headers and Retry-After.
+ * A dropped one: a Request has no socket to close, so the response's body fails before
+ * its first byte, which servers on Node (Next.js among them) end by closing the connection.
+ */
 export function refusal(verdict: Verdict & { serve: false }): Response {
+  if (verdict.drop) {
+    const failing = new ReadableStream<Uint8Array>({
+      pull: (controller) => controller.error(new Error("sluice: request dropped (onDenied: drop)")),
+    });
+    return new Response(failing, { status: 429 });
+  }
   return Response.json(verdict.body, { status: verdict.status, headers: verdict.headers });
 }
 
@@ -60,6 +71,7 @@ export function withSluiceFetch<Ctx extends unknown[]>(
   handler: FetchHandler<Ctx>,
   options: FetchGuardOptions,
 ): FetchHandler<Ctx> {
+  checkDenyOptions(options);
   return async (request, ...rest) => {
     const verdict = await verdictFor(options, request);
     if (!verdict.serve) return refusal(verdict);

@@ -1,4 +1,5 @@
 import { sleep } from "./core";
+import { checkDenyOptions } from "./deny";
 import { refusal, verdictFor, withSluiceFetch, type FetchGuardOptions, type FetchHandler } from "./fetch";
 
 // Next.js (App Router). Route handlers: the App Router does not expose the matched
@@ -25,6 +26,7 @@ export function withSluice<Ctx extends unknown[]>(
 export function sluiceProxy(
   options: FetchGuardOptions & { then?: (request: Request) => Response | Promise<Response> },
 ): (request: Request) => Promise<Response> {
+  checkDenyOptions(options);
   return async (request) => {
     const verdict = await verdictFor(options, request);
     if (!verdict.serve) return refusal(verdict);
