@@ -21,6 +21,9 @@ export function TenantTabs({ slug, can }: { slug: string; can: Can }) {
     { href: `${base}/members`, label: "Members" },
     { href: `${base}/audit`, label: "Audit log" },
     { href: `${base}/config`, label: "YAML" },
+    { href: `${base}/simulate`, label: "Simulator" },
+    { href: `${base}/lookup`, label: "Lookup" },
+    { href: `${base}/history`, label: "History" },
     ...(can.own ? [{ href: `${base}/settings`, label: "Settings" }] : []),
   ];
   return (
