@@ -19,7 +19,7 @@ function DecisionTable({ rows, label }: { rows: readonly LookupDecision[]; label
   if (rows.length === 0) return <p className="muted">No {label} in the recent sample.</p>;
   return (
     <div className="table-scroll">
-      <table aria-label={label}>
+      <table aria-label={label} className="stack-on-phone">
         <thead>
           <tr>
             <th>When (UTC)</th>
@@ -34,11 +34,17 @@ function DecisionTable({ rows, label }: { rows: readonly LookupDecision[]; label
           {rows.map((d, i) => (
             <tr key={i}>
               <td className="mono">{d.at.slice(11, 19)}</td>
-              <td>{d.key ?? "—"}</td>
-              <td className="mono">{d.route ?? "unmatched route"}</td>
-              <td className="mono">{d.subject ?? "—"}</td>
-              <td>{d.outcome === "allowed" ? "allowed" : `${d.outcome} (${d.reason})`}</td>
-              <td>{d.deniedBy ?? "—"}</td>
+              <td data-label="Key">{d.key ?? "—"}</td>
+              <td data-label="Route" className="mono">
+                {d.route ?? "—"}
+              </td>
+              <td data-label="Subject" className="mono">
+                {d.subject ?? "—"}
+              </td>
+              <td data-label="Decision">
+                {d.outcome === "allowed" ? "allowed" : `${d.outcome} (${d.reason})`}
+              </td>
+              <td data-label="Denied by">{d.deniedBy ?? "—"}</td>
             </tr>
           ))}
         </tbody>
@@ -61,7 +67,7 @@ export function LookupView({ lookup, reset }: { lookup: Lookup; reset: ResetActi
         <p className="muted">No limit counts this identifier.</p>
       ) : (
         <div className="table-scroll">
-          <table aria-label="Live counters">
+          <table aria-label="Live counters" className="stack-on-phone">
             <thead>
               <tr>
                 <th>Limit</th>
@@ -78,11 +84,13 @@ export function LookupView({ lookup, reset }: { lookup: Lookup; reset: ResetActi
                     <strong>{l.name}</strong> <span className="badge">{l.level}</span>
                     {l.route && <div className="muted mono">{l.route}</div>}
                   </td>
-                  <td>{ruleText(l)}</td>
-                  <td>
+                  <td data-label="Rule">{ruleText(l)}</td>
+                  <td data-label="Counter now">
                     <LimitCounter figures={l} />
                   </td>
-                  <td>{l.wouldAllow ? "passes" : <strong className="denied">denied</strong>}</td>
+                  <td data-label="Next check">
+                    {l.wouldAllow ? "passes" : <strong className="denied">denied</strong>}
+                  </td>
                   {lookup.canReset && (
                     <td>
                       {!lookup.canResetImposed && (l.id.startsWith("p:") || l.id.startsWith("r:global:")) ? (

@@ -38,7 +38,7 @@ export function SimulationView({ sim }: { sim: Simulation }) {
         <p className="muted">No limit applies to this check.</p>
       ) : (
         <div className="table-scroll">
-          <table>
+          <table className="stack-on-phone">
             <thead>
               <tr>
                 <th>Limit</th>
@@ -55,8 +55,8 @@ export function SimulationView({ sim }: { sim: Simulation }) {
                     <strong>{l.name}</strong>
                     {l.route && <div className="muted mono">{l.route}</div>}
                   </td>
-                  <td>{ruleText(l)}</td>
-                  <td>
+                  <td data-label="Rule">{ruleText(l)}</td>
+                  <td data-label="Comes from">
                     <ol className="provenance">
                       {l.provenance.map((step, i) => (
                         <li key={i}>
@@ -66,10 +66,10 @@ export function SimulationView({ sim }: { sim: Simulation }) {
                       ))}
                     </ol>
                   </td>
-                  <td>
+                  <td data-label="Counter now">
                     <LimitCounter figures={l} />
                   </td>
-                  <td>
+                  <td data-label="This check">
                     {l.allowsThisCheck ? "passes" : <strong className="denied">denies</strong>}
                     {l.deciding ? " · decides" : ""}
                   </td>

@@ -15,6 +15,7 @@ export function TenantTabs({ slug, can }: { slug: string; can: Can }) {
   const base = `/tenants/${slug}`;
   const tabs = [
     { href: base, label: "Limits" },
+    { href: `/usage/${slug}`, label: "Usage" },
     { href: `${base}/keys`, label: "API keys" },
     { href: `${base}/routes`, label: "Routes" },
     ...(can.admin ? [{ href: `${base}/tokens`, label: "Tokens" }] : []),
