@@ -24,7 +24,10 @@ export const SimulationSchema = z
     retryAfterMs: z.number().int().nullable(),
     waitMs: z.number().int(),
     limits: z.array(
-      LimitStateSchema.extend({
+      // a new object, not an extension: the document then inlines it instead of allOf-ing a
+      // strict LimitState, which no answer with more fields could satisfy
+      z.strictObject({
+        ...LimitStateSchema.shape,
         provenance: z
           .array(
             z.strictObject({
