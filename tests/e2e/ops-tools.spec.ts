@@ -47,6 +47,9 @@ test("the simulator shows every limit of a key on a route, where it comes from a
 }) => {
   const page = await signedIn(browser, operator);
   await page.goto("/tenants/acme");
+  // the Limits tab shows each limit's live counter (one limiter read for the page)
+  await expect(page.getByTestId("live-counters")).toContainText("tenant-rpm");
+  await expect(page.getByTestId("live-counters")).toContainText("key backend");
   await page.getByRole("link", { name: "Simulator" }).click();
   await page.getByLabel("API key").selectOption("backend");
   await page.getByLabel("Route").fill("GET /v1/items/42");
@@ -127,6 +130,11 @@ test("configuration history shows who changed what, and rolls back to an earlier
   await expect(versions.first()).toContainText("config.rollback");
   await page.goto(`/tenants/${slug}/config`);
   await expect(page.locator("#yaml")).toContainText("limit: 10");
+  // the installation's history lists it too, with a rollback of the whole for operators
+  await page.goto("/config/history");
+  await expect(
+    page.getByRole("list", { name: "Config versions" }).locator(":scope > li").first(),
+  ).toContainText("config.rollback");
 });
 
 test("YAML errors are located and highlighted in the editor", async ({ browser }) => {
