@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { ActionResult } from "@/components/forms/action-result";
 import { DiffView } from "@/components/config/diff-view";
+import { LocatedErrors, selectLine, type LocatedError } from "@/components/config/located-errors";
 
 interface Change {
   action: "create" | "update" | "delete";
@@ -11,8 +12,7 @@ interface Change {
   name: string;
 }
 type Preview =
-  | { ok: false; errors: { path: string; message: string }[] }
-  | { ok: true; changes: Change[]; before: string; after: string };
+  { ok: false; errors: LocatedError[] } | { ok: true; changes: Change[]; before: string; after: string };
 
 // Paste or edit YAML, preview (a dry run: every error with its path, or the changes and a
 // line diff), then apply exactly the previewed text. Editing the text drops the preview.
@@ -32,14 +32,19 @@ export function ImportPanel({
   const [result, setResult] = useState<Preview | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const editor = useRef<HTMLTextAreaElement>(null);
 
   async function runPreview() {
     setPending(true);
     setMessage(null);
     const outcome = await preview({ text });
     setPending(false);
-    if (outcome.ok) setResult(outcome.data);
-    else setMessage(outcome.message);
+    if (outcome.ok) {
+      setResult(outcome.data);
+      // the first located error is highlighted in the editor at once
+      const first = outcome.data.ok ? undefined : outcome.data.errors.find((e) => e.line !== undefined);
+      if (first?.line !== undefined && editor.current) selectLine(editor.current, first.line);
+    } else setMessage(outcome.message);
   }
 
   async function runApply() {
@@ -60,6 +65,7 @@ export function ImportPanel({
       <label htmlFor="yaml">Configuration (YAML)</label>
       <textarea
         id="yaml"
+        ref={editor}
         rows={18}
         spellCheck={false}
         className="mono"
@@ -79,18 +85,7 @@ export function ImportPanel({
           {message}
         </p>
       )}
-      {result && !result.ok && (
-        <div role="alert" className="error" data-testid="import-errors">
-          <p>{result.errors.length} problem(s); nothing was changed:</p>
-          <ul>
-            {result.errors.map((e, i) => (
-              <li key={i}>
-                <code>{e.path || "(document)"}</code>: {e.message}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {result && !result.ok && <LocatedErrors errors={result.errors} editor={editor} />}
       {result?.ok && (
         <div data-testid="import-preview">
           <h3>What will change</h3>

@@ -8,7 +8,7 @@ export interface ActionError {
   /** field name -> first problem */
   fieldErrors?: Record<string, string>;
   /** every problem with its document path (imports, limit saves) */
-  errors?: { path: string; message: string }[];
+  errors?: { path: string; message: string; line?: number; column?: number }[];
 }
 
 export type ActionResult<T = null> = { ok: true; data: T } | ActionError;

@@ -15,12 +15,16 @@ export function TenantTabs({ slug, can }: { slug: string; can: Can }) {
   const base = `/tenants/${slug}`;
   const tabs = [
     { href: base, label: "Limits" },
+    { href: `/usage/${slug}`, label: "Usage" },
     { href: `${base}/keys`, label: "API keys" },
     { href: `${base}/routes`, label: "Routes" },
     ...(can.admin ? [{ href: `${base}/tokens`, label: "Tokens" }] : []),
     { href: `${base}/members`, label: "Members" },
     { href: `${base}/audit`, label: "Audit log" },
     { href: `${base}/config`, label: "YAML" },
+    { href: `${base}/simulate`, label: "Simulator" },
+    { href: `${base}/lookup`, label: "Lookup" },
+    { href: `${base}/history`, label: "History" },
     ...(can.own ? [{ href: `${base}/settings`, label: "Settings" }] : []),
   ];
   return (

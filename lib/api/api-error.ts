@@ -18,6 +18,9 @@ export type ErrorCode =
 export interface FieldError {
   path: string;
   message: string;
+  /** for a document sent as text: where the error is (1-based) */
+  line?: number;
+  column?: number;
 }
 
 export interface ErrorBody {

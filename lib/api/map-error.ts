@@ -29,7 +29,7 @@ export function toApiError(error: unknown): ApiError | null {
       "validation_failed",
       `The document has ${count} error${count === 1 ? "" : "s"}; nothing was changed.`,
       undefined,
-      error.errors.map((e) => ({ path: e.path, message: e.message })),
+      error.errors.map(({ path, message, line, column }) => ({ path, message, line, column })),
     );
   }
   if (error instanceof NotFoundError) return new ApiError("not_found", error.message);

@@ -1,11 +1,18 @@
 import "server-only";
 import { compileSnapshot } from "@/lib/config/compile";
+import type { ConfigDocument } from "@/lib/config/document";
 import type { PublishedConfig, PublishedServiceToken } from "@/lib/config/published";
 import { readDocument, readIdMap } from "@/lib/data/read-document";
 import type { Tx } from "@/lib/data/tx";
 
+export interface CompiledVersion {
+  published: PublishedConfig;
+  /** the document it was compiled from: kept with the version for history and rollback */
+  document: ConfigDocument;
+}
+
 /** Compiles what servers enforce, from the state the transaction sees. */
-export async function compilePublished(tx: Tx, version: number): Promise<PublishedConfig> {
+export async function compilePublished(tx: Tx, version: number): Promise<CompiledVersion> {
   // Sequential: a transaction is one connection, which runs one query at a time.
   const document = await readDocument(tx);
   const ids = await readIdMap(tx);
@@ -16,7 +23,7 @@ export async function compilePublished(tx: Tx, version: number): Promise<Publish
     where: { revokedAt: null },
     select: { id: true, hash: true, tenants: { select: { tenant: { select: { slug: true } } } } },
   });
-  return {
+  const published: PublishedConfig = {
     version,
     snapshot: compileSnapshot(document, ids, version),
     keys: Object.fromEntries(
@@ -40,4 +47,5 @@ export async function compilePublished(tx: Tx, version: number): Promise<Publish
       ]),
     ),
   };
+  return { published, document };
 }

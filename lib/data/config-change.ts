@@ -52,9 +52,13 @@ export async function runConfigChange<T>(
       const version = (latest._max.version ?? 0) + 1;
       for (const entry of entries)
         await writeAudit(tx, { principal, requestId, configVersion: version }, entry);
-      const published = await compilePublished(tx, version);
+      const { published, document } = await compilePublished(tx, version);
       await tx.configVersion.create({
-        data: { version, snapshot: published as unknown as Prisma.InputJsonValue },
+        data: {
+          version,
+          snapshot: published as unknown as Prisma.InputJsonValue,
+          document: document as unknown as Prisma.InputJsonValue,
+        },
       });
       return { result, published };
     },

@@ -103,7 +103,8 @@ export async function resolveCheck(
   return { snapshot, tenant, keyId, route: shownRoute(routes), routes };
 }
 
-function report(limit: CompiledLimit, decision: LimitDecision): LimitState {
+/** One limit's state as state and the simulator answer it. */
+export function report(limit: CompiledLimit, decision: LimitDecision): LimitState {
   return {
     name: limit.name,
     id: limit.id,

@@ -9,6 +9,7 @@ import {
 import { writePlan, writeRoutes, writeTenant } from "@/lib/data/apply-document";
 import { canonicalPlan, canonicalRoutes, canonicalTenant, sameJson } from "@/lib/data/canonical";
 import { runConfigChange, type Audit } from "@/lib/data/config-change";
+import type { AuditInput } from "@/lib/data/audit";
 import { documentCapErrors } from "@/lib/data/count-caps";
 import { importScope, outsideScope } from "@/lib/data/import-scope";
 import { ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
@@ -34,6 +35,8 @@ export interface ImportOptions {
   requestId?: string | null;
   /** validate and compute the changes, then roll back: the dashboard's preview */
   dryRun?: boolean;
+  /** one more audit entry when something changed (a rollback names the version it restores) */
+  note?: AuditInput;
 }
 
 class DryRunRollback extends Error {
@@ -56,6 +59,7 @@ export async function importConfig(
       const document = await validateFor(tx, principal, input, current, options.prune ?? false);
       outsideScope(document, scope);
       const changes = await applyDocument(tx, document, current, options.prune ?? false, audit);
+      if (options.note && changes.length > 0) await audit(options.note);
       if (options.dryRun) throw new DryRunRollback(changes);
       return changes;
     }, scope);

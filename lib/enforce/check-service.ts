@@ -183,6 +183,7 @@ export class CheckService {
       reason: rendered.reason,
       cost: input.cost,
       dryRun: input.dryRun,
+      body: rendered.json,
     });
     return { status: 200, decision: rendered };
   }

@@ -21,6 +21,8 @@ export interface DecisionContext {
   reason: DecisionReason;
   cost: number;
   dryRun: boolean;
+  /** the answer's JSON (already rendered): the recent-decisions sample reads it off the check path */
+  body?: string;
 }
 
 export interface DecisionSink {

@@ -3,6 +3,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-ope
 import { registerConfigOperations } from "@/lib/openapi/operations/admin-config";
 import { registerCounterOperations } from "@/lib/openapi/operations/admin-counters";
 import { registerKeyOperations } from "@/lib/openapi/operations/admin-keys";
+import { registerOpsToolOperations } from "@/lib/openapi/operations/admin-ops-tools";
 import { registerCheckOperations } from "@/lib/openapi/operations/check";
 import { registerSystemOperations } from "@/lib/openapi/operations/system";
 import { METHOD_NOT_ALLOWED } from "@/lib/openapi/schemas/errors";
@@ -38,6 +39,7 @@ function build(): OpenApiDocument {
   registerConfigOperations(registry);
   registerKeyOperations(registry);
   registerCounterOperations(registry);
+  registerOpsToolOperations(registry);
   registerSystemOperations(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",

@@ -1,6 +1,7 @@
 import "server-only";
 import { secondField } from "@/lib/usage/keys";
 import type { UsageEvent } from "@/lib/usage/types";
+import { RECENT_PER_TENANT, RecentDecisions } from "@/lib/usage/recent";
 
 // The in-process aggregate between two flushes: counters only, so a check costs a few Map
 // operations and no I/O. Bounded: past `maxFields` distinct counters or `maxSubjects`
@@ -18,6 +19,8 @@ export interface TenantBatch {
 export interface BatchLimits {
   maxFields: number;
   maxSubjects: number;
+  /** decisions (and denials) sampled per tenant; default RECENT_PER_TENANT */
+  recentPerTenant?: number;
 }
 
 function bump(map: Map<string, number>, field: string): void {
@@ -37,9 +40,13 @@ export class UsageBatch {
   readonly tenants = new Map<string, TenantBatch>();
   events = 0;
   dropped = 0;
+  /** the latest decisions and denials of each tenant in this batch (recent.ts) */
+  readonly recent: RecentDecisions;
   private fields = 0;
 
-  constructor(private readonly limits: BatchLimits) {}
+  constructor(private readonly limits: BatchLimits) {
+    this.recent = new RecentDecisions(limits.recentPerTenant ?? RECENT_PER_TENANT);
+  }
 
   add(event: UsageEvent, nowMs: number): void {
     const minute = Math.floor(nowMs / 60_000);
@@ -60,6 +67,7 @@ export class UsageBatch {
     }
     bump(counters, field);
     this.events++;
+    this.recent.add(event, nowMs);
     if (event.outcome !== "rejected") return;
     const offenders = minuteMap(tenant.offenders, minute);
     if (event.keyId) bump(offenders, `k:${event.keyId}`);

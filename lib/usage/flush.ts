@@ -1,7 +1,11 @@
 import "server-only";
 import type { ChainableCommander } from "ioredis";
 import type { RedisClient } from "@/lib/redis";
-import { minuteIndexKey, offendersKey, secondsKey } from "@/lib/usage/keys";
+import { minuteIndexKey, offendersKey, recentKey, secondsKey } from "@/lib/usage/keys";
+import { RECENT_PER_TENANT } from "@/lib/usage/recent";
+
+/** A quiet tenant's sample stays readable this long after its last decision. */
+const RECENT_TTL_SECONDS = 86_400;
 import type { UsageBatch } from "@/lib/usage/batch";
 
 // Writes one batch: a single pipeline on a single Redis; on a Cluster one pipeline per
@@ -29,12 +33,34 @@ function writeTenant(
     for (const [field, count] of fields) pipe.hincrby(key, field, count);
     pipe.expire(key, settings.ttlSeconds);
   }
+  writeRecent(pipe, settings, tenantId, batch);
   for (const [minute, members] of tenant.offenders) {
     const key = offendersKey(settings.ns, tenantId, minute);
     for (const [member, count] of members) pipe.zincrby(key, count, member);
     // keep the top N only: the structure stays bounded however many subjects misbehave
     pipe.zremrangebyrank(key, 0, -(settings.topOffenders + 1));
     pipe.expire(key, settings.ttlSeconds);
+  }
+}
+
+/** The sample of recent decisions: pushed newest first, the lists cut to their cap. */
+function writeRecent(
+  pipe: ChainableCommander,
+  settings: FlushSettings,
+  tenantId: string,
+  batch: UsageBatch,
+): void {
+  const recent = batch.recent.drainTenant(tenantId);
+  if (!recent) return;
+  for (const [which, entries] of [
+    ["d", recent.decisions],
+    ["x", recent.denials],
+  ] as const) {
+    if (entries.length === 0) continue;
+    const key = recentKey(settings.ns, tenantId, which);
+    pipe.lpush(key, ...entries.map((e) => JSON.stringify(e)));
+    pipe.ltrim(key, 0, RECENT_PER_TENANT - 1);
+    pipe.expire(key, RECENT_TTL_SECONDS);
   }
 }
 
@@ -62,7 +88,11 @@ async function run(pipe: ChainableCommander): Promise<void> {
 }
 
 /** Resolves once every command succeeded; rejects on the first failure. */
-export async function writeBatch(client: RedisClient, settings: FlushSettings, batch: UsageBatch): Promise<void> {
+export async function writeBatch(
+  client: RedisClient,
+  settings: FlushSettings,
+  batch: UsageBatch,
+): Promise<void> {
   if (!client.isCluster) {
     const pipe = client.pipeline();
     for (const tenantId of batch.tenants.keys()) writeTenant(pipe, settings, tenantId, batch);

@@ -8,6 +8,7 @@ import type { Outcome } from "@/lib/usage/types";
 //
 //   <ns>{u:<tenant>}:s:<minute>  HASH  "<second 0-59>|<keyId>|<route>|<a|r|s|d>" -> count
 //   <ns>{u:<tenant>}:o:<minute>  ZSET  "k:<keyId>" | "s:<subject>" -> rejected, top N kept
+//   <ns>{u:<tenant>}:rd / :rx    LIST  latest decisions / denials, JSON, newest first, capped
 //   <ns>{u:idx}:m:<minute>       SET   tenant ids with data in that minute (for the rollup)
 //   <ns>{u:job}:lease / :fence / :minutes / :hours   rollup lease, fencing counter, watermarks
 //
@@ -37,6 +38,11 @@ export function secondsKey(ns: string, tenantId: string, minute: number): string
 
 export function offendersKey(ns: string, tenantId: string, minute: number): string {
   return `${ns}${tenantUsageTag(tenantId)}:o:${minute}`;
+}
+
+/** LIST of the tenant's latest decisions (`which` "d") or denials ("x"), newest first, JSON entries. */
+export function recentKey(ns: string, tenantId: string, which: "d" | "x"): string {
+  return `${ns}${tenantUsageTag(tenantId)}:r${which}`;
 }
 
 export function minuteIndexKey(ns: string, minute: number): string {

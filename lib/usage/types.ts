@@ -15,6 +15,9 @@ export interface UsageEvent {
   outcome: Outcome;
   /** the check's subject (IP, user id), counted only for the top offenders */
   subject: string | null;
+  /** the decision's reason and JSON body: kept only in the recent-decisions sample */
+  reason?: string;
+  body?: string;
 }
 
 export interface Counts {

@@ -53,7 +53,7 @@ export function failure(error: unknown): {
   ok: false;
   message: string;
   fieldErrors?: Record<string, string>;
-  errors?: { path: string; message: string }[];
+  errors?: { path: string; message: string; line?: number; column?: number }[];
   status: number;
 } {
   if (error instanceof SignedOutError) return { ok: false, status: 401, message: error.message };
@@ -71,7 +71,7 @@ export function failure(error: unknown): {
       ok: false,
       status: 422,
       message: "The change was refused; nothing was saved.",
-      errors: error.errors.map((e) => ({ path: e.path, message: e.message })),
+      errors: error.errors.map(({ path, message, line, column }) => ({ path, message, line, column })),
     };
   if (isDatabaseUnavailable(error)) {
     console.error("[dashboard] the database is unavailable:", error);

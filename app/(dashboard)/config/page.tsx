@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
 import { exportDocument, toYaml } from "@/lib/data/queries/config-yaml";
 import { ImportPanel } from "@/components/config/import-panel";
@@ -15,9 +16,10 @@ export default async function ConfigPage() {
       <h1>Import / export</h1>
       <div className="panel">
         <p className="muted">
-          The whole configuration (docs/configuration.md). Plans and global routes listed become exactly what the document
-          says; tenants listed are created or updated; tenants left out are untouched. Keys are never created
-          here. The text below is the current export.
+          The whole configuration (docs/configuration.md). Plans and global routes listed become exactly what
+          the document says; tenants listed are created or updated; tenants left out are untouched. Keys are
+          never created here. The text below is the current export.{" "}
+          <Link href="/config/history">History and rollback</Link>
         </p>
         <ImportPanel initial={yaml} preview={previewImportAction} apply={applyImportAction} />
       </div>

@@ -5,6 +5,9 @@ export interface DocumentError {
   /** "" for the document as a whole (e.g. a YAML syntax error) */
   path: string;
   message: string;
+  /** where in the document text it is (1-based), when the error came from a text */
+  line?: number;
+  column?: number;
 }
 
 export type PathPart = string | number;

@@ -32,6 +32,8 @@ function parseYaml(text: string): ParseTextResult {
         return {
           path: "",
           message: `line ${line}: ${yamlMessage(error.code, error.message)} (column ${col})`,
+          line,
+          column: col,
         };
       }),
     };

@@ -2,6 +2,7 @@ import "server-only";
 import { isOperator, type Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/data/db";
 import {
+  locateErrors,
   parseDocumentText,
   validateDocument,
   type ConfigDocument,
@@ -24,7 +25,7 @@ export type ImportPreview =
 
 function parse(text: string): unknown {
   const parsed = parseDocumentText(text, "yaml");
-  if (!parsed.ok) throw new ValidationFailed(parsed.errors);
+  if (!parsed.ok) throw new ValidationFailed(locateErrors(text, parsed.errors));
   return parsed.input;
 }
 
@@ -61,13 +62,13 @@ export async function previewImport(principal: Principal, text: string): Promise
     const { changes } = await importConfig(principal, input, { dryRun: true });
     const current = await db().$transaction((tx) => readDocument(tx));
     const valid = validateDocument(input, { plans: current.plans, routes: current.routes });
-    if (!valid.ok) return { ok: false, errors: valid.errors };
+    if (!valid.ok) return { ok: false, errors: locateErrors(text, valid.errors) };
     // A member's preview must not show other tenants: its document can hold only its own.
     const scoped = isOperator(principal) ? current : { tenants: current.tenants };
     const { before, after } = touched(scoped, valid.document);
     return { ok: true, changes, before: toYaml(before), after: toYaml(after) };
   } catch (error) {
-    if (error instanceof ValidationFailed) return { ok: false, errors: error.errors };
+    if (error instanceof ValidationFailed) return { ok: false, errors: locateErrors(text, error.errors) };
     throw error;
   }
 }
@@ -77,5 +78,10 @@ export async function applyImport(
   text: string,
 ): Promise<{ configVersion: number | null; changes: ConfigChangeItem[] }> {
   assertMayImport(principal);
-  return importConfig(principal, parse(text));
+  try {
+    return await importConfig(principal, parse(text));
+  } catch (error) {
+    if (error instanceof ValidationFailed) throw new ValidationFailed(locateErrors(text, error.errors));
+    throw error;
+  }
 }

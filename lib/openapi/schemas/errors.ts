@@ -21,7 +21,16 @@ export const ERROR_CODES = [
 ] as const;
 
 export const FieldErrorSchema = z
-  .object({ path: z.string(), message: z.string() })
+  .object({
+    path: z.string(),
+    message: z.string(),
+    line: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "Line of a document error in the text sent (1-based)." }),
+    column: z.number().int().optional().openapi({ description: "Its column (1-based)." }),
+  })
   .openapi("FieldError", { description: "One error of a request or document, at its field path." });
 
 export const ErrorBodySchema = z

@@ -17,6 +17,16 @@ import type {
   ResetResultSchema,
 } from "@/lib/openapi/schemas/admin";
 import type { DecisionSchema, LimitReportSchema } from "@/lib/openapi/schemas/check";
+import type {
+  HistoryPageSchema,
+  LookupSchema,
+  RollbackResultSchema,
+  SimulationSchema,
+} from "@/lib/openapi/schemas/ops-tools";
+import type { Simulation } from "@/lib/data/simulate-check";
+import type { Lookup } from "@/lib/data/identifier-lookup";
+import type { HistoryPage } from "@/lib/data/config-history";
+import type { RollbackResult } from "@/lib/data/config-rollback";
 
 // Compile-time drift guard: each response schema of the document has exactly the shape of
 // the type its handler answers with. Change one without the other and typecheck fails.
@@ -26,6 +36,10 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
 
 export type ResponseSchemaChecks = [
+  Assert<Same<z.infer<typeof SimulationSchema>, Simulation>>,
+  Assert<Same<z.infer<typeof LookupSchema>, Lookup>>,
+  Assert<Same<z.infer<typeof HistoryPageSchema>, HistoryPage>>,
+  Assert<Same<z.infer<typeof RollbackResultSchema>, RollbackResult>>,
   Assert<Same<z.infer<typeof DecisionSchema>, DecisionBody>>,
   Assert<Same<z.infer<typeof LimitReportSchema>, LimitReport>>,
   Assert<Same<z.infer<typeof HealthSchema>, HealthReport>>,

@@ -204,6 +204,50 @@ describe("wrong methods", () => {
   });
 });
 
+describe("ops tools", () => {
+  it("simulate and lookup 200/400/404", async () => {
+    const route = "route=GET%20/v1/items/1";
+    const sim = await conforms(
+      "GET /api/admin/simulate",
+      `/api/admin/simulate?tenant=${f.slug}&${route}&cost=2`,
+      200,
+    );
+    expect((sim.body as { limits: { name: string }[] }).limits.map((l) => l.name)).toContain("items");
+    await conforms("GET /api/admin/simulate", `/api/admin/simulate?tenant=${f.slug}&cost=0`, 400);
+    await conforms("GET /api/admin/simulate", `/api/admin/simulate?tenant=${f.otherSlug}`, 404, {
+      token: f.viewerToken,
+    });
+    await conforms("GET /api/admin/lookup", `/api/admin/lookup?tenant=${f.slug}&subject=203.0.113.7`, 200);
+    await conforms("GET /api/admin/lookup", "/api/admin/lookup", 400);
+    await conforms("GET /api/admin/lookup", `/api/admin/lookup?tenant=${f.slug}&key=no-such-key`, 404);
+  });
+
+  it("history 200/400/404 and rollback 200/400/403/404/422", async () => {
+    const history = await conforms(
+      "GET /api/admin/history",
+      `/api/admin/history?tenant=${f.slug}&limit=5`,
+      200,
+    );
+    const versions = (history.body as { versions: { version: number }[] }).versions;
+    expect(versions.length).toBeGreaterThan(0);
+    await conforms("GET /api/admin/history", "/api/admin/history?limit=0", 400);
+    await conforms("GET /api/admin/history", `/api/admin/history?tenant=${f.otherSlug}`, 404, {
+      token: f.viewerToken,
+    });
+    const rollback = "POST /api/admin/rollback";
+    const version = versions.at(-1)?.version ?? 1;
+    await conforms(rollback, "/api/admin/rollback", 200, { body: { version, tenant: f.slug, dryRun: true } });
+    await conforms(rollback, "/api/admin/rollback", 400, { body: { version: "x" } });
+    await conforms(rollback, "/api/admin/rollback", 403, {
+      token: f.viewerToken,
+      body: { version, tenant: f.slug },
+    });
+    await conforms(rollback, "/api/admin/rollback", 404, { body: { version: 2_000_000_000 } });
+    // a version from before the contract's tenant existed: not found for that tenant
+    await conforms(rollback, "/api/admin/rollback", 404, { body: { version: 1, tenant: f.slug } });
+  });
+});
+
 // Last in the file (tests run in order): a route added to the document without a request
 // above fails the run.
 describe("coverage", () => {

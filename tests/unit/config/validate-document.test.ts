@@ -121,13 +121,15 @@ describe("parseDocumentText", () => {
   it("reports YAML syntax errors with their line at path ''", () => {
     expect(parseDocumentText("plans:\n  - name: free\n  - name: free\n    name: pro\n", "yaml")).toEqual({
       ok: false,
-      errors: [{ path: "", message: "line 4: Map keys must be unique (column 5)" }],
+      errors: [{ path: "", message: "line 4: Map keys must be unique (column 5)", line: 4, column: 5 }],
     });
     const multi = parseDocumentText("plans: []\n---\ntenants: []\n", "yaml");
     expect(multi.ok ? [] : multi.errors).toEqual([
       {
         path: "",
         message: 'line 2: a config file holds one document; remove the "---" separator (column 1)',
+        line: 2,
+        column: 1,
       },
     ]);
   });

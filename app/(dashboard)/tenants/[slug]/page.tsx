@@ -9,6 +9,8 @@ import { orNotFound } from "@/app/(dashboard)/_lib/load";
 import { RedisMemory } from "@/components/tenants/redis-memory";
 import { usageSettings } from "@/lib/usage/settings";
 import { tenantMemoryOf } from "@/lib/usage/tenant-memory";
+import { LiveCountersPanel } from "@/components/ops/live-counters-panel";
+import { liveUtilization } from "@/lib/data/live-utilization";
 
 export const metadata: Metadata = { title: "Tenant limits" };
 
@@ -25,6 +27,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
   const hierarchy = limitHierarchy(tenant);
   const keysWithout = tenant.keyNames.filter((k) => !hierarchy.keys.some((g) => g.key === k));
   const memory = await tenantMemoryOf(tenant.id, usageSettings().ns);
+  const live = await liveUtilization(user, tenant.slug);
   return (
     <>
       <div className="panel">
@@ -109,6 +112,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
           </p>
         )}
       </div>
+      <LiveCountersPanel slug={tenant.slug} live={live} />
       <RedisMemory memory={memory} />
     </>
   );

@@ -3,7 +3,7 @@
 // PUT /api/admin/config: import a document, all-or-nothing (docs/configuration.md). `?prune=true`
 // deletes unlisted tenants; `?dryRun=true` answers the changes without applying them.
 import { z } from "zod";
-import { documentResponse, readDocumentBody } from "@/lib/api/config-document";
+import { documentResponse, locatedIn, readDocumentBody } from "@/lib/api/config-document";
 import { ImportQuery } from "@/lib/api/import-query";
 import { parseQuery } from "@/lib/api/read-body";
 import { withAdmin } from "@/lib/api/with-admin";
@@ -19,11 +19,9 @@ export const GET = withAdmin(async ({ request, principal }) => {
 export const PUT = withAdmin(async ({ request, principal, requestId }) => {
   const query = parseQuery(request, ImportQuery);
   assertMayImport(principal); // before the body is read or parsed
-  const document = await readDocumentBody(request);
-  const result = await importConfig(principal, document, {
-    prune: query.prune,
-    dryRun: query.dryRun,
-    requestId,
-  });
+  const { input, text } = await readDocumentBody(request);
+  const result = await locatedIn(text, () =>
+    importConfig(principal, input, { prune: query.prune, dryRun: query.dryRun, requestId }),
+  );
   return Response.json({ ...result, dryRun: query.dryRun });
 });

@@ -1,0 +1,20 @@
+"use server";
+
+import { z } from "zod";
+import { resetCounter, ResetInput, type ResetResult } from "@/lib/data/counter-reset";
+import { RollbackInput, rollbackConfig, type RollbackResult } from "@/lib/data/config-rollback";
+import { runAction } from "@/app/(dashboard)/_lib/run-action";
+import type { ActionResult } from "@/components/forms/action-result";
+
+// The ops tools' two writes: a counter reset from the identifier lookup and a rollback from
+// the configuration history. Both are the admin API's own DAL calls (rights checked there).
+
+export async function resetCounterAction(raw: unknown): Promise<ActionResult<ResetResult>> {
+  return runAction(ResetInput, raw, (principal, input) => resetCounter(principal, input, null));
+}
+
+const RollbackForm = RollbackInput.extend({ dryRun: z.literal(false).default(false) });
+
+export async function rollbackAction(raw: unknown): Promise<ActionResult<RollbackResult>> {
+  return runAction(RollbackForm, raw, (principal, input) => rollbackConfig(principal, input, null), ["/"]);
+}

@@ -1,0 +1,41 @@
+import type { Metadata } from "next";
+import { isOperator } from "@/lib/auth/principal";
+import { requireUser } from "@/lib/auth/session";
+import { HistoryQuery, listHistory } from "@/lib/data/config-history";
+import { HistoryView } from "@/components/ops/history-view";
+import { rollbackAction } from "@/app/(dashboard)/_actions/ops-actions";
+import { orNotFound } from "@/app/(dashboard)/_lib/load";
+import { changesAsYaml } from "@/app/(dashboard)/_lib/history-changes";
+import type { SearchParams } from "@/app/(dashboard)/_lib/check-params";
+
+export const metadata: Metadata = { title: "Configuration history" };
+
+// Every config version of the installation (members: of their tenants only); operators roll
+// back the whole configuration from here, tenants' parts on each tenant's History tab.
+export default async function ConfigHistoryPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const user = await requireUser();
+  const before = (await searchParams).before;
+  const query = HistoryQuery.safeParse({ before: typeof before === "string" ? before : undefined });
+  const page = await orNotFound(listHistory(user, query.success ? query.data : { limit: 20 }));
+  const newest =
+    query.success && query.data.before !== undefined ? null : (page.versions[0]?.version ?? null);
+  return (
+    <section>
+      <h1>Configuration history</h1>
+      <div className="panel">
+        <p className="muted">
+          Every configuration version: who, when and what changed. Rolling back makes the whole configuration
+          as it was (tenants created since are deleted), as a new version checked like any import.
+        </p>
+        <HistoryView
+          page={page}
+          changes={changesAsYaml(page)}
+          tenant={null}
+          rollback={isOperator(user) ? rollbackAction : null}
+          olderHref={page.nextBefore === null ? null : `/config/history?before=${page.nextBefore}`}
+          newestVersion={newest}
+        />
+      </div>
+    </section>
+  );
+}

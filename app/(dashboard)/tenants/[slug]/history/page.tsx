@@ -1,0 +1,52 @@
+import type { Metadata } from "next";
+import { requireUser } from "@/lib/auth/session";
+import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { HistoryQuery, listHistory } from "@/lib/data/config-history";
+import { HistoryView } from "@/components/ops/history-view";
+import { rollbackAction } from "@/app/(dashboard)/_actions/ops-actions";
+import { orNotFound } from "@/app/(dashboard)/_lib/load";
+import { changesAsYaml } from "@/app/(dashboard)/_lib/history-changes";
+import type { SearchParams } from "@/app/(dashboard)/_lib/check-params";
+
+export const metadata: Metadata = { title: "Configuration history" };
+
+export default async function TenantHistoryPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
+  const { slug } = await params;
+  const user = await requireUser();
+  const tenant = await orNotFound(tenantDetail(user, slug));
+  const before = (await searchParams).before;
+  const query = HistoryQuery.safeParse({
+    tenant: tenant.slug,
+    before: typeof before === "string" ? before : undefined,
+  });
+  const page = await orNotFound(
+    listHistory(user, query.success ? query.data : { tenant: tenant.slug, limit: 20 }),
+  );
+  const newest =
+    query.success && query.data.before !== undefined ? null : (page.versions[0]?.version ?? null);
+  return (
+    <div className="panel">
+      <h2>Configuration history</h2>
+      <p className="muted">
+        Every version that changed {tenant.name}: who, when and what. Rolling back makes a new version,
+        checked like any import.
+      </p>
+      <HistoryView
+        page={page}
+        changes={changesAsYaml(page)}
+        tenant={tenant.slug}
+        rollback={tenant.can.edit ? rollbackAction : null}
+        olderHref={
+          page.nextBefore === null ? null : `/tenants/${tenant.slug}/history?before=${page.nextBefore}`
+        }
+        newestVersion={newest}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { formatDuration } from "@/lib/shared/duration";
+
+// A limit's live counter as a bar and "used / limit", shared by the simulator and the lookup.
+
+export interface CounterFigures {
+  limit: number;
+  windowMs: number;
+  burst: number | null;
+  remaining: number;
+  resetMs: number;
+}
+
+export function ruleText(f: {
+  limit: number;
+  windowMs: number;
+  algorithm: string;
+  by: string;
+  mode: string;
+}): string {
+  return `${f.limit.toLocaleString("en")} / ${formatDuration(f.windowMs)} · ${f.algorithm} · per ${f.by}${f.mode === "shadow" ? " · shadow" : ""}`;
+}
+
+export function LimitCounter({ figures }: { figures: CounterFigures }) {
+  const capacity = Math.max(figures.burst ?? figures.limit, 1);
+  const used = Math.max(0, capacity - figures.remaining);
+  const percent = Math.min(100, Math.round((used / capacity) * 100));
+  return (
+    <span className="counter">
+      <span
+        className="meter"
+        role="meter"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-label="used"
+      >
+        <span
+          style={{ width: `${percent}%` }}
+          className={percent >= 100 ? "full" : percent >= 80 ? "high" : ""}
+        />
+      </span>
+      <span className="mono">
+        {used.toLocaleString("en")} / {capacity.toLocaleString("en")} used
+      </span>
+      {figures.resetMs > 0 && (
+        <span className="muted"> · full again in {formatDuration(figures.resetMs)}</span>
+      )}
+    </span>
+  );
+}

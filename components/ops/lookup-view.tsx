@@ -1,0 +1,132 @@
+import type { Lookup, LookupDecision } from "@/lib/data/identifier-lookup";
+import type { ResetResult } from "@/lib/data/counter-reset";
+import type { ActionResult } from "@/components/forms/action-result";
+import { ConfirmButton } from "@/components/forms/confirm-button";
+import { LimitCounter, ruleText } from "@/components/ops/limit-counter";
+
+// An identifier's live counters for every limit it meets (with a reset for those who may),
+// and its latest sampled decisions and denials with the limit that denied each.
+
+export type ResetAction = (input: {
+  tenant: string;
+  limit: string;
+  key?: string;
+  route?: string;
+  subject?: string;
+}) => Promise<ActionResult<ResetResult>>;
+
+function DecisionTable({ rows, label }: { rows: readonly LookupDecision[]; label: string }) {
+  if (rows.length === 0) return <p className="muted">No {label} in the recent sample.</p>;
+  return (
+    <div className="table-scroll">
+      <table aria-label={label} className="stack-on-phone">
+        <thead>
+          <tr>
+            <th>When (UTC)</th>
+            <th>Key</th>
+            <th>Route</th>
+            <th>Subject</th>
+            <th>Decision</th>
+            <th>Denied by</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((d, i) => (
+            <tr key={i}>
+              <td className="mono">{d.at.slice(11, 19)}</td>
+              <td data-label="Key">{d.key ?? "—"}</td>
+              <td data-label="Route" className="mono">
+                {d.route ?? "—"}
+              </td>
+              <td data-label="Subject" className="mono">
+                {d.subject ?? "—"}
+              </td>
+              <td data-label="Decision">
+                {d.outcome === "allowed" ? "allowed" : `${d.outcome} (${d.reason})`}
+              </td>
+              <td data-label="Denied by">{d.deniedBy ?? "—"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function LookupView({ lookup, reset }: { lookup: Lookup; reset: ResetAction }) {
+  const { state } = lookup;
+  const owner = {
+    tenant: state.tenant,
+    ...(state.key !== null ? { key: state.key } : {}),
+    ...(state.subject !== null ? { subject: state.subject } : {}),
+  };
+  return (
+    <section aria-label="Lookup" data-testid="lookup">
+      <h3>Live counters</h3>
+      {state.limits.length === 0 ? (
+        <p className="muted">No limit counts this identifier.</p>
+      ) : (
+        <div className="table-scroll">
+          <table aria-label="Live counters" className="stack-on-phone">
+            <thead>
+              <tr>
+                <th>Limit</th>
+                <th>Rule</th>
+                <th>Counter now</th>
+                <th>Next check</th>
+                {lookup.canReset && <th>Reset</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {state.limits.map((l) => (
+                <tr key={`${l.id}|${l.route ?? ""}`}>
+                  <td>
+                    <strong>{l.name}</strong> <span className="badge">{l.level}</span>
+                    {l.route && <div className="muted mono">{l.route}</div>}
+                  </td>
+                  <td data-label="Rule">{ruleText(l)}</td>
+                  <td data-label="Counter now">
+                    <LimitCounter figures={l} />
+                  </td>
+                  <td data-label="Next check">
+                    {l.wouldAllow ? "passes" : <strong className="denied">denied</strong>}
+                  </td>
+                  {lookup.canReset && (
+                    <td>
+                      {!lookup.canResetImposed && (l.id.startsWith("p:") || l.id.startsWith("r:global:")) ? (
+                        <span className="muted">operators only</span>
+                      ) : (
+                        <ConfirmButton
+                          label="Reset"
+                          confirmLabel={`Reset ${l.name}`}
+                          question={`Clear ${l.name}'s counter${state.key || state.subject ? " for this identifier" : " for every owner"}?`}
+                          action={reset.bind(null, {
+                            ...owner,
+                            limit: l.name,
+                            ...(l.route ? { route: l.route } : {}),
+                          })}
+                        />
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {state.skipped.length > 0 && (
+        <p className="muted">
+          Not counted here: {state.skipped.map((s) => `${s.name} (${s.reason})`).join("; ")}.
+        </p>
+      )}
+      <h3>Recent denials</h3>
+      <DecisionTable rows={lookup.denials} label="recent denials" />
+      <h3>Recent decisions</h3>
+      <DecisionTable rows={lookup.decisions} label="recent decisions" />
+      <p className="muted">
+        From a sample: the latest 50 decisions and 50 denials of the tenant, written once a second.
+      </p>
+    </section>
+  );
+}

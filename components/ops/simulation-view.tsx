@@ -1,0 +1,89 @@
+import type { Simulation } from "@/lib/data/simulate-check";
+import { formatDuration } from "@/lib/shared/duration";
+import { LimitCounter, ruleText } from "@/components/ops/limit-counter";
+
+// What the next check would decide, and every limit it meets: where each value comes from
+// (base first, then overrides), its live counter, and whether it admits this check.
+
+function Verdict({ sim }: { sim: Simulation }) {
+  const deciding = sim.limits.find((l) => l.deciding);
+  return (
+    <p
+      className={sim.allowed ? "verdict verdict-ok" : "verdict verdict-denied"}
+      role="status"
+      data-testid="verdict"
+    >
+      <strong>{sim.allowed ? "Allowed" : "Denied"}</strong> ({sim.reason}) for a check of cost {sim.cost}
+      {sim.route ? (
+        <>
+          {" "}
+          on <code>{sim.route}</code>
+        </>
+      ) : (
+        " (no route matched)"
+      )}
+      {!sim.allowed && deciding ? `: limit ${deciding.name}` : ""}
+      {sim.retryAfterMs !== null ? `, retry in ${formatDuration(sim.retryAfterMs)}` : ""}
+      {sim.waitMs > 0 ? `, after waiting ${formatDuration(sim.waitMs)}` : ""}. Config version{" "}
+      {sim.configVersion}; a dry run, nothing was consumed.
+    </p>
+  );
+}
+
+export function SimulationView({ sim }: { sim: Simulation }) {
+  return (
+    <section aria-label="Simulation" data-testid="simulation">
+      <Verdict sim={sim} />
+      {sim.limits.length === 0 ? (
+        <p className="muted">No limit applies to this check.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="stack-on-phone">
+            <thead>
+              <tr>
+                <th>Limit</th>
+                <th>Rule</th>
+                <th>Comes from</th>
+                <th>Counter now</th>
+                <th>This check</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sim.limits.map((l) => (
+                <tr key={`${l.id}|${l.route ?? ""}`} className={l.deciding ? "deciding" : undefined}>
+                  <td>
+                    <strong>{l.name}</strong>
+                    {l.route && <div className="muted mono">{l.route}</div>}
+                  </td>
+                  <td data-label="Rule">{ruleText(l)}</td>
+                  <td data-label="Comes from">
+                    <ol className="provenance">
+                      {l.provenance.map((step, i) => (
+                        <li key={i}>
+                          <span className="badge">{step.level}</span> {step.source}
+                          <span className="muted">: {step.fields.join(", ")}</span>
+                        </li>
+                      ))}
+                    </ol>
+                  </td>
+                  <td data-label="Counter now">
+                    <LimitCounter figures={l} />
+                  </td>
+                  <td data-label="This check">
+                    {l.allowsThisCheck ? "passes" : <strong className="denied">denies</strong>}
+                    {l.deciding ? " · decides" : ""}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {sim.skipped.length > 0 && (
+        <p className="muted">
+          Not evaluated: {sim.skipped.map((s) => `${s.name} (${s.reason})`).join("; ")}.
+        </p>
+      )}
+    </section>
+  );
+}

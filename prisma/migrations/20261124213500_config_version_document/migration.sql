@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ConfigVersion" ADD COLUMN     "document" JSONB;

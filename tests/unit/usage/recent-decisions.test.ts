@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { UsageBatch } from "@/lib/usage/batch";
+import { deniedBy, RecentDecisions } from "@/lib/usage/recent";
+import type { UsageEvent } from "@/lib/usage/types";
+
+const event = (i: number, outcome: UsageEvent["outcome"], body?: string): UsageEvent => ({
+  tenantId: "t1",
+  keyId: "k1",
+  route: null,
+  subject: `s${i}`,
+  outcome,
+  reason: outcome === "allowed" ? "ok" : "rate_limited",
+  body,
+});
+
+const denial = JSON.stringify({
+  limits: [
+    { name: "shadowed", allowed: false, mode: "shadow" },
+    { name: "per-ip", allowed: false, mode: "enforce" },
+  ],
+});
+
+describe("recent decisions sample", () => {
+  it("keeps the last N decisions and the last N denials per tenant, oldest first", () => {
+    const recent = new RecentDecisions(3);
+    for (let i = 0; i < 5; i++) recent.add(event(i, i === 1 ? "rejected" : "allowed", denial), 1000 + i);
+    const t1 = recent.drainTenant("t1");
+    expect(t1?.decisions.map((d) => d.subject)).toEqual(["s2", "s3", "s4"]);
+    expect(t1?.denials).toEqual([
+      expect.objectContaining({ subject: "s1", at: 1001, outcome: "rejected", deniedBy: "per-ip" }),
+    ]);
+    // drained: the next flush starts empty
+    expect(recent.drainTenant("t1")).toBeNull();
+  });
+
+  it("names the first enforce limit that denied, and nothing for unreadable bodies", () => {
+    expect(deniedBy(denial)).toBe("per-ip");
+    expect(deniedBy("{not json")).toBeNull();
+    expect(deniedBy(undefined)).toBeNull();
+  });
+
+  it("is filled by the usage batch, bounded whatever the traffic", () => {
+    const batch = new UsageBatch({ maxFields: 100, maxSubjects: 10, recentPerTenant: 4 });
+    for (let i = 0; i < 1000; i++) batch.add(event(i, "allowed"), 60_000 + i);
+    expect(batch.recent.drainTenant("t1")?.decisions).toHaveLength(4);
+  });
+});
