@@ -11,6 +11,8 @@ import { env } from "@/lib/env";
 import { startUsageJobs } from "@/lib/usage/jobs";
 import { forwarder, frontOwns } from "@/lib/server/forward";
 import { stampClientAddress } from "@/lib/http/client-address";
+import { closeRedis } from "@/lib/redis";
+import { closeDatabase } from "@/lib/data/close";
 
 const [frontSocket, appSocket] = z.tuple([z.string().min(1), z.string().min(1)]).parse(process.argv.slice(2));
 const HandOff = z.object({ kind: z.literal("connection"), unread: z.instanceof(Uint8Array).nullable() });
@@ -20,7 +22,8 @@ const dev = settings.NODE_ENV !== "production";
 const app = next({ dev, hostname: "localhost", port: settings.PORT });
 await app.prepare();
 const handle = app.getRequestHandler();
-const forward = forwarder(frontSocket);
+// one front, or each check worker in turn (SLUICE_WORKERS): a comma-separated list
+const forward = forwarder(frontSocket.split(","));
 // Usage rollups into PostgreSQL run here, off the check path; the front counts decisions.
 const usage = startUsageJobs({ recording: false });
 
@@ -54,10 +57,15 @@ process.on("message", (message: unknown, socket: unknown) => {
   server.emit("connection", socket);
 });
 
+// Graceful: requests under way are answered while usage rollups stop and release their
+// lease (another server's rollup takes over at once); then the stores are closed.
 function shutdown(): void {
-  server.close(() => void usage.stop().finally(() => process.exit(0)));
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   setTimeout(() => process.exit(0), 2_500).unref();
+  void Promise.allSettled([closed, usage.stop()])
+    .then(() => Promise.allSettled([closeRedis(), closeDatabase()]))
+    .finally(() => process.exit(0));
 }
 process.on("SIGTERM", shutdown);
 process.on("SIGINT", shutdown);
