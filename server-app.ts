@@ -32,6 +32,9 @@ const server = createServer(
   // checked every second, so a deadline is kept within a second
   { requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: 1_000 },
   (request, response) => {
+    // stopping: this answer is the connection's last (Connection: close), so a balancer
+    // holding it sends nothing more here that could be cut off by the exit
+    if (stopping) response.shouldKeepAlive = false;
     if (frontOwns(request.url)) return forward(request, response);
     // The client address from the socket (not a client-sent header), for sign-in limits.
     stampClientAddress(request);
@@ -59,7 +62,10 @@ process.on("message", (message: unknown, socket: unknown) => {
 
 // Graceful: requests under way are answered while usage rollups stop and release their
 // lease (another server's rollup takes over at once); then the stores are closed.
+let stopping = false;
 function shutdown(): void {
+  if (stopping) return;
+  stopping = true;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   setTimeout(() => process.exit(0), 2_500).unref();

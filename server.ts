@@ -23,6 +23,7 @@ import { startWorkers } from "@/lib/server/cluster-primary";
 import { startFront } from "@/lib/server/front";
 import { onShutdown } from "@/lib/server/shutdown";
 import { closeDatabase } from "@/lib/data/close";
+import { AppGone } from "@/lib/server/cluster-primary";
 
 const settings = env();
 const workers = workerCount(settings.SLUICE_WORKERS);
@@ -37,7 +38,13 @@ function toPrimary(socket: Socket, unread: Buffer | null): void {
 
 if (cluster.isWorker && settings.SLUICE_WORKER_SOCKET) {
   const front = await startFront({ internalSocket: settings.SLUICE_WORKER_SOCKET, handOff: toPrimary, announce: false });
-  onShutdown(() => front.stop().then(closeDatabase));
+  // the primary says when the app process (which passes checks back here) has exited
+  const appGone = new Promise<void>((resolve) =>
+    process.on("message", (message: unknown) => {
+      if (AppGone.safeParse(message).success) resolve();
+    }),
+  );
+  onShutdown(() => front.stop(appGone).then(closeDatabase));
   // the primary is gone: stop as on SIGTERM
   process.on("disconnect", () => process.kill(process.pid, "SIGTERM"));
 } else {
@@ -54,13 +61,15 @@ if (cluster.isWorker && settings.SLUICE_WORKER_SOCKET) {
       announce: true,
     });
     onShutdown(async () => {
-      await Promise.allSettled([front.stop().then(closeDatabase), app.stop()]);
+      const appGone = app.stop();
+      await Promise.allSettled([front.stop(appGone).then(closeDatabase), appGone]);
       rmSync(privateDir, { recursive: true, force: true });
     });
   } else {
     const pool = startWorkers(frontSockets, app);
     onShutdown(async () => {
-      await Promise.allSettled([pool.stop(), app.stop()]);
+      const appGone = app.stop();
+      await Promise.allSettled([pool.stop(appGone), appGone]);
       rmSync(privateDir, { recursive: true, force: true });
     });
     await pool.listening;

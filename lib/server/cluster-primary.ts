@@ -11,6 +11,8 @@ import type { AppProcess } from "@/lib/server/app-process";
 // bytes it read), and they go on to the app process. A worker that dies is started again.
 
 const HandOff = z.object({ kind: z.literal("connection"), unread: z.instanceof(Uint8Array).nullable() });
+/** To the workers, shutting down: the app process has exited and passes no more checks back. */
+export const AppGone = z.object({ kind: z.literal("app-gone") });
 
 const RESTART_MS = 1_000;
 const STOP_GRACE_MS = 4_000;
@@ -18,8 +20,11 @@ const STOP_GRACE_MS = 4_000;
 export interface WorkerPool {
   /** Resolves once every worker listens. */
   listening: Promise<void>;
-  /** SIGTERM to each worker (each stops gracefully), SIGKILL past the grace period. */
-  stop(): Promise<void>;
+  /**
+   * SIGTERM to each worker (each stops gracefully), SIGKILL past the grace period; each is
+   * told when `appGone` resolves (until then it answers the checks the app passes back).
+   */
+  stop(appGone: Promise<void>): Promise<void>;
 }
 
 /** `sockets[i]`: worker i's private socket, where the app process passes checks back. */
@@ -57,8 +62,12 @@ export function startWorkers(sockets: readonly string[], app: AppProcess): Worke
 
   return {
     listening,
-    async stop() {
+    async stop(appGone) {
       stopping = true;
+      void appGone.then(() => {
+        const gone: z.infer<typeof AppGone> = { kind: "app-gone" };
+        for (const worker of workers.keys()) if (worker.isConnected()) worker.send(gone);
+      });
       await Promise.all(
         [...workers.keys()].map(
           (worker) =>

@@ -22,14 +22,21 @@ export interface FrontOptions {
 }
 
 export interface Front {
-  /** Graceful stop: no new connection, every check asked is answered, counts flushed,
-   * Redis connections closed (PostgreSQL's pool is the caller's: lib/data). */
-  stop(): Promise<void>;
+  /**
+   * Graceful stop: no new connection, every check asked is answered, counts flushed, Redis
+   * connections closed (PostgreSQL's pool is the caller's: lib/data). Checks the app process
+   * passes back are answered until `appGone` resolves (it stops at the same time and may
+   * still hold connections with checks on them, as a load balancer's reused ones).
+   */
+  stop(appGone: Promise<void>): Promise<void>;
 }
 
 const KEEP_ALIVE_MS = 65_000;
-/** Shutting down: how long connections may take to answer what they were asked. */
-const DRAIN_MS = 2_500;
+// Shutting down, within the 4.5 s of lib/server/shutdown.ts: connections answer what they
+// were asked within 2 s; checks the app process passes back are answered until it exits or
+// 3 s have passed (its own grace); then 1 s at most to flush the usage counts.
+const DRAIN_MS = 2_000;
+const APP_GONE_MS = 3_000;
 
 export async function startFront(options: FrontOptions): Promise<Front> {
   const settings = env();
@@ -68,11 +75,13 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   }
 
   return {
-    async stop() {
+    async stop(appGone) {
+      const started = Date.now();
       server.close();
-      internal.close();
-      internal.closeIdleConnections();
       await front.drain(DRAIN_MS);
+      const left = Math.max(0, APP_GONE_MS - (Date.now() - started));
+      await Promise.race([appGone, new Promise((resolve) => setTimeout(resolve, left))]);
+      internal.close();
       internal.closeAllConnections();
       // every check is answered: now the last counts are written and the connections closed
       await usage.stop();

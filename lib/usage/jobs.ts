@@ -63,7 +63,13 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
     async stop() {
       rollupTask?.stop();
       await memory.stop();
-      if (recording) await recorder.stop();
+      if (recording) {
+        await recorder.stop();
+        const { recorded, droppedEvents, failedFlushes } = recorder.stats();
+        if (droppedEvents > 0 || failedFlushes > 0) {
+          console.warn(`[sluice] usage: ${droppedEvents} of ${recorded} decisions not counted (${failedFlushes} failed flushes)`);
+        }
+      }
       closeRecorderConnection();
       // another server's rollup takes over at once instead of when the lease expires
       await rollup?.lease.release().catch(() => undefined);

@@ -96,7 +96,7 @@ export class UsageRecorder {
    * Stops the timer and writes everything counted (shutting down: no count may be lost),
    * waiting up to `deadlineMs` for a flush under way or a connection still opening.
    */
-  async stop(deadlineMs = 1_500): Promise<void> {
+  async stop(deadlineMs = 1_000): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     const until = Date.now() + deadlineMs;

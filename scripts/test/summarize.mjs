@@ -15,8 +15,11 @@ function vitest(name) {
   const file = join(dir, `${name}.json`);
   if (!existsSync(file)) return rows.push({ suite: name, passed: 0, failed: 1, note: "no report (crashed?)" });
   const report = JSON.parse(readFileSync(file, "utf8"));
-  // A file that failed to load has no test results but counts as a failure.
-  const brokenFiles = report.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
+  // A file that failed to load, or whose beforeAll failed (its tests then show as skipped),
+  // has no failed test but counts as a failure.
+  const brokenFiles = report.testResults.filter(
+    (f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"),
+  ).length;
   rows.push({ suite: name, passed: report.numPassedTests, failed: report.numFailedTests + brokenFiles });
 }
 

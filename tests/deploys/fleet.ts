@@ -8,6 +8,12 @@ import { HaProxy } from "./haproxy";
 // of the integration suite.
 
 export const LB_PORT = Number(process.env.SLUICE_TEST_LB_PORT ?? 3190);
+/**
+ * The instances' settings: a check timeout far above this shared machine's stalls, so every
+ * decision is exact (a degraded one is allowed without counting: that is the Redis-outage
+ * tests' subject, not these).
+ */
+export const INSTANCE_ENV = { SLUICE_LISTEN_HOST: "127.0.0.1", SLUICE_CHECK_TIMEOUT_MS: "2000" };
 export { BOOTSTRAP, freePort };
 
 export interface Fleet {
@@ -18,10 +24,11 @@ export interface Fleet {
 
 export async function startFleet(env: Record<string, string> = {}): Promise<Fleet> {
   const ports = [LB_PORT + 1, LB_PORT + 2];
-  const instances = ports.map((port) => new AppProcess(port, { SLUICE_LISTEN_HOST: "127.0.0.1", ...env }));
+  const instances = ports.map((port) => new AppProcess(port, { ...INSTANCE_ENV, ...env }));
   await Promise.all(instances.map((instance) => instance.start()));
   const lb = new HaProxy(LB_PORT, ports);
   await lb.start();
+  for (const name of ["sluice1", "sluice2"]) await lb.waitUp(name);
   return {
     lb,
     instances,
@@ -40,11 +47,19 @@ export async function timedStop(instance: AppProcess): Promise<number> {
 }
 
 export interface UsageTotals {
+  /** decisions that admitted: allowed, shadow-rejected and degraded (made without Redis) */
   allowed: number;
   rejected: number;
 }
 
-/** Totals of GET /api/admin/usage for a tenant over [fromMs, now + 1 min]. */
+interface UsagePoint {
+  allowed: number;
+  rejected: number;
+  shadowRejected: number;
+  degraded: number;
+}
+
+/** Totals of GET /api/admin/usage for a tenant over [fromMs - 1 min, now + 1 min]. */
 export async function usageTotals(baseUrl: string, tenant: string, fromMs: number): Promise<UsageTotals> {
   const to = Date.now() + 60_000;
   const query = `tenant=${tenant}&from=${fromMs - 60_000}&to=${to}&step=1m`;
@@ -52,9 +67,14 @@ export async function usageTotals(baseUrl: string, tenant: string, fromMs: numbe
     headers: { authorization: `Bearer ${BOOTSTRAP}` },
   });
   if (!response.ok) throw new Error(`usage API answered ${response.status}: ${await response.text()}`);
-  const body = (await response.json()) as { points: Array<{ allowed: number; rejected: number }> };
-  return body.points.reduce(
-    (sum, p) => ({ allowed: sum.allowed + p.allowed, rejected: sum.rejected + p.rejected }),
+  const body = (await response.json()) as { points: UsagePoint[] };
+  return sumUsage(body.points);
+}
+
+/** Each decision is counted once, under one outcome; the admitting ones add up to "allowed". */
+export function sumUsage(points: readonly UsagePoint[]): UsageTotals {
+  return points.reduce(
+    (sum, p) => ({ allowed: sum.allowed + p.allowed + p.shadowRejected + p.degraded, rejected: sum.rejected + p.rejected }),
     { allowed: 0, rejected: 0 },
   );
 }

@@ -8,12 +8,16 @@ import { Agent, request } from "node:http";
 export interface Tally {
   allowed: number;
   rejected: number;
+  /** of those allowed, made without Redis (slower than the check timeout) */
+  degraded: number;
   serverErrors: number;
   otherStatus: number;
   connectionErrors: number;
   retried: number;
   /** the longest answer, retries included (ms) */
   slowestMs: number;
+  /** the first unexpected answer (status and body), to say what went wrong */
+  firstUnexpected: string;
 }
 
 interface Reply {
@@ -51,11 +55,13 @@ export class SteadyTraffic {
   readonly tally: Tally = {
     allowed: 0,
     rejected: 0,
+    degraded: 0,
     serverErrors: 0,
     otherStatus: 0,
     connectionErrors: 0,
     retried: 0,
     slowestMs: 0,
+    firstUnexpected: "",
   };
   private running = false;
   private loops: Promise<void>[] = [];
@@ -107,10 +113,17 @@ export class SteadyTraffic {
       }
     }
     this.tally.slowestMs = Math.max(this.tally.slowestMs, performance.now() - started);
+    if (reply.status !== 200 && this.tally.firstUnexpected === "") {
+      this.tally.firstUnexpected = `${reply.status} ${reply.body.slice(0, 300)}`;
+    }
     if (reply.status >= 500) this.tally.serverErrors += 1;
     else if (reply.status !== 200) this.tally.otherStatus += 1;
-    else if ((JSON.parse(reply.body) as { allowed: boolean }).allowed) this.tally.allowed += 1;
-    else this.tally.rejected += 1;
+    else {
+      const decision = JSON.parse(reply.body) as { allowed: boolean; degraded: boolean };
+      if (decision.allowed) this.tally.allowed += 1;
+      else this.tally.rejected += 1;
+      if (decision.degraded) this.tally.degraded += 1;
+    }
   }
 }
 
