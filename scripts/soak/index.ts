@@ -66,7 +66,9 @@ async function main(): Promise<boolean> {
   const { startConfigChurn } = await import("./config-churn");
   const { usageSeries } = await import("@/lib/usage/query");
   const { UsageQueryInput } = await import("@/lib/usage/query-input");
-  const since = Date.now();
+  // from a minute boundary: the usage counted from there on is the soak's alone (not the peak's)
+  const since = Math.ceil(Date.now() / 60_000) * 60_000;
+  await sleep(since - Date.now());
   const churn = startConfigChurn();
   const middle = Math.floor(MINUTES / 2);
   const rows: MinuteRow[] = [];
@@ -85,13 +87,13 @@ async function main(): Promise<boolean> {
     rows.push(row);
     printRow(row);
   }
-  const { changes, failed } = churn.stop();
+  const { changes, failed, firstError } = churn.stop();
   await sleep(3_000); // the last usage flush (1 s) lands
-  const query = UsageQueryInput.parse({ tenant: "bench", from: since - 60_000, to: Date.now() + 60_000, step: "1m" });
+  const query = UsageQueryInput.parse({ tenant: "bench", from: since, to: Date.now() + 60_000, step: "1m" });
   const series = await usageSeries({ kind: "system", label: "soak" }, query);
-  const counted = series.points.reduce((sum, p) => sum + p.allowed + p.rejected, 0);
+  const counted = series.points.reduce((sum, p) => sum + p.allowed + p.rejected + p.shadowRejected + p.degraded, 0);
   const decisions = rows.reduce((sum, r) => sum + r.decisions, 0);
-  log(`${changes} config changes applied, ${failed} refused while PostgreSQL restarted`);
+  log(`${changes} config changes applied, ${failed} refused${failed ? ` (first: ${firstError})` : ""}`);
   const result = verdict(rows, decisions, counted, RETENTION_S / 60);
   console.log(`\n${result.line}`);
   return result.pass;

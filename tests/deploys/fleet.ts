@@ -1,6 +1,7 @@
 import { AppProcess, freePort } from "../integration/check/processes";
 import { BOOTSTRAP } from "../integration/check/http";
 import { HaProxy } from "./haproxy";
+import { FREE_PLAN_OFF } from "../integration/check/setup";
 
 // Two instances of the built server behind HAProxy, on loopback ports from
 // SLUICE_TEST_LB_PORT (default 3190): the balancer there, the instances on the next two.
@@ -15,6 +16,21 @@ export const LB_PORT = Number(process.env.SLUICE_TEST_LB_PORT ?? 3190);
  */
 export const INSTANCE_ENV = { SLUICE_LISTEN_HOST: "127.0.0.1", SLUICE_CHECK_TIMEOUT_MS: "2000" };
 export { BOOTSTRAP, freePort };
+
+type Limit = { name: string; by: "tenant" | "subject"; limit: number };
+
+/** A tenant on plan free (its own limits off) with fixed one-hour windows of these limits. */
+export function tenantWith(slug: string, limits: readonly Limit[]) {
+  return {
+    slug,
+    name: slug,
+    plan: "free",
+    status: "active" as const,
+    limits: [...FREE_PLAN_OFF, ...limits.map((l) => ({ ...l, algorithm: "fixed_window" as const, window: "1h" }))],
+    routes: [],
+    keys: [],
+  };
+}
 
 export interface Fleet {
   lb: HaProxy;

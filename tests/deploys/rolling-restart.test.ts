@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeClients, FREE_PLAN_OFF, importDoc, setupTenants, unique } from "../integration/check/setup";
+import { closeClients, importDoc, setupTenants, unique } from "../integration/check/setup";
 import { decide, sleep, waitForVersion, type Decision } from "../integration/check/http";
-import { BOOTSTRAP, settledUsage, startFleet, timedStop, type Fleet } from "./fleet";
+import { BOOTSTRAP, settledUsage, startFleet, tenantWith, timedStop, type Fleet } from "./fleet";
 import { SteadyTraffic } from "./traffic";
 
 // Two instances behind HAProxy (docs/examples/haproxy.cfg) under steady check traffic,
@@ -11,19 +11,11 @@ import { SteadyTraffic } from "./traffic";
 // not exceeded across both.
 
 const slug = unique("deploy");
-const tenantDoc = (limit: number) => ({
-  slug,
-  name: slug,
-  plan: "free",
-  status: "active" as const,
-  limits: [
-    ...FREE_PLAN_OFF,
-    { name: "per-subject", by: "subject" as const, algorithm: "fixed_window" as const, limit: 40, window: "1h" },
-    { name: "burst", by: "tenant" as const, algorithm: "fixed_window" as const, limit, window: "1h" },
-  ],
-  routes: [],
-  keys: [],
-});
+const tenantDoc = (limit: number) =>
+  tenantWith(slug, [
+    { name: "per-subject", by: "subject", limit: 20 },
+    { name: "burst", by: "tenant", limit },
+  ]);
 const other = unique("deploy-cap");
 
 let fleet: Fleet;
@@ -31,7 +23,7 @@ let fleet: Fleet;
 beforeAll(async () => {
   const setup = await setupTenants([
     tenantDoc(1_000_000),
-    { slug: other, plan: "free", limits: [...FREE_PLAN_OFF] },
+    tenantWith(other, []),
   ]);
   fleet = await startFleet();
   for (const instance of fleet.instances) await waitForVersion(setup.version, instance.url);
@@ -94,19 +86,7 @@ describe("rolling restart behind HAProxy", () => {
 
   it("admits no more than L across both instances", async () => {
     const L = 25;
-    const version = await importDoc({
-      tenants: [
-        {
-          slug: other,
-          name: other,
-          plan: "free",
-          status: "active",
-          limits: [...FREE_PLAN_OFF, { name: "cap", by: "tenant", algorithm: "fixed_window", limit: L, window: "1h" }],
-          routes: [],
-          keys: [],
-        },
-      ],
-    });
+    const version = await importDoc({ tenants: [tenantWith(other, [{ name: "cap", by: "tenant", limit: L }])] });
     for (const instance of fleet.instances) await waitForVersion(version, instance.url);
     // 4 L checks at once through the balancer, which spreads them over both instances
     const traffic = new SteadyTraffic(fleet.lb.url, BOOTSTRAP, () => ({ tenant: other }), 8);

@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeClients, FREE_PLAN_OFF, importDoc, setupTenants, unique } from "../integration/check/setup";
+import { closeClients, importDoc, setupTenants, unique } from "../integration/check/setup";
 import { sleep, waitForVersion } from "../integration/check/http";
 import { AppProcess } from "../integration/check/processes";
 import { UsageQueryInput } from "@/lib/usage/query-input";
 import { usageSeries } from "@/lib/usage/query";
-import { BOOTSTRAP, INSTANCE_ENV, LB_PORT, sumUsage, timedStop } from "./fleet";
+import { BOOTSTRAP, INSTANCE_ENV, LB_PORT, sumUsage, tenantWith, timedStop } from "./fleet";
 import { checkOnNewConnection, SteadyTraffic } from "./traffic";
 
 // SLUICE_WORKERS=2: two check processes share one port (node:cluster) beside the one app
@@ -16,22 +16,14 @@ import { checkOnNewConnection, SteadyTraffic } from "./traffic";
 const capped = unique("workers-cap");
 const counted = unique("workers-usage");
 const L = 30;
-const cappedDoc = (limit: number) => ({
-  slug: capped,
-  name: capped,
-  plan: "free",
-  status: "active" as const,
-  limits: [...FREE_PLAN_OFF, { name: "cap", by: "tenant" as const, algorithm: "fixed_window" as const, limit, window: "1h" }],
-  routes: [],
-  keys: [],
-});
+const cappedDoc = (limit: number) => tenantWith(capped, [{ name: "cap", by: "tenant", limit }]);
 const app = new AppProcess(LB_PORT + 3, { ...INSTANCE_ENV, SLUICE_WORKERS: "2" });
 
 /** Each check on a connection of its own: node:cluster hands new connections to the workers in turn. */
 const fresh = { newConnection: true };
 
 beforeAll(async () => {
-  const setup = await setupTenants([cappedDoc(L), { slug: counted, plan: "free", limits: [...FREE_PLAN_OFF] }]);
+  const setup = await setupTenants([cappedDoc(L), tenantWith(counted, [])]);
   await app.start();
   for (let i = 0; i < 4; i++) await waitForVersion(setup.version, app.url);
 }, 120_000);
