@@ -11,6 +11,8 @@ import { env } from "@/lib/env";
 import { startUsageJobs } from "@/lib/usage/jobs";
 import { forwarder, frontOwns } from "@/lib/server/forward";
 import { stampClientAddress } from "@/lib/http/client-address";
+import { closeRedis } from "@/lib/redis";
+import { closeDatabase } from "@/lib/data/close";
 
 const [frontSocket, appSocket] = z.tuple([z.string().min(1), z.string().min(1)]).parse(process.argv.slice(2));
 const HandOff = z.object({ kind: z.literal("connection"), unread: z.instanceof(Uint8Array).nullable() });
@@ -20,7 +22,8 @@ const dev = settings.NODE_ENV !== "production";
 const app = next({ dev, hostname: "localhost", port: settings.PORT });
 await app.prepare();
 const handle = app.getRequestHandler();
-const forward = forwarder(frontSocket);
+// one front, or each check worker in turn (SLUICE_WORKERS): a comma-separated list
+const forward = forwarder(frontSocket.split(","));
 // Usage rollups into PostgreSQL run here, off the check path; the front counts decisions.
 const usage = startUsageJobs({ recording: false });
 
@@ -29,6 +32,9 @@ const server = createServer(
   // checked every second, so a deadline is kept within a second
   { requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: 1_000 },
   (request, response) => {
+    // stopping: this answer is the connection's last (Connection: close), so a balancer
+    // holding it sends nothing more here that could be cut off by the exit
+    if (stopping) response.shouldKeepAlive = false;
     if (frontOwns(request.url)) return forward(request, response);
     // The client address from the socket (not a client-sent header), for sign-in limits.
     stampClientAddress(request);
@@ -54,10 +60,18 @@ process.on("message", (message: unknown, socket: unknown) => {
   server.emit("connection", socket);
 });
 
+// Graceful: requests under way are answered while usage rollups stop and release their
+// lease (another server's rollup takes over at once); then the stores are closed.
+let stopping = false;
 function shutdown(): void {
-  server.close(() => void usage.stop().finally(() => process.exit(0)));
+  if (stopping) return;
+  stopping = true;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   setTimeout(() => process.exit(0), 2_500).unref();
+  void Promise.allSettled([closed, usage.stop()])
+    .then(() => Promise.allSettled([closeRedis(), closeDatabase()]))
+    .finally(() => process.exit(0));
 }
 process.on("SIGTERM", shutdown);
 process.on("SIGINT", shutdown);

@@ -7,82 +7,72 @@
 // import, a parse, a usage rollup) runs on this process's event loop, so none of it can
 // hold up a check. Checks and metrics requests that reach the app on a connection it holds
 // come back here over a private socket (lib/server/forward.ts).
-import { createServer } from "node:http";
-import { createServer as createNetServer } from "node:net";
+//
+// SLUICE_WORKERS=N (N > 1): this process becomes a node:cluster primary with N check fronts
+// as workers on the one port, and still the one app process (lib/server/cluster-primary.ts).
+// SIGTERM stops everything gracefully within 5 s (lib/server/shutdown.ts).
+import cluster from "node:cluster";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { env } from "@/lib/env";
-import { startEnforcement } from "@/lib/enforce/runtime";
-import { leanRoute } from "@/lib/enforce/http/lean-router";
-import { checkFrontHandler } from "@/lib/enforce/http/front-handler";
-import { LeanFront } from "@/lib/enforce/http/front/lean-front";
-import { startUsageJobs } from "@/lib/usage/jobs";
-import { AppProcess } from "@/lib/server/app-process";
+import type { Socket } from "node:net";
+import { env, workerCount } from "@/lib/env";
+import { AppProcess, takeUnread } from "@/lib/server/app-process";
+import { startWorkers } from "@/lib/server/cluster-primary";
+import { startFront } from "@/lib/server/front";
+import { onShutdown } from "@/lib/server/shutdown";
+import { closeDatabase } from "@/lib/data/close";
+import { AppGone } from "@/lib/server/cluster-primary";
 
 const settings = env();
-const enforcement = await startEnforcement();
-// Usage: decisions are counted here, where checks are answered; rollups (and the tenants'
-// Redis memory pass) run in the app; this process reads the memory figures for metrics.
-const usage = startUsageJobs({
-  rollups: false,
-  tenantSlugs: () => enforcement.holder.current.snapshot.tenantSlugById,
-});
+const workers = workerCount(settings.SLUICE_WORKERS);
+const appScript = fileURLToPath(new URL("./server-app.mjs", import.meta.url));
 
-// Private sockets between the two processes, in a directory only this user can enter.
-const privateDir = mkdtempSync(join(tmpdir(), "sluice-"));
-const frontSocket = join(privateDir, "front.sock");
-const appSocket = join(privateDir, "app.sock");
-
-// Checks and metrics passed back by the app process, served by node:http here.
-const internal = createServer((request, response) => {
-  if (leanRoute(enforcement, request, response)) return;
-  response.writeHead(404).end();
-});
-internal.listen(frontSocket);
-
-const app = new AppProcess(fileURLToPath(new URL("./server-app.mjs", import.meta.url)), [
-  frontSocket,
-  appSocket,
-]);
-await app.whenReady();
-
-const KEEP_ALIVE_MS = 65_000;
-const server = createNetServer();
-// Over the cap, node closes new connections at once (the app process has its own cap).
-server.maxConnections = settings.SLUICE_MAX_CONNECTIONS;
-const front = new LeanFront(server, checkFrontHandler(enforcement), {
-  keepAliveMs: KEEP_ALIVE_MS,
-  headersTimeoutMs: settings.SLUICE_REQUEST_TIMEOUT_MS,
-  handOff: (socket, unread) => app.handOff(socket, unread),
-});
-server.on("error", (error) => {
-  // Port taken or similar: exit rather than live on without serving.
-  console.error(`[sluice] server error: ${error.message}`);
-  process.exit(1);
-});
-// SLUICE_LISTEN_HOST unset: every interface (node's default), as a service's clients need.
-server.listen(settings.PORT, settings.SLUICE_LISTEN_HOST, () => {
-  const mode = settings.NODE_ENV === "production" ? "production" : "development";
-  console.log(`[sluice] listening on http://localhost:${settings.PORT} (${mode})`);
-});
-
-let stopping = false;
-function shutdown(): void {
-  if (stopping) return;
-  stopping = true;
-  server.close();
-  internal.close();
-  front.closeConnections();
-  setTimeout(() => process.exit(0), 4_000).unref();
-  void app
-    .stop()
-    .then(() => Promise.allSettled([usage.stop(), enforcement.close()]))
-    .finally(() => {
-      rmSync(privateDir, { recursive: true, force: true });
-      process.exit(0);
-    });
+/** A worker passes a connection it does not answer to the primary, which owns the app process. */
+function toPrimary(socket: Socket, unread: Buffer | null): void {
+  process.send?.({ kind: "connection", unread: takeUnread(socket, unread) }, socket, { keepOpen: false }, (error) => {
+    if (error) socket.destroy();
+  });
 }
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
+
+if (cluster.isWorker && settings.SLUICE_WORKER_SOCKET) {
+  const front = await startFront({ internalSocket: settings.SLUICE_WORKER_SOCKET, handOff: toPrimary, announce: false });
+  // the primary says when the app process (which passes checks back here) has exited
+  const appGone = new Promise<void>((resolve) =>
+    process.on("message", (message: unknown) => {
+      if (AppGone.safeParse(message).success) resolve();
+    }),
+  );
+  onShutdown(() => front.stop(appGone).then(closeDatabase));
+  // the primary is gone: stop as on SIGTERM
+  process.on("disconnect", () => process.kill(process.pid, "SIGTERM"));
+} else {
+  // Private sockets between the processes, in a directory only this user can enter.
+  const privateDir = mkdtempSync(join(tmpdir(), "sluice-"));
+  const appSocket = join(privateDir, "app.sock");
+  const frontSockets = Array.from({ length: workers }, (_, i) => join(privateDir, `front-${i}.sock`));
+  const app = new AppProcess(appScript, [frontSockets.join(","), appSocket]);
+  await app.whenReady();
+  if (workers === 1) {
+    const front = await startFront({
+      internalSocket: frontSockets[0] as string,
+      handOff: (socket, unread) => app.handOff(socket, unread),
+      announce: true,
+    });
+    onShutdown(async () => {
+      const appGone = app.stop();
+      await Promise.allSettled([front.stop(appGone).then(closeDatabase), appGone]);
+      rmSync(privateDir, { recursive: true, force: true });
+    });
+  } else {
+    const pool = startWorkers(frontSockets, app);
+    onShutdown(async () => {
+      const appGone = app.stop();
+      await Promise.allSettled([pool.stop(appGone), appGone]);
+      rmSync(privateDir, { recursive: true, force: true });
+    });
+    await pool.listening;
+    console.log(`[sluice] listening on http://localhost:${settings.PORT} (${settings.NODE_ENV}, ${workers} check workers)`);
+  }
+}

@@ -30,6 +30,18 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // Several instances and restarts (scripts/test/run-suites.sh "deploys"): own processes and HAProxy.
+        extends: true,
+        test: {
+          name: "deploys",
+          include: ["tests/deploys/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -1,4 +1,5 @@
 import "server-only";
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { parseTrustedProxies } from "@/lib/http/trusted-proxies";
 
@@ -77,6 +78,13 @@ const EnvSchema = z.object({
   // connections per process (the check front and the app each) beyond the cap are closed.
   SLUICE_REQUEST_TIMEOUT_MS: intInRange(1_000, 300_000, 10_000),
   SLUICE_MAX_CONNECTIONS: intInRange(16, 1_000_000, 4_096),
+  // Check processes sharing the port (node:cluster): a number, or "auto" for one per core.
+  SLUICE_WORKERS: z
+    .string()
+    .regex(/^(auto|[1-9]|[1-5][0-9]|6[0-4])$/, "must be a number of processes from 1 to 64, or auto")
+    .default("1"),
+  // Set by the primary for each of its check workers (not a user setting): the worker's private socket.
+  SLUICE_WORKER_SOCKET: z.string().min(1).optional(),
 });
 
 const OidcComplete = EnvSchema.refine(
@@ -102,6 +110,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       : `${name} ${issue.message}`;
   });
   throw new EnvError(`Bad settings: ${problems.join("; ")}.`);
+}
+
+/** SLUICE_WORKERS as a count ("auto": the cores this process may use). */
+export function workerCount(setting: string, cores: number = availableParallelism()): number {
+  return setting === "auto" ? Math.max(1, cores) : Number(setting);
 }
 
 let cached: Env | undefined;

@@ -13,7 +13,7 @@ rm -rf "$REPORTS"; mkdir -p "$REPORTS"
 KEEP="${SLUICE_KEEP_TEST_SERVERS:-0}"
 export SLUICE_LISTEN_HOST=127.0.0.1 # the apps this run starts (also the tests' own)
 
-ensure_system_packages chromium
+ensure_system_packages chromium haproxy # haproxy: the deploys suite
 ensure_node_modules
 
 # Issue 19: what of this checkout listens before the run, then a watcher for anything of it

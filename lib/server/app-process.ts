@@ -34,7 +34,7 @@ interface ReadableHandle {
  * front's connection left, then what the paused stream buffered since. Bytes not yet read
  * from the kernel travel with the socket itself.
  */
-function takeUnread(socket: Socket, unread: Buffer | null): Buffer | null {
+export function takeUnread(socket: Socket, unread: Buffer | null): Buffer | null {
   const parts: Buffer[] = unread === null ? [] : [unread];
   for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null) {
     parts.push(chunk);

@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import { setDecisionSink } from "@/lib/enforce/decision-sink";
 import { redis } from "@/lib/redis";
 import { usageSink } from "@/lib/usage/decision-sink";
-import { usageRecorder } from "@/lib/usage/recorder";
+import { closeRecorderConnection, usageRecorder } from "@/lib/usage/recorder";
 import { UsageRollup } from "@/lib/usage/rollup";
 import { usageSettings } from "@/lib/usage/settings";
 import { startMemoryJob } from "@/lib/usage/tenant-memory";
@@ -63,7 +63,15 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
     async stop() {
       rollupTask?.stop();
       await memory.stop();
-      if (recording) await recorder.stop();
+      if (recording) {
+        await recorder.stop();
+        const { recorded, droppedEvents, failedFlushes } = recorder.stats();
+        if (droppedEvents > 0 || failedFlushes > 0) {
+          console.warn(`[sluice] usage: ${droppedEvents} of ${recorded} decisions not counted (${failedFlushes} failed flushes)`);
+        }
+      }
+      closeRecorderConnection();
+      // another server's rollup takes over at once instead of when the lease expires
       await rollup?.lease.release().catch(() => undefined);
       holder.sluiceUsageJobs = undefined;
     },

@@ -92,10 +92,18 @@ export class UsageRecorder {
     this.timer.unref();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops the timer and writes everything counted (shutting down: no count may be lost),
+   * waiting up to `deadlineMs` for a flush under way or a connection still opening.
+   */
+  async stop(deadlineMs = 1_000): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.flush();
+    const until = Date.now() + deadlineMs;
+    while ((!this.batch.empty || this.flushing) && Date.now() < until) {
+      await this.flush();
+      if (!this.batch.empty) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   stats(): RecorderStats {
@@ -122,6 +130,12 @@ const holder = globalThis as unknown as {
   sluiceUsageRecorder?: UsageRecorder;
   sluiceUsageRedis?: RedisClient;
 };
+
+/** Closes the recorder's own connection (after stop(), at shutdown). */
+export function closeRecorderConnection(): void {
+  holder.sluiceUsageRedis?.disconnect();
+  holder.sluiceUsageRedis = undefined;
+}
 
 /** The process-wide recorder /api/check reports to (started by startUsageJobs). */
 export function usageRecorder(): UsageRecorder {

@@ -18,6 +18,7 @@ import { issueTargets, printTable, printTargets, type Row } from "./report";
 import { phaseRow, redisRow } from "./rows";
 import { bytesPerIdentity, localPhases, localRows, localTargets, seedLocal } from "./local-limits";
 import { clientRows } from "./client-rows";
+import { workerPhases } from "./workers";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
@@ -173,6 +174,7 @@ async function main(): Promise<void> {
       },
     },
     ...localPhases(appPhase, redisUrl),
+    ...workerPhases({ env: serverEnv, token, bodies: checkBodies, seconds: SECONDS, redisPid: redisServer.pid }),
   ];
   const summaries = await runRounds(
     phases.filter((p) => !ONLY || ONLY.has(p.id)),
@@ -222,6 +224,8 @@ async function main(): Promise<void> {
     row("(b½)", "half", "POST /api/check at half (b)'s peak, 10 conn."),
     row("(h)", "h", "(b½) while hostile YAML and 5,000-route imports are sent"),
     ...localRows(get, await bytesPerIdentity()),
+    row("(w1)", "w1", "POST /api/check, SLUICE_WORKERS=1"),
+    row("(w2)", "w2", "POST /api/check, SLUICE_WORKERS=2 (node:cluster)"),
     redisRow(f, "(f)", "redis-benchmark EVALSHA, same script", "Redis alone, no HTTP"),
     redisRow(
       fMany,

@@ -15,8 +15,11 @@ function vitest(name) {
   const file = join(dir, `${name}.json`);
   if (!existsSync(file)) return rows.push({ suite: name, passed: 0, failed: 1, note: "no report (crashed?)" });
   const report = JSON.parse(readFileSync(file, "utf8"));
-  // A file that failed to load has no test results but counts as a failure.
-  const brokenFiles = report.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
+  // A file that failed to load, or whose beforeAll failed (its tests then show as skipped),
+  // has no failed test but counts as a failure.
+  const brokenFiles = report.testResults.filter(
+    (f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"),
+  ).length;
   rows.push({ suite: name, passed: report.numPassedTests, failed: report.numFailedTests + brokenFiles });
 }
 
@@ -33,7 +36,7 @@ const expectedFile = join(dir, "expected.txt");
 const expected = existsSync(expectedFile) ? readFileSync(expectedFile, "utf8").trim().split("\n").filter(Boolean) : [];
 // A full run (no SLUICE_TEST_SUITES) must have the standard suites whatever happened.
 if (!process.env.SLUICE_TEST_SUITES) {
-  const standard = ["unit vitest", "integration vitest", "cluster vitest", "e2e playwright"];
+  const standard = ["unit vitest", "integration vitest", "cluster vitest", "deploys vitest", "e2e playwright"];
   for (const s of standard) {
     const skipCluster = s.startsWith("cluster") && rows.some((r) => r.suite === "cluster-start");
     if (!skipCluster && !expected.includes(s)) expected.push(s);

@@ -1,6 +1,7 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Enforcement } from "@/lib/enforce/runtime";
+import { refreshProcessMetrics } from "@/lib/metrics/process-metrics";
 import {
   answerBody,
   authenticate,
@@ -73,6 +74,7 @@ export function leanRoute(
         writeAnswer(response, methodNotAllowed("GET"));
         return true;
       }
+      refreshProcessMetrics();
       const body = registry.render() + tenantMemoryMetricsText();
       const headers = "content-type: text/plain; version=0.0.4; charset=utf-8\r\ncache-control: no-store\r\n";
       writeAnswer(response, { status: 200, headers, body }, request.method === "HEAD");

@@ -94,6 +94,11 @@ export class AppProcess {
     return `http://localhost:${this.port}`;
   }
 
+  /** The server process's id while it runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   async start(): Promise<void> {
     this.child = spawn(process.execPath, ["--enable-source-maps", ".next/sluice/server.mjs"], {
       cwd: ROOT,

@@ -29,6 +29,15 @@ export class AnswerQueue {
     return slot;
   }
 
+  /**
+   * Shutting down: the connection closes after the last answer owed. Its head says so when
+   * it is not rendered yet (the usual case: a check waiting on Redis).
+   */
+  closeAfterLast(): void {
+    const last = this.slots[this.slots.length - 1];
+    if (last) last.close = true;
+  }
+
   /** Puts an answer in its place; false when the place was already answered. */
   fill(slot: AnswerSlot, answer: HttpAnswer): boolean {
     if (slot.text !== null) return false;

@@ -49,6 +49,8 @@ export class FrontConnection {
   private closing = false;
   private handingOff = false;
   private paused = false;
+  /** shutting down with a request partly received: it is answered, and is the last */
+  private lastRequest = false;
 
   constructor(
     readonly socket: Socket,
@@ -84,10 +86,20 @@ export class FrontConnection {
     this.socket.end(responseHead(answer, 0, true) + String(answer.body), "latin1");
   }
 
-  /** Shutting down: answer what was asked, then close. */
+  /**
+   * Shutting down: an idle connection closes now; a busy one answers what it was asked
+   * (a request partly received included), its last answer saying `Connection: close`.
+   */
   close(): void {
-    this.closing = true;
-    if (this.answers.length === 0 && !this.handingOff) this.socket.end();
+    if (this.handingOff || this.closing) return;
+    if (this.answers.length === 0 && this.pending === null) {
+      this.closing = true;
+      this.socket.end();
+    } else if (this.pending !== null) this.lastRequest = true;
+    else {
+      this.closing = true;
+      this.answers.closeAfterLast();
+    }
   }
 
   private readonly onData = (chunk: Buffer): void => {
@@ -178,8 +190,9 @@ export class FrontConnection {
     const body = data.toString("utf8", this.bodyAt, need);
     this.request = null;
     this.pending = need === data.length ? null : data.subarray(need);
-    if (request.close) this.closing = true;
-    const slot = this.answers.add(request.close);
+    const close = request.close || this.lastRequest;
+    if (close) this.closing = true;
+    const slot = this.answers.add(close);
     this.handler.serve(request, body, (answer) => this.answer(slot, answer));
     return true;
   }

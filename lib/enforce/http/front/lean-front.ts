@@ -56,9 +56,18 @@ export class LeanFront {
     this.sweeper.unref();
   }
 
-  /** Shutting down: each connection answers what it was asked, then closes. */
-  closeConnections(): void {
+  /**
+   * Shutting down (the server no longer accepts): idle connections close now, busy ones
+   * once they answered what they were asked. Resolves when none is left, or at the
+   * deadline, when the rest are dropped.
+   */
+  async drain(deadlineMs: number): Promise<void> {
     for (const connection of this.connections) connection.close();
+    const until = Date.now() + deadlineMs;
+    while (this.connections.size > 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    for (const connection of this.connections) connection.socket.destroy();
   }
 
   private accept(socket: Socket): void {

@@ -1,0 +1,91 @@
+import "server-only";
+import { createServer } from "node:http";
+import { createServer as createNetServer, type Socket } from "node:net";
+import { env } from "@/lib/env";
+import { startEnforcement } from "@/lib/enforce/runtime";
+import { leanRoute } from "@/lib/enforce/http/lean-router";
+import { checkFrontHandler } from "@/lib/enforce/http/front-handler";
+import { LeanFront } from "@/lib/enforce/http/front/lean-front";
+import { startUsageJobs } from "@/lib/usage/jobs";
+import { closeRedis } from "@/lib/redis";
+
+// One check front: owns (or, as a worker, shares) the port and answers checks; every other
+// connection goes to the app process through `handOff`. Checks and metrics the app passes
+// back arrive on `internalSocket`. Its own config holder, limiter connections and usage
+// recorder: several fronts (workers or servers) work side by side as separate instances.
+
+export interface FrontOptions {
+  internalSocket: string;
+  handOff: (socket: Socket, unread: Buffer | null) => void;
+  /** a worker leaves the "listening" line to its primary */
+  announce: boolean;
+}
+
+export interface Front {
+  /**
+   * Graceful stop: no new connection, every check asked is answered, counts flushed, Redis
+   * connections closed (PostgreSQL's pool is the caller's: lib/data). Checks the app process
+   * passes back are answered until `appGone` resolves (it stops at the same time and may
+   * still hold connections with checks on them, as a load balancer's reused ones).
+   */
+  stop(appGone: Promise<void>): Promise<void>;
+}
+
+const KEEP_ALIVE_MS = 65_000;
+// Shutting down, within the 4.5 s of lib/server/shutdown.ts: connections answer what they
+// were asked within 2 s; checks the app process passes back are answered until it exits or
+// 3 s have passed (its own grace); then 1 s at most to flush the usage counts.
+const DRAIN_MS = 2_000;
+const APP_GONE_MS = 3_000;
+
+export async function startFront(options: FrontOptions): Promise<Front> {
+  const settings = env();
+  const enforcement = await startEnforcement();
+  // Usage: decisions are counted here, where checks are answered; rollups (and the tenants'
+  // Redis memory pass) run in the app; this process reads the memory figures for metrics.
+  const usage = startUsageJobs({
+    rollups: false,
+    tenantSlugs: () => enforcement.holder.current.snapshot.tenantSlugById,
+  });
+
+  const internal = createServer((request, response) => {
+    if (leanRoute(enforcement, request, response)) return;
+    response.writeHead(404).end();
+  });
+  internal.listen(options.internalSocket);
+
+  const server = createNetServer();
+  // Over the cap, node closes new connections at once (the app process has its own cap).
+  server.maxConnections = settings.SLUICE_MAX_CONNECTIONS;
+  const front = new LeanFront(server, checkFrontHandler(enforcement), {
+    keepAliveMs: KEEP_ALIVE_MS,
+    headersTimeoutMs: settings.SLUICE_REQUEST_TIMEOUT_MS,
+    handOff: options.handOff,
+  });
+  server.on("error", (error) => {
+    // Port taken or similar: exit rather than live on without serving.
+    console.error(`[sluice] server error: ${error.message}`);
+    process.exit(1);
+  });
+  // SLUICE_LISTEN_HOST unset: every interface (node's default), as a service's clients need.
+  await new Promise<void>((resolve) => server.listen(settings.PORT, settings.SLUICE_LISTEN_HOST, resolve));
+  if (options.announce) {
+    const mode = settings.NODE_ENV === "production" ? "production" : "development";
+    console.log(`[sluice] listening on http://localhost:${settings.PORT} (${mode})`);
+  }
+
+  return {
+    async stop(appGone) {
+      const started = Date.now();
+      server.close();
+      await front.drain(DRAIN_MS);
+      const left = Math.max(0, APP_GONE_MS - (Date.now() - started));
+      await Promise.race([appGone, new Promise((resolve) => setTimeout(resolve, left))]);
+      internal.close();
+      internal.closeAllConnections();
+      // every check is answered: now the last counts are written and the connections closed
+      await usage.stop();
+      await Promise.allSettled([enforcement.close(), closeRedis()]);
+    },
+  };
+}

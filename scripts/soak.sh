@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# `npm run soak` (not part of npm test): packages and node modules as for `npm start`, then
+# the soak (scripts/soak/index.ts), which starts and stops its own Redis, PostgreSQL and server.
+# SOAK_MINUTES (default 10) sets its length.
+source "$(dirname "$0")/lib/common.sh"
+cd "$ROOT"
+ensure_system_packages wrk
+ensure_node_modules
+node --import tsx scripts/soak/index.ts
