@@ -72,8 +72,9 @@ describe("private PostgreSQL per checkout", () => {
     // started again: the running server and its port, not a second one
     expect(await start(a, "durable")).toBe(portA);
 
-    // B told to use A's port: refuses with a sentence instead of sharing A's server
-    const refused = await start(b, "durable", { SLUICE_PG_PORT: String(portA) }).then(
+    // B's test cluster told to use A's port (SLUICE_PG_PORT + 1): refuses with a sentence
+    // instead of sharing A's server
+    const refused = await start(b, "fast", { SLUICE_PG_PORT: String(portA - 1) }).then(
       () => "started",
       (error: { stderr?: string }) => error.stderr ?? "",
     );
