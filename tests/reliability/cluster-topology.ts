@@ -51,9 +51,9 @@ export class ClusterGroup {
     }, "the replicas to sync");
   }
 
-  /** The node that is primary of the slot of this key now. */
-  async primaryOf(key: string): Promise<RedisNode> {
-    const first = this.nodes[0] as RedisNode;
+  /** The node that is primary of the slot of this key now, as `asked` (a node) sees it. */
+  async primaryOf(key: string, asked = this.nodes[0] as RedisNode): Promise<RedisNode | null> {
+    const first = asked;
     const slot = Number(await this.call(first, "CLUSTER", "KEYSLOT", key));
     for (const line of (await this.call(first, "CLUSTER", "NODES")).split("\n")) {
       const fields = line.split(" ");
@@ -65,7 +65,7 @@ export class ClusterGroup {
       });
       if (owns) return this.nodes.find((node) => node.port === port) as RedisNode;
     }
-    throw new Error(`no primary serves slot ${slot}`);
+    return null;
   }
 
   /** A key matching the pattern, from whichever node holds one. */

@@ -5,6 +5,15 @@ import { check, sleep } from "../integration/check/http";
 // answer, how long decisions were degraded, when exact ones resumed, and the over-admission
 // (admissions the limiter forgot: acknowledged by the old primary, never replicated).
 
+/** The one limit of the tenants these tests check ("big", a token bucket never exhausted). */
+export const bigLimit = (limit: number) => ({
+  name: "big",
+  algorithm: "token_bucket" as const,
+  limit,
+  window: "365d",
+  by: "tenant" as const,
+});
+
 export interface Sample {
   /** when the check was sent, ms since the traffic started */
   at: number;
@@ -61,7 +70,7 @@ export class Traffic {
         status: answer?.status ?? 0,
         allowed: answer?.body.allowed ?? false,
         degraded: answer?.body.degraded ?? false,
-        remaining: answer?.body.remaining ?? null,
+        remaining: answer?.body.limits?.find((limit) => limit.name === "big")?.remaining ?? null,
       });
       await sleep(4);
     }

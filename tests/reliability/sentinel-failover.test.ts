@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppProcess } from "../integration/check/processes";
 import { waitForVersion, sleep } from "../integration/check/http";
-import { closeClients, setupTenants, unique } from "../integration/check/setup";
+import { closeClients, FREE_PLAN_OFF, setupTenants, unique } from "../integration/check/setup";
 import { HA_BASE, SENTINEL_NAME, SentinelGroup, waitFor, info } from "./topology";
-import { expectServerLatency, figures, print, serverLatency, Traffic } from "./failover-traffic";
+import { bigLimit, expectServerLatency, figures, print, serverLatency, Traffic } from "./failover-traffic";
 
 // Redis Sentinel: a primary, a replica and three sentinels on loopback; an app process of
 // its own pointed at the sentinels (REDIS_SENTINELS). Under steady check traffic the primary
@@ -20,7 +20,7 @@ let app: AppProcess;
 
 beforeAll(async () => {
   const setup = await setupTenants([
-    { slug: tenant, plan: "free", limits: [{ name: "big", algorithm: "token_bucket", limit: LIMIT, window: "365d", by: "tenant" }] },
+    { slug: tenant, plan: "free", limits: [...FREE_PLAN_OFF, bigLimit(LIMIT)] },
   ]);
   group = new SentinelGroup(HA_BASE);
   await group.start();
