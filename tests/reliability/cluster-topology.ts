@@ -5,12 +5,13 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { RedisNode, waitFor } from "./topology";
 
-// A Redis Cluster of three primaries and three replicas on base..base+5, with a short node
-// timeout (1.5 s) so a crashed primary's replica takes over within a few seconds.
+// A Redis Cluster of three primaries and three replicas on base..base+5 (their cluster bus
+// on base+9..base+14: the default, port ± 10000, may fall in the range the system hands out
+// as clients' ephemeral ports, and such a port is then taken now and then), with a short
+// node timeout (1.5 s) so a crashed primary's replica takes over within a few seconds.
 
 const run = promisify(execFile);
-// The cluster bus defaults to port + 10000, impossible above 55535: then port - 10000.
-const bus = (port: number): number => (port <= 55_535 ? port + 10_000 : port - 10_000);
+const BUS_OFFSET = 9;
 
 export class ClusterGroup {
   readonly dir = mkdtempSync(join(tmpdir(), "sluice-cluster-"));
@@ -23,7 +24,7 @@ export class ClusterGroup {
       mkdirSync(dir);
       return new RedisNode(port, [
         "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir,
-        "--cluster-enabled", "yes", "--cluster-port", String(bus(port)),
+        "--cluster-enabled", "yes", "--cluster-port", String(port + BUS_OFFSET),
         "--cluster-config-file", join(dir, "nodes.conf"), "--cluster-node-timeout", "1500",
       ]);
     });

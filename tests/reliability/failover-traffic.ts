@@ -86,7 +86,11 @@ export interface FailoverFigures {
   degradedChecks: number;
   exactAfterMs: number;
   exactAdmitted: number;
+  timedOut: number;
   counted: number;
+  /** admissions the limiter forgot, at least (exact ones beyond what Redis remembers) */
+  overAdmittedAtLeast: number;
+  /** ...and at most (adding the timed-out calls, which Redis may have counted) */
   overAdmitted: number;
   /** the five slowest answers: when sent (ms from the kill) and how long */
   slowest: string;
@@ -103,6 +107,7 @@ export function figures(
   timeoutMs: number,
   limit: number,
   windowMs: number,
+  timedOut: number,
 ): FailoverFigures {
   const ordered = [...samples].sort((a, b) => a.at - b.at);
   // degraded answers of the failover: from the kill until exact decisions held again (a
@@ -129,8 +134,10 @@ export function figures(
     degradedChecks: degraded.length,
     exactAfterMs: firstExact ? firstExact.at + firstExact.ms - killedAt : Number.POSITIVE_INFINITY,
     exactAdmitted: exact.length,
+    timedOut,
     counted,
-    overAdmitted: Math.max(0, exact.length - counted),
+    overAdmittedAtLeast: Math.max(0, exact.length - counted),
+    overAdmitted: Math.max(0, exact.length + timedOut - counted),
     slowest: [...ordered]
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 5)
@@ -143,6 +150,8 @@ export interface ServerLatency {
   count: number;
   within100ms: number;
   within250ms: number;
+  /** limiter calls that timed out: Redis may still have run them (counted, answered degraded) */
+  timedOut: number;
 }
 
 /** The server's own count of check answers, and of those within 100 and 250 ms (its histogram). */
@@ -153,6 +162,7 @@ export async function serverLatency(url: string): Promise<ServerLatency> {
     count: read(/^sluice_check_duration_seconds_count (\d+)$/m),
     within100ms: read(/^sluice_check_duration_seconds_bucket\{le="0\.1"\} (\d+)$/m),
     within250ms: read(/^sluice_check_duration_seconds_bucket\{le="0\.25"\} (\d+)$/m),
+    timedOut: read(/^sluice_store_failures_total\{kind="timeout"\} (\d+)$/m) || 0,
   };
 }
 
@@ -175,7 +185,7 @@ export function print(topology: string, f: FailoverFigures): void {
       `[failover] ${topology}: ${f.checks} checks, ${f.non200} not 200, longest answer ${f.longestMs.toFixed(0)} ms` +
         ` (${f.overTimeout} beyond the timeout + 50 ms; slowest, sent at ms from the kill: ${f.slowest})`,
       `  degraded for ${f.degradedMs.toFixed(0)} ms (${f.degradedChecks} checks), exact decisions again ${f.exactAfterMs.toFixed(0)} ms after the kill`,
-      `  over-admission: ${f.overAdmitted} (exact admissions ${f.exactAdmitted}, remembered by Redis ${f.counted})`,
+      `  over-admission: ${f.overAdmittedAtLeast} to ${f.overAdmitted} (exact admissions ${f.exactAdmitted}, remembered by Redis ${f.counted}, timed-out calls Redis may have counted ${f.timedOut})`,
     ].join("\n"),
   );
 }

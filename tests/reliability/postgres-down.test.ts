@@ -10,14 +10,14 @@ import { bigLimit } from "./failover-traffic";
 import { ThrowawayPostgres } from "./throwaway-postgres";
 
 // PostgreSQL stopped under a running app and started again (a cluster of the test's own on
-// SLUICE_TEST_HA_PORT + 13, with its own Redis and app): checks go on, exact; a config
+// SLUICE_TEST_HA_PORT + 12, with its own Redis and app): checks go on, exact; a config
 // write answers 503 database_unavailable and changes nothing; the dashboard shows a banner
 // instead of an error page (real Chromium); and all of it recovers by itself, no restart.
 
 const run = promisify(execFile);
 const HOOK = ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs"];
-const postgres = new ThrowawayPostgres(HA_BASE + 13);
-const redis = new ThrowawayRedis(HA_BASE + 15);
+const postgres = new ThrowawayPostgres(HA_BASE + 12);
+const redis = new ThrowawayRedis(HA_BASE + 13);
 const operator = { email: "admin@sluice.test", password: "test-admin-password" };
 let app: AppProcess;
 let browser: Browser;
@@ -64,7 +64,7 @@ beforeAll(async () => {
   };
   await run("node", ["--experimental-wasm-modules", "--no-warnings", "scripts/db/migrate.mjs", "apply"], { env });
   await run("node", ["--no-deprecation", ...HOOK, "prisma/seed.ts"], { env });
-  const port = HA_BASE + 14;
+  const port = HA_BASE + 11; // each test of the suite starts and stops its app on this port
   app = new AppProcess(port, { DATABASE_URL: env.DATABASE_URL, REDIS_URL: redis.url, NEXTAUTH_URL: `http://localhost:${port}` });
   await app.start();
   browser = await chromium.launch({

@@ -8,7 +8,11 @@ import { Redis } from "ioredis";
 // three sentinels; a Redis Cluster of three primaries and three replicas. Every server is a
 // child of the test (never daemonized), so kill() is a real crash and nothing outlives it.
 
-/** The first of ~20 loopback ports these tests may use (SLUICE_TEST_HA_PORT). */
+/**
+ * The first of the 20 loopback ports these tests use (SLUICE_TEST_HA_PORT): Sentinel group
+ * +0..+4, Redis Cluster +5..+10 (its bus +14..+19), the app under test +11, PostgreSQL +12
+ * and its Redis +13 (tests/reliability/postgres-down.test.ts).
+ */
 export const HA_BASE = Number(process.env.SLUICE_TEST_HA_PORT ?? 63870);
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -24,7 +28,9 @@ export class RedisNode {
 
   async start(): Promise<void> {
     this.child = spawn(this.binary, this.args, { stdio: "ignore" });
-    for (let i = 0; i < 100; i++) {
+    const child = this.child;
+    for (let i = 0; i < 200; i++) {
+      if (child.exitCode !== null) throw new Error(`${this.binary} on ${this.port} exited at start (port taken?)`);
       if (await ping(this.port)) return;
       await sleep(50);
     }

@@ -65,7 +65,7 @@ export class LeanRedis implements HotClient {
   constructor(private readonly options: LeanRedisOptions) {
     this.target = new URL(options.url);
     this.prefix = options.keyPrefix ?? "";
-    options.sentinel?.watch(() => this.socket?.destroy(new Error("the Redis master changed (+switch-master)")));
+    options.sentinel?.watch(() => this.masterChanged());
     this.connect();
   }
 
@@ -238,6 +238,16 @@ export class LeanRedis implements HotClient {
     const error = new Error("the Redis connection closed");
     for (const entry of failed) entry.done(error);
     if (!ended) this.retryLater();
+  }
+
+  /** +switch-master: drop the connection to the old master, or stop waiting to retry. */
+  private masterChanged(): void {
+    if (this.socket) this.socket.destroy(new Error("the Redis master changed (+switch-master)"));
+    else if (this.status === "closed") {
+      if (this.timer) clearTimeout(this.timer);
+      this.attempt = 0;
+      this.connect();
+    }
   }
 
   private retryLater(): void {
