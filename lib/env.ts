@@ -30,6 +30,16 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, "must be host:port[,host:port...]")
     .optional(),
+  // "host:port,host:port": find the Redis master through these Redis Sentinels (the group
+  // REDIS_SENTINEL_NAME) instead of REDIS_URL, whose user, password and db still apply.
+  REDIS_SENTINELS: z
+    .string()
+    .regex(/^[^\s,:]+:\d+(,[^\s,:]+:\d+)*$/, "must be host:port[,host:port...]")
+    .optional(),
+  REDIS_SENTINEL_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 of A-Z a-z 0-9 . _ -")
+    .default("mymaster"),
   REDIS_PREFIX: z
     .string()
     .regex(/^[a-z0-9:_-]{0,32}$/, "must be 0-32 of a-z 0-9 : _ -")
@@ -94,6 +104,11 @@ const OidcComplete = EnvSchema.refine(
   { path: ["OIDC_ISSUER"], message: "and OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together" },
 );
 
+const OneTopology = OidcComplete.refine((e) => !(e.REDIS_SENTINELS && e.REDIS_CLUSTER_NODES), {
+  path: ["REDIS_SENTINELS"],
+  message: "and REDIS_CLUSTER_NODES cannot both be set (Sentinel or Cluster, not both)",
+});
+
 export type Env = z.infer<typeof EnvSchema>;
 
 export class EnvError extends Error {
@@ -101,7 +116,7 @@ export class EnvError extends Error {
 }
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = OidcComplete.safeParse(source);
+  const result = OneTopology.safeParse(source);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.join(".");

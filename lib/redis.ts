@@ -2,6 +2,7 @@ import "server-only";
 import { Cluster, Redis } from "ioredis";
 import type { RedisOptions } from "ioredis";
 import { env } from "@/lib/env";
+import { parseAddresses } from "@/lib/limiter/lean-redis/sentinel-locator";
 
 export type RedisClient = Redis | Cluster;
 
@@ -43,6 +44,23 @@ export function createRedis(options: RedisOptions = controlOptions): RedisClient
       enableAutoPipelining: options.enableAutoPipelining ?? false,
       slotsRefreshTimeout: 1_000,
       clusterRetryStrategy: (attempt: number) => Math.min(100 * attempt, 1_000),
+    });
+  }
+  if (settings.REDIS_SENTINELS) {
+    // ioredis asks the sentinels for the master, checks its role, follows +switch-master
+    // (failoverDetector) and reconnects on READONLY (a master demoted under it).
+    const { username, password, pathname } = new URL(settings.REDIS_URL);
+    return new Redis({
+      ...options,
+      sentinels: parseAddresses(settings.REDIS_SENTINELS),
+      name: settings.REDIS_SENTINEL_NAME,
+      role: "master",
+      failoverDetector: true,
+      sentinelRetryStrategy: (attempt: number) => Math.min(100 * attempt, 1_000),
+      reconnectOnError: (error: Error) => (error.message.startsWith("READONLY") ? 1 : false),
+      ...(username ? { username: decodeURIComponent(username) } : {}),
+      ...(password ? { password: decodeURIComponent(password) } : {}),
+      db: Number(pathname.slice(1) || 0),
     });
   }
   return new Redis(settings.REDIS_URL, options);

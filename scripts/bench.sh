@@ -6,8 +6,9 @@ cd "$ROOT"
 ensure_system_packages wrk
 ensure_node_modules
 if [ -z "${DATABASE_URL:-}" ]; then
-  start_private_postgres
+  start_private_postgres durable
   ensure_database sluice
+  export DATABASE_URL="postgresql://postgres@127.0.0.1:$PG_PORT/sluice"
 fi
 # The private PostgreSQL stops again at the end when this run started it (also on Ctrl-C);
 # SLUICE_KEEP_TEST_SERVERS=1 keeps it. The benchmark stops its own Redis and servers.

@@ -2,7 +2,8 @@
 // bad setting ends `npm start` with one sentence instead of a stack trace.
 import pg from "pg";
 import { Redis } from "ioredis";
-import { EnvError, parseEnv } from "@/lib/env";
+import { EnvError, parseEnv, type Env } from "@/lib/env";
+import { parseAddresses } from "@/lib/limiter/lean-redis/sentinel-locator";
 
 function fail(sentence: string): never {
   console.error(`\x1b[1;31m[sluice] ${sentence}\x1b[0m`);
@@ -22,19 +23,23 @@ async function checkPostgres(url: string): Promise<void> {
   }
 }
 
-async function checkRedis(url: string | undefined, clusterNodes: string | undefined): Promise<void> {
+async function checkRedis(settings: Env): Promise<void> {
+  const { REDIS_URL: url, REDIS_CLUSTER_NODES: clusterNodes, REDIS_SENTINELS: sentinels } = settings;
   const [host, port] = clusterNodes ? (clusterNodes.split(",")[0] ?? "").split(":") : [];
+  const once = { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null };
   const client = clusterNodes
-    ? new Redis({ host, port: Number(port), lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null })
-    : new Redis(url ?? "", { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    ? new Redis({ host, port: Number(port), ...once })
+    : sentinels
+      ? new Redis({ sentinels: parseAddresses(sentinels), name: settings.REDIS_SENTINEL_NAME, sentinelRetryStrategy: () => null, ...once })
+      : new Redis(url, once);
   let lastError = "";
   client.on("error", (error: Error) => (lastError = error.message));
   try {
     await client.connect();
     await client.ping();
   } catch (error) {
-    const name = clusterNodes ? "REDIS_CLUSTER_NODES" : "REDIS_URL";
-    fail(`Redis at ${clusterNodes ?? url} cannot be reached (${lastError || (error as Error).message}); check ${name}.`);
+    const name = clusterNodes ? "REDIS_CLUSTER_NODES" : sentinels ? "REDIS_SENTINELS and REDIS_SENTINEL_NAME" : "REDIS_URL";
+    fail(`Redis at ${clusterNodes ?? sentinels ?? url} cannot be reached (${lastError || (error as Error).message}); check ${name}.`);
   } finally {
     client.disconnect();
   }
@@ -43,7 +48,7 @@ async function checkRedis(url: string | undefined, clusterNodes: string | undefi
 try {
   const settings = parseEnv(process.env);
   await checkPostgres(settings.DATABASE_URL);
-  await checkRedis(settings.REDIS_URL, settings.REDIS_CLUSTER_NODES);
+  await checkRedis(settings);
 } catch (error) {
   if (error instanceof EnvError) fail(error.message);
   throw error;

@@ -12,13 +12,9 @@ ensure_node_modules
 # stores below are named after it when they belong to another checkout.
 export NEXTAUTH_SECRET="${NEXTAUTH_SECRET:-$(data_secret nextauth-secret)}"
 if [ -z "${DATABASE_URL:-}" ]; then
-  start_private_postgres
-  # Another checkout's PostgreSQL: a database of this installation's own, or the demo data
-  # there (made with another secret) and ours would collide.
-  database=sluice
-  if [ "$PG_SHARED" = 1 ]; then database="sluice_$(installation_id)"; fi
-  ensure_database "$database"
-  export DATABASE_URL="postgresql://postgres@127.0.0.1:$PG_PORT/$database"
+  start_private_postgres durable # this checkout's own, with PostgreSQL's durable defaults
+  ensure_database sluice
+  export DATABASE_URL="postgresql://postgres@127.0.0.1:$PG_PORT/sluice"
 fi
 if [ -z "${REDIS_URL:-}" ] && [ -z "${REDIS_CLUSTER_NODES:-}" ]; then
   start_private_redis 63799 redis

@@ -10,9 +10,7 @@ for dir in "$DATA"/redis*; do
   pid="$(cat "$dir/redis.pid")"; kill "$pid" 2>/dev/null && say "stopped Redis ($dir)"; rm -f "$dir/redis.pid"
 done
 [ -x "$ROOT/scripts/redis-cluster.sh" ] && [ -d "$DATA/cluster" ] && bash "$ROOT/scripts/redis-cluster.sh" stop "$DATA/cluster" "${SLUICE_TEST_CLUSTER_PORT:-63811}" >/dev/null 2>&1 || true
-if [ -f "$DATA/pg/postmaster.pid" ]; then
-  owner="$(stat -c %U "$DATA/pg")"
-  if [ "$(id -un)" = "$owner" ]; then "$(pg_bindir)/pg_ctl" -D "$DATA/pg" -m fast stop >/dev/null
-  else runuser -u "$owner" -- "$(pg_bindir)/pg_ctl" -D "$DATA/pg" -m fast stop >/dev/null; fi
-  say "stopped PostgreSQL"
-fi
+# This checkout's own clusters only (by data directory; never another checkout's or a system one).
+stop_private_postgres durable && say "stopped PostgreSQL ($DATA/pg)"
+stop_private_postgres fast && say "stopped the test PostgreSQL ($DATA/pg-test)"
+exit 0

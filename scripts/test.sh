@@ -13,7 +13,7 @@ rm -rf "$REPORTS"; mkdir -p "$REPORTS"
 KEEP="${SLUICE_KEEP_TEST_SERVERS:-0}"
 export SLUICE_LISTEN_HOST=127.0.0.1 # the apps this run starts (also the tests' own)
 
-ensure_system_packages chromium haproxy # haproxy: the deploys suite
+ensure_system_packages chromium haproxy redis-sentinel # haproxy: deploys suite; redis-sentinel: reliability suite
 ensure_node_modules
 
 # Issue 19: what of this checkout listens before the run, then a watcher for anything of it
@@ -29,7 +29,7 @@ teardown() {
   kill "$WATCHER" 2>/dev/null; wait "$WATCHER" 2>/dev/null
   if [ "$KEEP" != 1 ]; then
     [ "$REDIS_STARTED" = 1 ] && stop_private_redis "$TEST_REDIS_PORT" redis-test
-    [ "$PG_STARTED" = 1 ] && stop_private_postgres
+    [ "$PG_STARTED" = 1 ] && stop_private_postgres fast
   fi
   printf '\n\033[1;34m== %s ==\033[0m\n' "servers on loopback only, stopped at the end"
   if node scripts/test/listeners.mjs check-during "$REPORTS/listeners-beyond-loopback.txt"; then
@@ -48,7 +48,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 if [ -z "${DATABASE_URL:-}" ]; then
-  start_private_postgres
+  start_private_postgres fast # a test cluster of its own (.data/pg-test), fsync off
   export DATABASE_URL="postgresql://postgres@127.0.0.1:$PG_PORT/sluice_test"
 else
   # Never the demo database: the test database is the given one's name + _test.

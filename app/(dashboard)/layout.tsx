@@ -1,13 +1,27 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { DatabaseDown } from "@/components/shell/database-down";
 import { requireUser } from "@/lib/auth/session";
+import { isDatabaseUnavailable } from "@/lib/data/errors";
 
 export const dynamic = "force-dynamic";
 
-// Every dashboard page is behind this check (and each DAL call checks again).
+/** The signed-in user, or null while PostgreSQL cannot be reached (redirects pass through). */
+async function userUnlessDatabaseDown(): Promise<Awaited<ReturnType<typeof requireUser>> | null> {
+  try {
+    return await requireUser();
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return null;
+    throw error;
+  }
+}
+
+// Every dashboard page is behind this check (and each DAL call checks again). With the
+// database down, a banner instead of the page: the page, never rendered, asks it nothing.
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const user = await requireUser();
+  const user = await userUnlessDatabaseDown();
+  if (!user) return <DatabaseDown />;
   return (
     <>
       <a href="#main" className="skip-link">

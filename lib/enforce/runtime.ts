@@ -8,6 +8,7 @@ import { ServiceAuth } from "@/lib/enforce/service-auth";
 import { ioredisScripts } from "@/lib/limiter/ioredis-scripts";
 import { checkManyScript, checkScript } from "@/lib/limiter/script";
 import { LeanRedis } from "@/lib/limiter/lean-redis/lean-redis";
+import { parseAddresses, SentinelLocator } from "@/lib/limiter/lean-redis/sentinel-locator";
 import type { HotClient } from "@/lib/limiter/script-client";
 import { LocalLimits } from "@/lib/enforce/local/local-limits";
 import { localSyncScript } from "@/lib/limiter/local/sync-script";
@@ -51,7 +52,7 @@ function quietErrors(client: RedisClient, role: string): RedisClient {
   return client;
 }
 
-/** The check path's connections: the lean client on a single Redis, ioredis on a Cluster. */
+/** The check path's connections: the lean client on a single Redis (or Sentinel's master), ioredis on a Cluster. */
 function hotClient(prefix: string): HotClient {
   const settings = env();
   if (settings.REDIS_CLUSTER_NODES) {
@@ -64,6 +65,9 @@ function hotClient(prefix: string): HotClient {
     clientName: "sluice-checks",
     scripts: [checkScript(), checkManyScript(), localSyncScript()],
     connectTimeoutMs: Number(hotPathOptions.connectTimeout),
+    ...(settings.REDIS_SENTINELS
+      ? { sentinel: new SentinelLocator(parseAddresses(settings.REDIS_SENTINELS), settings.REDIS_SENTINEL_NAME) }
+      : {}),
     onError: errorLog("checks"),
   });
 }

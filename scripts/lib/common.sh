@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
 # Shared bring-up steps for `npm start` and `npm test`: install what is missing, start the
 # private PostgreSQL and Redis under .data/ unless DATABASE_URL / REDIS_URL are given.
+# Sourced: the caller's `set -e` applies.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DATA="${SLUICE_DATA_DIR:-$ROOT/.data}"
-PG_PORT="${SLUICE_PG_PORT:-54329}"
 mkdir -p "$DATA"
 
-# Set when the PostgreSQL or Redis found on our port belongs to another checkout (see below).
-PG_SHARED=0
+# Each checkout has its own private PostgreSQL, on a port derived from its path (an even
+# port in 54400-55398; the test cluster takes the next one): two checkouts never share one,
+# so `npm run stop` in one never stops the other's. SLUICE_PG_PORT sets it explicitly.
+default_pg_port() { echo $((54400 + $(printf '%s' "$ROOT" | cksum | cut -d' ' -f1) % 500 * 2)); }
+PG_PORT="${SLUICE_PG_PORT:-$(default_pg_port)}"
+
+# Set when the Redis found on our port belongs to another checkout (see below).
 REDIS_SHARED=0
 # Set when this run started the server itself (then a test or benchmark run stops it again).
 PG_STARTED=0
 REDIS_STARTED=0
 
 # A short id of this installation, from its secret (NEXTAUTH_SECRET, which the demo keys are
-# derived from): names its own database and Redis keys on another checkout's stores. Not from
+# derived from): names its own Redis keys on another checkout's Redis. Not from
 # the path: a new clone where an old one stood has a new secret, and the old demo data
 # (made with the old one) would collide with it.
 installation_id() { printf '%s' "$NEXTAUTH_SECRET" | sha256sum | cut -c1-8; }
@@ -65,9 +70,12 @@ ensure_node_modules() {
   fi
 }
 
-# Private PostgreSQL cluster under .data/pg, owned by a non-root user (PostgreSQL refuses root).
+# Private PostgreSQL cluster under .data/pg (`npm start`: PostgreSQL's durable defaults) or
+# .data/pg-test (tests: fsync off, a crash may lose it, it is recreated anyway), owned by a
+# non-root user (PostgreSQL refuses root). $1 = durable|fast. Sets PG_PORT to its port.
 start_private_postgres() {
-  local dir="$DATA/pg" bin user
+  local mode="${1:-durable}" dir bin user port
+  dir="$(pg_data_dir "$mode")"
   bin="$(pg_bindir)"; [ -n "$bin" ] || die "PostgreSQL binaries not found."
   user="$(id -un)"; [ "$user" = root ] && user=postgres
   id "$user" >/dev/null 2>&1 || die "User '$user' does not exist to run PostgreSQL."
@@ -77,21 +85,26 @@ start_private_postgres() {
     mkdir -p "$dir"; chown "$user" "$dir"; chmod 700 "$dir"
     as_pg "$bin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 >/dev/null
   fi
-  if ! as_pg "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1 && "$bin/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT"; then
-    # Another checkout's private cluster already serves this port: share it (the caller then
-    # uses databases of this checkout's own, see PG_SHARED).
-    say "using the PostgreSQL already on 127.0.0.1:$PG_PORT"
-    PG_SHARED=1
+  if as_pg "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
+    PG_PORT="$(sed -n 4p "$dir/postmaster.pid")" # ours, already running: on the port it has
     return 0
   fi
-  if ! as_pg "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
-    say "starting PostgreSQL on 127.0.0.1:$PG_PORT"
-    as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 30 \
-      -o "-p $PG_PORT -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off" start >/dev/null \
-      || die "PostgreSQL did not start; see $dir/server.log."
-    PG_STARTED=1
-  fi
+  port="$PG_PORT"; [ "$mode" = fast ] && port=$((PG_PORT + 1))
+  # A port taken by a server that is not ours: never share it (its owner may stop it).
+  while "$bin/pg_isready" -q -h 127.0.0.1 -p "$port"; do
+    [ -z "${SLUICE_PG_PORT:-}" ] || die "127.0.0.1:$port already serves a PostgreSQL that this checkout did not start; set SLUICE_PG_PORT to a free port."
+    port=$((port + 2))
+  done
+  local settings="-p $port -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200"
+  [ "$mode" = fast ] && settings="$settings -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  say "starting PostgreSQL on 127.0.0.1:$port ($dir)"
+  as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 30 -o "$settings" start >/dev/null \
+    || die "PostgreSQL did not start; see $dir/server.log."
+  PG_PORT="$port"
+  PG_STARTED=1
 }
+
+pg_data_dir() { if [ "${1:-durable}" = fast ]; then echo "$DATA/pg-test"; else echo "$DATA/pg"; fi; }
 
 ensure_database() { # $1 = database name on the private cluster
   local bin; bin="$(pg_bindir)"
@@ -123,11 +136,14 @@ data_secret() { # $1 = file name
   cat "$file"
 }
 
+# Stops this checkout's own cluster ($1 = durable|fast), by its data directory: pg_ctl
+# stops only the server of that directory, never one of another checkout's.
 stop_private_postgres() {
-  [ -f "$DATA/pg/postmaster.pid" ] || return 0
-  local owner; owner="$(stat -c %U "$DATA/pg")"
-  if [ "$(id -un)" = "$owner" ]; then "$(pg_bindir)/pg_ctl" -D "$DATA/pg" -m fast -w stop >/dev/null
-  else runuser -u "$owner" -- "$(pg_bindir)/pg_ctl" -D "$DATA/pg" -m fast -w stop >/dev/null; fi
+  local dir; dir="$(pg_data_dir "${1:-durable}")"
+  [ -f "$dir/postmaster.pid" ] || return 1
+  local owner; owner="$(stat -c %U "$dir")"
+  if [ "$(id -un)" = "$owner" ]; then "$(pg_bindir)/pg_ctl" -D "$dir" -m fast -w stop >/dev/null
+  else runuser -u "$owner" -- "$(pg_bindir)/pg_ctl" -D "$dir" -m fast -w stop >/dev/null; fi
 }
 
 stop_private_redis() { # $1 = port, $2 = name: only the one whose pid file is ours

@@ -11,9 +11,9 @@ APP_PORT="${SLUICE_TEST_APP_PORT:-3100}"
 CLUSTER_PORT="${SLUICE_TEST_CLUSTER_PORT:-63811}"
 APP_PORTS=("$APP_PORT" "$((APP_PORT + 1))")
 
-# SLUICE_TEST_SUITES (comma list: typecheck,lint,build,unit,integration,cluster,deploys,e2e; default all)
+# SLUICE_TEST_SUITES (comma list: typecheck,lint,build,unit,integration,cluster,reliability,deploys,e2e; default all)
 # runs a subset; SLUICE_TEST_FILES (space-separated paths) narrows vitest and Playwright to them.
-SUITES=",${SLUICE_TEST_SUITES:-typecheck,lint,build,unit,integration,cluster,deploys,e2e},"
+SUITES=",${SLUICE_TEST_SUITES:-typecheck,lint,build,unit,integration,cluster,reliability,deploys,e2e},"
 wants() { [[ "$SUITES" == *",$1,"* ]]; }
 read -r -a FILES <<< "${SLUICE_TEST_FILES:-}"
 banner() { printf '\n\033[1;34m== %s ==\033[0m\n' "$*"; }
@@ -62,7 +62,7 @@ if wants build; then
 elif [ "$NEEDS_APPS" = 1 ] || wants deploys; then
   bash scripts/build-if-changed.sh >/dev/null || echo "build failed; the apps may not start"
 fi
-if ! wants unit && ! wants integration && ! wants cluster && ! wants deploys && ! wants e2e; then
+if ! wants unit && ! wants integration && ! wants cluster && ! wants reliability && ! wants deploys && ! wants e2e; then
   [ "${SLUICE_DEFER_SUMMARY:-0}" = 1 ] && exit 0
   node scripts/test/summarize.mjs "$REPORTS"; exit $?
 fi
@@ -106,6 +106,15 @@ else
   record cluster-start fail; cat "$REPORTS/cluster.log"
 fi
 
+fi
+
+if wants reliability; then
+  # Throwaway Sentinel group, Redis Cluster and PostgreSQL on ports from SLUICE_TEST_HA_PORT
+  # (default 63870, ~20 ports), each with an app process of its own (the build above).
+  [ "$NEEDS_APPS" = 1 ] || bash scripts/build-if-changed.sh >/dev/null || echo "build failed; the apps may not start"
+  banner "reliability tests (Redis failover, PostgreSQL down; figures printed)"
+  expect reliability
+  npx --no-install vitest run --project reliability "${FILES[@]}" --reporter=default --reporter=json --outputFile.json="$REPORTS/reliability.json"
 fi
 
 if wants deploys; then

@@ -3,6 +3,7 @@ import { connect as connectTcp, type Socket } from "node:net";
 import { connect as connectTls } from "node:tls";
 import { ReplyError, RespReader, type RespValue } from "@/lib/limiter/lean-redis/resp-reader";
 import type { HotClient, ReplyCallback, Script } from "@/lib/limiter/script-client";
+import type { RedisAddress, SentinelLocator } from "@/lib/limiter/lean-redis/sentinel-locator";
 
 // The limiter's own connection to a single Redis, for the check path only: it sends script
 // calls (EVALSHA, EVAL after NOSCRIPT) and PINGs, encoded straight into one string per
@@ -11,7 +12,9 @@ import type { HotClient, ReplyCallback, Script } from "@/lib/limiter/script-clie
 // that was about a tenth of the server's CPU. Fail-fast like the hot path needs: nothing is
 // queued while disconnected (`ready` is false and callers answer degraded), every call in
 // flight fails at once when the connection drops, and it reconnects by itself with a short
-// backoff. Redis Cluster keeps ioredis (lib/limiter/ioredis-scripts.ts).
+// backoff. Redis Cluster keeps ioredis (lib/limiter/ioredis-scripts.ts). Behind Redis
+// Sentinel (`sentinel`), every connection first asks the sentinels where the master is,
+// checks ROLE, and is dropped (so re-resolved) on a +switch-master or a READONLY reply.
 
 export interface LeanRedisOptions {
   /** redis:// or rediss:// URL: host, port, optional user and password, optional /db */
@@ -26,6 +29,8 @@ export interface LeanRedisOptions {
    */
   scripts?: readonly Script[];
   connectTimeoutMs?: number;
+  /** find the master through Redis Sentinel; `url` then gives only user, password and db */
+  sentinel?: SentinelLocator;
   onError?: (error: Error) => void;
 }
 
@@ -60,6 +65,7 @@ export class LeanRedis implements HotClient {
   constructor(private readonly options: LeanRedisOptions) {
     this.target = new URL(options.url);
     this.prefix = options.keyPrefix ?? "";
+    options.sentinel?.watch(() => this.masterChanged());
     this.connect();
   }
 
@@ -87,6 +93,7 @@ export class LeanRedis implements HotClient {
 
   disconnect(): void {
     this.status = "ended";
+    this.options.sentinel?.stop();
     if (this.timer) clearTimeout(this.timer);
     this.socket?.destroy();
   }
@@ -113,13 +120,29 @@ export class LeanRedis implements HotClient {
   }
 
   private connect(): void {
-    const { hostname, port, protocol, username, password, pathname } = this.target;
-    const host = hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
-    const options = { host, port: Number(port || 6379) };
+    this.status = "connecting";
+    const { hostname, port } = this.target;
+    const sentinel = this.options.sentinel;
+    if (!sentinel) {
+      this.open({ host: hostname.replace(/^\[|\]$/g, "") || "127.0.0.1", port: Number(port || 6379) });
+      return;
+    }
+    sentinel.locate((error, address) => {
+      if (this.status === "ended") return;
+      if (error || !address) {
+        this.options.onError?.(error ?? new Error("no master"));
+        this.retryLater();
+      } else this.open(address);
+    });
+  }
+
+  private open(address: RedisAddress): void {
+    const { protocol, username, password, pathname } = this.target;
+    const host = address.host;
+    const options = { host, port: address.port };
     const socket =
       protocol === "rediss:" ? connectTls({ ...options, servername: host }) : connectTcp(options);
     this.socket = socket;
-    this.status = "connecting";
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 10_000);
     socket.setTimeout(this.options.connectTimeoutMs ?? 1_000, () =>
@@ -139,6 +162,7 @@ export class LeanRedis implements HotClient {
       const db = Number(pathname.slice(1) || 0);
       if (db > 0) setup.push(command(["SELECT", String(db)]));
       if (this.options.clientName) setup.push(command(["CLIENT", "SETNAME", this.options.clientName]));
+      if (this.options.sentinel) setup.push(command(["ROLE"]));
       for (const script of this.options.scripts ?? []) setup.push(command(["SCRIPT", "LOAD", script.lua]));
       this.handshake(socket, setup);
     });
@@ -167,7 +191,9 @@ export class LeanRedis implements HotClient {
     }
     for (const text of setup) {
       this.pending.push({
-        done: (error) => {
+        done: (error, reply) => {
+          // ROLE answers an array: a former master the sentinels demoted is not one to use
+          if (Array.isArray(reply) && reply[0] !== "master") error = new Error(`Redis is a ${String(reply[0])}, not the master`);
           if (error) socket.destroy(error);
           else if (--left === 0) becomeReady();
         },
@@ -193,6 +219,8 @@ export class LeanRedis implements HotClient {
         return;
       }
       entry.done(value);
+      // a master demoted under us (failover): reconnect, through the sentinels
+      if (value.message.startsWith("READONLY")) this.socket?.destroy(value);
       return;
     }
     entry.done(null, value);
@@ -209,7 +237,21 @@ export class LeanRedis implements HotClient {
     if (!ended) this.status = "closed";
     const error = new Error("the Redis connection closed");
     for (const entry of failed) entry.done(error);
-    if (ended) return;
+    if (!ended) this.retryLater();
+  }
+
+  /** +switch-master: drop the connection to the old master, or stop waiting to retry. */
+  private masterChanged(): void {
+    if (this.socket) this.socket.destroy(new Error("the Redis master changed (+switch-master)"));
+    else if (this.status === "closed") {
+      if (this.timer) clearTimeout(this.timer);
+      this.attempt = 0;
+      this.connect();
+    }
+  }
+
+  private retryLater(): void {
+    this.status = "closed";
     this.attempt++;
     this.timer = setTimeout(() => this.connect(), Math.min(50 * this.attempt, 500));
   }

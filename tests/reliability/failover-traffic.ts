@@ -1,0 +1,192 @@
+import { expect } from "vitest";
+import { check, sleep } from "../integration/check/http";
+
+// Steady check traffic against one app during a failover, and what it saw: the longest
+// answer, how long decisions were degraded, when exact ones resumed, and the over-admission
+// (admissions the limiter forgot: acknowledged by the old primary, never replicated).
+
+/** The one limit of the tenants these tests check ("big", a token bucket never exhausted). */
+export const bigLimit = (limit: number) => ({
+  name: "big",
+  algorithm: "token_bucket" as const,
+  limit,
+  window: "365d",
+  by: "tenant" as const,
+});
+
+export interface Sample {
+  /** when the check was sent, ms since the traffic started */
+  at: number;
+  ms: number;
+  status: number;
+  allowed: boolean;
+  degraded: boolean;
+  remaining: number | null;
+}
+
+export class Traffic {
+  readonly samples: Sample[] = [];
+  private running = false;
+  private workers: Promise<void>[] = [];
+  readonly started = performance.now();
+
+  constructor(
+    private readonly url: string,
+    private readonly tenant: string,
+  ) {}
+
+  now(): number {
+    return performance.now() - this.started;
+  }
+
+  start(concurrency = 4): void {
+    this.running = true;
+    this.workers = Array.from({ length: concurrency }, () => this.worker());
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.workers);
+  }
+
+  /** Waits until the last `count` answers were all exact (not degraded), at most timeoutMs. */
+  async exactAgain(count: number, timeoutMs: number): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    while (performance.now() < deadline) {
+      const recent = this.samples.slice(-count);
+      if (recent.length === count && recent.every((s) => s.status === 200 && !s.degraded)) return true;
+      await sleep(50);
+    }
+    return false;
+  }
+
+  private async worker(): Promise<void> {
+    while (this.running) {
+      const at = this.now();
+      const answer = await check({ tenant: this.tenant, route: "GET /x" }, { url: this.url }).catch(() => null);
+      this.samples.push({
+        at,
+        ms: this.now() - at,
+        status: answer?.status ?? 0,
+        allowed: answer?.body.allowed ?? false,
+        degraded: answer?.body.degraded ?? false,
+        remaining: answer?.body.limits?.find((limit) => limit.name === "big")?.remaining ?? null,
+      });
+      await sleep(4);
+    }
+  }
+}
+
+export interface FailoverFigures {
+  checks: number;
+  non200: number;
+  longestMs: number;
+  overTimeout: number;
+  degradedMs: number;
+  degradedChecks: number;
+  exactAfterMs: number;
+  exactAdmitted: number;
+  timedOut: number;
+  counted: number;
+  /** admissions the limiter forgot, at least (exact ones beyond what Redis remembers) */
+  overAdmittedAtLeast: number;
+  /** ...and at most (adding the timed-out calls, which Redis may have counted) */
+  overAdmitted: number;
+  /** the five slowest answers: when sent (ms from the kill) and how long */
+  slowest: string;
+}
+
+/**
+ * Figures of a run whose primary was killed at `killedAt`. The limit is a token bucket of
+ * `limit` per `windowMs` that the traffic never exhausts: the counter's last `remaining`
+ * says how many admissions Redis remembers; exact admissions beyond that were forgotten.
+ */
+export function figures(
+  samples: Sample[],
+  killedAt: number,
+  timeoutMs: number,
+  limit: number,
+  windowMs: number,
+  timedOut: number,
+): FailoverFigures {
+  const ordered = [...samples].sort((a, b) => a.at - b.at);
+  // degraded answers of the failover: from the kill until exact decisions held again (a
+  // busy machine also times out a check now and then, before or after: not counted here)
+  const afterKill = ordered.filter((s) => s.at + s.ms >= killedAt);
+  const resumedIndex = afterKill.findIndex((s, i) => afterKill.slice(i, i + 10).every((t) => !t.degraded && t.status === 200));
+  const firstExact = resumedIndex >= 0 ? afterKill[resumedIndex] : undefined;
+  const degraded = afterKill.slice(0, resumedIndex >= 0 ? resumedIndex : undefined).filter((s) => s.degraded);
+  const lastDegraded = degraded.at(-1);
+  const exact = ordered.filter((s) => s.status === 200 && !s.degraded && s.allowed);
+  // the lowest of the last few (four workers answer a little out of order)
+  const tail = exact.slice(-8).flatMap((s) => (s.remaining === null ? [] : [s.remaining]));
+  const lastRemaining = tail.length ? Math.min(...tail) : limit;
+  const span = (ordered.at(-1)?.at ?? 0) - (ordered[0]?.at ?? 0);
+  // the bucket refills limit/window per ms meanwhile: those tokens were never "used"
+  const refilled = Math.floor((span * limit) / windowMs);
+  const counted = limit - lastRemaining + refilled;
+  return {
+    checks: ordered.length,
+    non200: ordered.filter((s) => s.status !== 200).length,
+    longestMs: Math.max(...ordered.map((s) => s.ms)),
+    overTimeout: ordered.filter((s) => s.ms > timeoutMs + 50).length,
+    degradedMs: lastDegraded ? lastDegraded.at + lastDegraded.ms - Math.max(killedAt, (degraded[0] as Sample).at) : 0,
+    degradedChecks: degraded.length,
+    exactAfterMs: firstExact ? firstExact.at + firstExact.ms - killedAt : Number.POSITIVE_INFINITY,
+    exactAdmitted: exact.length,
+    timedOut,
+    counted,
+    overAdmittedAtLeast: Math.max(0, exact.length - counted),
+    overAdmitted: Math.max(0, exact.length + timedOut - counted),
+    slowest: [...ordered]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 5)
+      .map((s) => `${s.ms.toFixed(0)} ms at ${(s.at - killedAt).toFixed(0)}`)
+      .join(", "),
+  };
+}
+
+export interface ServerLatency {
+  count: number;
+  within100ms: number;
+  within250ms: number;
+  /** limiter calls that timed out: Redis may still have run them (counted, answered degraded) */
+  timedOut: number;
+}
+
+/** The server's own count of check answers, and of those within 100 and 250 ms (its histogram). */
+export async function serverLatency(url: string): Promise<ServerLatency> {
+  const text = await (await fetch(`${url}/api/metrics`)).text();
+  const read = (pattern: RegExp): number => Number(pattern.exec(text)?.[1] ?? NaN);
+  return {
+    count: read(/^sluice_check_duration_seconds_count (\d+)$/m),
+    within100ms: read(/^sluice_check_duration_seconds_bucket\{le="0\.1"\} (\d+)$/m),
+    within250ms: read(/^sluice_check_duration_seconds_bucket\{le="0\.25"\} (\d+)$/m),
+    timedOut: read(/^sluice_store_failures_total\{kind="timeout"\} (\d+)$/m) || 0,
+  };
+}
+
+/**
+ * As the server timed them (request in, answer out): none waited on a dead Redis (its
+ * timeouts are 1 s; all within 250 ms), and at most 10% were held up beyond 100 ms (the
+ * check timeout + 50 ms) by the scheduling of a shared, loaded 2-core test machine.
+ */
+export function expectServerLatency(before: ServerLatency, after: ServerLatency): void {
+  const count = after.count - before.count;
+  const within100 = after.within100ms - before.within100ms;
+  const within250 = after.within250ms - before.within250ms;
+  console.log(`  the server answered ${within100} of ${count} checks within 100 ms, ${within250} within 250 ms (its own timing)`);
+  expect(within250).toBe(count);
+  expect(within100).toBeGreaterThanOrEqual(Math.floor(count * 0.9));
+}
+
+export function print(topology: string, f: FailoverFigures): void {
+  console.log(
+    [
+      `[failover] ${topology}: ${f.checks} checks, ${f.non200} not 200, longest answer ${f.longestMs.toFixed(0)} ms` +
+        ` (${f.overTimeout} beyond the timeout + 50 ms; slowest, sent at ms from the kill: ${f.slowest})`,
+      `  degraded for ${f.degradedMs.toFixed(0)} ms (${f.degradedChecks} checks), exact decisions again ${f.exactAfterMs.toFixed(0)} ms after the kill`,
+      `  over-admission: ${f.overAdmittedAtLeast} to ${f.overAdmitted} (exact admissions ${f.exactAdmitted}, remembered by Redis ${f.counted}, timed-out calls Redis may have counted ${f.timedOut})`,
+    ].join("\n"),
+  );
+}
