@@ -16,6 +16,7 @@ import { redisBenchmark } from "./redis-benchmark";
 import { startBenchRedis } from "./bench-redis";
 import { issueTargets, printTable, printTargets, type Row } from "./report";
 import { phaseRow, redisRow } from "./rows";
+import { mixPhases, mixRows, mixTargets } from "./realistic-phases";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   const setup = await seedBench(BATCH);
   const { hostileTarget, prepareHostile, startHostileLoad } = await import("./hostile");
   const hostileSetup = await prepareHostile();
+  const mixKeys = await (await import("./realistic-seed")).seedRealistic();
 
   const [barePort, peerPort] = [await freePort(), await freePort()];
   const serverEnv = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, NODE_ENV: "production" };
@@ -121,6 +123,8 @@ async function main(): Promise<void> {
     body: overBody,
   });
   let peak = 0; // (b)'s req/s in the current round: (b½) runs at half of it
+  const mixContext = { app: () => app, redisPid: redisServer.pid, redisUrl, token, keys: mixKeys };
+  const mixes = await mixPhases(mixContext);
   const phases: Phase[] = [
     {
       id: "a",
@@ -147,6 +151,7 @@ async function main(): Promise<void> {
       id: "d",
       run: () => phase("(d) rate-limiter-flexible", `http://localhost:${peerPort}/`, checkBodies, peer.pid),
     },
+    ...mixes,
     { id: "e", run: () => appPhase("(e) key over its limit", "/api/check", [overBody]) },
     // At a fixed rate autocannon releases each connection's requests in bursts; 10 connections
     // keep those bursts small, so the p99 is the server's and not the pacing's.
@@ -213,6 +218,7 @@ async function main(): Promise<void> {
     row("(e)", "e", "POST /api/check, key over its limit"),
     row("(b½)", "half", "POST /api/check at half (b)'s peak, 10 conn."),
     row("(h)", "h", "(b½) while hostile YAML and 5,000-route imports are sent"),
+    ...mixRows(get),
     redisRow(f, "(f)", "redis-benchmark EVALSHA, same script", "Redis alone, no HTTP"),
     redisRow(
       fMany,
@@ -226,7 +232,11 @@ async function main(): Promise<void> {
     `\nSluice check API benchmark: ${ROUNDS} rounds of every phase, ${SECONDS} s each (median round shown; CPU over all rounds), wrk 1 thread 50 connections, keep-alive (b½: autocannon at a fixed rate); ${new Date().toISOString()}`,
   );
   printTable(rows, rows[0] as Row);
-  printTargets([...issueTargets({ a, b, c, d, e, g, half }, BATCH), hostileTarget(h, half.p99)]);
+  printTargets([
+    ...issueTargets({ a, b, c, d, e, g, half }, BATCH),
+    hostileTarget(h, half.p99),
+    ...mixTargets(get),
+  ]);
   const ceiling = fMany.rps * BATCH;
   console.log(
     `\n(c) reaches ${((100 * c.rps * BATCH) / ceiling).toFixed(0)}% of (f'), Redis alone running the same ${BATCH}-check calls with nothing else on the machine;` +
