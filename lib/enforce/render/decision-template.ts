@@ -73,6 +73,8 @@ export class DecisionTemplate {
   private readonly policyLine: string;
   /** how many integers of the script's reply are this check's: 2 + 6 per limit */
   readonly replySize: number;
+  /** the length of the text it holds (what a cache of templates counts in bytes) */
+  readonly chars: number;
 
   constructor(
     limits: readonly CompiledLimit[],
@@ -106,6 +108,10 @@ export class DecisionTemplate {
       policy += `${policy === "" ? "" : ", "}"${limit.name}";q=${limit.rule.limit};w=${w}`;
     }
     this.policyLine = policy === "" ? "" : headerLines(policy, null, null);
+    let chars = this.middle.length + this.tail.length + this.policyLine.length;
+    for (const text of this.limits)
+      chars += text.head.length + text.allowedTail.length + text.deniedTail.length + text.field.length;
+    this.chars = chars;
   }
 
   /**
