@@ -9,8 +9,9 @@ import {
   buildShape,
   CheckShapes,
   degradedAnswer,
+  resolvedFor,
   shapeKeyOf,
-  subjectParts,
+  checkParts,
 } from "@/lib/enforce/check-shapes";
 import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
@@ -107,13 +108,14 @@ export class CheckService {
       this.shapes.remember(shapeKey, shape);
     }
     const entry = shape;
-    const { resolved } = entry;
+    const { key } = target;
+    const resolved = resolvedFor(entry, key);
     if (entry.specs.length === 0) {
       const rendered = renderBody(limiterBody(resolved, NO_LIMITS, config.version));
       done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       return;
     }
-    const { keys, specs, signature } = subjectParts(entry, input.subject);
+    const { keys, specs, signature, template } = checkParts(entry, key, input.subject);
     const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost);
     if (hit) {
       checkMetrics.cacheHit("deny");
@@ -133,18 +135,18 @@ export class CheckService {
         let rendered: RenderedDecision;
         if (result.ok) {
           try {
-            rendered = entry.template.render(result.reply, result.at);
+            rendered = template.render(result.reply, result.at);
           } catch (error) {
             // a reply that does not fit: Redis' verdict is unknown, as if it had failed
             console.error("[sluice] unreadable limiter reply:", error);
-            rendered = degradedAnswer(entry, config.version);
+            rendered = degradedAnswer(entry, key, config.version);
           }
           if (signature !== null && !rendered.allowed) {
-            const denial = { template: entry.template, reply: result.reply, at: result.at, rendered };
+            const denial = { template, reply: result.reply, at: result.at, rendered };
             this.denied.remember(signature, input.cost, denial, sentAt);
           }
         } else {
-          rendered = degradedAnswer(entry, config.version);
+          rendered = degradedAnswer(entry, key, config.version);
         }
         done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       },

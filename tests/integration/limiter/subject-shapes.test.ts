@@ -1,11 +1,11 @@
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildShape, subjectParts } from "@/lib/enforce/check-shapes";
+import { buildShape, checkParts } from "@/lib/enforce/check-shapes";
 import { CheckBatcher, type Outcome } from "@/lib/limiter/batcher";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import { ioredisScripts, loadScripts } from "@/lib/limiter/ioredis-scripts";
 import { checkManyScript, checkScript } from "@/lib/limiter/script";
-import { shapeSnapshot, shapeTarget } from "../../unit/enforce/shape-fixture";
+import { keyRecord, shapeSnapshot, shapeTarget } from "../../unit/enforce/shape-fixture";
 import { connect, RUN } from "./redis";
 
 // Issue 20: checks that differ only in their subject share one cached shape (keys of the
@@ -28,7 +28,7 @@ const shape = buildShape(shapeTarget(snapshot), snapshot, true, 1);
 const batcher = new CheckBatcher(() => ioredisScripts(redis));
 
 function check(subject: string): Promise<{ allowed: boolean; remaining: number[] }> {
-  const { keys, specs } = subjectParts(shape, subject);
+  const { keys, specs } = checkParts(shape, keyRecord("backend", "K1"), subject);
   const prepared: PreparedCheck = {
     check: { limits: specs, request: { cost: 1, dryRun: false } },
     keys,

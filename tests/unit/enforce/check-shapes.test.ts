@@ -1,68 +1,96 @@
 import { describe, expect, it } from "vitest";
-import { buildShape, CheckShapes, shapeKeyOf, subjectParts } from "@/lib/enforce/check-shapes";
+import { buildShape, checkParts, CheckShapes, shapeKeyOf } from "@/lib/enforce/check-shapes";
+import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
 import { resolvedOf } from "@/lib/enforce/resolve";
 import { prepareCheck } from "@/lib/limiter/evaluate-many";
 import { compiledLimit } from "./fixtures";
-import { shapeLimits, shapeSnapshot, shapeTarget } from "./shape-fixture";
+import { keyRecord, shapeLimits, shapeSnapshot, shapeTarget } from "./shape-fixture";
 
 const snapshot = shapeSnapshot("T1");
 const target = shapeTarget(snapshot);
+const backend = keyRecord("backend", "K1");
+const mobile = keyRecord("mobile", "K2");
 const shape = buildShape(target, snapshot, true, 7);
 
-/** What the check path sent before shapes: everything resolved for this very subject. */
-function direct(subject: string | null) {
-  const resolved = resolvedOf(target, snapshot, subject);
+/** What the check path sent before shapes: everything resolved for this very key and subject. */
+function direct(key: typeof backend, subject: string | null) {
+  const resolved = resolvedOf(shapeTarget(snapshot, key), snapshot, subject);
   return prepareCheck({ limits: resolved.matched.specs, request: { cost: 1, dryRun: false } });
 }
 
 describe("check shapes", () => {
-  it("give every subject the keys and specs of a check resolved for that subject alone", () => {
-    for (const subject of ["1.2.3.4", "user-42", "a b{c}:*", "é\u00e9", "s.x", "x".repeat(256)]) {
-      const parts = subjectParts(shape, subject);
-      const expected = direct(subject);
-      expect(parts.keys).toEqual(expected.keys);
-      expect(parts.specs).toEqual(expected.check.limits);
-      expect(shape.rules).toEqual(expected.rules);
+  it("give every key and subject the keys and specs of a check resolved for them alone", () => {
+    for (const key of [backend, mobile]) {
+      for (const subject of ["1.2.3.4", "user-42", "a b{c}:*", "é\u00e9", "s.x", "x".repeat(256)]) {
+        const parts = checkParts(shape, key, subject);
+        const expected = direct(key, subject);
+        expect(parts.keys).toEqual(expected.keys);
+        expect(parts.specs).toEqual(expected.check.limits);
+        expect(shape.rules).toEqual(expected.rules);
+      }
     }
     const none = buildShape(target, snapshot, false, 7);
-    expect(subjectParts(none, null).keys).toEqual(direct(null).keys);
+    expect(checkParts(none, mobile, null).keys).toEqual(direct(mobile, null).keys);
   });
 
   it("share the cached parts between two subjects and count per subject only what counts per subject", () => {
-    const a = subjectParts(shape, "alice");
-    const b = subjectParts(shape, "bob");
-    const subjectSlots = [2, 3];
-    expect(shape.subjectSlots).toEqual(subjectSlots);
+    const a = checkParts(shape, backend, "alice");
+    const b = checkParts(shape, backend, "bob");
+    expect(shape.subjectSlots).toEqual([2, 3]);
     for (let i = 0; i < shape.keys.length; i++) {
-      if (subjectSlots.includes(i)) expect(a.keys[i]).not.toBe(b.keys[i]);
+      if (shape.subjectSlots.includes(i)) expect(a.keys[i]).not.toBe(b.keys[i]);
       else expect(a.keys[i]).toBe(b.keys[i]);
     }
     // the tenant's and key's counters, the rules and the answer's text are one object for both
     expect(a.specs[0]).toBe(b.specs[0]);
     expect(a.specs[1]).toBe(b.specs[1]);
+    expect(a.template).toBe(b.template);
     expect(a.signature).not.toBe(b.signature);
     expect(a.signature).toBe("T1\nK1\nGET /items/:id\nalice");
+  });
+
+  it("serve every key of one limit set from one shape, each naming its own key", () => {
+    expect(shapeKeyOf(shapeTarget(snapshot, mobile), true)).toBe(shapeKeyOf(target, true));
+    const parts = checkParts(shape, mobile, "alice");
+    expect(parts.signature).toBe("T1\nK2\nGET /items/:id\nalice");
+    const reply = [
+      1,
+      5,
+      ...[1, 1, 999, 3_000, -1, 0],
+      ...[1, 1, 999, 3_000, -1, 0],
+      ...[1, 1, 9, 3_000, -1, 0],
+    ];
+    reply.push(1, 1, 99, 60_000, -1, 0);
+    const who = { tenant: "acme", key: "mobile", route: "GET /items/:id" };
+    const fresh = new DecisionTemplate(shape.resolved.matched.limits, who, 7).render(reply, 0);
+    expect(parts.template.render(reply, 0)).toEqual(fresh);
+    expect(shape.template.render(reply, 0).json).toContain('"key":"backend"');
   });
 
   it("leave the subject out of the signature when no limit counts per subject", () => {
     const limits = shapeLimits().filter((l) => l.by !== "subject");
     const plain = shapeSnapshot("T1", limits);
     const noSubjects = buildShape(shapeTarget(plain), plain, true, 7);
-    const parts = subjectParts(noSubjects, "alice");
+    const parts = checkParts(noSubjects, backend, "alice");
     expect(parts.keys).toBe(noSubjects.keys);
     expect(parts.signature).toBe("T1\nK1\nGET /items/:id\n");
   });
 
-  it("key a target by tenant, key and resolved patterns, never by the raw route or subject", () => {
+  it("key a target by tenant, limit set and resolved patterns, never by the raw route or subject", () => {
     const other = { ...target, routes: { global: null, tenant: null }, route: null };
-    const keys = [shapeKeyOf(target, true), shapeKeyOf(target, false), shapeKeyOf(other, true)];
-    expect(new Set(keys).size).toBe(3);
-    expect(shapeKeyOf({ ...target }, true)).toBe(keys[0]);
+    const noKey = { ...target, key: null };
+    const keys = [
+      shapeKeyOf(target, true),
+      shapeKeyOf(target, false),
+      shapeKeyOf(other, true),
+      shapeKeyOf(noKey, true),
+    ];
+    expect(new Set(keys).size).toBe(4);
   });
 
   it("have no signature with a shadow limit, and refuse rules the limiter cannot count", () => {
     const shadow = shapeSnapshot("T1", [compiledLimit("s", "subject", { mode: "shadow" })]);
-    expect(buildShape(shapeTarget(shadow), shadow, true, 1).signature).toBeNull();
+    expect(checkParts(buildShape(shapeTarget(shadow), shadow, true, 1), backend, "x").signature).toBeNull();
     const huge = shapeSnapshot("T1", [
       compiledLimit("k", "key", { limit: Number.MAX_SAFE_INTEGER, windowMs: 86_400_000 * 365 }),
     ]);

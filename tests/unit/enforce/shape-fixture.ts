@@ -1,4 +1,5 @@
 import type { CompiledLimit, CompiledTenant, Snapshot } from "@/lib/config/compile";
+import type { KeyRecord } from "@/lib/enforce/config-index";
 import type { Target } from "@/lib/enforce/resolve";
 import { compiledLimit } from "./fixtures";
 
@@ -38,8 +39,11 @@ export function shapeSnapshot(tenantId: string, limits = shapeLimits()): Snapsho
       unrouted: limits.filter((l) => l.route === null),
       routed: { [ROUTE]: limits.filter((l) => l.route === ROUTE) },
     },
-    keys: { backend: { id: "K1", name: "backend", limits: null } },
-    keyNameById: { K1: "backend" },
+    keys: {
+      backend: { id: "K1", name: "backend", limits: null },
+      mobile: { id: "K2", name: "mobile", limits: null },
+    },
+    keyNameById: { K1: "backend", K2: "mobile" },
   };
   return {
     format: 1,
@@ -50,12 +54,16 @@ export function shapeSnapshot(tenantId: string, limits = shapeLimits()): Snapsho
   };
 }
 
-export function shapeTarget(snapshot: Snapshot): Target {
+export function keyRecord(name: string, id: string): KeyRecord {
+  return { tenant: "acme", name, id, expiresAt: null, revoked: false };
+}
+
+export function shapeTarget(snapshot: Snapshot, key = keyRecord("backend", "K1")): Target {
   const tenant = snapshot.tenants.acme as CompiledTenant;
   return {
     kind: "target",
     tenant,
-    key: { tenant: "acme", name: "backend", id: "K1", expiresAt: null, revoked: false },
+    key,
     routes: { global: ROUTE, tenant: null },
     route: ROUTE,
   };
