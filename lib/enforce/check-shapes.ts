@@ -102,7 +102,8 @@ export function buildShape(
   }
   const who = { tenant: resolved.tenant.slug, key: resolved.keyName, route: resolved.route };
   const template = new DecisionTemplate(limits, who, version);
-  let bytes = 1_024 + 4 * template.chars;
+  // object headers and arrays, plus the text (two bytes a character at worst)
+  let bytes = 1_024 + 2 * template.chars;
   for (const key of keys) bytes += 64 + 2 * key.length;
   return { resolved, keys, specs, rules, keySlots, subjectSlots, hasShadow, template, degraded: null, bytes };
 }
@@ -149,7 +150,7 @@ export class CheckShapes {
 
   constructor(
     private readonly capacity = 10_000,
-    private readonly maxBytes = 32 * 2 ** 20,
+    private readonly maxBytes = 64 * 2 ** 20,
   ) {}
 
   get(shapeKey: string): CheckShape | undefined {
