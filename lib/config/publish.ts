@@ -1,17 +1,25 @@
 import "server-only";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { env } from "@/lib/env";
+import { runScript } from "@/lib/limiter/ioredis-scripts";
+import { scriptOf } from "@/lib/limiter/lua-files";
 import { redis, type RedisClient } from "@/lib/redis";
 import { configKeys } from "@/lib/shared/redis-keys";
 import type { PublishedConfig } from "@/lib/config/published";
 
-const SCRIPT = readFileSync(join(process.cwd(), "lua", "publish-config.lua"), "utf8");
+const publishScript = scriptOf("publish-config.lua");
 
 /** Writes the version to Redis and announces it; false when Redis already had it or newer. */
-export async function publishConfig(config: PublishedConfig, client: RedisClient = redis()): Promise<boolean> {
+export async function publishConfig(
+  config: PublishedConfig,
+  client: RedisClient = redis(),
+): Promise<boolean> {
   const keys = configKeys(env().REDIS_PREFIX);
-  const reply = await client.eval(SCRIPT, 2, keys.version, keys.snapshot, String(config.version), JSON.stringify(config), keys.channel);
+  const reply = await runScript(
+    client,
+    publishScript(),
+    [keys.version, keys.snapshot],
+    [String(config.version), JSON.stringify(config), keys.channel],
+  );
   return reply === 1;
 }
 

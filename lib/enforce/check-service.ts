@@ -5,12 +5,19 @@ import type { ConfigHolder } from "@/lib/enforce/config-holder";
 import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
 import { decisionSink } from "@/lib/enforce/decision-sink";
 import { degradedBody, earlyBody, limiterBody } from "@/lib/enforce/decision-body";
-import { degradedAnswer, HotResolutions, hotKeyOf } from "@/lib/enforce/hot-resolutions";
+import {
+  buildShape,
+  CheckShapes,
+  degradedAnswer,
+  resolvedFor,
+  shapeKeyOf,
+  checkParts,
+} from "@/lib/enforce/check-shapes";
 import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
-import { refused, resolveCheck, type KeyCaches, type Resolution, type Resolved } from "@/lib/enforce/resolve";
+import { resolvedOf, resolveTarget, type KeyCaches, type TargetResolution } from "@/lib/enforce/resolve";
 import type { KeyRecord } from "@/lib/enforce/config-index";
-import { mayCheck, type Caller } from "@/lib/enforce/service-auth";
+import type { Caller } from "@/lib/enforce/service-auth";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import { TtlLru } from "@/lib/enforce/ttl-lru";
 import type { CheckInput, ErrorBody } from "@/lib/enforce/types";
@@ -44,8 +51,8 @@ export class CheckService {
     known: new TtlLru<KeyRecord>(10_000, 60_000),
   };
   readonly denied = new DenyCache();
-  /** checks seen in this version, resolved and prepared for the limiter (hot-resolutions.ts) */
-  readonly hot = new HotResolutions();
+  /** what checks of this version resolved to apart from their subject (check-shapes.ts) */
+  readonly shapes = new CheckShapes();
 
   constructor(
     private readonly holder: ConfigHolder,
@@ -58,7 +65,7 @@ export class CheckService {
       // Keys, limits or owners may have changed: nothing cached stays exact.
       this.keys.unknown.clear();
       this.keys.known.clear();
-      this.hot.clear();
+      this.shapes.clear();
       this.denied.clear();
       checkMetrics.configVersion(index.version);
     });
@@ -79,56 +86,48 @@ export class CheckService {
    */
   decide(input: CheckInput, caller: Caller, done: (answer: CheckAnswer) => void, timeoutMs?: number): void {
     const config = this.holder.current;
-    const hotKey = hotKeyOf(input);
-    let hot = this.hot.get(hotKey);
-    let resolved: Resolved;
-    if (hot) {
-      resolved = hot.resolved;
-      if (!mayCheck(caller, resolved.tenant.slug)) {
-        const resolution = refused(input, resolved.tenant.slug);
-        if (resolution.kind === "forbidden") done(forbiddenAnswer(resolution.tenantSlug, input));
-        else done(this.answer(renderBody(earlyBody(resolution, config.version)), null, null, null, input));
-        return;
-      }
-    } else {
-      const resolution: Resolution = resolveCheck(input, caller, config, this.keys);
-      if (resolution.kind === "forbidden") {
-        done(forbiddenAnswer(resolution.tenantSlug, input));
-        return;
-      }
-      if (resolution.kind === "early") {
-        if (resolution.cached) checkMetrics.cacheHit("negative");
-        const rendered = renderBody(earlyBody(resolution, config.version));
-        done(this.answer(rendered, resolution.tenant?.id ?? null, resolution.keyId, resolution.route, input));
-        return;
-      }
-      resolved = resolution;
-    }
-    const { specs } = resolved.matched;
-    if (specs.length === 0) {
-      const rendered = renderBody(limiterBody(resolved, NO_LIMITS, config.version));
-      done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
+    const target: TargetResolution = resolveTarget(input, caller, config, this.keys);
+    if (target.kind === "forbidden") {
+      done(forbiddenAnswer(target.tenantSlug, input));
       return;
     }
-    if (!hot) {
+    if (target.kind === "early") {
+      if (target.cached) checkMetrics.cacheHit("negative");
+      const rendered = renderBody(earlyBody(target, config.version));
+      done(this.answer(rendered, target.tenant?.id ?? null, target.keyId, target.route, input));
+      return;
+    }
+    const shapeKey = shapeKeyOf(target, input.subject !== null);
+    let shape = this.shapes.get(shapeKey);
+    if (!shape) {
       try {
-        hot = this.hot.remember(hotKey, resolved, input, config.version);
+        shape = buildShape(target, config.snapshot, input.subject !== null, config.version);
       } catch (error) {
         // rules the limiter cannot count exactly (validation refuses them at import)
         console.error("[sluice] a limit cannot be evaluated:", error);
+        const resolved = resolvedOf(target, config.snapshot, input.subject);
         const rendered = renderBody(degradedBody(resolved, config.version));
         done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
         return;
       }
+      this.shapes.remember(shapeKey, shape);
     }
-    const entry = hot;
-    if (resolved.matched.hasLocal && this.local !== null) {
-      const { tenant, keyId, route } = resolved;
-      const answer = (rendered: RenderedDecision) => done(this.answer(rendered, tenant.id, keyId, route, input));
-      this.local.decide(entry, input, config.version, answer, timeoutMs);
+    const entry = shape;
+    const { key } = target;
+    const resolved = resolvedFor(entry, key);
+    if (entry.specs.length === 0) {
+      const rendered = renderBody(limiterBody(resolved, NO_LIMITS, config.version));
+      done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       return;
     }
-    const { signature } = entry;
+    const { keys, specs, signature, template } = checkParts(entry, key, input.subject);
+    if (resolved.matched.hasLocal && this.local !== null) {
+      const parts = { keys, specs, signature, template };
+      const answer = (rendered: RenderedDecision) =>
+        done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
+      this.local.decide({ shape: entry, parts, key }, input, config.version, answer, timeoutMs);
+      return;
+    }
     const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost);
     if (hit) {
       checkMetrics.cacheHit("deny");
@@ -139,7 +138,7 @@ export class CheckService {
     const sentAt = performance.now();
     const prepared: PreparedCheck = {
       check: { limits: specs, request: { cost: input.cost, dryRun: input.dryRun } },
-      keys: entry.keys,
+      keys,
       rules: entry.rules,
     };
     this.store.check(
@@ -148,18 +147,18 @@ export class CheckService {
         let rendered: RenderedDecision;
         if (result.ok) {
           try {
-            rendered = entry.template.render(result.reply, result.at);
+            rendered = template.render(result.reply, result.at);
           } catch (error) {
             // a reply that does not fit: Redis' verdict is unknown, as if it had failed
             console.error("[sluice] unreadable limiter reply:", error);
-            rendered = degradedAnswer(entry, config.version);
+            rendered = degradedAnswer(entry, key, config.version);
           }
           if (signature !== null && !rendered.allowed) {
-            const denial = { template: entry.template, reply: result.reply, at: result.at, rendered };
+            const denial = { template, reply: result.reply, at: result.at, rendered };
             this.denied.remember(signature, input.cost, denial, sentAt);
           }
         } else {
-          rendered = degradedAnswer(entry, config.version);
+          rendered = degradedAnswer(entry, key, config.version);
         }
         done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       },

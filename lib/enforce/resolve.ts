@@ -1,6 +1,13 @@
 import "server-only";
 import { sha256Hex } from "@/lib/auth/secrets";
-import { effectiveLimits, resolveRoutes, shownRoute, type CompiledTenant } from "@/lib/config/compile";
+import {
+  effectiveLimits,
+  resolveRoutes,
+  shownRoute,
+  type CompiledTenant,
+  type RouteResolution,
+  type Snapshot,
+} from "@/lib/config/compile";
 import type { ConfigIndex, KeyRecord } from "@/lib/enforce/config-index";
 import { keyNameId } from "@/lib/enforce/config-index";
 import { matchLimits, type MatchedLimits } from "@/lib/enforce/limit-specs";
@@ -13,7 +20,8 @@ import type { CheckInput, DecisionReason } from "@/lib/enforce/types";
 // counter at all (unknown or revoked key, suspended tenant...), or "forbidden" when the
 // caller's token is limited to other tenants and named the tenant itself. Another tenant's
 // API key answers exactly as an unknown key: a 403 naming its tenant would tell the caller
-// that the key is valid and whose it is.
+// that the key is valid and whose it is. Two steps: the target (tenant, key, route
+// patterns) on every check, the limits once per shape (check-shapes.ts), for every subject.
 
 export interface Early {
   kind: "early";
@@ -79,12 +87,25 @@ export function refused(input: CheckInput, slug: string): Early | { kind: "forbi
   return input.apiKey !== null ? unknownKey() : { kind: "forbidden", tenantSlug: slug };
 }
 
-export function resolveCheck(
+/** Who and where a check is about, before its limits: everything but the subject matters. */
+export interface Target {
+  kind: "target";
+  tenant: CompiledTenant;
+  key: KeyRecord | null;
+  routes: RouteResolution;
+  /** the pattern the answer names */
+  route: string | null;
+}
+
+export type TargetResolution = Early | Target | { kind: "forbidden"; tenantSlug: string };
+
+/** The tenant, key and route of a check, or the early answer that needs no counter. */
+export function resolveTarget(
   input: CheckInput,
   caller: Caller,
   config: ConfigIndex,
   caches: KeyCaches,
-): Resolution {
+): TargetResolution {
   let key: KeyRecord | null = null;
   let slug: string;
   if (input.apiKey !== null) {
@@ -121,18 +142,20 @@ export function resolveCheck(
   const problem = key ? keyProblem(key, Date.now()) : null;
   if (problem) return early(problem, slug, tenant, key, route);
   if (tenant.status !== "active") return early("suspended_tenant", slug, tenant, key, route);
-  const candidates = effectiveLimits(config.snapshot, slug, key?.name ?? null, routes);
-  const matched = matchLimits(candidates, {
-    tenantId: tenant.id,
-    keyId: key?.id ?? null,
-    subject: input.subject,
-  });
+  return { kind: "target", tenant, key, routes, route };
+}
+
+/** The limits a target meets for this subject (or none: subject limits are then left out). */
+export function resolvedOf(target: Target, snapshot: Snapshot, subject: string | null): Resolved {
+  const { tenant, key } = target;
+  const candidates = effectiveLimits(snapshot, tenant.slug, key?.name ?? null, target.routes);
+  const matched = matchLimits(candidates, { tenantId: tenant.id, keyId: key?.id ?? null, subject });
   return {
     kind: "limits",
     tenant,
     keyName: key?.name ?? null,
     keyId: key?.id ?? null,
-    route,
+    route: target.route,
     keyExpiresAt: key?.expiresAt ?? null,
     matched,
   };

@@ -25,8 +25,13 @@ const GLOB_AND_MARKS = /[!'()*]/g;
 const ENCODED_MAX = 20_000;
 const encodedParts = new Map<string, string>();
 
+// What encoding leaves as it is: most ids, addresses and user names, so most subjects.
+const UNRESERVED = /^[A-Za-z0-9_.~-]*$/;
+
 /** Percent-encodes all but A-Z a-z 0-9 - _ . ~ (so no brace, colon, % or glob character). */
 export function encodeKeyPart(text: string): string {
+  // checked first: new subjects arrive by the thousand and would only churn the memo
+  if (UNRESERVED.test(text)) return text;
   let encoded = encodedParts.get(text);
   if (encoded === undefined) {
     encoded = encode(text);

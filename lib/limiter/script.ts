@@ -1,7 +1,5 @@
 import "server-only";
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readScript } from "@/lib/limiter/lua-files";
 import type { Script } from "@/lib/limiter/script-client";
 
 // The scripts: lua/common.lua, the algorithm fragments and lua/run-check.lua, then the entry
@@ -22,13 +20,6 @@ const SHARED_FILES = [
 export const SCRIPT_FILES = [...SHARED_FILES, "check.lua"] as const;
 export const MANY_SCRIPT_FILES = [...SHARED_FILES, "check-many.lua"] as const;
 export const DROP_SCRIPT_FILES = ["common.lua", "drop-entries.lua"] as const;
-
-/** Read from the working directory (the app's root for `next start`, tests and scripts). */
-function readScript(files: readonly string[]): Script {
-  const dir = join(process.cwd(), "lua");
-  const lua = files.map((file) => readFileSync(join(dir, file), "utf8")).join("\n");
-  return { lua, sha: createHash("sha1").update(lua).digest("hex") };
-}
 
 let single: Script | undefined;
 let many: Script | undefined;

@@ -1,4 +1,6 @@
 import "server-only";
+import { runScript } from "@/lib/limiter/ioredis-scripts";
+import { scriptOf } from "@/lib/limiter/lua-files";
 import type { RedisClient } from "@/lib/redis";
 import type { JobKeys } from "@/lib/usage/keys";
 
@@ -7,28 +9,10 @@ import type { JobKeys } from "@/lib/usage/keys";
 // "<owner>|<fence>" of a holder that paused past its lease never matches again; every
 // write of the job checks the token right before it commits (see rollup-writer.ts).
 
-const ACQUIRE = `
-local current = redis.call('GET', KEYS[1])
-if current then
-  local owner, fence = string.match(current, '^(.*)|(%d+)$')
-  if owner == ARGV[1] then
-    redis.call('PEXPIRE', KEYS[1], ARGV[2])
-    return tonumber(fence)
-  end
-  return 0
-end
-local fence = redis.call('INCR', KEYS[2])
-redis.call('SET', KEYS[1], ARGV[1] .. '|' .. fence, 'PX', ARGV[2])
-return fence`;
-
-const SET_IF_HOLDER = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[2], ARGV[2])
-return 1`;
-
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
+// The scripts are in lua/, sent as EVALSHA like every other (lib/limiter/lua-files.ts).
+const acquireScript = scriptOf("lease-acquire.lua");
+const setIfHolderScript = scriptOf("lease-set-if-holder.lua");
+const releaseScript = scriptOf("lease-release.lua");
 
 export class RollupLease {
   private token: string | null = null;
@@ -45,7 +29,8 @@ export class RollupLease {
 
   /** Takes the lease when free, renews it when ours; false when another server holds it. */
   async acquire(): Promise<boolean> {
-    const fence = Number(await this.client.eval(ACQUIRE, 2, this.keys.lease, this.keys.fence, this.owner, this.ttlMs));
+    const keys = [this.keys.lease, this.keys.fence];
+    const fence = Number(await runScript(this.client, acquireScript(), keys, [this.owner, this.ttlMs]));
     this.token = fence > 0 ? `${this.owner}|${fence}` : null;
     return this.token !== null;
   }
@@ -59,11 +44,12 @@ export class RollupLease {
   /** Sets a job key (a watermark) only while we hold the lease. */
   async setIfHolder(key: string, value: string): Promise<boolean> {
     if (!this.token) return false;
-    return Number(await this.client.eval(SET_IF_HOLDER, 2, this.keys.lease, key, this.token, value)) === 1;
+    const keys = [this.keys.lease, key];
+    return Number(await runScript(this.client, setIfHolderScript(), keys, [this.token, value])) === 1;
   }
 
   async release(): Promise<void> {
-    if (this.token) await this.client.eval(RELEASE, 1, this.keys.lease, this.token);
+    if (this.token) await runScript(this.client, releaseScript(), [this.keys.lease], [this.token]);
     this.token = null;
   }
 

@@ -19,6 +19,7 @@ import { phaseRow, redisRow } from "./rows";
 import { bytesPerIdentity, localPhases, localRows, localTargets, seedLocal } from "./local-limits";
 import { clientRows } from "./client-rows";
 import { workerPhases } from "./workers";
+import { mixPhases, mixRows, mixTargets } from "./realistic-phases";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   await seedLocal();
   const { hostileTarget, prepareHostile, startHostileLoad } = await import("./hostile");
   const hostileSetup = await prepareHostile();
+  const mixKeys = await (await import("./realistic-seed")).seedRealistic();
 
   const [barePort, peerPort] = [await freePort(), await freePort()];
   const serverEnv = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, NODE_ENV: "production" };
@@ -125,6 +127,8 @@ async function main(): Promise<void> {
     body: overBody,
   });
   let peak = 0; // (b)'s req/s in the current round: (b½) runs at half of it
+  const mixContext = { app: () => app, redisPid: redisServer.pid, redisUrl, token, keys: mixKeys };
+  const mixes = await mixPhases(mixContext);
   const phases: Phase[] = [
     {
       id: "a",
@@ -151,6 +155,7 @@ async function main(): Promise<void> {
       id: "d",
       run: () => phase("(d) rate-limiter-flexible", `http://localhost:${peerPort}/`, checkBodies, peer.pid),
     },
+    ...mixes,
     { id: "e", run: () => appPhase("(e) key over its limit", "/api/check", [overBody]) },
     // At a fixed rate autocannon releases each connection's requests in bursts; 10 connections
     // keep those bursts small, so the p99 is the server's and not the pacing's.
@@ -226,6 +231,7 @@ async function main(): Promise<void> {
     ...localRows(get, await bytesPerIdentity()),
     row("(w1)", "w1", "POST /api/check, SLUICE_WORKERS=1"),
     row("(w2)", "w2", "POST /api/check, SLUICE_WORKERS=2 (node:cluster)"),
+    ...mixRows(get),
     redisRow(f, "(f)", "redis-benchmark EVALSHA, same script", "Redis alone, no HTTP"),
     redisRow(
       fMany,
@@ -244,6 +250,7 @@ async function main(): Promise<void> {
     ...issueTargets({ a, b, c, d, e, g, half }, BATCH),
     hostileTarget(h, half.p99),
     ...localTargets(get("l").median, e, a),
+    ...mixTargets(get),
   ]);
   const ceiling = fMany.rps * BATCH;
   console.log(

@@ -30,6 +30,8 @@ export interface LoadOptions {
   connections?: number;
   /** fixed total request rate (req/s) instead of as fast as possible */
   rate?: number;
+  /** wrk only: a whole wrk script of its own (e.g. one that generates bodies) for `bodies` */
+  script?: string;
 }
 
 export function load(options: LoadOptions): Promise<LoadResult> {
@@ -62,7 +64,7 @@ async function wrk(options: LoadOptions): Promise<LoadResult> {
   const url = new URL(options.url);
   const dir = mkdtempSync(join(tmpdir(), "sluice-wrk-"));
   const script = join(dir, "requests.lua");
-  writeFileSync(script, wrkScript(url.pathname, options.bodies, options.token));
+  writeFileSync(script, options.script ?? wrkScript(url.pathname, options.bodies, options.token));
   try {
     const { stdout } = await run(
       "wrk",

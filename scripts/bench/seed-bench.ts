@@ -18,7 +18,7 @@ export const ROUTE = "POST /v1/search";
 export const KEY_COUNT = 100;
 
 const big = 1_000_000;
-const document = (withKeys: boolean) => ({
+export const document = (withKeys: boolean) => ({
   plans: [
     {
       name: "bench",

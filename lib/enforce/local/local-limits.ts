@@ -1,10 +1,11 @@
 import "server-only";
-import { degradedAnswer, type HotResolution } from "@/lib/enforce/hot-resolutions";
+import { degradedAnswer, type CheckParts, type CheckShape } from "@/lib/enforce/check-shapes";
+import type { KeyRecord } from "@/lib/enforce/config-index";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
 import type { RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { CheckInput } from "@/lib/enforce/types";
 import { CounterStore } from "@/lib/enforce/local/counter-store";
-import { planLocal, type LocalPlan } from "@/lib/enforce/local/local-plan";
+import { planLocal, shapeLocal, type LocalShape } from "@/lib/enforce/local/local-plan";
 import { SyncCycle } from "@/lib/enforce/local/sync-cycle";
 import type { Look } from "@/lib/limiter/local/local-algorithms";
 import type { LocalCounter } from "@/lib/limiter/local/local-counter";
@@ -43,7 +44,7 @@ function fill(reply: number[], index: number, look: Look, consumed: boolean): vo
 export class LocalLimits {
   readonly counters: CounterStore;
   readonly cycle: SyncCycle;
-  private readonly plans = new WeakMap<HotResolution, LocalPlan>();
+  private readonly shapes = new WeakMap<CheckShape, LocalShape>();
 
   constructor(
     private readonly store: LimiterStore,
@@ -54,9 +55,17 @@ export class LocalLimits {
     this.cycle = new SyncCycle(this.counters, clients, options.syncTimeoutMs);
   }
 
-  decide(entry: HotResolution, input: CheckInput, configVersion: number, done: Done, timeoutMs?: number): void {
-    let plan = this.plans.get(entry);
-    if (plan === undefined) this.plans.set(entry, (plan = planLocal(entry)));
+  decide(
+    check: { shape: CheckShape; parts: CheckParts; key: KeyRecord | null },
+    input: CheckInput,
+    configVersion: number,
+    done: Done,
+    timeoutMs?: number,
+  ): void {
+    const { shape, parts, key } = check;
+    let local = this.shapes.get(shape);
+    if (local === undefined) this.shapes.set(shape, (local = shapeLocal(shape)));
+    const plan = planLocal(local, parts);
     const { slots } = plan;
     const now = this.cycle.now();
     const cost = input.cost;
@@ -82,7 +91,7 @@ export class LocalLimits {
       });
       reply[0] = allowed ? 1 : 0;
       reply[1] = now;
-      return entry.template.render(reply, 0);
+      return parts.template.render(reply, 0);
     };
     if (plan.exactIndex.length === 0) {
       done(settle(localAdmits));
@@ -97,7 +106,7 @@ export class LocalLimits {
       },
       (result: StoreResult) => {
         if (!result.ok) {
-          done(degradedAnswer(entry, configVersion));
+          done(degradedAnswer(shape, key, configVersion));
           return;
         }
         const { reply: ints, at } = result;
@@ -109,7 +118,7 @@ export class LocalLimits {
           rendered = settle(localAdmits && ints[at] === 1);
         } catch (error) {
           console.error("[sluice] unreadable limiter reply:", error);
-          rendered = degradedAnswer(entry, configVersion);
+          rendered = degradedAnswer(shape, key, configVersion);
         }
         done(rendered);
       },

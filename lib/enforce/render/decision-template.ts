@@ -67,12 +67,18 @@ function decidingLimit(limits: readonly LimitText[], reply: readonly number[], a
 export class DecisionTemplate {
   private readonly limits: LimitText[];
   /** `,"tenant":...,"key":...,"route":...,"limit":` */
-  private readonly middle: string;
+  private middle: string;
+  /** the key it names, and the middle's text around it (forKey) */
+  private key: string | null;
+  private readonly beforeKey: string;
+  private readonly afterKey: string;
   /** `],"degraded":false,"configVersion":N}` */
   private readonly tail: string;
   private readonly policyLine: string;
   /** how many integers of the script's reply are this check's: 2 + 6 per limit */
   readonly replySize: number;
+  /** the length of the text it holds (what a cache of templates counts in bytes) */
+  readonly chars: number;
 
   constructor(
     limits: readonly CompiledLimit[],
@@ -94,9 +100,10 @@ export class DecisionTemplate {
         field: `"${limit.name}";r=`,
       };
     });
-    this.middle =
-      `,"tenant":${asciiJson(who.tenant)},"key":${asciiJson(who.key)},` +
-      `"route":${asciiJson(who.route)},"limit":`;
+    this.key = who.key;
+    this.beforeKey = `,"tenant":${asciiJson(who.tenant)},"key":`;
+    this.afterKey = `,"route":${asciiJson(who.route)},"limit":`;
+    this.middle = `${this.beforeKey}${asciiJson(who.key)}${this.afterKey}`;
     this.tail = `],"degraded":false,"configVersion":${configVersion}}`;
     this.replySize = 2 + 6 * limits.length;
     let policy = "";
@@ -106,6 +113,22 @@ export class DecisionTemplate {
       policy += `${policy === "" ? "" : ", "}"${limit.name}";q=${limit.rule.limit};w=${w}`;
     }
     this.policyLine = policy === "" ? "" : headerLines(policy, null, null);
+    let chars = this.middle.length + this.tail.length + this.policyLine.length;
+    for (const text of this.limits)
+      chars += text.head.length + text.allowedTail.length + text.deniedTail.length + text.field.length;
+    this.chars = chars;
+  }
+
+  /**
+   * The same template naming another key of the tenant: limits, tenant and route are the
+   * same for every key that shares a limit set (check-shapes.ts), only the name differs.
+   */
+  forKey(key: string | null): DecisionTemplate {
+    if (key === this.key) return this;
+    const copy = Object.assign(Object.create(DecisionTemplate.prototype) as DecisionTemplate, this);
+    copy.key = key;
+    copy.middle = `${this.beforeKey}${asciiJson(key)}${this.afterKey}`;
+    return copy;
   }
 
   /**

@@ -10,7 +10,7 @@ import { check, decide, waitForVersion, APP_URL_2 } from "./http";
 const slug = unique("rsn");
 const suspended = unique("rsn-off");
 let keys: Record<string, string> = {};
-// a key that expires while the servers have its resolution cached (hot-resolutions.ts)
+// a key that expires while the servers have its resolution cached (check-shapes.ts)
 const soon = Date.now() + 7_000;
 
 beforeAll(async () => {

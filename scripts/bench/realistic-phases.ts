@@ -1,0 +1,122 @@
+// Issue 20's phases: the realistic mix (realistic-config.ts, drawn by realistic-mix.ts) sent
+// to Sluice and to the peer doing the same work, in the same rounds as the identical check
+// (b), with the front's RSS at the end of each Sluice round. BENCH_MIX_SECONDS lengthens
+// only these phases (e.g. 180 to show the RSS bound holds over a long run).
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cpuMicros } from "./cpu";
+import { load } from "./load";
+import { describe, outcomes } from "./app-metrics";
+import { freePort, httpReady, startProcess } from "./processes";
+import { mixScript } from "./realistic-mix";
+import type { SeededKey } from "./realistic-seed";
+import type { Measured, Phase, PhaseSummary } from "./rounds";
+import type { Row, Target } from "./report";
+import { phaseRow } from "./rows";
+import { mb, rss } from "./rss";
+
+const MIX_SECONDS = Number(process.env.BENCH_MIX_SECONDS ?? process.env.BENCH_SECONDS ?? 4);
+// The front's bound (docs/deployment.md, "Memory"): its caches are capped in entries and
+// bytes; the rest is node, the config and the sockets.
+export const RSS_BOUND_BYTES = Number(process.env.BENCH_RSS_BOUND_MB ?? 300) * 2 ** 20;
+
+export interface MixContext {
+  app: () => { url: string; pid: number | undefined };
+  redisPid: number | undefined;
+  redisUrl: string;
+  token: string;
+  keys: SeededKey[];
+}
+
+/** Largest front RSS seen at the end of a Sluice mix round, and the RSS at its start. */
+const rssSeen = { start: 0, end: 0 };
+
+async function measure(
+  url: string,
+  script: string,
+  pid: number | undefined,
+  redisPid: number | undefined,
+): Promise<Measured> {
+  const options = { url, bodies: [], connections: 50, script };
+  await load({ ...options, seconds: 1 });
+  const [server0, redis0] = [cpuMicros(pid), cpuMicros(redisPid)];
+  const result = await load({ ...options, seconds: MIX_SECONDS });
+  const [server1, redis1] = [cpuMicros(pid), cpuMicros(redisPid)];
+  return {
+    ...result,
+    serverCpu: server1 - server0,
+    redisCpu: redis1 - redis0,
+    note: "",
+    seconds: MIX_SECONDS,
+  };
+}
+
+/** Starts the peer for the mix and returns the two phases: "mix" (Sluice), "mix-peer". */
+export async function mixPhases(context: MixContext): Promise<Phase[]> {
+  const dir = mkdtempSync(join(tmpdir(), "sluice-mix-"));
+  const keysFile = join(dir, "keys.json");
+  writeFileSync(keysFile, JSON.stringify(context.keys));
+  const peerPort = await freePort();
+  const peer = await startProcess(
+    "peer-mix",
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "scripts/bench/peer-realistic-server.ts",
+      String(peerPort),
+      context.redisUrl,
+      keysFile,
+    ],
+    {},
+    () => httpReady(`http://localhost:${peerPort}/`),
+  );
+  const apiKeys = context.keys.map((key) => key.apiKey);
+  return [
+    {
+      id: "mix",
+      run: async () => {
+        const app = context.app();
+        const before = await outcomes(app.url);
+        const start = rss(app.pid).own;
+        const script = mixScript("/api/check", apiKeys, context.token);
+        const measured = await measure(`${app.url}/api/check`, script, app.pid, context.redisPid);
+        const end = rss(app.pid);
+        if (end.own > rssSeen.end) Object.assign(rssSeen, { start, end: end.own });
+        const memory = `front RSS ${mb(start)} -> ${mb(end.own)} (with the app process ${mb(end.total)})`;
+        return { ...measured, note: `${describe(before, await outcomes(app.url))}; ${memory}` };
+      },
+    },
+    {
+      id: "mix-peer",
+      run: () =>
+        measure(`http://localhost:${peerPort}/`, mixScript("/", apiKeys), peer.pid, context.redisPid),
+    },
+  ];
+}
+
+export function mixRows(get: (id: string) => PhaseSummary): Row[] {
+  return [
+    phaseRow(
+      get("mix"),
+      "(m)",
+      "POST /api/check, realistic mix (Zipf: 100k subjects, 1k keys, 50 routes x 1k ids)",
+    ),
+    phaseRow(get("mix-peer"), "(m')", "rate-limiter-flexible, the same mix and limits", "peer on node:http"),
+  ];
+}
+
+export function mixTargets(get: (id: string) => PhaseSummary): Target[] {
+  const [m, identical, peer] = [get("mix").median, get("b").median, get("mix-peer").median];
+  const x = (p: number, q: number): string => `${(p / q).toFixed(2)}x`;
+  return [
+    { what: "(m) >= 0.8x (b)", value: x(m.rps, identical.rps), ok: m.rps >= 0.8 * identical.rps },
+    { what: "(m) >= 2x (m')", value: x(m.rps, peer.rps), ok: m.rps >= 2 * peer.rps },
+    {
+      what: `front RSS after (m) <= ${mb(RSS_BOUND_BYTES)} (${MIX_SECONDS} s a round)`,
+      value: `${mb(rssSeen.start)} -> ${mb(rssSeen.end)}`,
+      ok: rssSeen.end <= RSS_BOUND_BYTES,
+    },
+  ];
+}
