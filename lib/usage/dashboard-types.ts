@@ -20,6 +20,8 @@ export interface UsageDashboardData {
   /** by route for a tenant (beside the key breakdown); empty elsewhere */
   byRoute: BreakdownRow[];
   offenders: Offender[];
+  /** "key": narrowed to the drilled-down key (subjects are kept per tenant only) */
+  offendersOf: "tenant" | "key";
   hottest: LimitUtilization[];
   generatedAt: number;
 }

@@ -49,21 +49,35 @@ function measure(c: Candidate, rows: readonly UsageRow[], now: number, names: Re
   return { scope: parts.join(" · "), used: count };
 }
 
+/** A drill-down: only limits that apply to this key and route, measured on its traffic. */
+export interface UtilizationFilter {
+  keyId?: string;
+  route?: string;
+}
+
+function applies(c: Candidate, filter: UtilizationFilter): boolean {
+  if (filter.keyId !== undefined && c.keyIds !== null && !c.keyIds.includes(filter.keyId)) return false;
+  return filter.route === undefined || c.limit.route === null || c.limit.route === filter.route;
+}
+
 export async function hottestLimits(
   principal: Principal,
   tenantSlug: string,
   top = 6,
   ctx: RowContext = rowContext(),
+  filter: UtilizationFilter = {},
 ): Promise<LimitUtilization[]> {
   const tenant = await usageTenant(principal, tenantSlug);
   const published = await latestPublished();
   const snapshot = (published?.snapshot as { snapshot?: Snapshot } | null)?.snapshot;
   const compiled = snapshot?.tenants[tenant.slug];
   if (!compiled) return [];
-  const list = candidates(compiled);
+  const list = candidates(compiled).filter((c) => applies(c, filter));
   const longest = Math.max(0, ...list.map((c) => c.limit.rule.windowMs));
   if (list.length === 0) return [];
-  const rows = await readRows(tenant.id, ctx.now - longest, ctx.now + 1, "seconds", ctx);
+  const rows = (await readRows(tenant.id, ctx.now - longest, ctx.now + 1, "seconds", ctx)).filter(
+    (r) => (filter.keyId === undefined || r.keyId === filter.keyId) && (filter.route === undefined || r.route === filter.route),
+  );
   const names = await keyNames(tenant.id);
   const seen = new Set<string>();
   return list

@@ -11,6 +11,7 @@ import { DeleteLimitButton } from "@/components/limits/delete-limit-button";
 import { createPlanAction, removePlanAction } from "@/app/(dashboard)/_actions/plan-actions";
 import { addRouteAction, removeRouteAction } from "@/app/(dashboard)/_actions/route-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
+import { deleteLimitAction } from "@/app/(dashboard)/_actions/limit-actions";
 
 export const metadata: Metadata = { title: "Plans & global routes" };
 
@@ -116,7 +117,7 @@ function LimitList({
             <td>{describeRule(normalizeLimit(l))}</td>
             <td className="actions">
               <Link href={editorHref("", scope, l.name)}>Edit</Link>
-              <DeleteLimitButton slug="" scope={scope} name={l.name} reverts={false} />
+              <DeleteLimitButton slug="" scope={scope} name={l.name} reverts={false} deleteAction={deleteLimitAction} />
             </td>
           </tr>
         ))}

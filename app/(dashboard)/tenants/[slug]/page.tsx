@@ -6,6 +6,7 @@ import { limitHierarchy, type HierarchyRow } from "@/lib/data/queries/limit-hier
 import { LimitHierarchyView } from "@/components/limits/limit-hierarchy-view";
 import { editorHref } from "@/components/limits/editor-href";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
+import { deleteLimitAction } from "@/app/(dashboard)/_actions/limit-actions";
 import { RedisMemory } from "@/components/tenants/redis-memory";
 import { usageSettings } from "@/lib/usage/settings";
 import { tenantMemoryOf } from "@/lib/usage/tenant-memory";
@@ -61,6 +62,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
                   : { kind: "tenant" }
               }
               empty="No limits."
+              deleteAction={deleteLimitAction}
             />
           </div>
         ))}
@@ -91,6 +93,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
               can={tenant.can}
               here={{ kind: "key", key: group.key }}
               empty="No overrides."
+              deleteAction={deleteLimitAction}
             />
           </div>
         ))}
