@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { HeaderMenu } from "@/components/shell/header-menu";
 import { requireUser } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
@@ -17,6 +18,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <Link href="/" className="brand">
           Sluice
         </Link>
+        <HeaderMenu>
         <nav aria-label="Main">
           <Link href="/">Tenants</Link>
           <Link href="/usage">Usage</Link>
@@ -33,6 +35,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           {user.isOperator ? " · operator" : ""}
         </span>
         <SignOutButton />
+        </HeaderMenu>
       </header>
       <main id="main" className="shell-main">
         {children}
