@@ -10,6 +10,7 @@ import type { Outcome } from "@/lib/usage/types";
 //   <ns>{u:<tenant>}:o:<minute>  ZSET  "k:<keyId>" | "s:<subject>" -> rejected, top N kept
 //   <ns>{u:idx}:m:<minute>       SET   tenant ids with data in that minute (for the rollup)
 //   <ns>{u:job}:lease / :fence / :minutes / :hours   rollup lease, fencing counter, watermarks
+//   <ns>{u:used}                 HASH  "k:<keyId>" | "t:<tokenId>" -> last use, epoch ms
 //
 // <minute> is the epoch minute (ms / 60000). "" stands for no key / no route.
 
@@ -41,6 +42,11 @@ export function offendersKey(ns: string, tenantId: string, minute: number): stri
 
 export function minuteIndexKey(ns: string, minute: number): string {
   return `${ns}{u:idx}:m:${minute}`;
+}
+
+/** Last uses of API keys and service tokens, waiting to be written to PostgreSQL. */
+export function lastUsedKey(ns: string): string {
+  return `${ns}{u:used}`;
 }
 
 export interface JobKeys {

@@ -3,6 +3,7 @@ import { UsageBatch } from "@/lib/usage/batch";
 import { parseSecondField, secondField, secondsKey } from "@/lib/usage/keys";
 import { breakdown, toSeries } from "@/lib/usage/query";
 import { minuteRows } from "@/lib/usage/redis-read";
+import { CredentialUse, parseUses } from "@/lib/usage/credential-use";
 import { UNMATCHED_ROUTE_MARK } from "@/lib/shared/usage-route";
 import type { UsageRow } from "@/lib/data/usage/rows";
 
@@ -74,5 +75,20 @@ describe("shaping", () => {
     expect(minuteRows("t", { "1|k|r|a": "2", "2|k|r|a": "3", "2|k|r|r": "1" })).toEqual([
       { tenantId: "t", keyId: "k", route: "r", ...ZERO, allowed: 5, rejected: 1 },
     ]);
+  });
+});
+
+describe("credential use", () => {
+  it("notes a credential at most once a minute and drains what it noted", () => {
+    const uses = new CredentialUse();
+    uses.mark("key", "k1", 1_000);
+    uses.mark("key", "k1", 30_000);
+    uses.mark("token", "t1", 2_000);
+    expect(uses.drain()).toEqual({ "k:k1": "1000", "t:t1": "2000" });
+    expect(uses.empty).toBe(true);
+    uses.mark("key", "k1", 59_999);
+    expect(uses.empty).toBe(true);
+    uses.mark("key", "k1", 61_000);
+    expect(parseUses(uses.drain())).toEqual({ keys: new Map([["k1", 61_000]]), tokens: new Map() });
   });
 });
