@@ -3,7 +3,8 @@
 import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { UsagePoint } from "@/lib/usage/types";
 import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
-import { FillingBucket, fillingBucketStart } from "@/components/charts/filling-bucket";
+import { FillingBucket } from "@/components/charts/filling-bucket";
+import { fillingBucketStart } from "@/components/charts/rate-points";
 import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
 
 // Allowed vs rejected (and degraded) checks over time, stacked. Animation is off: a live

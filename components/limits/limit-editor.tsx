@@ -3,11 +3,12 @@
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
 import type { LimitDoc, LimitFields } from "@/lib/config/document";
-import { ACTIONS, ALGORITHMS, LIMIT_BY, MODES, STORE_FAILURE } from "@/lib/shared/limit-types";
+import { ACTIONS, ALGORITHMS, LIMIT_BY, LIMIT_DEFAULTS, MODES, STORE_FAILURE } from "@/lib/shared/limit-types";
 import type { LimitTarget } from "@/lib/data/edits/limit-target";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ALGORITHM_HELP } from "@/components/limits/algorithms";
 import { BurstChart } from "@/components/limits/burst-chart";
+import { RouteSelect } from "@/components/limits/route-select";
 import { describeRule } from "@/components/limits/format-limit";
 import {
   previewRule,
@@ -30,6 +31,7 @@ export function LimitEditor({
   inherited,
   backHref,
   save,
+  routes = [],
 }: {
   target: LimitTarget;
   originalName: string | null;
@@ -38,6 +40,8 @@ export function LimitEditor({
   inherited: LimitFields | null;
   backHref: string;
   save: SaveAction;
+  /** declared route patterns "Only on route" may name (the tenant's and the global ones) */
+  routes?: readonly string[];
 }) {
   const router = useRouter();
   const [values, setValues] = useState<FormValues>(() => valuesOf(initial, ""));
@@ -93,7 +97,11 @@ export function LimitEditor({
         aria-invalid={!!errors[field]}
       >
         <option value="">
-          {inheritedValue ? `inherit (${inheritedValue})` : isBase ? "choose…" : "default"}
+          {inheritedValue
+            ? `inherit (${inheritedValue})`
+            : field in LIMIT_DEFAULTS
+              ? `default (${LIMIT_DEFAULTS[field as keyof typeof LIMIT_DEFAULTS]})`
+              : "choose…"}
         </option>
         {options.map((o) => (
           <option key={o} value={o}>
@@ -168,7 +176,12 @@ export function LimitEditor({
       <div className="grid-2">
         {pick("onStoreFailure", "If Redis is unreachable", STORE_FAILURE, inherited?.onStoreFailure)}
         {target.kind === "tenant" || target.kind === "key" ? (
-          text("route", "Only on route", 'optional, e.g. "POST /v1/search" (must be a declared route)')
+          <RouteSelect
+            routes={routes}
+            value={values.route}
+            onChange={set("route")}
+            error={errors.route}
+          />
         ) : (
           <span />
         )}
