@@ -67,7 +67,8 @@ export function LimitEditor({
     const result = await save({ target, originalName, limit: checked.limit });
     setPending(false);
     if (result.ok) {
-      router.push(backHref);
+      // back to the list, which confirms the save and scrolls to the row
+      router.push(`${backHref}?saved=${encodeURIComponent(checked.limit.name)}`);
       router.refresh();
       return;
     }

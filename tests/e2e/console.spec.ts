@@ -66,6 +66,12 @@ test("degraded decisions, drill-down headings, unmatched routes and long ranges 
   await expect(page.getByTestId("hottest-note")).toContainText("current snapshot");
   await expect(page.getByTestId("offenders-note")).toContainText("whole tenant");
   await expect(page.getByRole("link", { name: "(unmatched route)" })).toBeVisible({ timeout: 10_000 });
+  // tables sort by any column
+  const rejected = page.locator("table.usage-table").first().getByRole("columnheader", { name: /Rejected/ });
+  await rejected.getByRole("button").click();
+  await expect(rejected).toHaveAttribute("aria-sort", "descending");
+  await rejected.getByRole("button").click();
+  await expect(rejected).toHaveAttribute("aria-sort", "ascending");
 
   // drill-down: the heading, the title and the side panels say what is filtered
   await page.goto(`/usage/acme?key=backend&route=${encodeURIComponent("POST /v1/search")}`);
@@ -150,6 +156,20 @@ test("the limit editor names defaults and offers declared routes; 404 and favico
   await expect(burst).toContainText("time since the burst began (s)");
   await expect(burst).toContainText(/requests per 0\.11 s/);
   await page.screenshot({ path: `${SHOTS}/limit-editor-light.png`, fullPage: true });
+  // Save confirms and brings the changed row into view
+  const name = `console-${Date.now().toString(36)}`;
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Counted per").selectOption("tenant");
+  await page.getByLabel("Limit", { exact: true }).fill("100000");
+  await page.getByRole("button", { name: "Save limit" }).click();
+  await expect(page).toHaveURL(new RegExp(`/tenants/acme\\?saved=${name}`));
+  await expect(page.getByTestId("saved-notice")).toContainText(name);
+  await expect(page.getByTestId(`limit-${name}`)).toBeInViewport();
+  // global routes the tenant only inherits are folded to one line each
+  await expect(page.locator("details.route-group:not([open])").first()).toBeVisible();
+  await page.getByTestId(`limit-${name}`).getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("button", { name: "Delete limit" }).click();
+  await expect(page.getByTestId(`limit-${name}`)).toHaveCount(0);
 
   const missing = await page.goto("/no/such/page");
   expect(missing?.status()).toBe(404);
