@@ -1,6 +1,8 @@
 "use client";
 
-import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, AreaChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { LimitLine } from "@/lib/usage/dashboard-types";
+import { formatDuration } from "@/lib/shared/duration";
 import type { UsagePoint } from "@/lib/usage/types";
 import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
 import { FillingBucket } from "@/components/charts/filling-bucket";
@@ -24,9 +26,11 @@ export interface TrafficChartProps {
   stepMs: number;
   /** the data's "now": the bucket it falls in is shaded as still filling */
   now: number;
+  /** limits drawn over the traffic (one key or route) */
+  limits?: LimitLine[];
 }
 
-export function TrafficChart({ points, stepMs, now }: TrafficChartProps) {
+export function TrafficChart({ points, stepMs, now, limits = [] }: TrafficChartProps) {
   return (
     <div data-testid="traffic-chart" style={{ width: "100%", height: 260 }}>
       <ResponsiveContainer>
@@ -46,6 +50,16 @@ export function TrafficChart({ points, stepMs, now }: TrafficChartProps) {
           />
           <Tooltip labelFormatter={timeLabel(stepMs)} formatter={(value) => formatCount(Number(value))} />
           <Legend />
+          {limits.map((l) => (
+            <ReferenceLine
+              key={l.limit}
+              y={l.perStep}
+              stroke={COLORS.rejected}
+              strokeDasharray="6 3"
+              ifOverflow="extendDomain"
+              label={{ value: `${l.limit}: ${formatCount(l.limitValue)} / ${formatDuration(l.windowMs)}`, position: "insideTopLeft", fontSize: 11, fill: "var(--text)" }}
+            />
+          ))}
           <FillingBucket from={fillingBucketStart(points, stepMs, now)} stepMs={stepMs} />
           {SERIES.map((series) => (
             <Area

@@ -8,6 +8,7 @@ import { RejectionRateChart } from "@/components/charts/rejection-rate-chart";
 import { ShadowChart } from "@/components/charts/shadow-chart";
 import { TrafficChart } from "@/components/charts/traffic-chart";
 import { UtilizationChart } from "@/components/charts/utilization-chart";
+import { LimitUtilizationChart } from "@/components/charts/limit-utilization-chart";
 import { formatCount, formatPercent } from "@/components/charts/format";
 import { BreakdownTable } from "@/components/usage/breakdown-table";
 import { OffendersTable } from "@/components/usage/offenders-table";
@@ -72,8 +73,15 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
       ) : null}
       <section className="panel">
         <h2>Allowed vs rejected</h2>
-        <TrafficChart points={data.series} stepMs={data.stepMs} now={data.generatedAt} />
+        <TrafficChart points={data.series} stepMs={data.stepMs} now={data.generatedAt} limits={data.limitLines} />
       </section>
+      {data.limitLines.length > 0 ? (
+        <section className="panel">
+          <h2>Utilization per limit</h2>
+          <p className="muted">Admitted checks of each bucket against each limit&apos;s sustained rate (100 % is the limit).</p>
+          <LimitUtilizationChart points={data.series} lines={data.limitLines} stepMs={data.stepMs} />
+        </section>
+      ) : null}
       <section className="panel">
         <h2>Rejection rate</h2>
         <RejectionRateChart points={data.series} stepMs={data.stepMs} now={data.generatedAt} />

@@ -9,6 +9,8 @@ import { breakdown, toSeries } from "@/lib/usage/query";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
 import { readScoped } from "@/lib/usage/scoped-reader";
 import { hottestLimits } from "@/lib/usage/utilization";
+import { measurableLimits } from "@/lib/usage/limit-candidates";
+import { limitLinesOf } from "@/lib/usage/limit-lines";
 
 // One read per refresh for the usage page: rows of the range once (the scoped reader the
 // admin API uses too), then the series and the breakdowns from them. NotFoundError for
@@ -45,17 +47,21 @@ export async function dashboardData(
     const slugs = new Map(perTenant.map((r) => [r.keyId, r.keyId]));
     return {
       ...base, breakdown: { by: "tenant", rows: breakdown(perTenant, "key", slugs) },
-      byRoute: [], offenders: [], offendersOf: "tenant", hottest: [],
+      byRoute: [], offenders: [], offendersOf: "tenant", hottest: [], limitLines: [],
     };
   }
   const keyId = request.key === undefined ? undefined : [...names].find(([, name]) => name === request.key)?.[0];
-  const [offenders, hottest] = await Promise.all([
+  const narrowed = request.key !== undefined || request.route !== undefined;
+  const [offenders, hottest, measurable] = await Promise.all([
     topOffenders(principal, request.tenant, Math.max(from, now - 3_600_000), now + 1, 10, ctx),
     hottestLimits(principal, request.tenant, 6, ctx, { keyId, route: request.route }),
+    narrowed ? measurableLimits(principal, request.tenant, { keyId, route: request.route }) : null,
   ]);
+  const lineSources = (measurable?.list ?? []).map(({ limit }) => ({
+    name: limit.name, limit: limit.rule.limit, windowMs: limit.rule.windowMs, by: limit.by, route: limit.route,
+  }));
   // offenders are kept per tenant (keys and subjects), not per route: a key drill-down
   // keeps that key's own line; subjects cannot be attributed to a key or route
-  const narrowed = request.key !== undefined || request.route !== undefined;
   return {
     ...base,
     breakdown: keyId === undefined ? { by: "key", rows: breakdown(rows, "key", names) } : { by: "route", rows: breakdown(rows, "route", names) },
@@ -63,5 +69,6 @@ export async function dashboardData(
     offenders: narrowed ? offenders.filter((o) => o.kind === "key" && o.name === request.key) : offenders,
     offendersOf: narrowed ? "key" : "tenant",
     hottest,
+    limitLines: limitLinesOf(lineSources, stepMs),
   };
 }

@@ -93,5 +93,9 @@ describe.skipIf(APPS.length < 2 || !TOKEN)("usage of traffic through /api/check 
     expect(page.byRoute.map((r) => [r.name, r.allowed, r.rejected])).toEqual([
       ["GET /v1/hot/:id", 4, 2], ["GET /v1/free", 4, 0], ["(no route)", 1, 0], ["(unmatched route)", 1, 0],
     ]);
+    // narrowed to the hot route, its limit is drawn over the traffic: 4 per hour at 15 s steps
+    const hot = await dashboardData(SYSTEM, { tenant: slug, route: "GET /v1/hot/:id", range: "1h" });
+    expect(hot.limitLines).toContainEqual({ limit: "hot", perStep: (4 * 15_000) / 3_600_000, limitValue: 4, windowMs: 3_600_000 });
+    expect(page.limitLines).toEqual([]);
   });
 });

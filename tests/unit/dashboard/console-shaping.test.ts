@@ -5,6 +5,7 @@ import { axisUnit, inUnit } from "@/components/limits/burst-axis";
 import { usageHeading } from "@/components/usage/usage-heading";
 import { routeLabel, UNMATCHED_ROUTE_MARK } from "@/lib/shared/usage-route";
 import { ZERO_COUNTS } from "@/lib/usage/types";
+import { limitLinesOf } from "@/lib/usage/limit-lines";
 
 // What the console's charts and headings derive from the data, without a browser.
 
@@ -57,5 +58,19 @@ describe("usage labels", () => {
       "(unmatched route)",
       "GET /x",
     ]);
+  });
+});
+
+describe("limit lines", () => {
+  it("puts each limit on the traffic axis as checks per bucket, tightest first, once per scope", () => {
+    const lines = limitLinesOf(
+      [
+        { name: "hour", limit: 3_600, windowMs: 3_600_000, by: "tenant", route: null },
+        { name: "burst", limit: 10, windowMs: 1_000, by: "key", route: null },
+        { name: "hour", limit: 3_600, windowMs: 3_600_000, by: "tenant", route: null },
+      ],
+      5_000,
+    );
+    expect(lines.map((l) => [l.limit, l.perStep])).toEqual([["hour", 5], ["burst", 50]]);
   });
 });
