@@ -1,6 +1,6 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { Redis } from "ioredis";
-import { check, operator, query, signedIn } from "./support/dashboard";
+import { check, operator, query } from "./support/dashboard";
 
 // The ops console as issue 15 found it wanting: degraded decisions visible, drill-down and
 // headings that say what is shown, rejection rate on long ranges, the phone layout, the
@@ -42,10 +42,25 @@ async function traffic(page: Page): Promise<void> {
   await recordDegraded(10);
 }
 
-async function themed(browser: Browser, options: { colorScheme: "light" | "dark"; width?: number }): Promise<Page> {
-  const page = await signedIn(browser, operator);
+// One sign-in for the file (the login limits count every attempt); themes and widths are
+// switched on the same page.
+let page: Page;
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async ({ browser }) => {
+  page = await (await browser.newContext()).newPage();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(operator.email);
+  await page.getByLabel("Password").fill(operator.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  // the first sign-in after the apps start can be slow on a loaded machine
+  await expect(page.getByTestId("signed-in-as")).toContainText(operator.email, { timeout: 20_000 });
+});
+
+async function themed(options: { colorScheme: "light" | "dark"; width?: number }): Promise<Page> {
   await page.emulateMedia({ colorScheme: options.colorScheme });
-  if (options.width) await page.setViewportSize({ width: options.width, height: 844 });
+  await page.setViewportSize({ width: options.width ?? 1280, height: options.width ? 844 : 720 });
   return page;
 }
 
@@ -55,8 +70,8 @@ async function usageReady(page: Page): Promise<void> {
   await expect(page.getByTestId("traffic-chart").locator(".recharts-area-area").first()).toHaveAttribute("d", /L/);
 }
 
-test("degraded decisions, drill-down headings, unmatched routes and long ranges on the usage pages", async ({ browser }) => {
-  const page = await signedIn(browser, operator);
+test("degraded decisions, drill-down headings, unmatched routes and long ranges on the usage pages", async () => {
+  await themed({ colorScheme: "light" });
   await traffic(page);
 
   await page.goto("/usage/acme");
@@ -80,6 +95,10 @@ test("degraded decisions, drill-down headings, unmatched routes and long ranges 
   await expect(page.getByTestId("offenders-note")).toContainText("key backend only");
   await expect(page.getByTestId("hottest-note")).toContainText("only limits that apply to this key and route");
   await expect(page.getByTestId("offenders")).not.toContainText("198.51.100.4");
+  // the limits of this key and route drawn over its traffic, and utilization per limit
+  await expect(page.getByTestId("traffic-chart").locator(".recharts-reference-line").first()).toBeVisible();
+  await expect(page.getByTestId("limit-utilization-chart").locator(".recharts-line-curve").first()).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/usage-drilldown-light.png`, fullPage: true });
 
   // 7 d: one busy hour is a point between gaps, drawn as a dot (or a line when hours touch)
   await page.goto("/usage/acme?range=7d");
@@ -98,8 +117,10 @@ test("degraded decisions, drill-down headings, unmatched routes and long ranges 
   expect(ticks.join(" ")).toMatch(/[A-Z][a-z]{2} \d{1,2}/);
 });
 
-test("overview, tenant and usage pages in light, dark and at 390 px", async ({ browser }) => {
-  const light = await themed(browser, { colorScheme: "light" });
+test("overview, tenant and usage pages in light, dark and at 390 px", async () => {
+  // nine pages with live charts: more than the default 30 s on a loaded machine
+  test.setTimeout(120_000);
+  const light = await themed({ colorScheme: "light" });
   await traffic(light);
   for (const { name, path } of PAGES) {
     await light.goto(path);
@@ -109,7 +130,7 @@ test("overview, tenant and usage pages in light, dark and at 390 px", async ({ b
   }
   const lightGrid = await light.locator(".recharts-cartesian-grid line").first().evaluate((l) => getComputedStyle(l).stroke);
 
-  const dark = await themed(browser, { colorScheme: "dark" });
+  const dark = await themed({ colorScheme: "dark" });
   for (const { name, path } of PAGES) {
     await dark.goto(path);
     if (name === "usage") await usageReady(dark);
@@ -120,7 +141,7 @@ test("overview, tenant and usage pages in light, dark and at 390 px", async ({ b
   expect(darkGrid).not.toBe(lightGrid);
   expect(darkGrid).toBe("rgb(42, 49, 60)");
 
-  const phone = await themed(browser, { colorScheme: "light", width: 390 });
+  const phone = await themed({ colorScheme: "light", width: 390 });
   for (const { name, path } of PAGES) {
     await phone.goto(path);
     if (name === "usage") await usageReady(phone);
@@ -135,13 +156,13 @@ test("overview, tenant and usage pages in light, dark and at 390 px", async ({ b
   await phone.getByRole("button", { name: "Menu" }).click();
   await expect(signOut).toBeInViewport();
   await phone.screenshot({ path: `${SHOTS}/menu-phone.png` });
-  await phone.getByRole("link", { name: "Usage" }).click();
+  await phone.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Usage" }).click();
   await expect(phone).toHaveURL(/\/usage$/);
   await expect(signOut).toBeHidden();
 });
 
-test("the limit editor names defaults and offers declared routes; 404 and favicon", async ({ browser }) => {
-  const page = await signedIn(browser, operator);
+test("the limit editor names defaults and offers declared routes; 404 and favicon", async () => {
+  await themed({ colorScheme: "light" });
   await page.goto("/tenants/acme/limits/edit?at=tenant");
   await expect(page.getByLabel("When over").locator("option").first()).toHaveText("default (reject)");
   await expect(page.getByLabel("Mode").locator("option").first()).toHaveText("default (enforce)");
