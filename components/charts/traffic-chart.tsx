@@ -31,6 +31,10 @@ export interface TrafficChartProps {
 }
 
 export function TrafficChart({ points, stepMs, now, limits = [] }: TrafficChartProps) {
+  // lines far above the tightest limit would flatten the traffic: the utilization chart
+  // shows every limit, this one those near the tightest
+  const tightest = limits[0]?.perStep ?? 0;
+  const drawn = limits.filter((l) => l.perStep <= 10 * tightest);
   return (
     <div data-testid="traffic-chart" style={{ width: "100%", height: 260 }}>
       <ResponsiveContainer>
@@ -50,7 +54,7 @@ export function TrafficChart({ points, stepMs, now, limits = [] }: TrafficChartP
           />
           <Tooltip labelFormatter={timeLabel(stepMs)} formatter={(value) => formatCount(Number(value))} />
           <Legend />
-          {limits.map((l) => (
+          {drawn.map((l) => (
             <ReferenceLine
               key={l.limit}
               y={l.perStep}

@@ -96,7 +96,7 @@ test("degraded decisions, drill-down headings, unmatched routes and long ranges 
   await expect(page.getByTestId("hottest-note")).toContainText("only limits that apply to this key and route");
   await expect(page.getByTestId("offenders")).not.toContainText("198.51.100.4");
   // the limits of this key and route drawn over its traffic, and utilization per limit
-  await expect(page.getByTestId("traffic-chart").locator(".recharts-reference-line").first()).toBeVisible();
+  await expect(page.getByTestId("traffic-chart").locator(".recharts-reference-line-line").first()).toBeVisible();
   await expect(page.getByTestId("limit-utilization-chart").locator(".recharts-line-curve").first()).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/usage-drilldown-light.png`, fullPage: true });
 
