@@ -96,8 +96,9 @@ test("degraded decisions, drill-down headings, unmatched routes and long ranges 
   await expect(page.getByTestId("hottest-note")).toContainText("only limits that apply to this key and route");
   await expect(page.getByTestId("offenders")).not.toContainText("198.51.100.4");
   // the limits of this key and route drawn over its traffic, and utilization per limit
-  await expect(page.getByTestId("traffic-chart").locator(".recharts-reference-line-line").first()).toBeVisible();
-  await expect(page.getByTestId("limit-utilization-chart").locator(".recharts-line-curve").first()).toBeVisible();
+  // (a horizontal line has no height, which Playwright calls hidden: check it is drawn instead)
+  await expect(page.getByTestId("traffic-chart").locator(".recharts-reference-line-line").first()).toHaveAttribute("x2", /\d/);
+  await expect(page.getByTestId("limit-utilization-chart").locator(".recharts-line-curve").first()).toHaveAttribute("d", /\d/);
   await page.screenshot({ path: `${SHOTS}/usage-drilldown-light.png`, fullPage: true });
 
   // 7 d: one busy hour is a point between gaps, drawn as a dot (or a line when hours touch)
