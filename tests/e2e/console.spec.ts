@@ -171,18 +171,19 @@ test("the limit editor names defaults and offers declared routes; 404 and favico
   const routes = page.getByLabel("Only on route");
   await expect(routes.locator("option")).toContainText(["every route", "GET /v1/items/:id", "POST /v1/search"]);
   // the burst chart: one time unit, named, and a per-step unit on the other axis
-  await page.getByLabel("Limit", { exact: true }).fill("10");
-  await page.getByLabel("Window").fill("1100ms");
-  await page.getByText("Fixed window", { exact: false }).first().click();
+  const editor = page.getByTestId("limit-editor");
+  await editor.getByRole("textbox", { name: "Limit", exact: true }).fill("10");
+  await editor.getByRole("textbox", { name: "Window" }).fill("1100ms");
+  await editor.getByText("Fixed window", { exact: true }).click();
   const burst = page.locator(".burst-chart");
   await expect(burst).toContainText("time since the burst began (s)");
   await expect(burst).toContainText(/requests per 0\.11 s/);
   await page.screenshot({ path: `${SHOTS}/limit-editor-light.png`, fullPage: true });
   // Save confirms and brings the changed row into view
   const name = `console-${Date.now().toString(36)}`;
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Counted per").selectOption("tenant");
-  await page.getByLabel("Limit", { exact: true }).fill("100000");
+  await editor.getByLabel("Name").fill(name);
+  await editor.getByLabel("Counted per").selectOption("tenant");
+  await editor.getByRole("textbox", { name: "Limit", exact: true }).fill("100000");
   await page.getByRole("button", { name: "Save limit" }).click();
   await expect(page).toHaveURL(new RegExp(`/tenants/acme\\?saved=${name}`));
   await expect(page.getByTestId("saved-notice")).toContainText(name);
