@@ -184,6 +184,7 @@ test("the limit editor names defaults and offers declared routes; 404 and favico
   await editor.getByLabel("Name").fill(name);
   await editor.getByLabel("Counted per").selectOption("tenant");
   await editor.getByRole("textbox", { name: "Limit", exact: true }).fill("100000");
+  await editor.getByRole("textbox", { name: "Window" }).fill("1s");
   await page.getByRole("button", { name: "Save limit" }).click();
   await expect(page).toHaveURL(new RegExp(`/tenants/acme\\?saved=${name}`));
   await expect(page.getByTestId("saved-notice")).toContainText(name);
