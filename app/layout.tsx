@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import "./globals.css";
+import "./console.css";
 
 // Every page renders per request: the CSP nonce (proxy.ts) is new each time, and a page
 // prerendered at build time would carry scripts without it.

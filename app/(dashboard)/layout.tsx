@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { DatabaseDown } from "@/components/shell/database-down";
+import { HeaderMenu } from "@/components/shell/header-menu";
 import { requireUser } from "@/lib/auth/session";
 import { isDatabaseUnavailable } from "@/lib/data/errors";
 
@@ -31,6 +32,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <Link href="/" className="brand">
           Sluice
         </Link>
+        <HeaderMenu>
         <nav aria-label="Main">
           <Link href="/">Tenants</Link>
           <Link href="/usage">Usage</Link>
@@ -47,6 +49,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           {user.isOperator ? " · operator" : ""}
         </span>
         <SignOutButton />
+        </HeaderMenu>
       </header>
       <main id="main" className="shell-main">
         {children}

@@ -5,6 +5,7 @@ import { listPlanNames, listTenants } from "@/lib/data/queries/list-tenants";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { StatusBadge } from "@/components/tenants/status-badge";
 import { TenantTrafficSummary } from "@/components/usage/tenant-traffic-summary";
+import { RecentDegradedBanner } from "@/components/usage/recent-degraded-banner";
 import { createTenantAction } from "@/app/(dashboard)/_actions/tenant-actions";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -16,6 +17,7 @@ export default async function OverviewPage() {
   return (
     <section>
       <h1>Overview</h1>
+      <RecentDegradedBanner principal={user} tenants={tenants.map((t) => t.slug)} />
       <div className="panel">
         <h2>Tenants</h2>
         {tenants.length === 0 ? (

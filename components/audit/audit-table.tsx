@@ -1,14 +1,10 @@
 import type { AuditRow } from "@/lib/data/queries/audit-entries";
-import { stringify } from "yaml";
+import { changedObjects, fieldDiff } from "@/components/audit/field-diff";
 
-// Each entry with its before/after, folded; YAML reads better than JSON for config parts.
+// Each entry: who did what to which object (by name), and the fields it changed, folded.
 export function AuditTable({ rows, showTenant }: { rows: AuditRow[]; showTenant: boolean }) {
   if (rows.length === 0)
-    return (
-      <p className="empty">
-        Nothing has changed yet. Every change to limits, keys, tokens and members will be listed here.
-      </p>
-    );
+    return <p className="empty">No entries. Every change to limits, keys, tokens and members is listed here.</p>;
   return (
     <table data-testid="audit-table" className="audit">
       <thead>
@@ -18,36 +14,51 @@ export function AuditTable({ rows, showTenant }: { rows: AuditRow[]; showTenant:
           <th scope="col">What</th>
           {showTenant && <th scope="col">Tenant</th>}
           <th scope="col">Version</th>
-          <th scope="col">Before / after</th>
+          <th scope="col">Changes</th>
         </tr>
       </thead>
       <tbody>
-        {rows.map((r) => (
-          <tr key={r.id}>
-            <td className="nowrap">{r.at.toISOString().replace("T", " ").slice(0, 19)}</td>
-            <td>{r.actor}</td>
-            <td>
-              <strong>{r.action}</strong> <span className="muted">{r.target}</span>
-            </td>
-            {showTenant && <td>{r.tenantSlug ?? "—"}</td>}
-            <td>{r.configVersion ?? "—"}</td>
-            <td>
-              <details>
-                <summary>show</summary>
-                <div className="before-after">
-                  <div>
-                    <h4>Before</h4>
-                    <pre>{r.before == null ? "(none)" : stringify(r.before)}</pre>
-                  </div>
-                  <div>
-                    <h4>After</h4>
-                    <pre>{r.after == null ? "(none)" : stringify(r.after)}</pre>
-                  </div>
-                </div>
-              </details>
-            </td>
-          </tr>
-        ))}
+        {rows.map((r) => {
+          const changes = fieldDiff(r.before, r.after);
+          return (
+            <tr key={r.id}>
+              <td className="nowrap">{r.at.toISOString().replace("T", " ").slice(0, 19)}</td>
+              <td>{r.actor}</td>
+              <td>
+                <strong>{r.action}</strong> <span className="muted">{r.target}</span>
+                {r.before != null && r.after != null && changes.length > 0 && (
+                  <div className="muted small">changed {changedObjects(changes)}</div>
+                )}
+              </td>
+              {showTenant && <td>{r.tenantSlug ?? "—"}</td>}
+              <td>{r.configVersion ?? "—"}</td>
+              <td>
+                {changes.length === 0 ? (
+                  <span className="muted">—</span>
+                ) : (
+                  <details>
+                    <summary>
+                      {changes.length} field{changes.length === 1 ? "" : "s"}
+                    </summary>
+                    <table className="field-diff" data-testid="field-diff">
+                      <tbody>
+                        {changes.map((c) => (
+                          <tr key={c.path}>
+                            <th scope="row" className="mono">
+                              {c.path}
+                            </th>
+                            <td className="diff-del mono">{c.before ?? ""}</td>
+                            <td className="diff-add mono">{c.after ?? ""}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </details>
+                )}
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );

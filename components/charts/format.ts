@@ -2,7 +2,8 @@
 
 export function formatTime(ms: number, stepMs: number): string {
   const d = new Date(ms);
-  if (stepMs >= 3_600_000) {
+  // 24 h and longer ranges (5 min steps and up) cross midnight: the date says which day
+  if (stepMs >= 300_000) {
     return d.toLocaleString(undefined, {
       month: "short",
       day: "numeric",
@@ -41,5 +42,6 @@ export const COLORS = {
   shadowRejected: "#b7791f",
   degraded: "#6b46c1",
   rate: "#c53030",
-  grid: "#e2e8f0",
+  /** follows the theme (app/globals.css sets --chart-grid for light and dark) */
+  grid: "var(--chart-grid)",
 } as const;

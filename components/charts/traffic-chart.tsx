@@ -1,26 +1,40 @@
 "use client";
 
-import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, AreaChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { LimitLine } from "@/lib/usage/dashboard-types";
+import { formatDuration } from "@/lib/shared/duration";
 import type { UsagePoint } from "@/lib/usage/types";
 import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
+import { FillingBucket } from "@/components/charts/filling-bucket";
+import { fillingBucketStart } from "@/components/charts/rate-points";
 import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
 
 // Allowed vs rejected (and degraded) checks over time, stacked. Animation is off: a live
 // refresh every 2 s redraws in place instead of replaying an entry animation (no flicker).
 
-// Stacked bottom to top, in this order.
+// Stacked bottom to top, in this order. Only allowed has an outline: a stacked series'
+// outline runs along the top of the stack even where its own count is 0, which made an
+// absent Degraded look like a line over every stack; the bands above are fills only.
 const SERIES = [
-  { dataKey: "allowed", name: "Allowed", color: COLORS.allowed, opacity: 0.35 },
-  { dataKey: "rejected", name: "Rejected", color: COLORS.rejected, opacity: 0.45 },
-  { dataKey: "degraded", name: "Degraded", color: COLORS.degraded, opacity: 0.3 },
+  { dataKey: "allowed", name: "Allowed", color: COLORS.allowed, opacity: 0.35, stroke: true },
+  { dataKey: "rejected", name: "Rejected", color: COLORS.rejected, opacity: 0.55, stroke: false },
+  { dataKey: "degraded", name: "Degraded (Redis unreachable)", color: COLORS.degraded, opacity: 0.7, stroke: false },
 ] as const;
 
 export interface TrafficChartProps {
   points: UsagePoint[];
   stepMs: number;
+  /** the data's "now": the bucket it falls in is shaded as still filling */
+  now: number;
+  /** limits drawn over the traffic (one key or route) */
+  limits?: LimitLine[];
 }
 
-export function TrafficChart({ points, stepMs }: TrafficChartProps) {
+export function TrafficChart({ points, stepMs, now, limits = [] }: TrafficChartProps) {
+  // lines far above the tightest limit would flatten the traffic: the utilization chart
+  // shows every limit, this one those near the tightest
+  const tightest = limits[0]?.perStep ?? 0;
+  const drawn = limits.filter((l) => l.perStep <= 10 * tightest);
   return (
     <div data-testid="traffic-chart" style={{ width: "100%", height: 260 }}>
       <ResponsiveContainer>
@@ -40,6 +54,17 @@ export function TrafficChart({ points, stepMs }: TrafficChartProps) {
           />
           <Tooltip labelFormatter={timeLabel(stepMs)} formatter={(value) => formatCount(Number(value))} />
           <Legend />
+          {drawn.map((l) => (
+            <ReferenceLine
+              key={l.limit}
+              y={l.perStep}
+              stroke={COLORS.rejected}
+              strokeDasharray="6 3"
+              ifOverflow="extendDomain"
+              label={{ value: `${l.limit}: ${formatCount(l.limitValue)} / ${formatDuration(l.windowMs)}`, position: "insideTopLeft", fontSize: 11, fill: "var(--text)" }}
+            />
+          ))}
+          <FillingBucket from={fillingBucketStart(points, stepMs, now)} stepMs={stepMs} />
           {SERIES.map((series) => (
             <Area
               key={series.dataKey}
@@ -47,7 +72,7 @@ export function TrafficChart({ points, stepMs }: TrafficChartProps) {
               dataKey={series.dataKey}
               name={series.name}
               stackId="1"
-              stroke={series.color}
+              stroke={series.stroke ? series.color : "none"}
               fill={series.color}
               fillOpacity={series.opacity}
               isAnimationActive={false}

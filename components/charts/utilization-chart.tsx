@@ -2,7 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { LimitUtilization } from "@/lib/usage/types";
-import { formatCount, formatPercent } from "@/components/charts/format";
+import { COLORS, formatCount, formatPercent } from "@/components/charts/format";
 
 // The hottest limits: share of each limit used in its trailing window (red past 90 %).
 
@@ -21,7 +21,7 @@ export function UtilizationChart({ limits }: { limits: LimitUtilization[] }) {
     <div data-testid="utilization-chart" style={{ width: "100%", height: 48 + data.length * 30 }}>
       <ResponsiveContainer>
         <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 0, left: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+          <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" horizontal={false} />
           <XAxis type="number" domain={[0, 1]} tickFormatter={formatPercent} />
           <YAxis type="category" dataKey="label" width={260} tick={{ fontSize: 12 }} />
           <Tooltip

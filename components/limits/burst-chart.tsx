@@ -5,10 +5,14 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import type { LimitRule } from "@/lib/shared/limit-types";
 import { formatDuration } from "@/lib/shared/duration";
 import { simulateBurst } from "@/components/limits/burst-simulation";
+import { axisUnit, inUnit } from "@/components/limits/burst-axis";
 
 // Colors come from CSS variables so the chart follows light and dark.
+// One unit on the time axis and "requests per step" on the other, both named.
 export function BurstChart({ rule }: { rule: LimitRule | null }) {
-  const data = useMemo(() => (rule ? simulateBurst(rule, (ms) => formatDuration(ms)) : []), [rule]);
+  const unit = axisUnit(3 * (rule?.windowMs ?? 1_000));
+  const data = useMemo(() => (rule ? simulateBurst(rule, (ms) => inUnit(ms, unit)) : []), [rule, unit]);
+  const stepMs = data.length > 1 ? (data[1]?.t ?? 0) - (data[0]?.t ?? 0) : 0;
   if (!rule)
     return <p className="muted">Fill in algorithm, limit and window to see how a burst is treated.</p>;
   const offered = data.reduce((sum, s) => sum + s.allowed + s.delayed + s.rejected, 0);
@@ -23,10 +27,22 @@ export function BurstChart({ rule }: { rule: LimitRule | null }) {
               dataKey="label"
               tick={{ fill: "var(--muted)", fontSize: 11 }}
               interval="preserveStartEnd"
+              height={36}
+              label={{ value: `time since the burst began (${unit.name})`, position: "insideBottom", fontSize: 11, fill: "var(--muted)" }}
             />
-            <YAxis tick={{ fill: "var(--muted)", fontSize: 11 }} width={48} />
+            <YAxis
+              tick={{ fill: "var(--muted)", fontSize: 11 }}
+              width={56}
+              label={{
+                value: `requests per ${inUnit(stepMs, unit)} ${unit.name}`,
+                angle: -90,
+                position: "insideLeft",
+                fontSize: 11,
+                fill: "var(--muted)",
+              }}
+            />
             <Tooltip contentStyle={{ background: "var(--panel)", border: "1px solid var(--border)" }} />
-            <Legend />
+            <Legend verticalAlign="top" />
             <Bar dataKey="allowed" stackId="a" fill="var(--ok)" isAnimationActive={false} />
             <Bar dataKey="delayed" stackId="a" fill="var(--warn)" isAnimationActive={false} />
             <Bar dataKey="rejected" stackId="a" fill="var(--danger)" isAnimationActive={false} />

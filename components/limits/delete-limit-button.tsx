@@ -1,7 +1,10 @@
 import type { EditScope } from "@/lib/data/queries/limit-hierarchy";
 import type { LimitTarget } from "@/lib/data/edits/limit-target";
+import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
-import { deleteLimitAction } from "@/app/(dashboard)/_actions/limit-actions";
+
+/** The server action that deletes a limit (the page passes it in: components import no app/ code). */
+export type DeleteLimitAction = (input: { target: LimitTarget; name: string }) => Promise<ActionResult<unknown>>;
 
 export function targetOf(slug: string, scope: EditScope): LimitTarget {
   switch (scope.kind) {
@@ -23,11 +26,13 @@ export function DeleteLimitButton({
   scope,
   name,
   reverts,
+  deleteAction,
 }: {
   slug: string;
   scope: EditScope;
   name: string;
   reverts: boolean;
+  deleteAction: DeleteLimitAction;
 }) {
   return (
     <ConfirmButton
@@ -36,7 +41,7 @@ export function DeleteLimitButton({
       question={
         reverts ? `Go back to the inherited ${name}?` : `Delete ${name}? Checks stop counting it at once.`
       }
-      action={deleteLimitAction.bind(null, { target: targetOf(slug, scope), name })}
+      action={deleteAction.bind(null, { target: targetOf(slug, scope), name })}
     />
   );
 }

@@ -3,11 +3,12 @@
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
 import type { LimitDoc, LimitFields } from "@/lib/config/document";
-import { ACTIONS, ALGORITHMS, CONSISTENCY, LIMIT_BY, MODES, STORE_FAILURE } from "@/lib/shared/limit-types";
+import { ACTIONS, ALGORITHMS, CONSISTENCY, LIMIT_BY, LIMIT_DEFAULTS, MODES, STORE_FAILURE } from "@/lib/shared/limit-types";
 import type { LimitTarget } from "@/lib/data/edits/limit-target";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ALGORITHM_HELP } from "@/components/limits/algorithms";
 import { BurstChart } from "@/components/limits/burst-chart";
+import { RouteSelect } from "@/components/limits/route-select";
 import { describeRule } from "@/components/limits/format-limit";
 import { OverAdmissionBound } from "@/components/limits/over-admission-bound";
 import { localSettingOf } from "@/components/limits/over-admission";
@@ -32,6 +33,7 @@ export function LimitEditor({
   inherited,
   backHref,
   save,
+  routes = [],
 }: {
   target: LimitTarget;
   originalName: string | null;
@@ -40,6 +42,8 @@ export function LimitEditor({
   inherited: LimitFields | null;
   backHref: string;
   save: SaveAction;
+  /** declared route patterns "Only on route" may name (the tenant's and the global ones) */
+  routes?: readonly string[];
 }) {
   const router = useRouter();
   const [values, setValues] = useState<FormValues>(() => valuesOf(initial, ""));
@@ -65,7 +69,8 @@ export function LimitEditor({
     const result = await save({ target, originalName, limit: checked.limit });
     setPending(false);
     if (result.ok) {
-      router.push(backHref);
+      // back to the list, which confirms the save and scrolls to the row
+      router.push(`${backHref}?saved=${encodeURIComponent(checked.limit.name)}`);
       router.refresh();
       return;
     }
@@ -95,7 +100,11 @@ export function LimitEditor({
         aria-invalid={!!errors[field]}
       >
         <option value="">
-          {inheritedValue ? `inherit (${inheritedValue})` : isBase ? "choose…" : "default"}
+          {inheritedValue
+            ? `inherit (${inheritedValue})`
+            : field in LIMIT_DEFAULTS
+              ? `default (${LIMIT_DEFAULTS[field as keyof typeof LIMIT_DEFAULTS]})`
+              : "choose…"}
         </option>
         {options.map((o) => (
           <option key={o} value={o}>
@@ -170,7 +179,12 @@ export function LimitEditor({
       <div className="grid-2">
         {pick("onStoreFailure", "If Redis is unreachable", STORE_FAILURE, inherited?.onStoreFailure)}
         {target.kind === "tenant" || target.kind === "key" ? (
-          text("route", "Only on route", 'optional, e.g. "POST /v1/search" (must be a declared route)')
+          <RouteSelect
+            routes={routes}
+            value={values.route}
+            onChange={set("route")}
+            error={errors.route}
+          />
         ) : (
           <span />
         )}

@@ -3,7 +3,7 @@ import type { EditScope, HierarchyRow } from "@/lib/data/queries/limit-hierarchy
 import type { Capabilities } from "@/lib/data/queries/tenant-detail";
 import { describeRule } from "@/components/limits/format-limit";
 import { editorHref } from "@/components/limits/editor-href";
-import { DeleteLimitButton } from "@/components/limits/delete-limit-button";
+import { DeleteLimitButton, type DeleteLimitAction } from "@/components/limits/delete-limit-button";
 
 // One table of effective limits: each row's rule, the chain it came through (base first,
 // then each override and the fields it set), and what this level did to it.
@@ -16,6 +16,7 @@ export function LimitHierarchyView({
   can,
   here,
   empty,
+  deleteAction,
 }: {
   slug: string;
   rows: HierarchyRow[];
@@ -23,6 +24,7 @@ export function LimitHierarchyView({
   /** the scope an "override" at this level is declared in */
   here: EditScope;
   empty: string;
+  deleteAction: DeleteLimitAction;
 }) {
   if (rows.length === 0) return <p className="empty">{empty}</p>;
   return (
@@ -77,6 +79,7 @@ export function LimitHierarchyView({
                         scope={local.scope}
                         name={row.name}
                         reverts={row.state === "overridden"}
+                        deleteAction={deleteAction}
                       />
                     </>
                   ) : can.operate || !imposed ? (

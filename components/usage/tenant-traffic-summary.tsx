@@ -10,7 +10,8 @@ import { formatCount, formatPercent } from "@/components/charts/format";
 function describe(sum: TrafficSummary | null): string {
   if (sum === null) return "usage unavailable";
   if (sum.checks === 0) return "no checks in 15 min";
-  return `${formatCount(sum.checks)} checks · ${formatPercent(sum.rejected / sum.checks)} rejected (15 min)`;
+  const degraded = sum.degraded > 0 ? ` · ${formatCount(sum.degraded)} degraded` : "";
+  return `${formatCount(sum.checks)} checks · ${formatPercent(sum.rejected / sum.checks)} rejected${degraded} (15 min)`;
 }
 
 export async function TenantTrafficSummary({ principal, tenant }: { principal: Principal; tenant: string }) {

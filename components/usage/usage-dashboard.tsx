@@ -8,10 +8,13 @@ import { RejectionRateChart } from "@/components/charts/rejection-rate-chart";
 import { ShadowChart } from "@/components/charts/shadow-chart";
 import { TrafficChart } from "@/components/charts/traffic-chart";
 import { UtilizationChart } from "@/components/charts/utilization-chart";
+import { LimitUtilizationChart } from "@/components/charts/limit-utilization-chart";
 import { formatCount, formatPercent } from "@/components/charts/format";
 import { BreakdownTable } from "@/components/usage/breakdown-table";
 import { OffendersTable } from "@/components/usage/offenders-table";
 import { RangePicker } from "@/components/usage/range-picker";
+import { DegradedBanner } from "@/components/usage/degraded-banner";
+import { RANGES } from "@/lib/usage/ranges";
 import { liveQuery, usageHref, type UsageView } from "@/components/usage/usage-hrefs";
 import { useLiveUsage } from "@/components/usage/use-live-usage";
 
@@ -31,10 +34,11 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
       allowed: s.allowed + p.allowed,
       rejected: s.rejected + p.rejected,
       shadow: s.shadow + p.shadowRejected,
+      degraded: s.degraded + p.degraded,
     }),
-    { allowed: 0, rejected: 0, shadow: 0 },
+    { allowed: 0, rejected: 0, shadow: 0, degraded: 0 },
   );
-  const decided = totals.allowed + totals.rejected;
+  const decided = totals.allowed + totals.rejected + totals.degraded;
   const drill = (row: BreakdownRow): string | null => {
     if (row.id === null || row.id === "") return null;
     if (data.breakdown.by === "tenant") return usageHref({ ...view, tenant: row.id, key: null, route: null });
@@ -44,6 +48,7 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
   return (
     <div data-testid="usage-dashboard" style={{ display: "grid", gap: 16 }}>
       <RangePicker current={view.range} hrefFor={(range) => usageHref({ ...view, range })} />
+      <DegradedBanner degraded={totals.degraded} where={`in the last ${RANGES[view.range].label}`} />
       <p className="muted" data-testid="live-status" aria-live="polite">
         {error ? (
           <span className="error" role="alert">
@@ -56,7 +61,7 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
         <time data-testid="live-updated" dateTime={new Date(data.generatedAt).toISOString()}>
           {new Date(data.generatedAt).toLocaleTimeString()}
         </time>
-        {` · ${formatCount(decided)} checks, ${decided ? formatPercent(totals.rejected / decided) : "0%"} rejected, ${formatCount(totals.shadow)} shadow`}
+        {` · ${formatCount(decided)} checks, ${decided ? formatPercent(totals.rejected / decided) : "0%"} rejected, ${formatCount(totals.degraded)} degraded, ${formatCount(totals.shadow)} shadow`}
       </p>
       {decided + totals.shadow === 0 ? (
         <div className="panel" data-testid="usage-empty">
@@ -68,11 +73,18 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
       ) : null}
       <section className="panel">
         <h2>Allowed vs rejected</h2>
-        <TrafficChart points={data.series} stepMs={data.stepMs} />
+        <TrafficChart points={data.series} stepMs={data.stepMs} now={data.generatedAt} limits={data.limitLines} />
       </section>
+      {data.limitLines.length > 0 ? (
+        <section className="panel">
+          <h2>Utilization per limit</h2>
+          <p className="muted">Admitted checks of each bucket against each limit&apos;s sustained rate (100 % is the limit).</p>
+          <LimitUtilizationChart points={data.series} lines={data.limitLines} stepMs={data.stepMs} />
+        </section>
+      ) : null}
       <section className="panel">
         <h2>Rejection rate</h2>
-        <RejectionRateChart points={data.series} stepMs={data.stepMs} />
+        <RejectionRateChart points={data.series} stepMs={data.stepMs} now={data.generatedAt} />
       </section>
       <section className="panel">
         <h2>Shadow limits: would-be rejections</h2>
@@ -96,7 +108,11 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
       ) : null}
       {data.tenant ? (
         <section className="panel">
-          <h2>Hottest limits</h2>
+          <h2>Hottest limits: now</h2>
+          <p className="muted" data-testid="hottest-note">
+            A current snapshot: each limit&apos;s use over its own window up to now, whatever the range above
+            {view.key || view.route ? "; only limits that apply to this key and route" : ""}.
+          </p>
           {data.hottest.length ? (
             <UtilizationChart limits={data.hottest} />
           ) : (
@@ -107,6 +123,12 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
       {data.tenant ? (
         <section className="panel">
           <h2>Top offenders</h2>
+          <p className="muted" data-testid="offenders-note">
+            Most rejected in the last hour at most
+            {data.offendersOf === "key"
+              ? `: key ${view.key ?? ""} only (subjects are counted per tenant, not per key or route).`
+              : ": keys and subjects of the whole tenant."}
+          </p>
           <OffendersTable offenders={data.offenders} />
         </section>
       ) : null}

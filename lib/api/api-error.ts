@@ -64,7 +64,3 @@ export class ApiError extends Error {
     return this.errors ? { error, errors: this.errors } : { error };
   }
 }
-
-export function statusOf(code: ErrorCode): number {
-  return STATUS[code];
-}

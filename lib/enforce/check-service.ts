@@ -23,6 +23,7 @@ import { TtlLru } from "@/lib/enforce/ttl-lru";
 import type { CheckInput, ErrorBody } from "@/lib/enforce/types";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
 import type { LocalLimits } from "@/lib/enforce/local/local-limits";
+import { UNMATCHED_ROUTE_MARK } from "@/lib/shared/usage-route";
 
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
@@ -176,7 +177,8 @@ export class CheckService {
     decisionSink().record({
       tenantId,
       keyId,
-      route,
+      // a route that was sent but matched nothing is told apart from none in usage views
+      route: route ?? (input.route === null ? null : UNMATCHED_ROUTE_MARK),
       subject: input.subject,
       outcome: rendered.outcome,
       reason: rendered.reason,

@@ -27,6 +27,8 @@ export interface DecisionContext {
 
 export interface DecisionSink {
   record(decision: DecisionContext): void;
+  /** a service token authenticated a check (same rule: memory only, no I/O per call) */
+  tokenUsed?(tokenId: string): void;
 }
 
 export const metricsSink: DecisionSink = {

@@ -1,13 +1,15 @@
 import "server-only";
 import { sameDigest, sha256Hex } from "@/lib/auth/secrets";
 import type { ConfigIndex } from "@/lib/enforce/config-index";
+import { decisionSink } from "@/lib/enforce/decision-sink";
 
 // Who calls /api/check*: a service token from the published config (looked up by the
 // SHA-256 of the bearer token), or the bootstrap token (compared in constant time).
 // Recently seen Authorization values are remembered per config version, so a busy caller
 // neither parses nor hashes its token on every request; a new version (a token revoked)
 // starts afresh. Bounded: a flood of made-up tokens only empties the memo, which costs the
-// real callers one hash each.
+// real callers one hash each. A service token's use is passed to the decision sink, which
+// notes it in memory for the token's "last used".
 
 /** null tenants: may check for every tenant. */
 export interface Caller {
@@ -23,6 +25,7 @@ export class ServiceAuth {
   private readonly seen = new Map<string, Caller>();
   private version = -1;
   private readonly bootstrapDigest: string | null;
+  private readonly bootstrap: Caller = { id: "bootstrap", tenants: null };
 
   constructor(bootstrapToken: string | undefined) {
     this.bootstrapDigest = bootstrapToken ? sha256Hex(bootstrapToken) : null;
@@ -42,14 +45,14 @@ export class ServiceAuth {
       if (this.seen.size >= SEEN_MAX) this.seen.clear();
       this.seen.set(header, caller);
     }
-    return caller === UNKNOWN ? null : caller;
+    if (caller === UNKNOWN) return null;
+    if (caller !== this.bootstrap) decisionSink().tokenUsed?.(caller.id);
+    return caller;
   }
 
   private lookup(token: string, config: ConfigIndex): Caller {
     const digest = sha256Hex(token);
-    if (this.bootstrapDigest !== null && sameDigest(digest, this.bootstrapDigest)) {
-      return { id: "bootstrap", tenants: null };
-    }
+    if (this.bootstrapDigest !== null && sameDigest(digest, this.bootstrapDigest)) return this.bootstrap;
     // Keyed by the digest, not the secret: how long a lookup takes can only tell an attacker
     // about digests of tokens they already hold, which gives nothing about a 192-bit secret.
     const published = config.serviceTokens.get(digest);

@@ -6,7 +6,7 @@ import type { AlgorithmCodec } from "@/lib/limiter/types";
 // up to 2L around a window edge (L at the end of one window, L at the start of the next);
 // cheap and exact.
 // Script part: lua/algorithms/fixed-window.lua (state layout, reply fields). The reply's six
-// integers are read the same way for every algorithm (lib/limiter/reply.ts).
+// integers are read the same way for every algorithm (readReply in lib/limiter/evaluate.ts).
 
 export const fixedWindow: AlgorithmCodec = {
   algorithm: "fixed_window",

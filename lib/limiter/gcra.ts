@@ -7,7 +7,7 @@ import type { AlgorithmCodec } from "@/lib/limiter/types";
 // is max(TAT,now) + cost*T - (tau+T) - now when positive, up to maxDelay. Same arithmetic as
 // the leaky bucket (a virtual-scheduling meter); stored as its level, TAT = t + x/L.
 // Script part: lua/algorithms/buckets.lua (state layout, reply fields). The reply's six
-// integers are read the same way for every algorithm (lib/limiter/reply.ts).
+// integers are read the same way for every algorithm (readReply in lib/limiter/evaluate.ts).
 
 export const gcra: AlgorithmCodec = {
   algorithm: "gcra",

@@ -6,7 +6,7 @@ import type { AlgorithmCodec } from "@/lib/limiter/types";
 // admitted when level + cost <= B (default L). With action delay the level may go past B by up
 // to maxDelay's worth: the check waits (level + cost - B)/(L/W).
 // Script part: lua/algorithms/buckets.lua (state layout, reply fields). The reply's six
-// integers are read the same way for every algorithm (lib/limiter/reply.ts).
+// integers are read the same way for every algorithm (readReply in lib/limiter/evaluate.ts).
 
 export const leakyBucket: AlgorithmCodec = {
   algorithm: "leaky_bucket",

@@ -6,7 +6,7 @@ import type { AlgorithmCodec } from "@/lib/limiter/types";
 // the part of it still inside (now-W, now], plus the current count. Two counters; never admits
 // more than L in any aligned window.
 // Script part: lua/algorithms/sliding-window.lua (state layout, reply fields). The reply's six
-// integers are read the same way for every algorithm (lib/limiter/reply.ts).
+// integers are read the same way for every algorithm (readReply in lib/limiter/evaluate.ts).
 
 export const slidingWindow: AlgorithmCodec = {
   algorithm: "sliding_window",

@@ -6,7 +6,7 @@ import type { AlgorithmCodec } from "@/lib/limiter/types";
 // full: admits when tokens >= cost. Kept as the missing tokens (a meter level), so an absent
 // key is a full bucket. action delay does not apply (treated as reject).
 // Script part: lua/algorithms/buckets.lua (state layout, reply fields). The reply's six
-// integers are read the same way for every algorithm (lib/limiter/reply.ts).
+// integers are read the same way for every algorithm (readReply in lib/limiter/evaluate.ts).
 
 export const tokenBucket: AlgorithmCodec = {
   algorithm: "token_bucket",

@@ -57,3 +57,10 @@ export interface LimitRule {
   mode: LimitMode;
   onStoreFailure: StoreFailure;
 }
+
+/** What an unset field means once a limit is compiled (also shown by the editor). */
+export const LIMIT_DEFAULTS = { action: "reject", mode: "enforce", onStoreFailure: "open" } as const satisfies {
+  action: LimitAction;
+  mode: LimitMode;
+  onStoreFailure: StoreFailure;
+};

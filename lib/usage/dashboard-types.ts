@@ -1,6 +1,14 @@
 import type { RangeId } from "@/lib/usage/ranges";
 import type { BreakdownRow, LimitUtilization, Offender, UsagePoint, UsageSource } from "@/lib/usage/types";
 
+/** One limit as a line over traffic: its sustained rate in checks per bucket. */
+export interface LimitLine {
+  limit: string;
+  perStep: number;
+  limitValue: number;
+  windowMs: number;
+}
+
 // What the usage page and its live endpoint send the browser: everything already shaped
 // for the charts (types only, so client components may import it).
 
@@ -20,6 +28,10 @@ export interface UsageDashboardData {
   /** by route for a tenant (beside the key breakdown); empty elsewhere */
   byRoute: BreakdownRow[];
   offenders: Offender[];
+  /** "key": narrowed to the drilled-down key (subjects are kept per tenant only) */
+  offendersOf: "tenant" | "key";
   hottest: LimitUtilization[];
+  /** limits drawn over the traffic of one key or route; empty elsewhere */
+  limitLines: LimitLine[];
   generatedAt: number;
 }

@@ -1,16 +1,20 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
+import type { RowContext } from "@/lib/data/usage/rows";
+import { sourceFor } from "@/lib/data/usage/rows";
 import { rowContext } from "@/lib/usage/context";
 import type { UsageDashboardData } from "@/lib/usage/dashboard-types";
 import { topOffenders } from "@/lib/usage/offenders";
 import { breakdown, toSeries } from "@/lib/usage/query";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
-import { readRows, sourceFor, type UsageRow } from "@/lib/data/usage/rows";
-import { keyIdByName, keyNames, usageTenant, visibleTenants } from "@/lib/data/usage/scope";
+import { readScoped } from "@/lib/usage/scoped-reader";
 import { hottestLimits } from "@/lib/usage/utilization";
+import { measurableLimits } from "@/lib/usage/limit-candidates";
+import { limitLinesOf } from "@/lib/usage/limit-lines";
 
-// One read per refresh for the usage page: rows of the range once, then the series and the
-// breakdowns from them. Scoped like every usage query (NotFoundError for hidden tenants).
+// One read per refresh for the usage page: rows of the range once (the scoped reader the
+// admin API uses too), then the series and the breakdowns from them. NotFoundError for
+// tenants the principal may not see.
 
 export interface DashboardRequest {
   tenant?: string;
@@ -19,57 +23,52 @@ export interface DashboardRequest {
   range: RangeId;
 }
 
-function empty(request: DashboardRequest, now: number): UsageDashboardData {
+export async function dashboardData(
+  principal: Principal,
+  request: DashboardRequest,
+  ctx: RowContext = rowContext(Math.floor(Date.now() / 1_000) * 1_000),
+): Promise<UsageDashboardData> {
+  const now = ctx.now;
   const { rangeMs, stepMs } = RANGES[request.range];
-  return {
-    tenant: request.tenant ?? null, key: request.key ?? null, route: request.route ?? null,
-    range: request.range, stepMs, source: sourceFor(stepMs), from: now - rangeMs, to: now,
-    series: [], breakdown: { by: "tenant", rows: [] }, byRoute: [], offenders: [], hottest: [], generatedAt: now,
-  };
-}
-
-async function overview(principal: Principal, data: UsageDashboardData): Promise<UsageDashboardData> {
-  const ctx = rowContext(data.to);
-  const all: UsageRow[] = [];
-  const perTenant: UsageRow[] = [];
-  for (const tenant of await visibleTenants(principal)) {
-    const rows = await readRows(tenant.id, data.from, data.to, data.source, ctx);
-    all.push(...rows);
-    // a breakdown by tenant reuses the key breakdown with the slug as the "key"
-    perTenant.push(...rows.map((r) => ({ ...r, keyId: tenant.slug })));
-  }
-  const slugs = new Map(perTenant.map((r) => [r.keyId, r.keyId]));
-  return {
-    ...data,
-    series: toSeries(all, data.from, data.to, data.stepMs),
-    breakdown: { by: "tenant", rows: breakdown(perTenant, "key", slugs) },
-  };
-}
-
-export async function dashboardData(principal: Principal, request: DashboardRequest): Promise<UsageDashboardData> {
-  const now = Math.floor(Date.now() / 1_000) * 1_000;
-  const data = empty(request, now);
   // the window ends at the next step boundary, so the newest (partial) bucket is drawn too
-  data.to = Math.ceil((now + 1) / data.stepMs) * data.stepMs;
-  data.from = data.to - RANGES[request.range].rangeMs;
-  if (request.tenant === undefined) return overview(principal, data);
-  const tenant = await usageTenant(principal, request.tenant);
-  const keyId = request.key === undefined ? undefined : await keyIdByName(tenant, request.key);
-  const ctx = rowContext(now);
-  const rows = (await readRows(tenant.id, data.from, data.to, data.source, ctx)).filter(
-    (r) => (keyId === undefined || r.keyId === keyId) && (request.route === undefined || r.route === request.route),
-  );
-  const names = await keyNames(tenant.id);
-  const [offenders, hottest] = await Promise.all([
-    topOffenders(principal, tenant.slug, Math.max(data.from, now - 3_600_000), now + 1, 10, ctx),
-    hottestLimits(principal, tenant.slug, 6, ctx),
+  const to = Math.ceil((now + 1) / stepMs) * stepMs;
+  const from = to - rangeMs;
+  const source = sourceFor(stepMs);
+  const scope = { tenant: request.tenant, key: request.key, route: request.route, from, to, source };
+  const { rows, names } = await readScoped(principal, scope, ctx);
+  const base = {
+    tenant: request.tenant ?? null, key: request.key ?? null, route: request.route ?? null,
+    range: request.range, stepMs, source, from, to, generatedAt: now,
+    series: toSeries(rows, from, to, stepMs),
+  };
+  if (request.tenant === undefined) {
+    // a breakdown by tenant reuses the key breakdown with the slug as the "key"
+    const perTenant = rows.map((r) => ({ ...r, keyId: r.tenant }));
+    const slugs = new Map(perTenant.map((r) => [r.keyId, r.keyId]));
+    return {
+      ...base, breakdown: { by: "tenant", rows: breakdown(perTenant, "key", slugs) },
+      byRoute: [], offenders: [], offendersOf: "tenant", hottest: [], limitLines: [],
+    };
+  }
+  const keyId = request.key === undefined ? undefined : [...names].find(([, name]) => name === request.key)?.[0];
+  const narrowed = request.key !== undefined || request.route !== undefined;
+  const [offenders, hottest, measurable] = await Promise.all([
+    topOffenders(principal, request.tenant, Math.max(from, now - 3_600_000), now + 1, 10, ctx),
+    hottestLimits(principal, request.tenant, 6, ctx, { keyId, route: request.route }),
+    narrowed ? measurableLimits(principal, request.tenant, { keyId, route: request.route }) : null,
   ]);
+  const lineSources = (measurable?.list ?? []).map(({ limit }) => ({
+    name: limit.name, limit: limit.rule.limit, windowMs: limit.rule.windowMs, by: limit.by, route: limit.route,
+  }));
+  // offenders are kept per tenant (keys and subjects), not per route: a key drill-down
+  // keeps that key's own line; subjects cannot be attributed to a key or route
   return {
-    ...data,
-    series: toSeries(rows, data.from, data.to, data.stepMs),
+    ...base,
     breakdown: keyId === undefined ? { by: "key", rows: breakdown(rows, "key", names) } : { by: "route", rows: breakdown(rows, "route", names) },
     byRoute: keyId === undefined ? breakdown(rows, "route", names) : [],
-    offenders,
+    offenders: narrowed ? offenders.filter((o) => o.kind === "key" && o.name === request.key) : offenders,
+    offendersOf: narrowed ? "key" : "tenant",
     hottest,
+    limitLines: limitLinesOf(lineSources, stepMs),
   };
 }

@@ -5,6 +5,7 @@ import { setDecisionSink } from "@/lib/enforce/decision-sink";
 import { redis } from "@/lib/redis";
 import { usageSink } from "@/lib/usage/decision-sink";
 import { closeRecorderConnection, usageRecorder } from "@/lib/usage/recorder";
+import { moveLastUsed } from "@/lib/usage/last-used-job";
 import { UsageRollup } from "@/lib/usage/rollup";
 import { usageSettings } from "@/lib/usage/settings";
 import { startMemoryJob } from "@/lib/usage/tenant-memory";
@@ -56,12 +57,17 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
   const rollupTask = rollup
     ? startPeriodicTask("usage rollup", options.rollupEveryMs ?? 5_000, () => rollup.runOnce())
     : undefined;
+  // keys' and service tokens' last use, flushed to Redis by the recorders, into PostgreSQL
+  const lastUsedTask = rollups
+    ? startPeriodicTask("last used", options.rollupEveryMs ?? 5_000, () => moveLastUsed(redis(), settings.ns))
+    : undefined;
   // Measured where rollups run (the scan stays off the check path); read for /api/metrics
   // where the tenants' slugs are known (the front, which serves it).
   const memory = startMemoryJob({ prefix: settings.ns, slugById: options.tenantSlugs, measure: rollups });
   holder.sluiceUsageJobs = {
     async stop() {
       rollupTask?.stop();
+      lastUsedTask?.stop();
       await memory.stop();
       if (recording) {
         await recorder.stop();

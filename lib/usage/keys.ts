@@ -11,6 +11,7 @@ import type { Outcome } from "@/lib/usage/types";
 //   <ns>{u:<tenant>}:rd / :rx    LIST  latest decisions / denials, JSON, newest first, capped
 //   <ns>{u:idx}:m:<minute>       SET   tenant ids with data in that minute (for the rollup)
 //   <ns>{u:job}:lease / :fence / :minutes / :hours   rollup lease, fencing counter, watermarks
+//   <ns>{u:used}                 HASH  "k:<keyId>" | "t:<tokenId>" -> last use, epoch ms
 //
 // <minute> is the epoch minute (ms / 60000). "" stands for no key / no route.
 
@@ -47,6 +48,11 @@ export function recentKey(ns: string, tenantId: string, which: "d" | "x"): strin
 
 export function minuteIndexKey(ns: string, minute: number): string {
   return `${ns}{u:idx}:m:${minute}`;
+}
+
+/** Last uses of API keys and service tokens, waiting to be written to PostgreSQL. */
+export function lastUsedKey(ns: string): string {
+  return `${ns}{u:used}`;
 }
 
 export interface JobKeys {

@@ -1,7 +1,9 @@
 import "server-only";
 import { createRedis, hotPathOptions, type RedisClient } from "@/lib/redis";
 import { UsageBatch } from "@/lib/usage/batch";
+import { CredentialUse, type CredentialKind } from "@/lib/usage/credential-use";
 import { writeBatch } from "@/lib/usage/flush";
+import { lastUsedKey } from "@/lib/usage/keys";
 import { ROLLUP_READ_MARGIN_MS, usageSettings } from "@/lib/usage/settings";
 import type { UsageEvent } from "@/lib/usage/types";
 import { wallNow } from "@/lib/shared/wall-clock";
@@ -38,6 +40,7 @@ export class UsageRecorder {
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private lastLog = 0;
+  private readonly credentials = new CredentialUse();
   private readonly counters: RecorderStats = { recorded: 0, flushes: 0, failedFlushes: 0, droppedEvents: 0 };
 
   constructor(private readonly options: RecorderOptions) {
@@ -56,10 +59,16 @@ export class UsageRecorder {
     this.batch.add(event, (this.options.clock ?? wallNow)());
   }
 
+  /** Notes a use of an API key or service token (at most once a minute each, in memory). */
+  used(kind: CredentialKind, id: string): void {
+    if (!this.options.enabled) return;
+    this.credentials.mark(kind, id, (this.options.clock ?? wallNow)());
+  }
+
   /** Writes what was counted so far. One flush at a time: a slow one lets counts gather. */
   async flush(): Promise<void> {
     if (this.flushing) return this.flushing;
-    if (this.batch.empty) return;
+    if (this.batch.empty && this.credentials.empty) return;
     // While the connection is (re)connecting, keep counting: the batch is bounded by maxFields.
     const client = this.options.redis();
     if (this.options.waitForReady !== false && client.status !== "ready") {
@@ -70,7 +79,11 @@ export class UsageRecorder {
     this.batch = this.newBatch();
     this.counters.recorded += batch.events;
     this.counters.droppedEvents += batch.dropped;
-    this.flushing = writeBatch(client, this.settings(), batch)
+    const uses = this.credentials.drain();
+    this.flushing = Promise.all([
+      batch.empty ? undefined : writeBatch(client, this.settings(), batch),
+      Object.keys(uses).length > 0 ? client.hset(lastUsedKey(this.options.ns), uses) : undefined,
+    ])
       .then(() => {
         this.counters.flushes++;
       })

@@ -10,17 +10,20 @@ export interface TrafficSummary {
   checks: number;
   rejected: number;
   shadowRejected: number;
+  /** decided while Redis was unreachable (by the fail-open/closed policy) */
+  degraded: number;
 }
 
 export async function trafficSummary(principal: Principal, tenantSlug: string, lastMs = 15 * 60_000): Promise<TrafficSummary> {
   const tenant = await usageTenant(principal, tenantSlug);
   const now = Date.now();
   const rows = await readRows(tenant.id, now - lastMs, now + 1, "seconds", rowContext(now));
-  const sum = { checks: 0, rejected: 0, shadowRejected: 0 };
+  const sum = { checks: 0, rejected: 0, shadowRejected: 0, degraded: 0 };
   for (const r of rows) {
     sum.checks += r.allowed + r.rejected + r.degraded;
     sum.rejected += r.rejected;
     sum.shadowRejected += r.shadowRejected;
+    sum.degraded += r.degraded;
   }
   return sum;
 }

@@ -3,14 +3,12 @@
 
 export type Outcome = "allowed" | "rejected" | "shadow_rejected" | "degraded";
 
-export const OUTCOMES: readonly Outcome[] = ["allowed", "rejected", "shadow_rejected", "degraded"];
-
 /** One decision as /api/check reports it to the recorder. */
 export interface UsageEvent {
   tenantId: string;
   /** the API key's id, or null for checks without a key */
   keyId: string | null;
-  /** the matched route pattern ("GET /v1/items/:id"), or null when none matched */
+  /** the matched route pattern ("GET /v1/items/:id"), "?" when one was sent but matched none, null when none was sent */
   route: string | null;
   outcome: Outcome;
   /** the check's subject (IP, user id), counted only for the top offenders */
@@ -34,20 +32,8 @@ export interface UsagePoint extends Counts {
 
 export type UsageSource = "seconds" | "minutes" | "hours";
 
-export interface UsageSeries {
-  tenant: string;
-  key: string | null;
-  route: string | null;
-  from: number;
-  to: number;
-  stepMs: number;
-  /** the finest store the points were read from */
-  source: UsageSource;
-  points: UsagePoint[];
-}
-
 export interface BreakdownRow extends Counts {
-  /** key name or route pattern; "(no key)" / "(no route)"; "(other)" for the rest grouped */
+  /** key name or route pattern; "(no key)", "(no route)" or "(unmatched route)"; "(other)" for the rest grouped */
   name: string;
   /** key id or route pattern; null for the grouped rest */
   id: string | null;

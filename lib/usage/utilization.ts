@@ -1,10 +1,9 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
-import type { CompiledLimit, CompiledTenant, LimitSet, Snapshot } from "@/lib/config/compile";
-import { latestPublished } from "@/lib/data/config-change";
+import { measurableLimits, type Candidate, type LimitFilter } from "@/lib/usage/limit-candidates";
 import { rowContext } from "@/lib/usage/context";
 import { readRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
-import { keyNames, usageTenant } from "@/lib/data/usage/scope";
+import { keyNames } from "@/lib/data/usage/scope";
 import type { LimitUtilization } from "@/lib/usage/types";
 
 // How close the tenant's limits are to their ceiling right now: for every enforce limit with
@@ -13,26 +12,6 @@ import type { LimitUtilization } from "@/lib/usage/types";
 // busiest key; `by: subject` limits cannot be seen per subject here and are left out.
 
 const MAX_WINDOW_MS = 3_600_000;
-
-interface Candidate {
-  limit: CompiledLimit;
-  /** key ids it applies to, or null for the whole tenant */
-  keyIds: string[] | null;
-}
-
-function limitsOf(set: LimitSet): CompiledLimit[] {
-  return [...set.unrouted, ...Object.values(set.routed).flat()];
-}
-
-function candidates(tenant: CompiledTenant): Candidate[] {
-  const out: Candidate[] = limitsOf(tenant.limits).map((limit) => ({ limit, keyIds: null }));
-  const defaultKeys = Object.values(tenant.keys).filter((k) => k.limits === null).map((k) => k.id);
-  for (const limit of limitsOf(tenant.keyDefault)) if (limit.by === "key") out.push({ limit, keyIds: defaultKeys });
-  for (const key of Object.values(tenant.keys)) {
-    for (const limit of key.limits ? limitsOf(key.limits) : []) if (limit.by === "key") out.push({ limit, keyIds: [key.id] });
-  }
-  return out.filter((c) => c.limit.by !== "subject" && c.limit.rule.mode === "enforce" && c.limit.rule.windowMs <= MAX_WINDOW_MS);
-}
 
 function measure(c: Candidate, rows: readonly UsageRow[], now: number, names: ReadonlyMap<string, string>) {
   const since = now - c.limit.rule.windowMs;
@@ -54,16 +33,16 @@ export async function hottestLimits(
   tenantSlug: string,
   top = 6,
   ctx: RowContext = rowContext(),
+  filter: LimitFilter = {},
 ): Promise<LimitUtilization[]> {
-  const tenant = await usageTenant(principal, tenantSlug);
-  const published = await latestPublished();
-  const snapshot = (published?.snapshot as { snapshot?: Snapshot } | null)?.snapshot;
-  const compiled = snapshot?.tenants[tenant.slug];
-  if (!compiled) return [];
-  const list = candidates(compiled);
+  const measurable = await measurableLimits(principal, tenantSlug, filter);
+  const { tenant } = measurable;
+  const list = measurable.list.filter((c) => c.limit.rule.windowMs <= MAX_WINDOW_MS);
   const longest = Math.max(0, ...list.map((c) => c.limit.rule.windowMs));
   if (list.length === 0) return [];
-  const rows = await readRows(tenant.id, ctx.now - longest, ctx.now + 1, "seconds", ctx);
+  const rows = (await readRows(tenant.id, ctx.now - longest, ctx.now + 1, "seconds", ctx)).filter(
+    (r) => (filter.keyId === undefined || r.keyId === filter.keyId) && (filter.route === undefined || r.route === filter.route),
+  );
   const names = await keyNames(tenant.id);
   const seen = new Set<string>();
   return list

@@ -64,8 +64,7 @@ async function main(): Promise<boolean> {
   log(`peak ${Math.round(peak.rps)} checks/s: running ${MINUTES} min at ${rate}/s`);
 
   const { startConfigChurn } = await import("./config-churn");
-  const { usageSeries } = await import("@/lib/usage/query");
-  const { UsageQueryInput } = await import("@/lib/usage/query-input");
+  const { queryUsage } = await import("@/lib/usage/api-series");
   // from a minute boundary: the usage counted from there on is the soak's alone (not the peak's)
   const since = Math.ceil(Date.now() / 60_000) * 60_000;
   await sleep(since - Date.now());
@@ -89,8 +88,8 @@ async function main(): Promise<boolean> {
   }
   const { changes, failed, firstError } = churn.stop();
   await sleep(3_000); // the last usage flush (1 s) lands
-  const query = UsageQueryInput.parse({ tenant: "bench", from: since, to: Date.now() + 60_000, step: "1m" });
-  const series = await usageSeries({ kind: "system", label: "soak" }, query);
+  const query = { tenant: "bench", fromMs: since, toMs: Date.now() + 60_000, stepMs: 60_000 };
+  const series = await queryUsage({ kind: "system", label: "soak" }, query);
   const counted = series.points.reduce((sum, p) => sum + p.allowed + p.rejected + p.shadowRejected + p.degraded, 0);
   const decisions = rows.reduce((sum, r) => sum + r.decisions, 0);
   log(`${changes} config changes applied, ${failed} refused${failed ? ` (first: ${firstError})` : ""}`);

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeClients, importDoc, setupTenants, unique } from "../integration/check/setup";
 import { sleep, waitForVersion } from "../integration/check/http";
 import { AppProcess } from "../integration/check/processes";
-import { UsageQueryInput } from "@/lib/usage/query-input";
-import { usageSeries } from "@/lib/usage/query";
+import { queryUsage } from "@/lib/usage/api-series";
 import { BOOTSTRAP, INSTANCE_ENV, LB_PORT, sumUsage, tenantWith, timedStop } from "./fleet";
 import { checkOnNewConnection, SteadyTraffic } from "./traffic";
 
@@ -79,8 +78,8 @@ describe("SLUICE_WORKERS=2", () => {
     expect(exit).toBeLessThan(5_000);
     expect(tally.serverErrors).toBe(0);
     expect(tally.allowed).toBeGreaterThan(50);
-    const query = UsageQueryInput.parse({ tenant: counted, from: since - 60_000, to: Date.now() + 60_000, step: "1m" });
-    const series = await usageSeries({ kind: "system", label: "test" }, query);
+    const query = { tenant: counted, fromMs: since - 60_000, toMs: Date.now() + 60_000, stepMs: 60_000 };
+    const series = await queryUsage({ kind: "system", label: "test" }, query);
     expect(sumUsage(series.points)).toEqual({ allowed: tally.allowed, rejected: tally.rejected });
   });
 });

@@ -70,7 +70,7 @@ test("a valid document shows the diff, applies, and is audited", async () => {
   expect(audit).toEqual([{ action: "tenant.create", actorLabel: operator.email }]);
   await page.goto(`/tenants/${slug}/audit`);
   await expect(page.getByTestId("audit-table")).toContainText("tenant.create");
-  await page.getByTestId("audit-table").getByText("show").first().click();
+  await page.getByTestId("audit-table").locator("summary").first().click();
   await expect(page.getByTestId("audit-table")).toContainText("yaml-cap");
   await screenshot(page, "audit-before-after");
 });

@@ -11,6 +11,10 @@ import { DeleteLimitButton } from "@/components/limits/delete-limit-button";
 import { createPlanAction, removePlanAction } from "@/app/(dashboard)/_actions/plan-actions";
 import { addRouteAction, removeRouteAction } from "@/app/(dashboard)/_actions/route-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
+import { deleteLimitAction } from "@/app/(dashboard)/_actions/limit-actions";
+import { RouteFilter } from "@/components/limits/route-filter";
+import { RouteGroup } from "@/components/limits/route-group";
+import { SavedNotice } from "@/components/limits/saved-notice";
 
 export const metadata: Metadata = { title: "Plans & global routes" };
 
@@ -23,6 +27,7 @@ export default async function PlansPage() {
   return (
     <section>
       <h1>Plans &amp; global routes</h1>
+      <SavedNotice />
       {(doc.plans ?? []).map((plan) => (
         <div className="panel" key={plan.name} data-testid={`plan-${plan.name}`}>
           <div className="panel-head">
@@ -55,16 +60,14 @@ export default async function PlansPage() {
           fields={[{ name: "name", label: "Name", placeholder: "enterprise" }]}
         />
       </div>
-      <div className="panel">
+      <div className="panel" id="global-routes">
         <h2>Global routes</h2>
         <p className="muted">
           Their limits apply to every tenant for checks whose route resolves to the pattern.
         </p>
+        {(doc.routes ?? []).length > 6 && <RouteFilter scope="global-routes" />}
         {(doc.routes ?? []).map((route) => (
-          <div key={route.pattern} className="group">
-            <h3>
-              <code>{route.pattern}</code>
-            </h3>
+          <RouteGroup key={route.pattern} route={route.pattern} count={route.limits.length} open={false}>
             <LimitList scopeKind="global-route" owner={route.pattern} limits={route.limits} />
             <div className="row-actions">
               <Link href={editorHref("", { kind: "global-route", pattern: route.pattern }, null)}>
@@ -77,7 +80,7 @@ export default async function PlansPage() {
                 action={removeRouteAction.bind(null, { pattern: route.pattern })}
               />
             </div>
-          </div>
+          </RouteGroup>
         ))}
         {(doc.routes ?? []).length === 0 && <p className="empty">No global routes.</p>}
         <SimpleForm
@@ -109,14 +112,14 @@ function LimitList({
     <table className="limits">
       <tbody>
         {limits.map((l) => (
-          <tr key={l.name}>
+          <tr key={l.name} data-testid={`limit-${l.name}`}>
             <th scope="row" className="mono">
               {l.name}
             </th>
             <td>{describeRule(normalizeLimit(l))}</td>
             <td className="actions">
               <Link href={editorHref("", scope, l.name)}>Edit</Link>
-              <DeleteLimitButton slug="" scope={scope} name={l.name} reverts={false} />
+              <DeleteLimitButton slug="" scope={scope} name={l.name} reverts={false} deleteAction={deleteLimitAction} />
             </td>
           </tr>
         ))}

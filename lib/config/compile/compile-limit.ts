@@ -8,7 +8,7 @@ import {
   type LimitOrigin,
   type LimitSlot,
 } from "@/lib/config/document";
-import { DEFAULT_SYNC_EVERY_MS, type LimitRule } from "@/lib/shared/limit-types";
+import { DEFAULT_SYNC_EVERY_MS, LIMIT_DEFAULTS, type LimitRule } from "@/lib/shared/limit-types";
 
 import type { CompiledLimit, ProvenanceStep } from "./snapshot-types";
 
@@ -41,7 +41,7 @@ export function compileLimit(slot: LimitSlot, keyIdOf: KeyIdOf): CompiledLimit |
       `compileLimit: ${base.path} ("${slot.name}") lacks a rule field; validate the document first`,
     );
   }
-  const action = fields.action ?? "reject";
+  const action = fields.action ?? LIMIT_DEFAULTS.action;
   const rule: LimitRule = {
     algorithm,
     limit,
@@ -50,8 +50,8 @@ export function compileLimit(slot: LimitSlot, keyIdOf: KeyIdOf): CompiledLimit |
     action,
     // An inherited maxDelay means nothing once an override switched back to reject.
     maxDelayMs: action === "delay" ? (fields.maxDelayMs ?? null) : null,
-    mode: fields.mode ?? "enforce",
-    onStoreFailure: fields.onStoreFailure ?? "open",
+    mode: fields.mode ?? LIMIT_DEFAULTS.mode,
+    onStoreFailure: fields.onStoreFailure ?? LIMIT_DEFAULTS.onStoreFailure,
   };
   const provenance: ProvenanceStep[] = slot.chain.map((declaration) => ({
     level: declaration.origin.level,

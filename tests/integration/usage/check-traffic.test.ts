@@ -4,8 +4,8 @@ import { importConfig } from "@/lib/data/import-config";
 import { closeDb, db } from "@/lib/data/db";
 import { closeRedis, redis } from "@/lib/redis";
 import { jobKeys } from "@/lib/usage/keys";
-import { UsageQueryInput } from "@/lib/usage/query-input";
-import { usageBreakdown, usageSeries } from "@/lib/usage/query";
+import { queryUsage } from "@/lib/usage/api-series";
+import { dashboardData } from "@/lib/usage/dashboard";
 import { RUN, SYSTEM } from "./setup";
 
 // Known traffic through /api/check of the two running app processes (APP_URL, APP_URL_2),
@@ -80,13 +80,22 @@ describe.skipIf(APPS.length < 2 || !TOKEN)("usage of traffic through /api/check 
     const rows = await db().usageMinute.findMany({ where: { tenantId: tenant.id } });
     expect(rows.reduce((s, r) => s + Number(r.allowed) + Number(r.rejected), 0)).toBe(10);
 
-    const query = UsageQueryInput.parse({ tenant: slug, from: boundary - 120_000, to: boundary + 120_000, step: "1m" });
-    const series = await usageSeries(SYSTEM, query);
-    const counts = series.points.filter((p) => p.allowed + p.rejected > 0).map((p) => [p.t, p.allowed, p.rejected]);
+    const series = await queryUsage(SYSTEM, { tenant: slug, fromMs: boundary - 120_000, toMs: boundary + 120_000, stepMs: 60_000 });
+    const counts = series.points.filter((p) => p.allowed + p.rejected > 0).map((p) => [Date.parse(p.t), p.allowed, p.rejected]);
     expect(counts).toEqual([[boundary - 60_000, 5, 0], [boundary, 3, 2]]);
-    const byKey = await usageBreakdown(SYSTEM, query, "key");
-    expect(byKey.map((r) => [r.name, r.allowed, r.rejected])).toEqual([["a", 4, 2], ["b", 4, 0]]);
-    const byRoute = await usageBreakdown(SYSTEM, query, "route");
-    expect(byRoute.map((r) => [r.name, r.allowed, r.rejected])).toEqual([["GET /v1/hot/:id", 4, 2], ["GET /v1/free", 4, 0]]);
+    // a route that was sent but matches no pattern is told apart from none
+    await check(first, { key: "b", route: "GET /v1/nowhere" });
+    await check(first, { key: "b" });
+    await sleep(1_500); // the recorder flushes once a second
+    // the usage page, as it renders: breakdowns by key and by route
+    const page = await dashboardData(SYSTEM, { tenant: slug, range: "1h" });
+    expect(page.breakdown.rows.map((r) => [r.name, r.allowed, r.rejected])).toEqual([["a", 4, 2], ["b", 6, 0]]);
+    expect(page.byRoute.map((r) => [r.name, r.allowed, r.rejected])).toEqual([
+      ["GET /v1/hot/:id", 4, 2], ["GET /v1/free", 4, 0], ["(no route)", 1, 0], ["(unmatched route)", 1, 0],
+    ]);
+    // narrowed to the hot route, its limit is drawn over the traffic: 4 per hour at 15 s steps
+    const hot = await dashboardData(SYSTEM, { tenant: slug, route: "GET /v1/hot/:id", range: "1h" });
+    expect(hot.limitLines).toContainEqual({ limit: "hot", perStep: (4 * 15_000) / 3_600_000, limitValue: 4, windowMs: 3_600_000 });
+    expect(page.limitLines).toEqual([]);
   });
 });

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, db } from "@/lib/data/db";
 import { closeRedis } from "@/lib/redis";
-import { UsageQueryInput } from "@/lib/usage/query-input";
-import { usageBreakdown, usageSeries } from "@/lib/usage/query";
+import { queryUsage, type UsageRequest } from "@/lib/usage/api-series";
+import { dashboardData } from "@/lib/usage/dashboard";
 import { UsageRollup } from "@/lib/usage/rollup";
 import type { Outcome } from "@/lib/usage/types";
 import { connect, contextAt, createTenant, HOUR, NS, recorderFor, SYSTEM, TestClock, type TestTenant } from "./setup";
 
 // Recording, flushing and the minute rollup against real Redis and PostgreSQL, across a
-// minute boundary driven by an injected clock.
+// minute boundary driven by an injected clock. Read back through the code the admin API
+// (queryUsage) and the usage page (dashboardData) run.
 
 const client = connect();
 let tenant: TestTenant;
@@ -51,17 +52,19 @@ afterAll(async () => {
   await closeDb();
 });
 
-const query = (extra: Record<string, unknown> = {}) =>
-  UsageQueryInput.parse({ tenant: tenant.slug, from: boundary - 60_000, to: boundary + 60_000, ...extra });
+const query = (stepMs: number, extra: Partial<UsageRequest> = {}): UsageRequest => ({
+  tenant: tenant.slug, fromMs: boundary - 60_000, toMs: boundary + 60_000, stepMs, ...extra,
+});
+const at = (iso: string) => Date.parse(iso);
 
 describe("usage recording and rollup", () => {
   it("serves exact per-second counts from Redis before any rollup", async () => {
-    const series = await usageSeries(SYSTEM, query({ step: "1s" }), contextAt(client, boundary + 5 * 60_000));
-    const at = (t: number) => series.points.find((p) => p.t === t);
-    expect(at(boundary - 2_000)).toMatchObject({ allowed: 7, rejected: 3, degraded: 2 });
-    expect(at(boundary)).toMatchObject({ allowed: 5, shadowRejected: 4, rejected: 0 });
-    expect(at(boundary + 2_000)).toMatchObject({ rejected: 6 });
-    expect(series.source).toBe("seconds");
+    const series = await queryUsage(SYSTEM, query(1_000), contextAt(client, boundary + 5 * 60_000));
+    const point = (t: number) => series.points.find((p) => at(p.t) === t);
+    expect(point(boundary - 2_000)).toMatchObject({ allowed: 7, rejected: 3, degraded: 2 });
+    expect(point(boundary)).toMatchObject({ allowed: 5, shadowRejected: 4, rejected: 0 });
+    expect(point(boundary + 2_000)).toMatchObject({ rejected: 6 });
+    expect(series.resolutionMs).toBe(1_000);
   });
 
   it("two rollups started at once write each minute once, with exact totals", async () => {
@@ -87,18 +90,24 @@ describe("usage recording and rollup", () => {
     // drop the Redis seconds: what remains must come from the minute rows
     for (const m of [boundary / 60_000 - 1, boundary / 60_000]) await client.del(`${NS}{u:${tenant.id}}:s:${m}`);
     const ctx = contextAt(client, boundary + 3 * 60_000);
-    const series = await usageSeries(SYSTEM, query({ step: "1m" }), ctx);
-    expect(series.source).toBe("minutes");
-    expect(series.points.map((p) => [p.t, p.allowed, p.rejected, p.shadowRejected, p.degraded])).toEqual([
+    const series = await queryUsage(SYSTEM, query(60_000), ctx);
+    expect(series.resolutionMs).toBe(60_000);
+    expect(series.points.map((p) => [at(p.t), p.allowed, p.rejected, p.shadowRejected, p.degraded])).toEqual([
       [boundary - 60_000, 7, 3, 0, 2],
       [boundary, 5, 6, 4, 0],
     ]);
-    const byKey = await usageBreakdown(SYSTEM, query({ step: "1m" }), "key", 8, ctx);
-    expect(byKey.map((r) => [r.name, r.allowed, r.rejected])).toEqual([
-      ["mobile", 5, 6], ["backend", 7, 3], ["(no key)", 0, 0],
+    // the usage page's 24 h view reads minute rows: the same totals by key and by route
+    const page = await dashboardData(SYSTEM, { tenant: tenant.slug, range: "24h" }, ctx);
+    expect(page.source).toBe("minutes");
+    expect(page.breakdown.rows.map((r) => [r.name, r.allowed, r.rejected, r.degraded])).toEqual([
+      ["mobile", 5, 6, 0], ["backend", 7, 3, 0], ["(no key)", 0, 0, 2],
     ]);
-    const mobileOnly = await usageSeries(SYSTEM, query({ step: "1m", key: "mobile", route: "POST /v1/search" }), ctx);
+    expect(page.byRoute.map((r) => r.name)).toEqual(["POST /v1/search", "GET /v1/items/:id", "(no route)"]);
+    const mobileOnly = await queryUsage(SYSTEM, query(60_000, { key: "mobile", route: "POST /v1/search" }), ctx);
     expect(mobileOnly.points.reduce((s, p) => s + p.rejected, 0)).toBe(6);
+    const mobilePage = await dashboardData(SYSTEM, { tenant: tenant.slug, key: "mobile", range: "24h" }, ctx);
+    expect(mobilePage.breakdown).toMatchObject({ by: "route", rows: [{ name: "POST /v1/search", rejected: 6 }] });
+    expect(mobilePage.series.reduce((s, p) => s + p.allowed, 0)).toBe(5);
   });
 
   it("retention deletes minute and hour rows past their retention, keeps the rest", async () => {

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { UsageBatch } from "@/lib/usage/batch";
 import { parseSecondField, secondField, secondsKey } from "@/lib/usage/keys";
 import { breakdown, toSeries } from "@/lib/usage/query";
-import { defaultStep, UsageQueryInput } from "@/lib/usage/query-input";
 import { minuteRows } from "@/lib/usage/redis-read";
+import { CredentialUse, parseUses } from "@/lib/usage/credential-use";
+import { UNMATCHED_ROUTE_MARK } from "@/lib/shared/usage-route";
 import type { UsageRow } from "@/lib/data/usage/rows";
 
 const ZERO = { allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 };
@@ -65,6 +66,11 @@ describe("shaping", () => {
     expect(breakdown(rows, "route", names).map((r) => r.name)).toEqual(["r1", "(no route)"]);
   });
 
+  it("names a route that was sent but matched nothing apart from no route", () => {
+    const sent = [...rows, { t: 2_000, keyId: "k1", route: UNMATCHED_ROUTE_MARK, ...ZERO, allowed: 9 }];
+    expect(breakdown(sent, "route", new Map()).map((r) => r.name)).toEqual(["(unmatched route)", "r1", "(no route)"]);
+  });
+
   it("sums a minute hash into rows per key and route", () => {
     expect(minuteRows("t", { "1|k|r|a": "2", "2|k|r|a": "3", "2|k|r|r": "1" })).toEqual([
       { tenantId: "t", keyId: "k", route: "r", ...ZERO, allowed: 5, rejected: 1 },
@@ -72,19 +78,17 @@ describe("shaping", () => {
   });
 });
 
-describe("query input", () => {
-  it("parses ISO and ms times and duration steps", () => {
-    const q = UsageQueryInput.parse({ tenant: "acme", from: "1970-01-01T00:00:00Z", to: "3600000", step: "5m" });
-    expect([q.from, q.to, q.stepMs]).toEqual([0, 3_600_000, 300_000]);
-  });
-
-  it("refuses steps out of 1s..1d and too many points", () => {
-    expect(UsageQueryInput.safeParse({ tenant: "a", step: "500ms" }).success).toBe(false);
-    expect(UsageQueryInput.safeParse({ tenant: "a", from: 0, to: 86_400_000, step: "1s" }).success).toBe(false);
-  });
-
-  it("picks a default step giving at most 360 points", () => {
-    expect(defaultStep(15 * 60_000)).toBe(5_000);
-    expect(defaultStep(30 * 86_400_000)).toBe(21_600_000);
+describe("credential use", () => {
+  it("notes a credential at most once a minute and drains what it noted", () => {
+    const uses = new CredentialUse();
+    uses.mark("key", "k1", 1_000);
+    uses.mark("key", "k1", 30_000);
+    uses.mark("token", "t1", 2_000);
+    expect(uses.drain()).toEqual({ "k:k1": "1000", "t:t1": "2000" });
+    expect(uses.empty).toBe(true);
+    uses.mark("key", "k1", 59_999);
+    expect(uses.empty).toBe(true);
+    uses.mark("key", "k1", 61_000);
+    expect(parseUses(uses.drain())).toEqual({ keys: new Map([["k1", 61_000]]), tokens: new Map() });
   });
 });

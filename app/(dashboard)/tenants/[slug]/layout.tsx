@@ -3,6 +3,7 @@ import { requireUser } from "@/lib/auth/session";
 import { tenantDetail } from "@/lib/data/queries/tenant-detail";
 import { StatusBadge } from "@/components/tenants/status-badge";
 import { TenantTabs } from "@/components/tenants/tenant-tabs";
+import { RecentDegradedBanner } from "@/components/usage/recent-degraded-banner";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 
 // The tenant is loaded through the DAL here and again by each page: a tenant that is not
@@ -29,6 +30,7 @@ export default async function TenantLayout({
         <StatusBadge status={tenant.status} />
         <span className="muted">you: {tenant.role}</span>
       </div>
+      <RecentDegradedBanner principal={user} tenants={[tenant.slug]} />
       <TenantTabs slug={tenant.slug} can={tenant.can} />
       {children}
     </section>

@@ -6,6 +6,10 @@ import { limitHierarchy, type HierarchyRow } from "@/lib/data/queries/limit-hier
 import { LimitHierarchyView } from "@/components/limits/limit-hierarchy-view";
 import { editorHref } from "@/components/limits/editor-href";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
+import { deleteLimitAction } from "@/app/(dashboard)/_actions/limit-actions";
+import { RouteFilter } from "@/components/limits/route-filter";
+import { RouteGroup } from "@/components/limits/route-group";
+import { SavedNotice } from "@/components/limits/saved-notice";
 import { RedisMemory } from "@/components/tenants/redis-memory";
 import { usageSettings } from "@/lib/usage/settings";
 import { tenantMemoryOf } from "@/lib/usage/tenant-memory";
@@ -30,7 +34,8 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
   const live = await liveUtilization(user, tenant.slug);
   return (
     <>
-      <div className="panel">
+      <SavedNotice />
+      <div className="panel" id="effective-limits">
         <div className="panel-head">
           <h2>Effective limits</h2>
           {tenant.can.edit && (
@@ -43,17 +48,9 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
           What every check of this tenant meets: plan <strong>{tenant.plan}</strong> limits and global route
           limits, with this tenant&apos;s overrides on top. Each row shows where its values come from.
         </p>
-        {byRoute(hierarchy.tenant).map(([route, rows]) => (
-          <div key={route ?? "all"} className="group">
-            <h3>
-              {route === null ? (
-                "Every check"
-              ) : (
-                <>
-                  Route <code>{route}</code>
-                </>
-              )}
-            </h3>
+        {byRoute(hierarchy.tenant).length > 6 && <RouteFilter scope="effective-limits" />}
+        {byRoute(hierarchy.tenant).map(([route, rows]) => {
+          const view = (
             <LimitHierarchyView
               slug={tenant.slug}
               rows={rows}
@@ -64,9 +61,20 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
                   : { kind: "tenant" }
               }
               empty="No limits."
+              deleteAction={deleteLimitAction}
             />
-          </div>
-        ))}
+          );
+          return route === null ? (
+            <div key="all" className="group">
+              <h3>Every check</h3>
+              {view}
+            </div>
+          ) : (
+            <RouteGroup key={route} route={route} count={rows.length} open={rows.some((r) => r.state !== "inherited")}>
+              {view}
+            </RouteGroup>
+          );
+        })}
         {hierarchy.tenant.length === 0 && (
           <p className="empty">No limits apply yet. Add a tenant limit, or give the plan some.</p>
         )}
@@ -94,6 +102,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
               can={tenant.can}
               here={{ kind: "key", key: group.key }}
               empty="No overrides."
+              deleteAction={deleteLimitAction}
             />
           </div>
         ))}

@@ -7,13 +7,19 @@ import { dashboardData } from "@/lib/usage/dashboard";
 import { isRangeId } from "@/lib/usage/ranges";
 import { UsageDashboard } from "@/components/usage/usage-dashboard";
 import { usageHref } from "@/components/usage/usage-hrefs";
+import { usageHeading } from "@/components/usage/usage-heading";
 
-export const metadata: Metadata = { title: "Usage" };
 export const dynamic = "force-dynamic";
 
 interface Props {
   params: Promise<{ tenant: string }>;
   searchParams: Promise<{ key?: string; route?: string; range?: string }>;
+}
+
+// each tenant's (and key's, route's) usage page has its own title, for tabs and history
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const [{ tenant }, query] = await Promise.all([params, searchParams]);
+  return { title: usageHeading({ tenant: decodeURIComponent(tenant), key: query.key ?? null, route: query.route ?? null }) };
 }
 
 // One tenant, optionally narrowed to a key and then a route (the drill-down trail on top).
@@ -49,7 +55,7 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
         ) : null}
         {view.route ? <> / route {view.route}</> : null}
       </nav>
-      <h1>Usage of {view.tenant}</h1>
+      <h1>{usageHeading(view)}</h1>
       <UsageDashboard key={`${view.key}|${view.route}|${range}`} initial={initial} />
     </section>
   );

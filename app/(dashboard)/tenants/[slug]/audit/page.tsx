@@ -1,19 +1,33 @@
 import type { Metadata } from "next";
 import { requireUser } from "@/lib/auth/session";
 import { listAuditEntries } from "@/lib/data/queries/audit-entries";
+import { parseAuditFilter } from "@/lib/data/queries/audit-filter";
 import { AuditTable } from "@/components/audit/audit-table";
+import { AuditFilters, AuditPager } from "@/components/audit/audit-filters";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 
 export const metadata: Metadata = { title: "Tenant audit log" };
 
-export default async function TenantAuditPage({ params }: { params: Promise<{ slug: string }> }) {
+export default async function TenantAuditPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | string[]>>;
+}) {
   const { slug } = await params;
   const user = await requireUser();
-  const rows = await orNotFound(listAuditEntries(user, { tenantSlug: slug, take: 100 }));
+  const parsed = parseAuditFilter(await searchParams);
+  // the tenant is the page's: a tenant filter in the URL is ignored here
+  const filter = parsed.success ? { ...parsed.data, tenant: undefined } : {};
+  const page = await orNotFound(listAuditEntries(user, { tenantSlug: slug, filter }));
+  const base = `/tenants/${slug}/audit`;
   return (
     <div className="panel">
       <h2>Audit log</h2>
-      <AuditTable rows={rows} showTenant={false} />
+      <AuditFilters base={base} filter={filter} showTenant={false} />
+      <AuditTable rows={page.rows} showTenant={false} />
+      <AuditPager base={base} filter={filter} nextBefore={page.nextBefore} />
     </div>
   );
 }

@@ -78,6 +78,7 @@ export default async function EditLimitPage({
         inherited={inherited}
         backHref={`/tenants/${slug}`}
         save={saveLimitAction}
+        routes={[...new Set([...tenant.doc.routes, ...tenant.scope.routes].map((r) => r.pattern))].sort()}
       />
     </div>
   );
