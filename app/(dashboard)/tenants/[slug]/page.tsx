@@ -7,6 +7,7 @@ import { LimitHierarchyView } from "@/components/limits/limit-hierarchy-view";
 import { editorHref } from "@/components/limits/editor-href";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 import { RedisMemory } from "@/components/tenants/redis-memory";
+import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageSettings } from "@/lib/usage/settings";
 import { tenantMemoryOf } from "@/lib/usage/tenant-memory";
 
@@ -109,6 +110,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
           </p>
         )}
       </div>
+      <LimitTreePanel tenant={tenant.slug} />
       <RedisMemory memory={memory} />
     </>
   );

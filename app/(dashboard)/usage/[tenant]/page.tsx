@@ -6,6 +6,7 @@ import { NotFoundError } from "@/lib/data/errors";
 import { dashboardData } from "@/lib/usage/dashboard";
 import { isRangeId } from "@/lib/usage/ranges";
 import { UsageDashboard } from "@/components/usage/usage-dashboard";
+import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageHref } from "@/components/usage/usage-hrefs";
 
 export const metadata: Metadata = { title: "Usage" };
@@ -51,6 +52,7 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
       </nav>
       <h1>Usage of {view.tenant}</h1>
       <UsageDashboard key={`${view.key}|${view.route}|${range}`} initial={initial} />
+      <LimitTreePanel key={range} tenant={view.tenant} range={range} />
     </section>
   );
 }
