@@ -1,14 +1,15 @@
 --[[ read-owners.lua: every counter of some owners of one tenant, read only, in ONE call
 (the dashboard's limit tree, lib/data/limit-tree-counters.ts; never on the check path).
 
-Loaded after lua/common.lua (its record format and parse_owner; lib/limiter/script.ts).
+Loaded after lua/common.lua (its helpers; lib/limiter/script.ts).
 
 KEYS      ARGV[1] owner keys, then sliding-log keys (one hash tag, one Cluster slot)
 ARGV[1]   how many of KEYS are owner keys
 ARGV[2..] the window (ms) of each sliding-log key, in KEYS order
-Reply     now (ms, Redis TIME); then per owner key its record count n and n times
-          name, s1, s2, s3, end (lua/common.lua); then per log key the units it admitted
-          in (now - W, now], read as lua/algorithms/sliding-log.lua reads them.
+Reply     now (ms, Redis TIME); then per owner key its value as stored (the 40-byte
+          records of lua/common.lua, decoded by the caller: no table per record here), or
+          nil; then per log key the units it admitted in (now - W, now], read as
+          lua/algorithms/sliding-log.lua reads them.
 ]]
 
 local t = redis.call('TIME')
@@ -20,13 +21,8 @@ local CHUNK = 500
 for first = 1, owners_n, CHUNK do
   local last = math.min(owners_n, first + CHUNK - 1)
   local values = redis.call('MGET', unpack(KEYS, first, last))
-  for i = 1, last - first + 1 do
-    local o = parse_owner(values[i])
-    out[#out + 1] = o.n
-    for base = 1, 5 * o.n, 5 do
-      for j = 0, 4 do out[#out + 1] = o[base + j] end
-    end
-  end
+  -- a sorted set reads as false (nil in the reply) like an absent key
+  for i = 1, last - first + 1 do out[#out + 1] = values[i] end
 end
 
 local function log_cum(key, rank)

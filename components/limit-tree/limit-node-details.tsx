@@ -1,7 +1,14 @@
 "use client";
 
 import type { LimitReading, TreeNode } from "@/lib/limit-tree/types";
-import { bandOf, BAND_WORD, nodeSummary, percent, sourceText, windowText } from "@/components/limit-tree/tree-format";
+import {
+  bandOf,
+  BAND_WORD,
+  nodeSummary,
+  percent,
+  sourceText,
+  windowText,
+} from "@/components/limit-tree/tree-format";
 
 // A node's details: each limit's settings, its live reading, and where its values come from
 // (plan, tenant override, key override, route), step by step.
@@ -21,7 +28,9 @@ export function LimitNodeDetails({ node }: { node: TreeNode }) {
       <h3 style={{ margin: 0, fontSize: "1rem", overflowWrap: "anywhere" }}>{node.label}</h3>
       <p className="muted" style={{ margin: 0 }}>
         {nodeSummary(node)}
-        {node.subjects ? ` · subject limits read for the ${node.subjects.active} most rejected subjects of the last 5 minutes` : ""}
+        {node.subjects
+          ? ` · subject limits read for the ${node.subjects.active} most rejected subjects of the last 5 minutes`
+          : ""}
       </p>
       {node.limits.length === 0 ? (
         <p className="muted" style={{ margin: 0 }}>

@@ -21,13 +21,22 @@ interface Row {
 const INDENT = "\u00a0\u00a0";
 
 function shortOf(node: TreeNode): string {
-  const parts = [`${percent(node.utilization)} ${BAND_WORD[bandOf(node.utilization)]}`, `${node.rejected} rej`];
+  const parts = [
+    `${percent(node.utilization)} ${BAND_WORD[bandOf(node.utilization)]}`,
+    `${node.rejected} rej`,
+  ];
   if (node.binding) parts.push(`binds: ${node.binding.level}`);
   return parts.join(" · ");
 }
 
 /** The Y axis tick: the node's name, indented, and its short summary below it. */
-function NodeTick(props: { x?: number | string; y?: number | string; index?: number; rows: readonly Row[]; width: number }) {
+function NodeTick(props: {
+  x?: number | string;
+  y?: number | string;
+  index?: number;
+  rows: readonly Row[];
+  width: number;
+}) {
   const row = props.rows[props.index ?? 0];
   if (!row) return null;
   const x = Number(props.x ?? 0) - props.width + 4;
@@ -75,21 +84,39 @@ export function LimitTreeChart({
   return (
     <div data-testid="limit-tree-chart" style={{ width: "100%", height: 40 + rows.length * 40 }}>
       <ResponsiveContainer>
-        <BarChart data={rows} layout="vertical" margin={{ top: 4, right: narrow ? 8 : 24, bottom: 0, left: 0 }}>
+        <BarChart
+          data={rows}
+          layout="vertical"
+          margin={{ top: 4, right: narrow ? 8 : 24, bottom: 0, left: 0 }}
+        >
           <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="var(--border)" />
-          <XAxis type="number" domain={[0, 1]} tickFormatter={(v: number) => percent(v)} tick={{ fill: "var(--muted)", fontSize: 11 }} />
+          <XAxis
+            type="number"
+            domain={[0, 1]}
+            tickFormatter={(v: number) => percent(v)}
+            tick={{ fill: "var(--muted)", fontSize: 11 }}
+          />
           <YAxis
             type="category"
             dataKey="id"
             width={axis}
             interval={0}
             tickLine={false}
-            tick={(tick: { x?: number | string; y?: number | string; index?: number }) => <NodeTick {...tick} rows={rows} width={axis} />}
+            tick={(tick: { x?: number | string; y?: number | string; index?: number }) => (
+              <NodeTick {...tick} rows={rows} width={axis} />
+            )}
           />
           <Tooltip
             cursor={{ fill: "var(--border)", opacity: 0.4 }}
-            contentStyle={{ background: "var(--panel)", border: "1px solid var(--border)", color: "var(--text)" }}
-            formatter={(_value, _name, item) => [(item.payload as Row).summary, (item.payload as Row).node.label]}
+            contentStyle={{
+              background: "var(--panel)",
+              border: "1px solid var(--border)",
+              color: "var(--text)",
+            }}
+            formatter={(_value, _name, item) => [
+              (item.payload as Row).summary,
+              (item.payload as Row).node.label,
+            ]}
             labelFormatter={() => ""}
           />
           <Bar

@@ -16,7 +16,11 @@ export function LimitTreeList({
   onPick: (node: TreeNode) => void;
 }) {
   return (
-    <ul data-testid="limit-tree-nodes" aria-label="Limit hierarchy nodes" style={{ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: 4 }}>
+    <ul
+      data-testid="limit-tree-nodes"
+      aria-label="Limit hierarchy nodes"
+      style={{ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: 4 }}
+    >
       {nodes.map((node) => (
         <li key={node.id} style={{ paddingLeft: node.depth * 14 }}>
           <button
@@ -25,12 +29,30 @@ export function LimitTreeList({
             aria-pressed={node.id === selected}
             data-testid={`tree-node-${node.id}`}
             onClick={() => onPick(node)}
-            style={{ width: "100%", textAlign: "left", display: "flex", flexWrap: "wrap", gap: "2px 10px", alignItems: "baseline" }}
+            style={{
+              width: "100%",
+              textAlign: "left",
+              display: "flex",
+              flexWrap: "wrap",
+              gap: "2px 10px",
+              alignItems: "baseline",
+            }}
           >
-            <span aria-hidden="true" style={{ display: "inline-block", width: 10, height: 10, borderRadius: 2, background: BAND_COLOR[bandOf(node.utilization)] }} />
+            <span
+              aria-hidden="true"
+              style={{
+                display: "inline-block",
+                width: 10,
+                height: 10,
+                borderRadius: 2,
+                background: BAND_COLOR[bandOf(node.utilization)],
+              }}
+            />
             <strong style={{ overflowWrap: "anywhere" }}>{node.label}</strong>
             <span className="muted">{nodeSummary(node)}</span>
-            {node.drill ? <span className="muted">{node.drill.key ? "· open its routes" : "· open its keys"}</span> : null}
+            {node.drill ? (
+              <span className="muted">{node.drill.key ? "· open its routes" : "· open its keys"}</span>
+            ) : null}
           </button>
         </li>
       ))}

@@ -47,24 +47,50 @@ export function LimitTreePanel({ tenant, range = "15m" }: { tenant: string; rang
   const pick = (node: TreeNode) => {
     setSelected(node.id);
     if (node.drill && (node.drill.key !== view.key || node.drill.route !== view.route)) {
-      setView(node.drill.key ? { key: node.drill.key, route: null } : { key: null, route: node.drill.route ?? null });
+      setView(
+        node.drill.key
+          ? { key: node.drill.key, route: null }
+          : { key: null, route: node.drill.route ?? null },
+      );
     }
   };
   const shown = nodes.find((n) => n.id === selected) ?? null;
   return (
-    <section className="panel" data-testid="limit-tree" aria-labelledby="limit-tree-title" style={{ display: "grid", gap: 12, minWidth: 0 }}>
+    <section
+      className="panel"
+      data-testid="limit-tree"
+      aria-labelledby="limit-tree-title"
+      style={{ display: "grid", gap: 12, minWidth: 0 }}
+    >
       <h2 id="limit-tree-title" style={{ margin: 0 }}>
         Limit hierarchy
       </h2>
-      <nav aria-label="Limit hierarchy view" className="muted" style={{ display: "flex", flexWrap: "wrap", gap: 8, alignItems: "center" }}>
-        <button type="button" className="secondary" disabled={!view.key && !view.route} onClick={() => setView({ key: null, route: null })}>
+      <nav
+        aria-label="Limit hierarchy view"
+        className="muted"
+        style={{ display: "flex", flexWrap: "wrap", gap: 8, alignItems: "center" }}
+      >
+        <button
+          type="button"
+          className="secondary"
+          disabled={!view.key && !view.route}
+          onClick={() => setView({ key: null, route: null })}
+        >
           Tenant {tenant}
         </button>
         {view.key ? <span>› key {view.key}: its routes and subject limits</span> : null}
         {view.route ? <span>› route {view.route}: the keys that use it most</span> : null}
       </nav>
       <p className="muted" data-testid="limit-tree-status" aria-live="polite" style={{ margin: 0 }}>
-        {error ? <span className="error" role="alert">Live updates paused: {error} · </span> : data ? "Live · " : "Loading… "}
+        {error ? (
+          <span className="error" role="alert">
+            Live updates paused: {error} ·{" "}
+          </span>
+        ) : data ? (
+          "Live · "
+        ) : (
+          "Loading… "
+        )}
         {data
           ? `config v${data.configVersion} · counters read in ${data.counterReadMs} ms · updated ${new Date(data.generatedAt).toLocaleTimeString()} · rejections over ${data.range}`
           : null}
@@ -78,7 +104,13 @@ export function LimitTreePanel({ tenant, range = "15m" }: { tenant: string; rang
             </p>
           ) : null}
           <LimitTreeList nodes={nodes} selected={selected} onPick={pick} />
-          {shown ? <LimitNodeDetails node={shown} /> : <p className="muted" style={{ margin: 0 }}>Select a node to see its limits and where they come from.</p>}
+          {shown ? (
+            <LimitNodeDetails node={shown} />
+          ) : (
+            <p className="muted" style={{ margin: 0 }}>
+              Select a node to see its limits and where they come from.
+            </p>
+          )}
         </>
       ) : null}
     </section>

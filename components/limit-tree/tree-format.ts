@@ -11,7 +11,12 @@ export function bandOf(utilization: number | null): Band {
   return utilization >= 0.6 ? "high" : "ok";
 }
 
-export const BAND_WORD: Record<Band, string> = { idle: "no limits", ok: "ok", high: "high", "at-limit": "at limit" };
+export const BAND_WORD: Record<Band, string> = {
+  idle: "no limits",
+  ok: "ok",
+  high: "high",
+  "at-limit": "at limit",
+};
 
 /** CSS colours (the theme's variables, so light and dark both read). */
 export const BAND_COLOR: Record<Band, string> = {
@@ -40,12 +45,17 @@ export function sourceText(limit: LimitReading): string {
 }
 
 export function bindingText(node: TreeNode): string | null {
-  return node.binding ? `binds: ${node.binding.level} (${node.binding.limit}, ${Math.floor(node.binding.remaining)} left)` : null;
+  return node.binding
+    ? `binds: ${node.binding.level} (${node.binding.limit}, ${Math.floor(node.binding.remaining)} left)`
+    : null;
 }
 
 /** One line of text for a node: what a screen reader and the bar label say. */
 export function nodeSummary(node: TreeNode): string {
-  const parts = [`${percent(node.utilization)} ${BAND_WORD[bandOf(node.utilization)]}`, `${node.rejected} rejected`];
+  const parts = [
+    `${percent(node.utilization)} ${BAND_WORD[bandOf(node.utilization)]}`,
+    `${node.rejected} rejected`,
+  ];
   const binding = bindingText(node);
   if (binding) parts.push(binding);
   return parts.join(" · ");

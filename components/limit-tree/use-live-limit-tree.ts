@@ -22,12 +22,16 @@ export function useLiveLimitTree(query: string): LiveTree {
     const controller = new AbortController();
     const poll = async () => {
       try {
-        const response = await fetch(`/api/limit-tree?${query}`, { cache: "no-store", signal: controller.signal });
+        const response = await fetch(`/api/limit-tree?${query}`, {
+          cache: "no-store",
+          signal: controller.signal,
+        });
         const body = (await response.json()) as LimitTreeData | { error: { message: string } };
         if ("error" in body) throw new Error(body.error.message);
         if (!stopped) setState({ data: body, error: null });
       } catch (error) {
-        if (!stopped) setState((s) => ({ data: s.data, error: error instanceof Error ? error.message : String(error) }));
+        if (!stopped)
+          setState((s) => ({ data: s.data, error: error instanceof Error ? error.message : String(error) }));
       } finally {
         if (!stopped) timer = setTimeout(() => void poll(), EVERY_MS);
       }

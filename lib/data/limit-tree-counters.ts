@@ -1,5 +1,5 @@
 import "server-only";
-import { runScript } from "@/lib/limiter/ioredis-scripts";
+import type { RedisClient } from "@/lib/redis";
 import { readOwnersScript } from "@/lib/limiter/script";
 import type { RecordState } from "@/lib/limit-tree/readings";
 import type { LogRead } from "@/lib/limit-tree/shape";
@@ -21,43 +21,78 @@ export interface CounterRead {
 }
 
 function num(value: unknown, what: string): number {
-  const n = typeof value === "number" ? value : Number(value);
+  const n = typeof value === "number" ? value : Number(value instanceof Buffer ? value.toString() : value);
   if (!Number.isFinite(n)) throw new Error(`read-owners: ${what} is not a number`);
   return n;
 }
 
-function parse(reply: unknown, ownerKeys: readonly string[], logs: readonly LogRead[]): Omit<CounterRead, "readMs"> {
-  if (!Array.isArray(reply)) throw new Error("read-owners: the reply is not an array");
-  const items: unknown[] = reply;
-  let at = 0;
-  const next = (what: string): unknown => {
-    if (at >= items.length) throw new Error(`read-owners: the reply ends before ${what}`);
-    return items[at++];
-  };
-  const now = num(next("the time"), "the time");
-  const owners = new Map<string, Map<string, RecordState>>();
-  for (const key of ownerKeys) {
-    const n = num(next("a record count"), "a record count");
-    const records = new Map<string, RecordState>();
-    for (let r = 0; r < n; r++) {
-      const name = String(next("an entry name"));
-      const state: RecordState = [num(next("s1"), "s1"), num(next("s2"), "s2"), num(next("s3"), "s3"), num(next("end"), "end")];
-      records.set(name, state);
-    }
-    owners.set(key, records);
+const RECORD_BYTES = 40;
+
+/** An owner key's value: 40-byte records, an 8-character name and four little-endian doubles. */
+export function decodeOwner(value: Buffer | null): Map<string, RecordState> {
+  const records = new Map<string, RecordState>();
+  if (value === null) return records;
+  for (let at = 0; at + RECORD_BYTES <= value.length; at += RECORD_BYTES) {
+    records.set(value.toString("latin1", at, at + 8), [
+      value.readDoubleLE(at + 8),
+      value.readDoubleLE(at + 16),
+      value.readDoubleLE(at + 24),
+      value.readDoubleLE(at + 32),
+    ]);
   }
-  const units = new Map<string, number>();
-  for (const log of logs) units.set(log.key, num(next("log units"), "log units"));
-  return { now, owners, logs: units };
+  return records;
 }
 
-/** One read of the given owner keys and sliding logs of one tenant. */
-export async function readCounters(ownerKeys: readonly string[], logs: readonly LogRead[]): Promise<CounterRead> {
+function parse(
+  reply: unknown,
+  ownerKeys: readonly string[],
+  logs: readonly LogRead[],
+): Omit<CounterRead, "readMs"> {
+  if (!Array.isArray(reply) || reply.length !== 1 + ownerKeys.length + logs.length) {
+    throw new Error("read-owners: the reply does not have one item per key");
+  }
+  const items: unknown[] = reply;
+  const owners = new Map<string, Map<string, RecordState>>();
+  ownerKeys.forEach((key, i) => {
+    const value = items[1 + i];
+    if (value !== null && !(value instanceof Buffer))
+      throw new Error("read-owners: an owner value is not bytes");
+    owners.set(key, decodeOwner(value));
+  });
+  const units = new Map<string, number>();
+  logs.forEach((log, i) => units.set(log.key, num(items[1 + ownerKeys.length + i], "log units")));
+  return { now: num(items[0], "the time"), owners, logs: units };
+}
+
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("NOSCRIPT");
+}
+
+/** EVALSHA with a bytes reply (owner values are binary), the text after NOSCRIPT. */
+async function runForBytes(
+  client: RedisClient,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+): Promise<unknown> {
+  const script = readOwnersScript();
+  try {
+    return await client.callBuffer("EVALSHA", script.sha, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (!isNoScript(error)) throw error;
+    return await client.callBuffer("EVAL", script.lua, keys.length, ...keys, ...args);
+  }
+}
+
+/** One read of the given owner keys and sliding logs of one tenant (`client`: the benchmark's). */
+export async function readCounters(
+  ownerKeys: readonly string[],
+  logs: readonly LogRead[],
+  client: RedisClient = counterClient(),
+): Promise<CounterRead> {
   const started = performance.now();
   const reply = await withStore(() =>
-    runScript(
-      counterClient(),
-      readOwnersScript(),
+    runForBytes(
+      client,
       [...ownerKeys, ...logs.map((l) => l.key)],
       [ownerKeys.length, ...logs.map((l) => l.windowMs)],
     ),

@@ -62,7 +62,8 @@ export async function limitTree(principal: Principal, query: LimitTreeQuery): Pr
   const ref = await usageTenant(principal, query.tenant);
   const snapshot = await latestSnapshot();
   const tenant = snapshot?.tenants[ref.slug];
-  if (!snapshot || !tenant || tenant.id !== ref.id) throw new NotFoundError(`No tenant named ${query.tenant}.`);
+  if (!snapshot || !tenant || tenant.id !== ref.id)
+    throw new NotFoundError(`No tenant named ${query.tenant}.`);
   const shape = shapeOf(tenant);
   const key = query.key === undefined ? null : shape.keysByName.get(query.key);
   if (key === undefined) throw new NotFoundError(`Tenant ${ref.slug} has no key named ${query.key}.`);
@@ -71,7 +72,9 @@ export async function limitTree(principal: Principal, query: LimitTreeQuery): Pr
   const { rangeMs, stepMs } = RANGES[query.range];
   const [rows, offenders] = await Promise.all([
     readRows(ref.id, now - rangeMs, now + 1, sourceFor(stepMs), ctx),
-    shape.subjects.length ? topOffenders(principal, ref.slug, now - SUBJECTS_SINCE_MS, now + 1, SUBJECTS_READ, ctx) : [],
+    shape.subjects.length
+      ? topOffenders(principal, ref.slug, now - SUBJECTS_SINCE_MS, now + 1, SUBJECTS_READ, ctx)
+      : [],
   ]);
   const subjects = offenders.filter((o) => o.kind === "subject").map((o) => o.name);
   const subjectOwners = subjects.map((s) => `s.${s}`);
@@ -81,11 +84,20 @@ export async function limitTree(principal: Principal, query: LimitTreeQuery): Pr
   );
   const inputs: TreeInputs = { tenant, shape, counters, rejections: rejectionsOf(rows), subjects };
   const view =
-    key !== null ? keyView(inputs, key) : query.route !== undefined ? routeView(inputs, query.route, usesOf(rows, query.route)) : tenantView(inputs);
+    key !== null
+      ? keyView(inputs, key)
+      : query.route !== undefined
+        ? routeView(inputs, query.route, usesOf(rows, query.route))
+        : tenantView(inputs);
   return {
-    tenant: ref.slug, plan: tenant.plan, configVersion: snapshot.version,
+    tenant: ref.slug,
+    plan: tenant.plan,
+    configVersion: snapshot.version,
     view: { key: key?.name ?? null, route: key === null ? (query.route ?? null) : null },
-    range: query.range, nodes: view.nodes, keys: view.keys,
-    counterReadMs: Math.round(counters.readMs * 10) / 10, generatedAt: now,
+    range: query.range,
+    nodes: view.nodes,
+    keys: view.keys,
+    counterReadMs: Math.round(counters.readMs * 10) / 10,
+    generatedAt: now,
   };
 }

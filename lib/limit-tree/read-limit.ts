@@ -9,21 +9,38 @@ import type { LimitReading, SourceStep, TreeNode } from "@/lib/limit-tree/types"
 // From a placed limit and one owner's counters to what a node shows; and the two things a
 // node derives from its limits: its utilization and, for a key, the binding level.
 
-export interface Owners {
-  tenantId: string;
-  /** "t.<tenant id>", "k.<key id>" or "s.<subject>", by the limit's `by` */
-  tenant: string;
-  key: string | null;
-  subject: string | null;
+/** An owner ("t.<tenant id>", "k.<key id>", "s.<subject>") and its Redis key. */
+export interface Owner {
+  name: string;
+  key: string;
 }
 
-function ownerFor(limit: CompiledLimit, owners: Owners): string | null {
+export interface Owners {
+  tenantId: string;
+  tenant: Owner;
+  key: Owner | null;
+  subject: Owner | null;
+}
+
+export function ownerNamed(tenantId: string, name: string): Owner {
+  return { name, key: ownerKey(tenantId, name) };
+}
+
+function ownerFor(limit: CompiledLimit, owners: Owners): Owner | null {
   if (limit.by === "tenant") return owners.tenant;
   return limit.by === "key" ? owners.key : owners.subject;
 }
 
+// shared by every reading of a limit: a snapshot's limits live as long as its version
+const provenances = new WeakMap<CompiledLimit, SourceStep[]>();
+
 function provenance(limit: CompiledLimit): SourceStep[] {
-  return limit.provenance.map((p) => ({ level: p.level, source: p.source, fields: [...p.fields] }));
+  let steps = provenances.get(limit);
+  if (!steps) {
+    steps = limit.provenance.map((p) => ({ level: p.level, source: p.source, fields: [...p.fields] }));
+    provenances.set(limit, steps);
+  }
+  return steps;
 }
 
 /** The limit read from its owner's counter; null when the owners lack its owner. */
@@ -33,13 +50,23 @@ export function readLimit(p: PlacedLimit, owners: Owners, counters: CounterRead)
   const { rule } = p.limit;
   const usage =
     rule.algorithm === "sliding_log"
-      ? logUsage(rule, counters.logs.get(logKeyOf(owners.tenantId, p.limit, owner)) ?? 0)
-      : usageOf(rule, counters.owners.get(ownerKey(owners.tenantId, owner))?.get(p.entry), counters.now);
+      ? logUsage(rule, counters.logs.get(logKeyOf(owners.tenantId, p.limit, owner.name)) ?? 0)
+      : usageOf(rule, counters.owners.get(owner.key)?.get(p.entry), counters.now);
   return {
-    name: p.limit.name, by: p.limit.by, route: p.limit.route, algorithm: rule.algorithm, mode: rule.mode,
-    limit: rule.limit, windowMs: rule.windowMs, burst: rule.burst,
-    used: usage.used, capacity: usage.capacity, remaining: usage.remaining, utilization: utilizationOf(usage),
-    from: p.limit.level, provenance: provenance(p.limit),
+    name: p.limit.name,
+    by: p.limit.by,
+    route: p.limit.route,
+    algorithm: rule.algorithm,
+    mode: rule.mode,
+    limit: rule.limit,
+    windowMs: rule.windowMs,
+    burst: rule.burst,
+    used: usage.used,
+    capacity: usage.capacity,
+    remaining: usage.remaining,
+    utilization: utilizationOf(usage),
+    from: p.limit.level,
+    provenance: provenance(p.limit),
   };
 }
 

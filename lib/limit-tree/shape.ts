@@ -63,7 +63,14 @@ function keyShape(tenant: CompiledTenant, key: CompiledTenant["keys"][string]): 
   const set = key.limits ?? tenant.keyDefault;
   const owner = `k.${key.id}`;
   const routed = new Map(Object.entries(set.routed).map(([pattern, list]) => [pattern, list.map(place)]));
-  return { id: key.id, name: key.name, owner, ownerKey: ownerKey(tenant.id, owner), unrouted: set.unrouted.map(place), routed, };
+  return {
+    id: key.id,
+    name: key.name,
+    owner,
+    ownerKey: ownerKey(tenant.id, owner),
+    unrouted: set.unrouted.map(place),
+    routed,
+  };
 }
 
 /** The sliding logs among `limits`, counted for `owner`. */
@@ -74,7 +81,11 @@ export function logsOf(tenantId: string, limits: readonly PlacedLimit[], owner: 
 }
 
 function build(tenant: CompiledTenant): TenantShape {
-  const sets = [tenant.limits, tenant.keyDefault, ...Object.values(tenant.keys).flatMap((k) => (k.limits ? [k.limits] : []))];
+  const sets = [
+    tenant.limits,
+    tenant.keyDefault,
+    ...Object.values(tenant.keys).flatMap((k) => (k.limits ? [k.limits] : [])),
+  ];
   const tenantWide = new Map<string, PlacedLimit>();
   const subjects = new Map<string, PlacedLimit>();
   for (const limit of sets.flatMap(allOf)) {
@@ -84,7 +95,8 @@ function build(tenant: CompiledTenant): TenantShape {
   }
   const wide = [...tenantWide.values()];
   const routes = new Map<string, PlacedLimit[]>();
-  for (const p of wide) if (p.limit.route !== null) routes.set(p.limit.route, [...(routes.get(p.limit.route) ?? []), p]);
+  for (const p of wide)
+    if (p.limit.route !== null) routes.set(p.limit.route, [...(routes.get(p.limit.route) ?? []), p]);
   const unrouted = wide.filter((p) => p.limit.route === null);
   const keys = Object.values(tenant.keys)
     .map((k) => keyShape(tenant, k))
@@ -93,13 +105,23 @@ function build(tenant: CompiledTenant): TenantShape {
   const tenantKey = ownerKey(tenant.id, owner);
   const logs = [
     ...wide.flatMap((p) => logsOf(tenant.id, [p], owner)),
-    ...keys.flatMap((k) => logsOf(tenant.id, [...k.unrouted, ...[...k.routed.values()].flat()].filter((p) => p.limit.by === "key"), k.owner)),
+    ...keys.flatMap((k) =>
+      logsOf(
+        tenant.id,
+        [...k.unrouted, ...[...k.routed.values()].flat()].filter((p) => p.limit.by === "key"),
+        k.owner,
+      ),
+    ),
   ];
   return {
-    tenantId: tenant.id, owner, ownerKey: tenantKey,
+    tenantId: tenant.id,
+    owner,
+    ownerKey: tenantKey,
     plan: unrouted.filter((p) => p.limit.id.startsWith("p:")),
     tenant: unrouted.filter((p) => !p.limit.id.startsWith("p:")),
-    routes, subjects: [...subjects.values()], keys,
+    routes,
+    subjects: [...subjects.values()],
+    keys,
     keysByName: new Map(keys.map((k) => [k.name, k])),
     ownerKeys: [tenantKey, ...keys.map((k) => k.ownerKey)],
     logs,

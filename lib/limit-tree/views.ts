@@ -1,6 +1,13 @@
 import "server-only";
 import { NotFoundError } from "@/lib/data/errors";
-import { headNodes, keyNode, keyRouteNode, routeNode, subjectsNode, type TreeInputs } from "@/lib/limit-tree/nodes";
+import {
+  headNodes,
+  keyNode,
+  keyRouteNode,
+  routeNode,
+  subjectsNode,
+  type TreeInputs,
+} from "@/lib/limit-tree/nodes";
 import type { KeyShape } from "@/lib/limit-tree/shape";
 import type { LimitTreeData, TreeNode } from "@/lib/limit-tree/types";
 
@@ -20,7 +27,11 @@ const hotter = (a: TreeNode, b: TreeNode): number =>
 
 function hidden(all: readonly TreeNode[], total: number): LimitTreeData["keys"] {
   const rest = all.slice(KEYS_SHOWN);
-  return { total, hidden: rest.length, hiddenMaxUtilization: Math.max(0, ...rest.map((n) => n.utilization ?? 0)) };
+  return {
+    total,
+    hidden: rest.length,
+    hiddenMaxUtilization: Math.max(0, ...rest.map((n) => n.utilization ?? 0)),
+  };
 }
 
 export function tenantView(inputs: TreeInputs): ViewResult {
@@ -34,7 +45,9 @@ export function tenantView(inputs: TreeInputs): ViewResult {
 }
 
 export function keyView(inputs: TreeInputs, key: KeyShape): ViewResult {
-  const routes = [...key.routed.keys()].sort().map((pattern) => keyRouteNode(inputs, key, pattern, 3, { route: pattern }));
+  const routes = [...key.routed.keys()]
+    .sort()
+    .map((pattern) => keyRouteNode(inputs, key, pattern, 3, { route: pattern }));
   const subjectLimits = [...key.unrouted, ...[...key.routed.values()].flat()];
   const subjects = subjectsNode(inputs, subjectLimits, 3, key);
   return {
@@ -44,13 +57,18 @@ export function keyView(inputs: TreeInputs, key: KeyShape): ViewResult {
 }
 
 /** `uses`: checks per key id on this route in the range, the busiest first. */
-export function routeView(inputs: TreeInputs, pattern: string, uses: ReadonlyMap<string, number>): ViewResult {
-  const known = inputs.tenant.routes.includes(pattern) || inputs.shape.routes.has(pattern) || inputs.shape.keys.some((k) => k.routed.has(pattern));
+export function routeView(
+  inputs: TreeInputs,
+  pattern: string,
+  uses: ReadonlyMap<string, number>,
+): ViewResult {
+  const known =
+    inputs.tenant.routes.includes(pattern) ||
+    inputs.shape.routes.has(pattern) ||
+    inputs.shape.keys.some((k) => k.routed.has(pattern));
   if (!known) throw new NotFoundError(`Tenant ${inputs.tenant.slug} has no route ${pattern}.`);
   const byId = new Map(inputs.shape.keys.map((k) => [k.id, k]));
-  const users = [...uses.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .flatMap(([id]) => byId.get(id) ?? []);
+  const users = [...uses.entries()].sort((a, b) => b[1] - a[1]).flatMap(([id]) => byId.get(id) ?? []);
   const nodes = users.map((k) => keyRouteNode(inputs, k, pattern, 3, { key: k.name }));
   return {
     nodes: [...headNodes(inputs), routeNode(inputs, pattern, 2), ...nodes.slice(0, KEYS_SHOWN)],
