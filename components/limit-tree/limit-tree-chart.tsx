@@ -39,7 +39,8 @@ function NodeTick(props: {
 }) {
   const row = props.rows[props.index ?? 0];
   if (!row) return null;
-  const x = Number(props.x ?? 0) - props.width + 4;
+  // the tick's x is the axis line less the tick size and margin: start inside the axis area
+  const x = Number(props.x ?? 0) - props.width + 12;
   const y = Number(props.y ?? 0);
   return (
     <g>
@@ -53,15 +54,17 @@ function NodeTick(props: {
   );
 }
 
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 function rowsOf(nodes: readonly TreeNode[], narrow: boolean): Row[] {
-  const max = narrow ? 26 : 40;
+  // characters that fit beside the bars, less the indentation
+  const budget = narrow ? 30 : 46;
   return nodes.map((node) => {
-    const text = node.label.length > max ? `${node.label.slice(0, max - 1)}…` : node.label;
     return {
       id: node.id,
-      label: `${INDENT.repeat(node.depth)}${node.depth > 0 ? "└ " : ""}${text}`,
+      label: `${INDENT.repeat(node.depth)}${node.depth > 0 ? "└ " : ""}${clip(node.label, budget - node.depth)}`,
       shown: node.utilization ?? 0,
-      short: shortOf(node),
+      short: clip(shortOf(node), budget + 2 - node.depth),
       summary: nodeSummary(node),
       node,
     };

@@ -76,7 +76,7 @@ export function LimitTreePanel({ tenant, range = "15m" }: { tenant: string; rang
           disabled={!view.key && !view.route}
           onClick={() => setView({ key: null, route: null })}
         >
-          Tenant {tenant}
+          Whole tenant {tenant}
         </button>
         {view.key ? <span>› key {view.key}: its routes and subject limits</span> : null}
         {view.route ? <span>› route {view.route}: the keys that use it most</span> : null}

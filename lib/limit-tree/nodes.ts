@@ -137,7 +137,8 @@ export function keyRouteNode(
   return node({
     id: `key-route:${key.name} ${pattern}`,
     level: "key-route",
-    label: `key ${key.name} · ${pattern}`,
+    // the view's own subject first: the route under a key, the key under a route
+    label: drill?.route ? `${pattern} · key ${key.name}` : `key ${key.name} · ${pattern}`,
     depth,
     rejected: inputs.rejections.byKeyRoute.get(`${key.id} ${pattern}`) ?? 0,
     limits: reads.filter((r) => r.placed.limit.route === pattern).map((r) => r.reading),

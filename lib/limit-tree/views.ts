@@ -52,7 +52,8 @@ export function keyView(inputs: TreeInputs, key: KeyShape): ViewResult {
   const subjects = subjectsNode(inputs, subjectLimits, 3, key);
   return {
     nodes: [...headNodes(inputs), keyNode(inputs, key, 2), ...routes, ...(subjects ? [subjects] : [])],
-    keys: { total: inputs.shape.keys.length, hidden: inputs.shape.keys.length - 1, hiddenMaxUtilization: 0 },
+    // one key is the subject here: the others are not "hidden"
+    keys: { total: inputs.shape.keys.length, hidden: 0, hiddenMaxUtilization: 0 },
   };
 }
 
