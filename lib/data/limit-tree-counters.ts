@@ -1,4 +1,5 @@
 import "server-only";
+import { Command } from "ioredis";
 import type { RedisClient } from "@/lib/redis";
 import { readOwnersScript } from "@/lib/limiter/script";
 import type { RecordState } from "@/lib/limit-tree/readings";
@@ -68,7 +69,19 @@ function isNoScript(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith("NOSCRIPT");
 }
 
-/** EVALSHA with a bytes reply (owner values are binary), the text after NOSCRIPT. */
+/** A script call answered as bytes (owner values are binary; integers stay numbers). */
+function callForBytes(
+  client: RedisClient,
+  name: "evalsha" | "eval",
+  args: (string | number)[],
+): Promise<unknown> {
+  // the prefix as ioredis adds it to its own commands' keys (REDIS_PREFIX, counterClient)
+  const command = new Command(name, args, { replyEncoding: null, keyPrefix: client.options.keyPrefix });
+  void client.sendCommand(command);
+  return command.promise;
+}
+
+/** EVALSHA, and the text after NOSCRIPT (a restarted or flushed Redis). */
 async function runForBytes(
   client: RedisClient,
   keys: readonly string[],
@@ -76,10 +89,10 @@ async function runForBytes(
 ): Promise<unknown> {
   const script = readOwnersScript();
   try {
-    return await client.callBuffer("EVALSHA", script.sha, keys.length, ...keys, ...args);
+    return await callForBytes(client, "evalsha", [script.sha, keys.length, ...keys, ...args]);
   } catch (error) {
     if (!isNoScript(error)) throw error;
-    return await client.callBuffer("EVAL", script.lua, keys.length, ...keys, ...args);
+    return await callForBytes(client, "eval", [script.lua, keys.length, ...keys, ...args]);
   }
 }
 
