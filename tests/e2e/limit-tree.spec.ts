@@ -14,7 +14,8 @@ let traffic: ChildProcess | null = null;
 function startTraffic(): void {
   if (traffic) return;
   const port = new URL(process.env.APP_URL ?? "http://localhost:3100").port;
-  traffic = spawn("npx", ["--no-install", "tsx", "scripts/demo-traffic.ts", "--seconds", "90"], {
+  // node itself (no npx in between), so the SIGTERM at the end stops the traffic
+  traffic = spawn(process.execPath, ["--import", "tsx", "scripts/demo-traffic.ts", "--seconds", "60"], {
     env: { ...process.env, PORT: port },
     stdio: "ignore",
   });
