@@ -29,7 +29,7 @@ export function LimitNodeDetails({ node }: { node: TreeNode }) {
       <p className="muted" style={{ margin: 0 }}>
         {nodeSummary(node)}
         {node.subjects
-          ? ` · subject limits read for the ${node.subjects.active} most rejected subjects of the last 5 minutes`
+          ? ` · subject limits read for the ${node.subjects.active} most rejected subjects in the range (at most the last hour), the busiest shown below`
           : ""}
       </p>
       {node.limits.length === 0 ? (

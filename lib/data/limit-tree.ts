@@ -20,7 +20,7 @@ import { safeText } from "@/lib/shared/safe-text";
 // The data behind the limit tree chart, for one tenant the principal may read (viewer and
 // up; others get "not found"). Per refresh: the compiled shape from the config version
 // already held, ONE counter read in Redis for the tenant, the range's usage rows for the
-// rejections, and the subjects rejected most in the last minutes.
+// rejections, and the subjects rejected most in the range (offenders are kept an hour).
 
 const slug = z.string().regex(NAME_PATTERN, { error: NAME_RULE });
 
@@ -32,8 +32,8 @@ export const LimitTreeQuery = z.strictObject({
 });
 export type LimitTreeQuery = z.infer<typeof LimitTreeQuery>;
 
-/** how far back a subject's rejections make it "active" */
-const SUBJECTS_SINCE_MS = 5 * 60_000;
+/** the top offenders are kept as long as the per-second data */
+const SUBJECTS_SINCE_MS = 3_600_000;
 const SUBJECTS_READ = 50;
 
 function rejectionsOf(rows: readonly UsageRow[]): Rejections {
@@ -73,11 +73,20 @@ export async function limitTree(principal: Principal, query: LimitTreeQuery): Pr
   const [rows, offenders] = await Promise.all([
     readRows(ref.id, now - rangeMs, now + 1, sourceFor(stepMs), ctx),
     shape.subjects.length
-      ? topOffenders(principal, ref.slug, now - SUBJECTS_SINCE_MS, now + 1, SUBJECTS_READ, ctx)
+      ? topOffenders(
+          principal,
+          ref.slug,
+          now - Math.min(rangeMs, SUBJECTS_SINCE_MS),
+          now + 1,
+          SUBJECTS_READ,
+          ctx,
+        )
       : [],
   ]);
-  const subjects = offenders.filter((o) => o.kind === "subject").map((o) => o.name);
-  const subjectOwners = subjects.map((s) => `s.${s}`);
+  const subjects = offenders
+    .filter((o) => o.kind === "subject")
+    .map((o) => ({ name: o.name, rejected: o.rejected }));
+  const subjectOwners = subjects.map((s) => `s.${s.name}`);
   const counters = await readCounters(
     [...shape.ownerKeys, ...subjectOwners.map((o) => ownerKey(ref.id, o))],
     [...shape.logs, ...subjectOwners.flatMap((o) => logsOf(ref.id, shape.subjects, o))],

@@ -29,8 +29,8 @@ export interface TreeInputs {
   shape: TenantShape;
   counters: CounterRead;
   rejections: Rejections;
-  /** the subjects whose counters were read (the most rejected, recently) */
-  subjects: string[];
+  /** the subjects whose counters were read: the most rejected in the range, with their rejections */
+  subjects: { name: string; rejected: number }[];
 }
 
 function owners(inputs: TreeInputs, key: KeyShape | null, subject: string | null = null): Owners {
@@ -147,7 +147,8 @@ export function keyRouteNode(
   });
 }
 
-/** `by: subject` limits summarized: how many of the subjects read are at one of them. */
+/** `by: subject` limits summarized: how many of the subjects read are at one of them; its
+ * limits as read for the busiest of them. */
 export function subjectsNode(
   inputs: TreeInputs,
   placed: readonly PlacedLimit[],
@@ -165,7 +166,7 @@ export function subjectsNode(
   });
   let busiestUse = -1;
   for (const subject of inputs.subjects) {
-    const readings = readAll(list, owners(inputs, key, subject), inputs.counters);
+    const readings = readAll(list, owners(inputs, key, subject.name), inputs.counters);
     if (readings.some((r) => r.mode === "enforce" && r.remaining === 0)) atLimit++;
     const use = nodeUtilization(readings) ?? 0;
     if (use > busiestUse) [busiest, busiestUse] = [readings, use];
@@ -175,7 +176,8 @@ export function subjectsNode(
     level: "subjects",
     label: `subjects at their limit: ${atLimit} of ${inputs.subjects.length}`,
     depth,
-    rejected: 0,
+    // the subjects' own rejections (through any key: offenders are counted per tenant)
+    rejected: inputs.subjects.reduce((sum, s) => sum + s.rejected, 0),
     limits: busiest,
     subjects: { atLimit, active: inputs.subjects.length },
   });

@@ -172,6 +172,7 @@ describe("limit tree data", () => {
     const subjects = node(data, "subjects");
     expect(subjects.subjects).toEqual({ atLimit: 1, active: 1 });
     expect(subjects.label).toBe("subjects at their limit: 1 of 1");
+    expect(subjects.rejected).toBe(2);
     expect(subjects.limits).toEqual([
       expect.objectContaining({ name: "per-subject", used: 3, remaining: 0 }),
     ]);
