@@ -20,10 +20,12 @@ const SHARED_FILES = [
 export const SCRIPT_FILES = [...SHARED_FILES, "check.lua"] as const;
 export const MANY_SCRIPT_FILES = [...SHARED_FILES, "check-many.lua"] as const;
 export const DROP_SCRIPT_FILES = ["common.lua", "drop-entries.lua"] as const;
+export const READ_OWNERS_SCRIPT_FILES = ["common.lua", "read-owners.lua"] as const;
 
 let single: Script | undefined;
 let many: Script | undefined;
 let drop: Script | undefined;
+let readOwners: Script | undefined;
 
 export function checkScript(): Script {
   return (single ??= readScript(SCRIPT_FILES));
@@ -36,6 +38,11 @@ export function checkManyScript(): Script {
 /** lua/drop-entries.lua: counters removed from owner keys (admin resets). */
 export function dropEntriesScript(): Script {
   return (drop ??= readScript(DROP_SCRIPT_FILES));
+}
+
+/** lua/read-owners.lua: the counters of many owners in one read (the dashboard's limit tree). */
+export function readOwnersScript(): Script {
+  return (readOwners ??= readScript(READ_OWNERS_SCRIPT_FILES));
 }
 
 /**

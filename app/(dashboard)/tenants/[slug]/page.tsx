@@ -11,6 +11,7 @@ import { RouteFilter } from "@/components/limits/route-filter";
 import { RouteGroup } from "@/components/limits/route-group";
 import { SavedNotice } from "@/components/limits/saved-notice";
 import { RedisMemory } from "@/components/tenants/redis-memory";
+import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageSettings } from "@/lib/usage/settings";
 import { tenantMemoryOf } from "@/lib/usage/tenant-memory";
 import { LiveCountersPanel } from "@/components/ops/live-counters-panel";
@@ -122,6 +123,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
         )}
       </div>
       <LiveCountersPanel slug={tenant.slug} live={live} />
+      <LimitTreePanel tenant={tenant.slug} />
       <RedisMemory memory={memory} />
     </>
   );

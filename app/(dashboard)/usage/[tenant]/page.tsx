@@ -6,6 +6,7 @@ import { NotFoundError } from "@/lib/data/errors";
 import { dashboardData } from "@/lib/usage/dashboard";
 import { isRangeId } from "@/lib/usage/ranges";
 import { UsageDashboard } from "@/components/usage/usage-dashboard";
+import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageHref } from "@/components/usage/usage-hrefs";
 import { usageHeading } from "@/components/usage/usage-heading";
 
@@ -57,6 +58,7 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
       </nav>
       <h1>{usageHeading(view)}</h1>
       <UsageDashboard key={`${view.key}|${view.route}|${range}`} initial={initial} />
+      <LimitTreePanel key={range} tenant={view.tenant} range={range} />
     </section>
   );
 }

@@ -1,0 +1,105 @@
+import "server-only";
+import type { CompiledLimit } from "@/lib/config/compile";
+import { ownerKey } from "@/lib/limiter/keys";
+import type { CounterRead } from "@/lib/data/limit-tree-counters";
+import { logUsage, usageOf, utilizationOf } from "@/lib/limit-tree/readings";
+import { logKeyOf, type PlacedLimit } from "@/lib/limit-tree/shape";
+import type { LimitReading, SourceStep, TreeNode } from "@/lib/limit-tree/types";
+
+// From a placed limit and one owner's counters to what a node shows; and the two things a
+// node derives from its limits: its utilization and, for a key, the binding level.
+
+/** An owner ("t.<tenant id>", "k.<key id>", "s.<subject>") and its Redis key. */
+export interface Owner {
+  name: string;
+  key: string;
+}
+
+export interface Owners {
+  tenantId: string;
+  tenant: Owner;
+  key: Owner | null;
+  subject: Owner | null;
+}
+
+export function ownerNamed(tenantId: string, name: string): Owner {
+  return { name, key: ownerKey(tenantId, name) };
+}
+
+function ownerFor(limit: CompiledLimit, owners: Owners): Owner | null {
+  if (limit.by === "tenant") return owners.tenant;
+  return limit.by === "key" ? owners.key : owners.subject;
+}
+
+// shared by every reading of a limit: a snapshot's limits live as long as its version
+const provenances = new WeakMap<CompiledLimit, SourceStep[]>();
+
+function provenance(limit: CompiledLimit): SourceStep[] {
+  let steps = provenances.get(limit);
+  if (!steps) {
+    steps = limit.provenance.map((p) => ({ level: p.level, source: p.source, fields: [...p.fields] }));
+    provenances.set(limit, steps);
+  }
+  return steps;
+}
+
+/** The limit read from its owner's counter; null when the owners lack its owner. */
+export function readLimit(p: PlacedLimit, owners: Owners, counters: CounterRead): LimitReading | null {
+  const owner = ownerFor(p.limit, owners);
+  if (owner === null) return null;
+  const { rule } = p.limit;
+  const usage =
+    rule.algorithm === "sliding_log"
+      ? logUsage(rule, counters.logs.get(logKeyOf(owners.tenantId, p.limit, owner.name)) ?? 0)
+      : usageOf(rule, counters.owners.get(owner.key)?.get(p.entry), counters.now);
+  return {
+    name: p.limit.name,
+    by: p.limit.by,
+    route: p.limit.route,
+    algorithm: rule.algorithm,
+    mode: rule.mode,
+    limit: rule.limit,
+    windowMs: rule.windowMs,
+    burst: rule.burst,
+    used: usage.used,
+    capacity: usage.capacity,
+    remaining: usage.remaining,
+    utilization: utilizationOf(usage),
+    from: p.limit.level,
+    provenance: provenance(p.limit),
+  };
+}
+
+export function readAll(list: readonly PlacedLimit[], owners: Owners, counters: CounterRead): LimitReading[] {
+  return list.flatMap((p) => readLimit(p, owners, counters) ?? []);
+}
+
+/** The highest utilization among enforce limits (shadow ones when none enforce). */
+export function nodeUtilization(limits: readonly LimitReading[]): number | null {
+  if (limits.length === 0) return null;
+  const enforce = limits.filter((l) => l.mode === "enforce");
+  return Math.max(...(enforce.length ? enforce : limits).map((l) => l.utilization));
+}
+
+/** Which level of the tree a limit belongs to, for the binding mark. */
+export function levelOf(limit: LimitReading, fromPlan: boolean): NonNullable<TreeNode["binding"]>["level"] {
+  if (limit.route !== null) return "route";
+  if (limit.by === "subject") return "subject";
+  if (limit.by === "key") return "key";
+  return fromPlan ? "plan" : "tenant";
+}
+
+export interface LevelledReading {
+  reading: LimitReading;
+  level: NonNullable<TreeNode["binding"]>["level"];
+}
+
+/** The enforce limit with the least remaining (the first of equals, plan first): what binds. */
+export function bindingOf(levelled: readonly LevelledReading[]): TreeNode["binding"] {
+  let best: LevelledReading | null = null;
+  for (const l of levelled) {
+    if (l.reading.mode !== "enforce") continue;
+    if (best === null || l.reading.remaining < best.reading.remaining) best = l;
+  }
+  return best && { level: best.level, limit: best.reading.name, remaining: best.reading.remaining };
+}

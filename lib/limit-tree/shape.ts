@@ -1,0 +1,140 @@
+import "server-only";
+import type { CompiledLimit, CompiledTenant, LimitSet } from "@/lib/config/compile";
+import { identityFor } from "@/lib/enforce/limit-specs";
+import { encodeKeyPart, entryId, limitKeyPrefix, ownerKey } from "@/lib/limiter/keys";
+
+// What the configuration already knows about a tenant's limit tree, derived once per
+// compiled tenant (a new config version brings new tenant objects, so the WeakMap is the
+// per-version cache): which limits sit at which level, their entry names in the owner keys,
+// and the owner keys to read. Each refresh then only reads counters and places numbers.
+
+export interface PlacedLimit {
+  limit: CompiledLimit;
+  /** the entry's name in its owner key (lib/limiter/keys.ts) */
+  entry: string;
+}
+
+/** A sliding log's own sorted set, read beside the owner keys. */
+export interface LogRead {
+  key: string;
+  windowMs: number;
+}
+
+export interface KeyShape {
+  id: string;
+  name: string;
+  owner: string;
+  ownerKey: string;
+  /** every limit a check with this key meets: unrouted, and per route pattern */
+  unrouted: PlacedLimit[];
+  routed: Map<string, PlacedLimit[]>;
+}
+
+export interface TenantShape {
+  tenantId: string;
+  owner: string;
+  ownerKey: string;
+  /** `by: tenant` limits without a route: from the plan, and the tenant's own */
+  plan: PlacedLimit[];
+  tenant: PlacedLimit[];
+  /** `by: tenant` limits per route pattern */
+  routes: Map<string, PlacedLimit[]>;
+  /** every distinct `by: subject` limit */
+  subjects: PlacedLimit[];
+  keys: KeyShape[];
+  keysByName: Map<string, KeyShape>;
+  /** owner keys of the tenant and of every key, in that order */
+  ownerKeys: string[];
+  /** the sliding logs of the tenant's and the keys' counters */
+  logs: LogRead[];
+}
+
+const shapes = new WeakMap<CompiledTenant, TenantShape>();
+
+function place(limit: CompiledLimit): PlacedLimit {
+  return { limit, entry: entryId(limit.id, limit.route, limit.rule.algorithm) };
+}
+
+function allOf(set: LimitSet): CompiledLimit[] {
+  return [...set.unrouted, ...Object.values(set.routed).flat()];
+}
+
+function keyShape(tenant: CompiledTenant, key: CompiledTenant["keys"][string]): KeyShape {
+  const set = key.limits ?? tenant.keyDefault;
+  const owner = `k.${key.id}`;
+  const routed = new Map(Object.entries(set.routed).map(([pattern, list]) => [pattern, list.map(place)]));
+  return {
+    id: key.id,
+    name: key.name,
+    owner,
+    ownerKey: ownerKey(tenant.id, owner),
+    unrouted: set.unrouted.map(place),
+    routed,
+  };
+}
+
+/** The sliding logs among `limits`, counted for `owner`. */
+export function logsOf(tenantId: string, limits: readonly PlacedLimit[], owner: string): LogRead[] {
+  return limits
+    .filter((p) => p.limit.rule.algorithm === "sliding_log")
+    .map((p) => ({ key: logKeyOf(tenantId, p.limit, owner), windowMs: p.limit.rule.windowMs }));
+}
+
+function build(tenant: CompiledTenant): TenantShape {
+  const sets = [
+    tenant.limits,
+    tenant.keyDefault,
+    ...Object.values(tenant.keys).flatMap((k) => (k.limits ? [k.limits] : [])),
+  ];
+  const tenantWide = new Map<string, PlacedLimit>();
+  const subjects = new Map<string, PlacedLimit>();
+  for (const limit of sets.flatMap(allOf)) {
+    const id = `${limit.id}\n${limit.route ?? ""}`;
+    if (limit.by === "tenant" && !tenantWide.has(id)) tenantWide.set(id, place(limit));
+    if (limit.by === "subject" && !subjects.has(id)) subjects.set(id, place(limit));
+  }
+  const wide = [...tenantWide.values()];
+  const routes = new Map<string, PlacedLimit[]>();
+  for (const p of wide)
+    if (p.limit.route !== null) routes.set(p.limit.route, [...(routes.get(p.limit.route) ?? []), p]);
+  const unrouted = wide.filter((p) => p.limit.route === null);
+  const keys = Object.values(tenant.keys)
+    .map((k) => keyShape(tenant, k))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const owner = `t.${tenant.id}`;
+  const tenantKey = ownerKey(tenant.id, owner);
+  const logs = [
+    ...wide.flatMap((p) => logsOf(tenant.id, [p], owner)),
+    ...keys.flatMap((k) =>
+      logsOf(
+        tenant.id,
+        [...k.unrouted, ...[...k.routed.values()].flat()].filter((p) => p.limit.by === "key"),
+        k.owner,
+      ),
+    ),
+  ];
+  return {
+    tenantId: tenant.id,
+    owner,
+    ownerKey: tenantKey,
+    plan: unrouted.filter((p) => p.limit.id.startsWith("p:")),
+    tenant: unrouted.filter((p) => !p.limit.id.startsWith("p:")),
+    routes,
+    subjects: [...subjects.values()],
+    keys,
+    keysByName: new Map(keys.map((k) => [k.name, k])),
+    ownerKeys: [tenantKey, ...keys.map((k) => k.ownerKey)],
+    logs,
+  };
+}
+
+export function shapeOf(tenant: CompiledTenant): TenantShape {
+  let shape = shapes.get(tenant);
+  if (!shape) shapes.set(tenant, (shape = build(tenant)));
+  return shape;
+}
+
+/** The sorted set of a sliding log's counter for an owner (lib/limiter/keys.ts limitKey). */
+export function logKeyOf(tenantId: string, limit: CompiledLimit, owner: string): string {
+  return `${limitKeyPrefix(tenantId, limit.id)}${encodeKeyPart(identityFor(limit, owner))}:l`;
+}

@@ -1,0 +1,217 @@
+// The data behind the limit tree chart against known counters: counters are made by the real
+// limiter script (evaluate, as checks do) on the test Redis, usage by the real recorder, and
+// the tree is read through the DAL as a viewer would. Fixed windows of an hour keep the
+// numbers still while the test runs.
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Principal } from "@/lib/auth/principal";
+import { resolveRoutes } from "@/lib/config/compile";
+import { importConfig } from "@/lib/data/import-config";
+import { createApiKey } from "@/lib/data/api-keys";
+import { exportConfig } from "@/lib/data/export-config";
+import { planCheck } from "@/lib/data/counter-specs";
+import { counterClient, latestSnapshot } from "@/lib/data/counters-store";
+import { NotFoundError } from "@/lib/data/errors";
+import { limitTree } from "@/lib/data/limit-tree";
+import { evaluate } from "@/lib/limiter/evaluate";
+import type { LimitSpec } from "@/lib/limiter/types";
+import type { LimitTreeData, TreeNode } from "@/lib/limit-tree/types";
+import { redis } from "@/lib/redis";
+import { UsageRecorder } from "@/lib/usage/recorder";
+import { usageSettings } from "@/lib/usage/settings";
+import { makeMember, system, uniqueSlug } from "./fixtures";
+
+const hour = { algorithm: "fixed_window", window: "1h" } as const;
+const plan = uniqueSlug("tree-plan");
+const slug = uniqueSlug("tree");
+const other = uniqueSlug("tree-other");
+const ids: Record<string, string> = {};
+let tenantId = "";
+let viewer: Principal;
+let stranger: Principal;
+
+/** `cost` units through the limiter for a check of `key` on `route` (tenant `s`). */
+async function consume(
+  s: string,
+  key: string,
+  cost: number,
+  route: string | null = null,
+  subject: string | null = null,
+) {
+  const snapshot = await latestSnapshot();
+  const tenant = snapshot?.tenants[s];
+  if (!snapshot || !tenant) throw new Error("no snapshot");
+  const owners = { tenantId: tenant.id, keyId: tenant.keys[key]?.id ?? null, subject };
+  const specs = planCheck(snapshot, tenant, key, resolveRoutes(snapshot, s, route), owners).flatMap((p) =>
+    p.spec ? [p.spec] : [],
+  );
+  const decision = await evaluate(counterClient(), specs as LimitSpec[], { cost, dryRun: false });
+  expect(decision.allowed).toBe(true);
+}
+
+const node = (data: LimitTreeData, id: string): TreeNode => {
+  const found = data.nodes.find((n) => n.id === id);
+  if (!found) throw new Error(`no node ${id} in ${data.nodes.map((n) => n.id).join(", ")}`);
+  return found;
+};
+
+function tenantDoc(s: string, keys: unknown[]) {
+  return {
+    slug: s,
+    name: s,
+    plan,
+    limits: [
+      { name: "tenant-cap", by: "tenant", limit: 200, ...hour },
+      { name: "per-key", by: "key", limit: 10, ...hour },
+      { name: "per-subject", by: "subject", limit: 3, ...hour },
+    ],
+    routes: [{ pattern: "GET /items/*", limits: [{ name: "route-cap", by: "tenant", limit: 50, ...hour }] }],
+    keys,
+  };
+}
+
+beforeAll(async () => {
+  // a document's plans are all plans: keep every existing one
+  const current = await exportConfig(system);
+  await importConfig(system, {
+    plans: [
+      ...(current.plans ?? []),
+      { name: plan, limits: [{ name: "plan-cap", by: "tenant", limit: 1000, ...hour }] },
+    ],
+    routes: current.routes ?? [],
+  });
+  await importConfig(system, { tenants: [tenantDoc(slug, []), tenantDoc(other, [])] });
+  for (const s of [slug, other]) {
+    for (const k of ["k80", "kbig", "kidle"]) {
+      const key = await createApiKey(system, s, { name: k });
+      if (s === slug) ids[k] = key.id;
+    }
+  }
+  // kbig's own per-key limit: 500 (a key override)
+  await importConfig(system, {
+    tenants: [tenantDoc(slug, [{ name: "kbig", limits: [{ name: "per-key", limit: 500 }] }])],
+  });
+  const { db } = await import("@/lib/data/db");
+  tenantId = (await db().tenant.findUniqueOrThrow({ where: { slug }, select: { id: true } })).id;
+  const otherId = (await db().tenant.findUniqueOrThrow({ where: { slug: other }, select: { id: true } })).id;
+  viewer = await makeMember(`${slug}-viewer@test.local`, tenantId, "viewer");
+  stranger = await makeMember(`${other}-viewer@test.local`, otherId, "viewer");
+
+  await consume(slug, "k80", 8);
+  await consume(slug, "kbig", 150);
+  await consume(slug, "kidle", 5, "GET /items/42");
+  await consume(slug, "kidle", 3, null, "203.0.113.9");
+  // the other tenant's keys of the same names are full: none of it may show in ours
+  await consume(other, "k80", 10);
+
+  const recorder = new UsageRecorder({
+    redis,
+    ns: usageSettings().ns,
+    enabled: true,
+    secondsRetentionMs: 3_600_000,
+    clock: Date.now,
+  });
+  for (let i = 0; i < 4; i++)
+    recorder.record({ tenantId, keyId: ids.k80 ?? "", route: null, outcome: "rejected", subject: null });
+  for (let i = 0; i < 2; i++)
+    recorder.record({
+      tenantId,
+      keyId: ids.kidle ?? "",
+      route: "GET /items/*",
+      outcome: "rejected",
+      subject: "203.0.113.9",
+    });
+  recorder.record({
+    tenantId,
+    keyId: ids.kidle ?? "",
+    route: "GET /items/*",
+    outcome: "allowed",
+    subject: null,
+  });
+  await recorder.flush();
+});
+
+describe("limit tree data", () => {
+  it("shows a key at 80% of its limit as 80%, with the key as its binding level", async () => {
+    const data = await limitTree(viewer, { tenant: slug, range: "15m" });
+    const k80 = node(data, "key:k80");
+    expect(k80.utilization).toBeCloseTo(0.8, 5);
+    expect(k80.limits).toEqual([
+      expect.objectContaining({ name: "per-key", used: 8, capacity: 10, remaining: 2, from: "tenant" }),
+    ]);
+    expect(k80.binding).toEqual({ level: "key", limit: "per-key", remaining: 2 });
+    expect(k80.rejected).toBe(4);
+    expect(k80.drill).toEqual({ key: "k80" });
+  });
+
+  it("marks as binding the level with the least remaining", async () => {
+    const data = await limitTree(viewer, { tenant: slug, range: "15m" });
+    // tenant-cap: 8 + 150 + 5 + 3 = 166 of 200 (34 left) < kbig's per-key 350 left < plan's 834
+    const tenant = node(data, "tenant");
+    expect(tenant.limits).toEqual([
+      expect.objectContaining({ name: "tenant-cap", used: 166, remaining: 34 }),
+    ]);
+    expect(node(data, "plan").limits).toEqual([
+      expect.objectContaining({ name: "plan-cap", used: 166, remaining: 834, from: "plan" }),
+    ]);
+    const kbig = node(data, "key:kbig");
+    expect(kbig.limits).toEqual([
+      expect.objectContaining({ name: "per-key", used: 150, capacity: 500, from: "key" }),
+    ]);
+    expect(kbig.binding).toEqual({ level: "tenant", limit: "tenant-cap", remaining: 34 });
+    expect(node(data, "key:kidle").binding).toEqual({ level: "key", limit: "per-key", remaining: 2 });
+    // the hottest key first
+    const keys = data.nodes.filter((n) => n.level === "key").map((n) => n.id);
+    expect(keys).toEqual(["key:k80", "key:kidle", "key:kbig"]);
+    expect(node(data, "route:GET /items/*").limits).toEqual([
+      expect.objectContaining({ name: "route-cap", used: 5, remaining: 45 }),
+    ]);
+  });
+
+  it("summarizes subject limits over the subjects rejected recently", async () => {
+    const data = await limitTree(viewer, { tenant: slug, range: "15m" });
+    const subjects = node(data, "subjects");
+    expect(subjects.subjects).toEqual({ atLimit: 1, active: 1 });
+    expect(subjects.label).toBe("subjects at their limit: 1 of 1");
+    expect(subjects.rejected).toBe(2);
+    expect(subjects.limits).toEqual([
+      expect.objectContaining({ name: "per-subject", used: 3, remaining: 0 }),
+    ]);
+  });
+
+  it("drills into a key (its routes, with the route's binding) and a route (the keys using it)", async () => {
+    const key = await limitTree(viewer, { tenant: slug, key: "kidle", range: "15m" });
+    expect(key.view).toEqual({ key: "kidle", route: null });
+    const onRoute = node(key, "key-route:kidle GET /items/*");
+    expect(onRoute.limits).toEqual([expect.objectContaining({ name: "route-cap", used: 5 })]);
+    expect(onRoute.rejected).toBe(2);
+    expect(onRoute.binding).toEqual({ level: "key", limit: "per-key", remaining: 2 });
+    const route = await limitTree(viewer, { tenant: slug, route: "GET /items/*", range: "15m" });
+    expect(route.nodes.filter((n) => n.level === "key-route").map((n) => n.id)).toEqual([
+      "key-route:kidle GET /items/*",
+    ]);
+    await expect(limitTree(viewer, { tenant: slug, route: "GET /nowhere", range: "15m" })).rejects.toThrow(
+      NotFoundError,
+    );
+    await expect(limitTree(viewer, { tenant: slug, key: "nokey", range: "15m" })).rejects.toThrow(
+      NotFoundError,
+    );
+  });
+
+  it("shows the settings' origin: plan, tenant, key override", async () => {
+    const key = await limitTree(viewer, { tenant: slug, key: "kbig", range: "15m" });
+    const perKey = node(key, "key:kbig").limits[0];
+    expect(perKey?.from).toBe("key");
+    expect(perKey?.provenance.map((p) => p.level)).toEqual(["tenant", "key"]);
+  });
+
+  it("keeps tenants apart: only the tenant's own counters, and others' viewers get not found", async () => {
+    const data = await limitTree(viewer, { tenant: slug, range: "15m" });
+    const text = JSON.stringify(data);
+    expect(text).not.toContain(other);
+    // the other tenant's k80 is full (10 of 10); ours stays at 8
+    expect(node(data, "key:k80").limits[0]?.used).toBe(8);
+    await expect(limitTree(stranger, { tenant: slug, range: "15m" })).rejects.toThrow(NotFoundError);
+    const theirs = await limitTree(stranger, { tenant: other, range: "15m" });
+    expect(node(theirs, "key:k80").utilization).toBe(1);
+  });
+});
