@@ -3,6 +3,7 @@
 // the bytes it already read. It holds each connection to its end. Checks and metrics that
 // arrive here go back to the front (lib/server/forward.ts). Slow clients get 408 after
 // SLUICE_REQUEST_TIMEOUT_MS; connections past SLUICE_MAX_CONNECTIONS are closed.
+import { rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { Socket } from "node:net";
 import next from "next";
@@ -43,6 +44,8 @@ const server = createServer(
 );
 server.keepAliveTimeout = 65_000;
 // Listening (on a private socket nobody else uses) is what starts node:http's deadline checks.
+// A predecessor killed outright leaves its socket file behind, which would make this one fail.
+rmSync(appSocket, { force: true });
 server.listen(appSocket);
 
 let open = 0;
