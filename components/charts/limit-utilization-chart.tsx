@@ -22,6 +22,8 @@ export function utilizationSeries(points: readonly UsagePoint[], lines: readonly
 }
 
 export function LimitUtilizationChart({ points, lines, stepMs }: { points: UsagePoint[]; lines: LimitLine[]; stepMs: number }) {
+  // sparse traffic (a few busy buckets between gaps) draws no line segments: show points
+  const sparse = points.filter((p) => p.allowed + p.rejected + p.degraded > 0).length < 30;
   return (
     <div data-testid="limit-utilization-chart" style={{ width: "100%", height: 200 }}>
       <ResponsiveContainer>
@@ -39,7 +41,7 @@ export function LimitUtilizationChart({ points, lines, stepMs }: { points: Usage
               dataKey={l.limit}
               name={l.limit}
               stroke={PALETTE[i % PALETTE.length]}
-              dot={false}
+              dot={sparse ? { r: 3 } : false}
               connectNulls={false}
               isAnimationActive={false}
             />
