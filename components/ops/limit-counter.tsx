@@ -20,6 +20,14 @@ export function ruleText(f: {
   return `${f.limit.toLocaleString("en")} / ${formatDuration(f.windowMs)} · ${f.algorithm} · per ${f.by}${f.mode === "shadow" ? " · shadow" : ""}`;
 }
 
+/** A wait as people say it: "40ms", "12s", "31 min", "5 h". */
+export function roughly(ms: number): string {
+  if (ms < 1_000) return `${Math.ceil(ms)}ms`;
+  if (ms < 120_000) return `${Math.ceil(ms / 1_000)}s`;
+  if (ms < 7_200_000) return `${Math.ceil(ms / 60_000)} min`;
+  return `${Math.ceil(ms / 3_600_000)} h`;
+}
+
 export function LimitCounter({ figures }: { figures: CounterFigures }) {
   const capacity = Math.max(figures.burst ?? figures.limit, 1);
   const used = Math.max(0, capacity - figures.remaining);

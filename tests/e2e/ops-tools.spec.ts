@@ -50,6 +50,7 @@ test("the simulator shows every limit of a key on a route, where it comes from a
   // the Limits tab shows each limit's live counter (one limiter read for the page)
   await expect(page.getByTestId("live-counters")).toContainText("tenant-rpm");
   await expect(page.getByTestId("live-counters")).toContainText("key backend");
+  await screenshot(page, "ops-limits-live-light");
   await page.getByRole("link", { name: "Simulator" }).click();
   await page.getByLabel("API key").selectOption("backend");
   await page.getByLabel("Route").fill("GET /v1/items/42");
