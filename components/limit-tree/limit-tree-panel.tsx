@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { TreeNode } from "@/lib/limit-tree/types";
 import { LimitNodeDetails } from "@/components/limit-tree/limit-node-details";
 import { LimitTreeChart } from "@/components/limit-tree/limit-tree-chart";
@@ -31,6 +31,21 @@ function useNarrow(): boolean {
   );
 }
 
+/** Whether the element is (partly) in the viewport. */
+function useOnScreen(ref: React.RefObject<HTMLElement | null>): boolean {
+  const [onScreen, setOnScreen] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new IntersectionObserver((entries) =>
+      setOnScreen(entries.some((e) => e.isIntersecting)),
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return onScreen;
+}
+
 function queryOf(tenant: string, view: View, range: string): string {
   const q = new URLSearchParams({ tenant, range });
   if (view.key) q.set("key", view.key);
@@ -42,7 +57,8 @@ export function LimitTreePanel({ tenant, range = "15m" }: { tenant: string; rang
   const [view, setView] = useState<View>({ key: null, route: null });
   const [selected, setSelected] = useState<string | null>(null);
   const narrow = useNarrow();
-  const { data, error } = useLiveLimitTree(queryOf(tenant, view, range));
+  const panel = useRef<HTMLElement>(null);
+  const { data, error } = useLiveLimitTree(queryOf(tenant, view, range), useOnScreen(panel));
   const nodes = data && data.view.key === view.key && data.view.route === view.route ? data.nodes : [];
   const pick = (node: TreeNode) => {
     setSelected(node.id);
@@ -57,6 +73,7 @@ export function LimitTreePanel({ tenant, range = "15m" }: { tenant: string; rang
   const shown = nodes.find((n) => n.id === selected) ?? null;
   return (
     <section
+      ref={panel}
       className="panel"
       data-testid="limit-tree"
       aria-labelledby="limit-tree-title"

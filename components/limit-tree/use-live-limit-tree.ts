@@ -4,8 +4,9 @@ import { useEffect, useState } from "react";
 import type { LimitTreeData } from "@/lib/limit-tree/types";
 
 // Polls /api/limit-tree every 2 s, the usage charts' pace (use-live-usage.ts), while the
-// view is open. The last good data stays on screen through a failed poll; a new view
-// (drill-down) is fetched at once.
+// chart is on screen (`active`): a chart scrolled out of sight costs the servers nothing.
+// The last good data stays on screen through a failed poll; a new view (drill-down) is
+// fetched at once.
 
 const EVERY_MS = 2_000;
 
@@ -14,9 +15,10 @@ export interface LiveTree {
   error: string | null;
 }
 
-export function useLiveLimitTree(query: string): LiveTree {
+export function useLiveLimitTree(query: string, active: boolean): LiveTree {
   const [state, setState] = useState<LiveTree>({ data: null, error: null });
   useEffect(() => {
+    if (!active) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const controller = new AbortController();
@@ -42,6 +44,6 @@ export function useLiveLimitTree(query: string): LiveTree {
       controller.abort();
       clearTimeout(timer);
     };
-  }, [query]);
+  }, [query, active]);
   return state;
 }

@@ -40,6 +40,8 @@ async function signIn(page: Page): Promise<void> {
 async function chartLive(page: Page): Promise<void> {
   const tree = page.getByTestId("limit-tree");
   await expect(tree.getByRole("heading", { name: "Limit hierarchy" })).toBeVisible();
+  // it polls only while on screen
+  await tree.scrollIntoViewIfNeeded();
   await expect(page.getByTestId("limit-tree-status")).toContainText("counters read in", { timeout: 30_000 });
   await expect(tree.getByTestId("limit-tree-chart").locator(".recharts-bar-rectangle").first()).toBeVisible();
   await expect(page.getByTestId("tree-node-plan")).toContainText(/[1-9]\d*% (ok|high|at limit)/, {
