@@ -23,6 +23,43 @@ export interface CreatedKey {
   prefix: string;
 }
 
+type Tx = Parameters<Parameters<typeof runTenantChange>[3]>[0];
+type Audit = Parameters<Parameters<typeof runTenantChange>[3]>[1];
+type Secret = ReturnType<typeof givenOrNewSecret>;
+
+/** One key in a change under way: refused on a name clash or past the tenant's cap. */
+async function addKey(
+  tx: Tx,
+  audit: Audit,
+  tenant: Awaited<ReturnType<typeof tenantFor>>,
+  tenantSlug: string,
+  input: CreateKeyInput,
+  secret: Secret,
+): Promise<CreatedKey> {
+  const clash = await tx.apiKey.findUnique({
+    where: { tenantId_name: { tenantId: tenant.id, name: input.name } },
+  });
+  if (clash) throw new ConflictError(`Tenant ${tenantSlug} already has a key named ${input.name}.`, "name");
+  await assertKeyCap(tx, tenant);
+  const row = await tx.apiKey.create({
+    data: {
+      tenantId: tenant.id,
+      name: input.name,
+      prefix: secret.prefix,
+      hash: secret.hash,
+      expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+    },
+  });
+  await audit({
+    action: "key.create",
+    targetType: "key",
+    targetId: row.id,
+    tenantId: tenant.id,
+    after: { name: row.name, prefix: row.prefix, expiresAt: row.expiresAt },
+  });
+  return { id: row.id, name: row.name, key: secret.secret, prefix: row.prefix };
+}
+
 /** Editors and above. `presetSecret` is for the demo seed only (stable printed secrets). */
 export async function createApiKey(
   principal: Principal,
@@ -31,33 +68,33 @@ export async function createApiKey(
   options: { requestId?: string | null; presetSecret?: string } = {},
 ): Promise<CreatedKey> {
   const secret = givenOrNewSecret("sk", options.presetSecret);
-  const requestId = options.requestId ?? null;
+  const { result } = await runTenantChange(
+    tenantSlug,
+    principal,
+    options.requestId ?? null,
+    async (tx, audit) => {
+      const tenant = await tenantFor(tx, principal, tenantSlug, "editor");
+      return addKey(tx, audit, tenant, tenantSlug, input, secret);
+    },
+  );
+  return result;
+}
+
+/** Several keys in one change, so one new config version: all are made or none. */
+export async function createApiKeys(
+  principal: Principal,
+  tenantSlug: string,
+  inputs: readonly CreateKeyInput[],
+  requestId: string | null = null,
+): Promise<CreatedKey[]> {
   const { result } = await runTenantChange(tenantSlug, principal, requestId, async (tx, audit) => {
     const tenant = await tenantFor(tx, principal, tenantSlug, "editor");
-    const clash = await tx.apiKey.findUnique({
-      where: { tenantId_name: { tenantId: tenant.id, name: input.name } },
-    });
-    if (clash) throw new ConflictError(`Tenant ${tenantSlug} already has a key named ${input.name}.`, "name");
-    await assertKeyCap(tx, tenant);
-    const row = await tx.apiKey.create({
-      data: {
-        tenantId: tenant.id,
-        name: input.name,
-        prefix: secret.prefix,
-        hash: secret.hash,
-        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
-      },
-    });
-    await audit({
-      action: "key.create",
-      targetType: "key",
-      targetId: row.id,
-      tenantId: tenant.id,
-      after: { name: row.name, prefix: row.prefix, expiresAt: row.expiresAt },
-    });
-    return row;
+    const created: CreatedKey[] = [];
+    for (const input of inputs)
+      created.push(await addKey(tx, audit, tenant, tenantSlug, input, givenOrNewSecret("sk", undefined)));
+    return created;
   });
-  return { id: result.id, name: result.name, key: secret.secret, prefix: result.prefix };
+  return result;
 }
 
 export async function revokeApiKey(
