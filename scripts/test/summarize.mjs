@@ -36,7 +36,7 @@ const expectedFile = join(dir, "expected.txt");
 const expected = existsSync(expectedFile) ? readFileSync(expectedFile, "utf8").trim().split("\n").filter(Boolean) : [];
 // A full run (no SLUICE_TEST_SUITES) must have the standard suites whatever happened.
 if (!process.env.SLUICE_TEST_SUITES) {
-  const standard = ["unit vitest", "integration vitest", "cluster vitest", "deploys vitest", "e2e playwright"];
+  const standard = ["unit vitest", "integration vitest", "cluster vitest", "reliability vitest", "deploys vitest", "e2e playwright"];
   for (const s of standard) {
     const skipCluster = s.startsWith("cluster") && rows.some((r) => r.suite === "cluster-start");
     if (!skipCluster && !expected.includes(s)) expected.push(s);
