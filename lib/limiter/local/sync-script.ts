@@ -1,7 +1,5 @@
 import "server-only";
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { scriptOf } from "@/lib/limiter/lua-files";
 import type { Script } from "@/lib/limiter/script-client";
 import type { LocalCounter } from "@/lib/limiter/local/local-counter";
 import { parseReply } from "@/lib/limiter/script";
@@ -9,15 +7,7 @@ import { parseReply } from "@/lib/limiter/script";
 // lua/local-sync.lua: its text and SHA (loaded by the check path's clients with the other
 // scripts, sent as EVALSHA, as EVAL again after NOSCRIPT), its arguments and its reply.
 
-let sync: Script | undefined;
-
-export function localSyncScript(): Script {
-  if (sync === undefined) {
-    const lua = readFileSync(join(process.cwd(), "lua", "local-sync.lua"), "utf8");
-    sync = { lua, sha: createHash("sha1").update(lua).digest("hex") };
-  }
-  return sync;
-}
+export const localSyncScript: () => Script = scriptOf("local-sync.lua");
 
 /** KEYS and ARGV for counters of one tenant; their increments move to `sent`. */
 export function syncCall(counters: readonly LocalCounter[]): { keys: string[]; args: number[] } {
