@@ -1,26 +1,16 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { loadTenantTool, type TenantToolProps } from "@/app/(dashboard)/_lib/tenant-tool-page";
 import { HistoryQuery, listHistory } from "@/lib/data/config-history";
 import { HistoryView } from "@/components/ops/history-view";
 import { rollbackAction } from "@/app/(dashboard)/_actions/ops-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 import { changesAsYaml } from "@/app/(dashboard)/_lib/history-changes";
-import type { SearchParams } from "@/app/(dashboard)/_lib/check-params";
 
 export const metadata: Metadata = { title: "Configuration history" };
 
-export default async function TenantHistoryPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ slug: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
-  const { slug } = await params;
-  const user = await requireUser();
-  const tenant = await orNotFound(tenantDetail(user, slug));
-  const before = (await searchParams).before;
+export default async function TenantHistoryPage(props: TenantToolProps) {
+  const { user, tenant, search } = await loadTenantTool(props);
+  const before = search.before;
   const query = HistoryQuery.safeParse({
     tenant: tenant.slug,
     before: typeof before === "string" ? before : undefined,

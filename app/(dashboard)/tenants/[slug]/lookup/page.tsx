@@ -1,26 +1,17 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { loadTenantTool, type TenantToolProps } from "@/app/(dashboard)/_lib/tenant-tool-page";
 import { LookupQuery, lookupIdentifier } from "@/lib/data/identifier-lookup";
 import { CheckForm, ParamErrors } from "@/components/ops/check-form";
 import { LookupView } from "@/components/ops/lookup-view";
 import { resetCounterAction } from "@/app/(dashboard)/_actions/ops-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
-import { parseCheckParams, routePatterns, type SearchParams } from "@/app/(dashboard)/_lib/check-params";
+import { parseCheckParams, routePatterns } from "@/app/(dashboard)/_lib/check-params";
 
 export const metadata: Metadata = { title: "Identifier lookup" };
 
-export default async function LookupPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ slug: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
-  const { slug } = await params;
-  const user = await requireUser();
-  const tenant = await orNotFound(tenantDetail(user, slug));
-  const parsed = parseCheckParams(LookupQuery, tenant.slug, await searchParams, ["key", "route", "subject"]);
+export default async function LookupPage(props: TenantToolProps) {
+  const { user, tenant, search } = await loadTenantTool(props);
+  const parsed = parseCheckParams(LookupQuery, tenant.slug, search, ["key", "route", "subject"]);
   const lookup = parsed.kind === "ok" ? await orNotFound(lookupIdentifier(user, parsed.query)) : null;
   return (
     <div className="panel">

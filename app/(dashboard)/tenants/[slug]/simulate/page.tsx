@@ -1,30 +1,16 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { loadTenantTool, type TenantToolProps } from "@/app/(dashboard)/_lib/tenant-tool-page";
 import { SimulateQuery, simulateCheck } from "@/lib/data/simulate-check";
 import { CheckForm, ParamErrors } from "@/components/ops/check-form";
 import { SimulationView } from "@/components/ops/simulation-view";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
-import { parseCheckParams, routePatterns, type SearchParams } from "@/app/(dashboard)/_lib/check-params";
+import { parseCheckParams, routePatterns } from "@/app/(dashboard)/_lib/check-params";
 
 export const metadata: Metadata = { title: "Request simulator" };
 
-export default async function SimulatePage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ slug: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
-  const { slug } = await params;
-  const user = await requireUser();
-  const tenant = await orNotFound(tenantDetail(user, slug));
-  const parsed = parseCheckParams(SimulateQuery, tenant.slug, await searchParams, [
-    "key",
-    "route",
-    "subject",
-    "cost",
-  ]);
+export default async function SimulatePage(props: TenantToolProps) {
+  const { user, tenant, search } = await loadTenantTool(props);
+  const parsed = parseCheckParams(SimulateQuery, tenant.slug, search, ["key", "route", "subject", "cost"]);
   const sim = parsed.kind === "ok" ? await orNotFound(simulateCheck(user, parsed.query)) : null;
   return (
     <div className="panel">
