@@ -20,12 +20,24 @@ export default defineConfig([
         "error",
         {
           patterns: [
-            { group: ["@/lib/generated/prisma", "@/lib/generated/prisma/*", "**/generated/prisma/**"], message: "Only lib/data/ may use Prisma." },
+            {
+              group: ["@/lib/generated/prisma", "@/lib/generated/prisma/*", "**/generated/prisma/**"],
+              message: "Only lib/data/ may use Prisma.",
+            },
             { group: ["@prisma/*", "@/lib/data/db"], message: "Only lib/data/ may use Prisma." },
           ],
         },
       ],
     },
   },
-  globalIgnores([".next/**", ".data/**", "lib/generated/**", "node_modules/**", "next-env.d.ts", "test-results/**", "packages/client/dist/**", "tests/fixtures/next-app/.next/**"]),
+  globalIgnores([
+    ".next/**",
+    ".data/**",
+    "lib/generated/**",
+    "node_modules/**",
+    "next-env.d.ts",
+    "test-results/**",
+    "packages/client/dist/**",
+    "tests/fixtures/next-app/.next/**",
+  ]),
 ]);

@@ -31,13 +31,22 @@ const appScript = fileURLToPath(new URL("./server-app.mjs", import.meta.url));
 
 /** A worker passes a connection it does not answer to the primary, which owns the app process. */
 function toPrimary(socket: Socket, unread: Buffer | null): void {
-  process.send?.({ kind: "connection", unread: takeUnread(socket, unread) }, socket, { keepOpen: false }, (error) => {
-    if (error) socket.destroy();
-  });
+  process.send?.(
+    { kind: "connection", unread: takeUnread(socket, unread) },
+    socket,
+    { keepOpen: false },
+    (error) => {
+      if (error) socket.destroy();
+    },
+  );
 }
 
 if (cluster.isWorker && settings.SLUICE_WORKER_SOCKET) {
-  const front = await startFront({ internalSocket: settings.SLUICE_WORKER_SOCKET, handOff: toPrimary, announce: false });
+  const front = await startFront({
+    internalSocket: settings.SLUICE_WORKER_SOCKET,
+    handOff: toPrimary,
+    announce: false,
+  });
   // the primary says when the app process (which passes checks back here) has exited
   const appGone = new Promise<void>((resolve) =>
     process.on("message", (message: unknown) => {
@@ -73,6 +82,8 @@ if (cluster.isWorker && settings.SLUICE_WORKER_SOCKET) {
       rmSync(privateDir, { recursive: true, force: true });
     });
     await pool.listening;
-    console.log(`[sluice] listening on http://localhost:${settings.PORT} (${settings.NODE_ENV}, ${workers} check workers)`);
+    console.log(
+      `[sluice] listening on http://localhost:${settings.PORT} (${settings.NODE_ENV}, ${workers} check workers)`,
+    );
   }
 }

@@ -17,7 +17,9 @@ async function checkPostgres(url: string): Promise<void> {
     await client.query("select 1");
   } catch (error) {
     const where = new URL(url);
-    fail(`PostgreSQL at ${where.hostname}:${where.port || 5432}${where.pathname} cannot be reached (${(error as Error).message}); check DATABASE_URL.`);
+    fail(
+      `PostgreSQL at ${where.hostname}:${where.port || 5432}${where.pathname} cannot be reached (${(error as Error).message}); check DATABASE_URL.`,
+    );
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -26,11 +28,21 @@ async function checkPostgres(url: string): Promise<void> {
 async function checkRedis(settings: Env): Promise<void> {
   const { REDIS_URL: url, REDIS_CLUSTER_NODES: clusterNodes, REDIS_SENTINELS: sentinels } = settings;
   const [host, port] = clusterNodes ? (clusterNodes.split(",")[0] ?? "").split(":") : [];
-  const once = { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null };
+  const once = {
+    lazyConnect: true,
+    connectTimeout: 2_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  };
   const client = clusterNodes
     ? new Redis({ host, port: Number(port), ...once })
     : sentinels
-      ? new Redis({ sentinels: parseAddresses(sentinels), name: settings.REDIS_SENTINEL_NAME, sentinelRetryStrategy: () => null, ...once })
+      ? new Redis({
+          sentinels: parseAddresses(sentinels),
+          name: settings.REDIS_SENTINEL_NAME,
+          sentinelRetryStrategy: () => null,
+          ...once,
+        })
       : new Redis(url, once);
   let lastError = "";
   client.on("error", (error: Error) => (lastError = error.message));
@@ -38,8 +50,14 @@ async function checkRedis(settings: Env): Promise<void> {
     await client.connect();
     await client.ping();
   } catch (error) {
-    const name = clusterNodes ? "REDIS_CLUSTER_NODES" : sentinels ? "REDIS_SENTINELS and REDIS_SENTINEL_NAME" : "REDIS_URL";
-    fail(`Redis at ${clusterNodes ?? sentinels ?? url} cannot be reached (${lastError || (error as Error).message}); check ${name}.`);
+    const name = clusterNodes
+      ? "REDIS_CLUSTER_NODES"
+      : sentinels
+        ? "REDIS_SENTINELS and REDIS_SENTINEL_NAME"
+        : "REDIS_URL";
+    fail(
+      `Redis at ${clusterNodes ?? sentinels ?? url} cannot be reached (${lastError || (error as Error).message}); check ${name}.`,
+    );
   } finally {
     client.disconnect();
   }

@@ -33,22 +33,22 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           Sluice
         </Link>
         <HeaderMenu>
-        <nav aria-label="Main">
-          <Link href="/">Tenants</Link>
-          <Link href="/usage">Usage</Link>
-          {user.isOperator && <Link href="/plans">Plans &amp; routes</Link>}
-          {user.isOperator && <Link href="/tokens">Tokens</Link>}
-          {user.isOperator && <Link href="/audit">Audit log</Link>}
-          {user.isOperator && <Link href="/config">Import / export</Link>}
-          {user.isOperator && <Link href="/users">Accounts</Link>}
-          <Link href="/api-reference">API</Link>
-          <Link href="/account">Your account</Link>
-        </nav>
-        <span className="muted" data-testid="signed-in-as">
-          {user.email}
-          {user.isOperator ? " · operator" : ""}
-        </span>
-        <SignOutButton />
+          <nav aria-label="Main">
+            <Link href="/">Tenants</Link>
+            <Link href="/usage">Usage</Link>
+            {user.isOperator && <Link href="/plans">Plans &amp; routes</Link>}
+            {user.isOperator && <Link href="/tokens">Tokens</Link>}
+            {user.isOperator && <Link href="/audit">Audit log</Link>}
+            {user.isOperator && <Link href="/config">Import / export</Link>}
+            {user.isOperator && <Link href="/users">Accounts</Link>}
+            <Link href="/api-reference">API</Link>
+            <Link href="/account">Your account</Link>
+          </nav>
+          <span className="muted" data-testid="signed-in-as">
+            {user.email}
+            {user.isOperator ? " · operator" : ""}
+          </span>
+          <SignOutButton />
         </HeaderMenu>
       </header>
       <main id="main" className="shell-main">

@@ -3,9 +3,28 @@ import { auditHref, type AuditFilter } from "@/lib/data/queries/audit-filter";
 
 // The audit log's filters (a plain GET form: every filtered view has its URL) and paging.
 
-const KINDS = ["tenant", "plan", "route", "key", "service-token", "admin-token", "member", "invitation", "counter", "user"];
+const KINDS = [
+  "tenant",
+  "plan",
+  "route",
+  "key",
+  "service-token",
+  "admin-token",
+  "member",
+  "invitation",
+  "counter",
+  "user",
+];
 
-export function AuditFilters({ base, filter, showTenant }: { base: string; filter: AuditFilter; showTenant: boolean }) {
+export function AuditFilters({
+  base,
+  filter,
+  showTenant,
+}: {
+  base: string;
+  filter: AuditFilter;
+  showTenant: boolean;
+}) {
   return (
     <form method="get" action={base} className="audit-filters" data-testid="audit-filters">
       {showTenant && (
@@ -39,7 +58,15 @@ export function AuditFilters({ base, filter, showTenant }: { base: string; filte
   );
 }
 
-export function AuditPager({ base, filter, nextBefore }: { base: string; filter: AuditFilter; nextBefore: string | null }) {
+export function AuditPager({
+  base,
+  filter,
+  nextBefore,
+}: {
+  base: string;
+  filter: AuditFilter;
+  nextBefore: string | null;
+}) {
   const { before, ...rest } = filter;
   return (
     <nav className="pager" aria-label="Audit pages">

@@ -4,7 +4,9 @@ import { changedObjects, fieldDiff } from "@/components/audit/field-diff";
 // Each entry: who did what to which object (by name), and the fields it changed, folded.
 export function AuditTable({ rows, showTenant }: { rows: AuditRow[]; showTenant: boolean }) {
   if (rows.length === 0)
-    return <p className="empty">No entries. Every change to limits, keys, tokens and members is listed here.</p>;
+    return (
+      <p className="empty">No entries. Every change to limits, keys, tokens and members is listed here.</p>
+    );
   return (
     <table data-testid="audit-table" className="audit">
       <thead>

@@ -3,7 +3,6 @@ import { ReferenceArea } from "recharts";
 // The newest bucket is still filling: its count is only what arrived so far, which reads as
 // a drop. Shade it and say so, instead of letting the traffic seem to fall off.
 
-
 export function FillingBucket({ from, stepMs }: { from: number | null; stepMs: number }) {
   if (from === null) return null;
   return (

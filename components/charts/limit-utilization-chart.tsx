@@ -1,6 +1,16 @@
 "use client";
 
-import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import type { LimitLine } from "@/lib/usage/dashboard-types";
 import type { UsagePoint } from "@/lib/usage/types";
 import { COLORS, formatPercent } from "@/components/charts/format";
@@ -21,7 +31,15 @@ export function utilizationSeries(points: readonly UsagePoint[], lines: readonly
   });
 }
 
-export function LimitUtilizationChart({ points, lines, stepMs }: { points: UsagePoint[]; lines: LimitLine[]; stepMs: number }) {
+export function LimitUtilizationChart({
+  points,
+  lines,
+  stepMs,
+}: {
+  points: UsagePoint[];
+  lines: LimitLine[];
+  stepMs: number;
+}) {
   // sparse traffic (a few busy buckets between gaps) draws no line segments: show points
   const sparse = points.filter((p) => p.allowed + p.rejected + p.degraded > 0).length < 30;
   return (

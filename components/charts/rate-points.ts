@@ -19,13 +19,18 @@ export function ratePoints(points: readonly UsagePoint[]): RatePoint[] {
 export function isolatedPoints(data: readonly RatePoint[]): Set<number> {
   const out = new Set<number>();
   data.forEach((d, i) => {
-    if (d.rate !== null && (data[i - 1]?.rate ?? null) === null && (data[i + 1]?.rate ?? null) === null) out.add(i);
+    if (d.rate !== null && (data[i - 1]?.rate ?? null) === null && (data[i + 1]?.rate ?? null) === null)
+      out.add(i);
   });
   return out;
 }
 
 /** Start of the bucket `now` falls in (still filling), when it is the series' last. */
-export function fillingBucketStart(points: readonly { t: number }[], stepMs: number, now: number): number | null {
+export function fillingBucketStart(
+  points: readonly { t: number }[],
+  stepMs: number,
+  now: number,
+): number | null {
   const last = points[points.length - 1];
   if (!last || now < last.t || now >= last.t + stepMs) return null;
   return last.t;

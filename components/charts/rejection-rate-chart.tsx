@@ -17,7 +17,15 @@ interface DotProps {
   index?: number;
 }
 
-export function RejectionRateChart({ points, stepMs, now }: { points: UsagePoint[]; stepMs: number; now: number }) {
+export function RejectionRateChart({
+  points,
+  stepMs,
+  now,
+}: {
+  points: UsagePoint[];
+  stepMs: number;
+  now: number;
+}) {
   const data = ratePoints(points);
   const isolated = isolatedPoints(data);
   const dot = ({ cx, cy, index }: DotProps) =>

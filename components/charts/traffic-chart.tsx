@@ -1,6 +1,16 @@
 "use client";
 
-import { Area, AreaChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Area,
+  AreaChart,
+  CartesianGrid,
+  Legend,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import type { LimitLine } from "@/lib/usage/dashboard-types";
 import { formatDuration } from "@/lib/shared/duration";
 import type { UsagePoint } from "@/lib/usage/types";
@@ -18,7 +28,13 @@ import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time
 const SERIES = [
   { dataKey: "allowed", name: "Allowed", color: COLORS.allowed, opacity: 0.35, stroke: true },
   { dataKey: "rejected", name: "Rejected", color: COLORS.rejected, opacity: 0.55, stroke: false },
-  { dataKey: "degraded", name: "Degraded (Redis unreachable)", color: COLORS.degraded, opacity: 0.7, stroke: false },
+  {
+    dataKey: "degraded",
+    name: "Degraded (Redis unreachable)",
+    color: COLORS.degraded,
+    opacity: 0.7,
+    stroke: false,
+  },
 ] as const;
 
 export interface TrafficChartProps {
@@ -61,7 +77,12 @@ export function TrafficChart({ points, stepMs, now, limits = [] }: TrafficChartP
               stroke={COLORS.rejected}
               strokeDasharray="6 3"
               ifOverflow="extendDomain"
-              label={{ value: `${l.limit}: ${formatCount(l.limitValue)} / ${formatDuration(l.windowMs)}`, position: "insideTopLeft", fontSize: 11, fill: "var(--text)" }}
+              label={{
+                value: `${l.limit}: ${formatCount(l.limitValue)} / ${formatDuration(l.windowMs)}`,
+                position: "insideTopLeft",
+                fontSize: 11,
+                fill: "var(--text)",
+              }}
             />
           ))}
           <FillingBucket from={fillingBucketStart(points, stepMs, now)} stepMs={stepMs} />

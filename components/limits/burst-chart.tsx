@@ -28,7 +28,12 @@ export function BurstChart({ rule }: { rule: LimitRule | null }) {
               tick={{ fill: "var(--muted)", fontSize: 11 }}
               interval="preserveStartEnd"
               height={36}
-              label={{ value: `time since the burst began (${unit.name})`, position: "insideBottom", fontSize: 11, fill: "var(--muted)" }}
+              label={{
+                value: `time since the burst began (${unit.name})`,
+                position: "insideBottom",
+                fontSize: 11,
+                fill: "var(--muted)",
+              }}
             />
             <YAxis
               tick={{ fill: "var(--muted)", fontSize: 11 }}

@@ -4,7 +4,10 @@ import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 
 /** The server action that deletes a limit (the page passes it in: components import no app/ code). */
-export type DeleteLimitAction = (input: { target: LimitTarget; name: string }) => Promise<ActionResult<unknown>>;
+export type DeleteLimitAction = (input: {
+  target: LimitTarget;
+  name: string;
+}) => Promise<ActionResult<unknown>>;
 
 export function targetOf(slug: string, scope: EditScope): LimitTarget {
   switch (scope.kind) {

@@ -3,7 +3,15 @@
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
 import type { LimitDoc, LimitFields } from "@/lib/config/document";
-import { ACTIONS, ALGORITHMS, CONSISTENCY, LIMIT_BY, LIMIT_DEFAULTS, MODES, STORE_FAILURE } from "@/lib/shared/limit-types";
+import {
+  ACTIONS,
+  ALGORITHMS,
+  CONSISTENCY,
+  LIMIT_BY,
+  LIMIT_DEFAULTS,
+  MODES,
+  STORE_FAILURE,
+} from "@/lib/shared/limit-types";
 import type { LimitTarget } from "@/lib/data/edits/limit-target";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ALGORITHM_HELP } from "@/components/limits/algorithms";
@@ -179,12 +187,7 @@ export function LimitEditor({
       <div className="grid-2">
         {pick("onStoreFailure", "If Redis is unreachable", STORE_FAILURE, inherited?.onStoreFailure)}
         {target.kind === "tenant" || target.kind === "key" ? (
-          <RouteSelect
-            routes={routes}
-            value={values.route}
-            onChange={set("route")}
-            error={errors.route}
-          />
+          <RouteSelect routes={routes} value={values.route} onChange={set("route")} error={errors.route} />
         ) : (
           <span />
         )}

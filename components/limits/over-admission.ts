@@ -24,7 +24,12 @@ export function localSettingOf(
 }
 
 /** (N - 1) x (limit / window) x I, in requests (cost units), rounded up. */
-export function overAdmissionBound(servers: number, limit: number, windowMs: number, syncEveryMs: number): number {
+export function overAdmissionBound(
+  servers: number,
+  limit: number,
+  windowMs: number,
+  syncEveryMs: number,
+): number {
   if (servers <= 1) return 0;
   return Math.ceil((servers - 1) * (limit / windowMs) * syncEveryMs);
 }

@@ -13,7 +13,8 @@ export function SavedNotice() {
     if (!saved) return;
     const row = document.querySelector<HTMLElement>(`[data-testid="limit-${CSS.escape(saved)}"]`);
     if (!row) return;
-    for (let el = row.parentElement; el; el = el.parentElement) if (el instanceof HTMLDetailsElement) el.open = true;
+    for (let el = row.parentElement; el; el = el.parentElement)
+      if (el instanceof HTMLDetailsElement) el.open = true;
     row.classList.add("just-saved");
     row.scrollIntoView({ block: "center" });
   }, [saved]);

@@ -13,9 +13,9 @@ export function DatabaseDown() {
       </header>
       <main id="main" className="shell-main">
         <div role="alert" className="notice database-down" data-testid="database-down">
-          <strong>The database is unavailable.</strong> The dashboard cannot show or change the
-          configuration until it is back; checks are still answered with the configuration in
-          force. This page reloads itself every {DATABASE_DOWN_RELOAD_SECONDS} seconds.
+          <strong>The database is unavailable.</strong> The dashboard cannot show or change the configuration
+          until it is back; checks are still answered with the configuration in force. This page reloads
+          itself every {DATABASE_DOWN_RELOAD_SECONDS} seconds.
         </div>
       </main>
     </>

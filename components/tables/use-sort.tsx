@@ -18,7 +18,8 @@ export function useSort<T>(rows: readonly T[], columns: Record<string, (row: T) 
   const sorted = key
     ? [...rows].sort((a, b) => {
         const [x, y] = [key(a), key(b)];
-        const order = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
+        const order =
+          typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
         return by?.desc ? -order : order;
       })
     : [...rows];

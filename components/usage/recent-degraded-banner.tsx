@@ -7,7 +7,13 @@ import { DegradedBanner } from "@/components/usage/degraded-banner";
 // the last 15 minutes, over the given tenants. Usage that cannot be read shows no banner
 // (the usage page says it is unavailable).
 
-export async function RecentDegradedBanner({ principal, tenants }: { principal: Principal; tenants: string[] }) {
+export async function RecentDegradedBanner({
+  principal,
+  tenants,
+}: {
+  principal: Principal;
+  tenants: string[];
+}) {
   const sums = await Promise.all(tenants.map((t) => trafficSummary(principal, t).catch(() => null)));
   const degraded = sums.reduce((n, s) => n + (s?.degraded ?? 0), 0);
   const where = tenants.length === 1 ? "in the last 15 min" : "across your tenants in the last 15 min";

@@ -73,12 +73,19 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
       ) : null}
       <section className="panel">
         <h2>Allowed vs rejected</h2>
-        <TrafficChart points={data.series} stepMs={data.stepMs} now={data.generatedAt} limits={data.limitLines} />
+        <TrafficChart
+          points={data.series}
+          stepMs={data.stepMs}
+          now={data.generatedAt}
+          limits={data.limitLines}
+        />
       </section>
       {data.limitLines.length > 0 ? (
         <section className="panel">
           <h2>Utilization per limit</h2>
-          <p className="muted">Admitted checks of each bucket against each limit&apos;s sustained rate (100 % is the limit).</p>
+          <p className="muted">
+            Admitted checks of each bucket against each limit&apos;s sustained rate (100 % is the limit).
+          </p>
           <LimitUtilizationChart points={data.series} lines={data.limitLines} stepMs={data.stepMs} />
         </section>
       ) : null}

@@ -6,7 +6,10 @@ import { db } from "@/lib/data/db";
 // the recorder, not from a request. Times only move forward, so a late batch never rewinds
 // a newer one; ids of deleted credentials match no row.
 
-export async function recordLastUsed(keys: ReadonlyMap<string, number>, tokens: ReadonlyMap<string, number>): Promise<number> {
+export async function recordLastUsed(
+  keys: ReadonlyMap<string, number>,
+  tokens: ReadonlyMap<string, number>,
+): Promise<number> {
   let written = 0;
   if (keys.size > 0) {
     const ids = [...keys.keys()];

@@ -54,15 +54,20 @@ export async function importConfig(
 ): Promise<ImportResult> {
   const scope = importScope(input, options.prune ?? false);
   try {
-    const outcome = await runConfigChange(principal, options.requestId ?? null, async (tx, audit) => {
-      const current = await readDocument(tx);
-      const document = await validateFor(tx, principal, input, current, options.prune ?? false);
-      outsideScope(document, scope);
-      const changes = await applyDocument(tx, document, current, options.prune ?? false, audit);
-      if (options.note && changes.length > 0) await audit(options.note);
-      if (options.dryRun) throw new DryRunRollback(changes);
-      return changes;
-    }, scope);
+    const outcome = await runConfigChange(
+      principal,
+      options.requestId ?? null,
+      async (tx, audit) => {
+        const current = await readDocument(tx);
+        const document = await validateFor(tx, principal, input, current, options.prune ?? false);
+        outsideScope(document, scope);
+        const changes = await applyDocument(tx, document, current, options.prune ?? false, audit);
+        if (options.note && changes.length > 0) await audit(options.note);
+        if (options.dryRun) throw new DryRunRollback(changes);
+        return changes;
+      },
+      scope,
+    );
     return { configVersion: outcome.configVersion, changes: outcome.result };
   } catch (error) {
     if (error instanceof DryRunRollback) return { configVersion: null, changes: error.changes };

@@ -29,10 +29,7 @@ export async function readLocalState(
   const key = localCounterKey(spec, code);
   const { L, W, B } = scaled(spec.rule);
   const counter = new LocalCounter(key, spec.tenantId, { code, L, W, B }, limit.local.syncEveryMs);
-  const [[seconds, micros], [a, b, c]] = await Promise.all([
-    client.time(),
-    client.hmget(key, "a", "b", "c"),
-  ]);
+  const [[seconds, micros], [a, b, c]] = await Promise.all([client.time(), client.hmget(key, "a", "b", "c")]);
   if (a !== null && b !== null && c !== null) counter.converge(Number(a), Number(b), Number(c), 0);
   const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
   const look: Look = { status: 0, retry: -1, rem0: 0, reset0: 0, rem1: 0, reset1: 0 };

@@ -15,7 +15,10 @@ import { safeText } from "@/lib/shared/safe-text";
 export const ROLES = ["owner", "admin", "editor", "viewer"] as const;
 const roleSchema = z.enum(ROLES, { error: "must be owner, admin, editor or viewer" });
 
-export const ChangeRoleInput = z.strictObject({ userId: safeText(z.string().min(1).max(64)), role: roleSchema });
+export const ChangeRoleInput = z.strictObject({
+  userId: safeText(z.string().min(1).max(64)),
+  role: roleSchema,
+});
 
 export interface MemberRow {
   userId: string;

@@ -57,7 +57,11 @@ function hotClient(prefix: string): HotClient {
   const settings = env();
   if (settings.REDIS_CLUSTER_NODES) {
     const options = { ...hotPathOptions, ...(prefix ? { keyPrefix: prefix } : {}) };
-    return ioredisScripts(quietErrors(createRedis(options), "checks"), [checkScript(), checkManyScript(), localSyncScript()]);
+    return ioredisScripts(quietErrors(createRedis(options), "checks"), [
+      checkScript(),
+      checkManyScript(),
+      localSyncScript(),
+    ]);
   }
   return new LeanRedis({
     url: settings.REDIS_URL,
@@ -66,7 +70,12 @@ function hotClient(prefix: string): HotClient {
     scripts: [checkScript(), checkManyScript(), localSyncScript()],
     connectTimeoutMs: Number(hotPathOptions.connectTimeout),
     ...(settings.REDIS_SENTINELS
-      ? { sentinel: new SentinelLocator(parseAddresses(settings.REDIS_SENTINELS), settings.REDIS_SENTINEL_NAME) }
+      ? {
+          sentinel: new SentinelLocator(
+            parseAddresses(settings.REDIS_SENTINELS),
+            settings.REDIS_SENTINEL_NAME,
+          ),
+        }
       : {}),
     onError: errorLog("checks"),
   });

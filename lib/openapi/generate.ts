@@ -62,7 +62,9 @@ function build(): OpenApiDocument {
     for (const method of METHODS) {
       const operation = item[method];
       if (operation?.responses)
-        operation.responses["405"] ??= LEAN_PATHS.has(path) ? METHOD_NOT_ALLOWED.json : METHOD_NOT_ALLOWED.empty;
+        operation.responses["405"] ??= LEAN_PATHS.has(path)
+          ? METHOD_NOT_ALLOWED.json
+          : METHOD_NOT_ALLOWED.empty;
     }
   }
   return document;

@@ -49,7 +49,10 @@ export function startWorkers(sockets: readonly string[], app: AppProcess): Worke
     const parsed = HandOff.safeParse(message);
     if (!parsed.success || !(handle instanceof Socket)) return;
     const unread = parsed.data.unread;
-    app.handOff(handle, unread === null ? null : Buffer.from(unread.buffer, unread.byteOffset, unread.byteLength));
+    app.handOff(
+      handle,
+      unread === null ? null : Buffer.from(unread.buffer, unread.byteOffset, unread.byteLength),
+    );
   });
   cluster.on("exit", (worker: Worker, code: number | null, signal: string | null) => {
     const index = workers.get(worker);

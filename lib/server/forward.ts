@@ -51,7 +51,9 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 
 const BAD_GATEWAY = '{"error":{"code":"internal_error","message":"The check front did not answer."}}';
 
-export function forwarder(socketPaths: readonly string[]): (request: IncomingMessage, response: ServerResponse) => void {
+export function forwarder(
+  socketPaths: readonly string[],
+): (request: IncomingMessage, response: ServerResponse) => void {
   const agent = new Agent({ keepAlive: true });
   let turn = 0;
   return (request, response) => {

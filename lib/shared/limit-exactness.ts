@@ -52,4 +52,3 @@ function delayOf(rule: LimitRule): number {
     throw new RangeError(`maxDelayMs must be an integer >= 0, got ${max}`);
   return max;
 }
-

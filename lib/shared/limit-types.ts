@@ -59,7 +59,11 @@ export interface LimitRule {
 }
 
 /** What an unset field means once a limit is compiled (also shown by the editor). */
-export const LIMIT_DEFAULTS = { action: "reject", mode: "enforce", onStoreFailure: "open" } as const satisfies {
+export const LIMIT_DEFAULTS = {
+  action: "reject",
+  mode: "enforce",
+  onStoreFailure: "open",
+} as const satisfies {
   action: LimitAction;
   mode: LimitMode;
   onStoreFailure: StoreFailure;

@@ -21,11 +21,22 @@ export interface UsageRequest {
 
 const RESOLUTION = { seconds: 1_000, minutes: 60_000, hours: 3_600_000 } as const;
 
-export async function queryUsage(principal: Principal, request: UsageRequest, ctx: RowContext = rowContext()) {
+export async function queryUsage(
+  principal: Principal,
+  request: UsageRequest,
+  ctx: RowContext = rowContext(),
+) {
   const source = sourceFor(request.stepMs);
   const { rows } = await readScoped(
     principal,
-    { tenant: request.tenant, key: request.key, route: request.route, from: request.fromMs, to: request.toMs, source },
+    {
+      tenant: request.tenant,
+      key: request.key,
+      route: request.route,
+      from: request.fromMs,
+      to: request.toMs,
+      source,
+    },
     ctx,
   );
   return {
@@ -36,6 +47,9 @@ export async function queryUsage(principal: Principal, request: UsageRequest, ct
     to: new Date(request.toMs).toISOString(),
     stepMs: request.stepMs,
     resolutionMs: RESOLUTION[source],
-    points: toSeries(rows, request.fromMs, request.toMs, request.stepMs).map((p) => ({ ...p, t: new Date(p.t).toISOString() })),
+    points: toSeries(rows, request.fromMs, request.toMs, request.stepMs).map((p) => ({
+      ...p,
+      t: new Date(p.t).toISOString(),
+    })),
   };
 }

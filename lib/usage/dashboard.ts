@@ -37,8 +37,15 @@ export async function dashboardData(
   const scope = { tenant: request.tenant, key: request.key, route: request.route, from, to, source };
   const { rows, names } = await readScoped(principal, scope, ctx);
   const base = {
-    tenant: request.tenant ?? null, key: request.key ?? null, route: request.route ?? null,
-    range: request.range, stepMs, source, from, to, generatedAt: now,
+    tenant: request.tenant ?? null,
+    key: request.key ?? null,
+    route: request.route ?? null,
+    range: request.range,
+    stepMs,
+    source,
+    from,
+    to,
+    generatedAt: now,
     series: toSeries(rows, from, to, stepMs),
   };
   if (request.tenant === undefined) {
@@ -46,11 +53,17 @@ export async function dashboardData(
     const perTenant = rows.map((r) => ({ ...r, keyId: r.tenant }));
     const slugs = new Map(perTenant.map((r) => [r.keyId, r.keyId]));
     return {
-      ...base, breakdown: { by: "tenant", rows: breakdown(perTenant, "key", slugs) },
-      byRoute: [], offenders: [], offendersOf: "tenant", hottest: [], limitLines: [],
+      ...base,
+      breakdown: { by: "tenant", rows: breakdown(perTenant, "key", slugs) },
+      byRoute: [],
+      offenders: [],
+      offendersOf: "tenant",
+      hottest: [],
+      limitLines: [],
     };
   }
-  const keyId = request.key === undefined ? undefined : [...names].find(([, name]) => name === request.key)?.[0];
+  const keyId =
+    request.key === undefined ? undefined : [...names].find(([, name]) => name === request.key)?.[0];
   const narrowed = request.key !== undefined || request.route !== undefined;
   const [offenders, hottest, measurable] = await Promise.all([
     topOffenders(principal, request.tenant, Math.max(from, now - 3_600_000), now + 1, 10, ctx),
@@ -58,13 +71,20 @@ export async function dashboardData(
     narrowed ? measurableLimits(principal, request.tenant, { keyId, route: request.route }) : null,
   ]);
   const lineSources = (measurable?.list ?? []).map(({ limit }) => ({
-    name: limit.name, limit: limit.rule.limit, windowMs: limit.rule.windowMs, by: limit.by, route: limit.route,
+    name: limit.name,
+    limit: limit.rule.limit,
+    windowMs: limit.rule.windowMs,
+    by: limit.by,
+    route: limit.route,
   }));
   // offenders are kept per tenant (keys and subjects), not per route: a key drill-down
   // keeps that key's own line; subjects cannot be attributed to a key or route
   return {
     ...base,
-    breakdown: keyId === undefined ? { by: "key", rows: breakdown(rows, "key", names) } : { by: "route", rows: breakdown(rows, "route", names) },
+    breakdown:
+      keyId === undefined
+        ? { by: "key", rows: breakdown(rows, "key", names) }
+        : { by: "route", rows: breakdown(rows, "route", names) },
     byRoute: keyId === undefined ? breakdown(rows, "route", names) : [],
     offenders: narrowed ? offenders.filter((o) => o.kind === "key" && o.name === request.key) : offenders,
     offendersOf: narrowed ? "key" : "tenant",

@@ -73,7 +73,9 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
         await recorder.stop();
         const { recorded, droppedEvents, failedFlushes } = recorder.stats();
         if (droppedEvents > 0 || failedFlushes > 0) {
-          console.warn(`[sluice] usage: ${droppedEvents} of ${recorded} decisions not counted (${failedFlushes} failed flushes)`);
+          console.warn(
+            `[sluice] usage: ${droppedEvents} of ${recorded} decisions not counted (${failedFlushes} failed flushes)`,
+          );
         }
       }
       closeRecorderConnection();

@@ -94,7 +94,12 @@ export function parseSecondField(field: string): ParsedField | null {
   const outcome = CODE_OUTCOME[field.slice(last + 1)];
   const sec = Number(field.slice(0, first));
   if (!outcome || !Number.isInteger(sec)) return null;
-  return { second: sec, keyId: field.slice(first + 1, second), route: field.slice(second + 1, last), outcome };
+  return {
+    second: sec,
+    keyId: field.slice(first + 1, second),
+    route: field.slice(second + 1, last),
+    outcome,
+  };
 }
 
 export const MINUTE_MS = 60_000;

@@ -27,10 +27,14 @@ function limitsOf(set: LimitSet): CompiledLimit[] {
 
 function candidates(tenant: CompiledTenant): Candidate[] {
   const out: Candidate[] = limitsOf(tenant.limits).map((limit) => ({ limit, keyIds: null }));
-  const defaultKeys = Object.values(tenant.keys).filter((k) => k.limits === null).map((k) => k.id);
-  for (const limit of limitsOf(tenant.keyDefault)) if (limit.by === "key") out.push({ limit, keyIds: defaultKeys });
+  const defaultKeys = Object.values(tenant.keys)
+    .filter((k) => k.limits === null)
+    .map((k) => k.id);
+  for (const limit of limitsOf(tenant.keyDefault))
+    if (limit.by === "key") out.push({ limit, keyIds: defaultKeys });
   for (const key of Object.values(tenant.keys)) {
-    for (const limit of key.limits ? limitsOf(key.limits) : []) if (limit.by === "key") out.push({ limit, keyIds: [key.id] });
+    for (const limit of key.limits ? limitsOf(key.limits) : [])
+      if (limit.by === "key") out.push({ limit, keyIds: [key.id] });
   }
   return out.filter((c) => c.limit.by !== "subject" && c.limit.rule.mode === "enforce");
 }

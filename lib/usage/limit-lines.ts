@@ -19,7 +19,12 @@ export function limitLinesOf(limits: readonly LineSource[], stepMs: number, max 
     const id = `${l.name}|${l.by}|${l.route ?? ""}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    lines.push({ limit: l.name, perStep: (l.limit * stepMs) / l.windowMs, limitValue: l.limit, windowMs: l.windowMs });
+    lines.push({
+      limit: l.name,
+      perStep: (l.limit * stepMs) / l.windowMs,
+      limitValue: l.limit,
+      windowMs: l.windowMs,
+    });
   }
   // the tightest first: those are the ones traffic meets
   return lines.sort((a, b) => a.perStep - b.perStep).slice(0, max);

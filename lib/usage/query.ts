@@ -16,7 +16,12 @@ export interface ShapeableRow {
 
 export const NO_KEY = "(no key)";
 
-export function toSeries(rows: readonly ShapeableRow[], from: number, to: number, stepMs: number): UsagePoint[] {
+export function toSeries(
+  rows: readonly ShapeableRow[],
+  from: number,
+  to: number,
+  stepMs: number,
+): UsagePoint[] {
   const start = Math.floor(from / stepMs) * stepMs;
   const points: UsagePoint[] = [];
   for (let t = start; t < to; t += stepMs) points.push({ t, ...ZERO_COUNTS });

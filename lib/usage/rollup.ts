@@ -3,7 +3,13 @@ import type { RedisClient } from "@/lib/redis";
 import { jobKeys, minuteIndexKey, type JobKeys } from "@/lib/usage/keys";
 import { RollupLease } from "@/lib/usage/lease";
 import { minuteRows, readMinutes } from "@/lib/usage/redis-read";
-import { deleteExpired, LeaseLost, writeHour, writeMinute, type MinuteRow } from "@/lib/data/usage/rollup-writer";
+import {
+  deleteExpired,
+  LeaseLost,
+  writeHour,
+  writeMinute,
+  type MinuteRow,
+} from "@/lib/data/usage/rollup-writer";
 
 // Moves completed minutes from Redis into PostgreSQL, then hours from minutes, then sweeps
 // old rows. Only the lease holder works. Watermarks (first minute / hour not yet written)
@@ -56,19 +62,24 @@ export class UsageRollup {
     const now = this.now();
     const held = () => this.lease.held();
     // Without a watermark (first start, flushed Redis) begin with the oldest minute Redis may hold.
-    const first = await this.watermark(this.keys.minutes, Math.floor((now - this.options.secondsRetentionMs) / 60_000));
+    const first = await this.watermark(
+      this.keys.minutes,
+      Math.floor((now - this.options.secondsRetentionMs) / 60_000),
+    );
     const complete = Math.floor((now - (this.options.graceMs ?? 8_000)) / 60_000);
     const last = Math.min(complete, first + (this.options.maxMinutesPerRun ?? 120));
     for (let minute = first; minute < last; minute++) {
       await writeMinute(minute * 60_000, await this.rowsOf(minute), held);
-      if (!(await this.lease.setIfHolder(this.keys.minutes, String(minute + 1)))) throw new LeaseLost("lease lost");
+      if (!(await this.lease.setIfHolder(this.keys.minutes, String(minute + 1))))
+        throw new LeaseLost("lease lost");
       run.minutes++;
     }
     const done = Math.max(first, last);
     const firstHour = await this.watermark(this.keys.hours, Math.floor(first / 60));
     for (let hour = firstHour; hour < Math.floor(done / 60); hour++) {
       await writeHour(hour * 3_600_000, held);
-      if (!(await this.lease.setIfHolder(this.keys.hours, String(hour + 1)))) throw new LeaseLost("lease lost");
+      if (!(await this.lease.setIfHolder(this.keys.hours, String(hour + 1))))
+        throw new LeaseLost("lease lost");
       run.hours++;
     }
     run.deletedRows = await this.sweep(now);
@@ -89,7 +100,10 @@ export class UsageRollup {
   private async sweep(now: number): Promise<number> {
     const last = await this.watermark(this.keys.retention, 0);
     if (now - last < (this.options.retentionEveryMs ?? 600_000)) return 0;
-    const deleted = await deleteExpired(now - this.options.minutesRetentionMs, now - this.options.hoursRetentionMs);
+    const deleted = await deleteExpired(
+      now - this.options.minutesRetentionMs,
+      now - this.options.hoursRetentionMs,
+    );
     await this.lease.setIfHolder(this.keys.retention, String(now));
     return deleted.minutes + deleted.hours;
   }

@@ -32,9 +32,15 @@ export interface ScopedUsage {
   names: Map<string, string>;
 }
 
-export async function readScoped(principal: Principal, scope: UsageScope, ctx: RowContext): Promise<ScopedUsage> {
+export async function readScoped(
+  principal: Principal,
+  scope: UsageScope,
+  ctx: RowContext,
+): Promise<ScopedUsage> {
   const tenants =
-    scope.tenant === undefined ? await visibleTenants(principal) : [await usageTenant(principal, scope.tenant)];
+    scope.tenant === undefined
+      ? await visibleTenants(principal)
+      : [await usageTenant(principal, scope.tenant)];
   const only = tenants.length === 1 ? tenants[0] : undefined;
   const keyId = scope.key !== undefined && only ? await keyIdByName(only, scope.key) : undefined;
   const keep = (r: UsageRow) =>

@@ -14,7 +14,11 @@ export interface TrafficSummary {
   degraded: number;
 }
 
-export async function trafficSummary(principal: Principal, tenantSlug: string, lastMs = 15 * 60_000): Promise<TrafficSummary> {
+export async function trafficSummary(
+  principal: Principal,
+  tenantSlug: string,
+  lastMs = 15 * 60_000,
+): Promise<TrafficSummary> {
   const tenant = await usageTenant(principal, tenantSlug);
   const now = Date.now();
   const rows = await readRows(tenant.id, now - lastMs, now + 1, "seconds", rowContext(now));

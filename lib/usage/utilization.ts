@@ -41,7 +41,9 @@ export async function hottestLimits(
   const longest = Math.max(0, ...list.map((c) => c.limit.rule.windowMs));
   if (list.length === 0) return [];
   const rows = (await readRows(tenant.id, ctx.now - longest, ctx.now + 1, "seconds", ctx)).filter(
-    (r) => (filter.keyId === undefined || r.keyId === filter.keyId) && (filter.route === undefined || r.route === filter.route),
+    (r) =>
+      (filter.keyId === undefined || r.keyId === filter.keyId) &&
+      (filter.route === undefined || r.route === filter.route),
   );
   const names = await keyNames(tenant.id);
   const seen = new Set<string>();
@@ -50,8 +52,14 @@ export async function hottestLimits(
       const { scope, used } = measure(c, rows, ctx.now, names);
       const { limit: limitValue, windowMs } = c.limit.rule;
       return {
-        limit: c.limit.name, by: c.limit.by, scope, limitValue, windowMs, used,
-        remaining: Math.max(0, limitValue - used), utilization: used / limitValue,
+        limit: c.limit.name,
+        by: c.limit.by,
+        scope,
+        limitValue,
+        windowMs,
+        used,
+        remaining: Math.max(0, limitValue - used),
+        utilization: used / limitValue,
       };
     })
     .filter((u) => !seen.has(`${u.limit}|${u.scope}`) && seen.add(`${u.limit}|${u.scope}`))

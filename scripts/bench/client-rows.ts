@@ -32,8 +32,18 @@ export async function clientRows(
   const deny = await localDeny(target, denied);
   const overhead = (pair.client.usPerCall - pair.raw.usPerCall).toFixed(1);
   return [
-    row("(k)", "raw fetch of /api/check from one process, 1 in flight", pair.raw, "dry run; baseline of (k')"),
-    row("(k')", "@sluice/client check(), same check", pair.client, `client overhead ${overhead} µs/call vs (k)`),
+    row(
+      "(k)",
+      "raw fetch of /api/check from one process, 1 in flight",
+      pair.raw,
+      "dry run; baseline of (k')",
+    ),
+    row(
+      "(k')",
+      "@sluice/client check(), same check",
+      pair.client,
+      `client overhead ${overhead} µs/call vs (k)`,
+    ),
     {
       ...row("(k'')", "@sluice/client, denied key, local deny path", deny.local, ""),
       rps: deny.callsPerSec,

@@ -32,7 +32,9 @@ async function main(): Promise<void> {
   const deny = await localDeny(target, { tenant: "acme", key: "mobile", subject });
   const us = (n: number): string => n.toFixed(1);
   const perSec = (microseconds: number): string => Math.round(1e6 / microseconds).toLocaleString("en-US");
-  console.log(`\n@sluice/client against ${target.url} (median of ${ROUNDS} rounds; µs are wall time per call)\n`);
+  console.log(
+    `\n@sluice/client against ${target.url} (median of ${ROUNDS} rounds; µs are wall time per call)\n`,
+  );
   console.log("| phase | raw fetch µs/call | client.check() µs/call | overhead µs/call | client calls/s |");
   console.log("| --- | ---: | ---: | ---: | ---: |");
   for (const [name, pair] of [

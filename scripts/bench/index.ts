@@ -179,7 +179,13 @@ async function main(): Promise<void> {
       },
     },
     ...localPhases(appPhase, redisUrl),
-    ...workerPhases({ env: serverEnv, token, bodies: checkBodies, seconds: SECONDS, redisPid: redisServer.pid }),
+    ...workerPhases({
+      env: serverEnv,
+      token,
+      bodies: checkBodies,
+      seconds: SECONDS,
+      redisPid: redisServer.pid,
+    }),
   ];
   const summaries = await runRounds(
     phases.filter((p) => !ONLY || ONLY.has(p.id)),

@@ -54,9 +54,13 @@ async function freePort(): Promise<number> {
 
 async function startRedis(): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: "ignore",
-  });
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: "ignore",
+    },
+  );
   const probe = new Redis({ port, lazyConnect: true, retryStrategy: () => 50 });
   probe.on("error", () => undefined); // refused until the server listens
   for (let i = 0; i < 100 && probe.status !== "ready"; i++) {

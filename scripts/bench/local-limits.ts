@@ -73,7 +73,12 @@ export async function bytesPerIdentity(count = 100_000): Promise<number> {
   const store = new CounterStore(count);
   for (let i = 0; i < count; i++) {
     // a key as long as a real one: tenant tag, limit id, identity
-    store.use(`{t:cmb0tenant000000000000}:t%3Aper-user:s.user-${i.toString().padStart(8, "0")}:lc3`, "T", rule, 100);
+    store.use(
+      `{t:cmb0tenant000000000000}:t%3Aper-user:s.user-${i.toString().padStart(8, "0")}:lc3`,
+      "T",
+      rule,
+      100,
+    );
   }
   for (const counter of store.dirty) counter.dirty = false;
   store.dirty.clear();
@@ -87,7 +92,9 @@ export function localRows(get: (id: string) => PhaseSummary, bytes: number): Row
   return [
     phaseRow(get("l"), "(l)", "POST /api/check, 1 local tenant-wide limit (sync 100 ms)", undefined),
     phaseRow(get("lx"), "(lx)", "POST /api/check, the same limit exact", undefined),
-  ].map((row) => (row.id === "(l)" ? { ...row, note: `${row.note}; ${Math.round(bytes)} B heap/identity` } : row));
+  ].map((row) =>
+    row.id === "(l)" ? { ...row, note: `${row.note}; ${Math.round(bytes)} B heap/identity` } : row,
+  );
 }
 
 const callsOf = (note: string): number => Number(/([\d.]+) Redis calls\/check/.exec(note)?.[1] ?? NaN);

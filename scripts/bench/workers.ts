@@ -35,7 +35,12 @@ async function measure(workers: number, options: WorkerBenchOptions): Promise<Me
   const env = { ...options.env, SLUICE_WORKERS: String(workers) };
   const app = await startApp(`app-${workers}-workers`, await freePort(), env, options.token);
   try {
-    const base = { url: `${app.url}/api/check`, bodies: options.bodies, token: options.token, connections: 50 };
+    const base = {
+      url: `${app.url}/api/check`,
+      bodies: options.bodies,
+      token: options.token,
+      connections: 50,
+    };
     console.log(`[bench] (w${workers}) ${workers} check worker(s): warm-up 1 s, then ${options.seconds} s`);
     await load({ ...base, seconds: 1 });
     const pids = tree(app.pid);

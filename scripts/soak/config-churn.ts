@@ -21,7 +21,8 @@ export function startConfigChurn(everyMs = 30_000): Churn {
     try {
       const document = await exportConfig(SOAK);
       for (const plan of document.plans ?? []) {
-        for (const limit of plan.limits ?? []) if (limit.name === "tenant-rpm") limit.limit = 1_000_000_000 - step;
+        for (const limit of plan.limits ?? [])
+          if (limit.name === "tenant-rpm") limit.limit = 1_000_000_000 - step;
       }
       await importConfig(SOAK, document);
       changes += 1;

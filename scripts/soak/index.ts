@@ -20,7 +20,12 @@ import { printHeader, printRow, verdict, type MinuteRow } from "./report";
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
 
-const MINUTES = z.coerce.number().int().min(2).max(24 * 60).parse(process.env.SOAK_MINUTES ?? 10);
+const MINUTES = z.coerce
+  .number()
+  .int()
+  .min(2)
+  .max(24 * 60)
+  .parse(process.env.SOAK_MINUTES ?? 10);
 const RETENTION_S = 300; // the shortest per-second usage retention: Redis memory levels off after it
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const log = (text: string): void => console.log(`[soak] ${text}`);
@@ -90,7 +95,10 @@ async function main(): Promise<boolean> {
   await sleep(3_000); // the last usage flush (1 s) lands
   const query = { tenant: "bench", fromMs: since, toMs: Date.now() + 60_000, stepMs: 60_000 };
   const series = await queryUsage({ kind: "system", label: "soak" }, query);
-  const counted = series.points.reduce((sum, p) => sum + p.allowed + p.rejected + p.shadowRejected + p.degraded, 0);
+  const counted = series.points.reduce(
+    (sum, p) => sum + p.allowed + p.rejected + p.shadowRejected + p.degraded,
+    0,
+  );
   const decisions = rows.reduce((sum, r) => sum + r.decisions, 0);
   log(`${changes} config changes applied, ${failed} refused${failed ? ` (first: ${firstError})` : ""}`);
   const result = verdict(rows, decisions, counted, RETENTION_S / 60);

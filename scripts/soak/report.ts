@@ -43,7 +43,12 @@ export interface Verdict {
  * most 2; errors only in the restart minutes; no usage count lost. Redis holds the per-second
  * usage series for the retention (5 min here): judged only on runs longer than that.
  */
-export function verdict(rows: readonly MinuteRow[], decisions: number, counted: number, retentionMinutes: number): Verdict {
+export function verdict(
+  rows: readonly MinuteRow[],
+  decisions: number,
+  counted: number,
+  retentionMinutes: number,
+): Verdict {
   const warmUp = Math.max(1, Math.floor(rows.length / 5));
   const after = rows.slice(warmUp);
   const flat = (pick: (row: MinuteRow) => number, slackMb: number): boolean => {
@@ -52,7 +57,8 @@ export function verdict(rows: readonly MinuteRow[], decisions: number, counted: 
     if (!first || !last) return true;
     return pick(last) <= pick(first) * 1.1 + slackMb;
   };
-  const memoryFlat = flat((r) => r.frontRssMb, 8) && flat((r) => r.frontHeapMb, 8) && flat((r) => r.appRssMb, 8);
+  const memoryFlat =
+    flat((r) => r.frontRssMb, 8) && flat((r) => r.frontHeapMb, 8) && flat((r) => r.appRssMb, 8);
   const pgFlat = flat((r) => r.pgConnections, 2);
   const redisAfter = rows.slice(retentionMinutes + 1);
   const redisFlat = redisAfter.length < 2 ? null : growth(redisAfter, (r) => r.redisUsedMb) <= 0.1;

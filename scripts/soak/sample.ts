@@ -44,13 +44,22 @@ async function orNaN<T>(work: () => Promise<T>, pick: (value: T) => number): Pro
   }
 }
 
-export async function sample(appUrl: string, appPid: number | undefined, redisUrl: string, databaseUrl: string): Promise<Sample> {
+export async function sample(
+  appUrl: string,
+  appPid: number | undefined,
+  redisUrl: string,
+  databaseUrl: string,
+): Promise<Sample> {
   const metrics = await fetch(`${appUrl}/api/metrics`)
     .then((r) => r.text())
     .catch(() => "");
   const redisUsedMb = await orNaN(
     async () => {
-      const client = new Redis(redisUrl, { maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+      const client = new Redis(redisUrl, {
+        maxRetriesPerRequest: 0,
+        lazyConnect: true,
+        retryStrategy: () => null,
+      });
       client.on("error", () => undefined);
       try {
         await client.connect();

@@ -25,9 +25,24 @@ export class SoakRedis {
   }
 
   async start(): Promise<void> {
-    const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--save", "", "--appendonly", "no"];
+    const args = [
+      "--port",
+      String(this.port),
+      "--bind",
+      "127.0.0.1",
+      "--dir",
+      this.dir,
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+    ];
     this.child = spawn("redis-server", args, { stdio: "ignore" });
-    const probe = new Redis(this.url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    const probe = new Redis(this.url, {
+      lazyConnect: true,
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+    });
     probe.on("error", () => undefined);
     for (let i = 0; i < 100; i++) {
       try {
@@ -49,7 +64,9 @@ export class SoakRedis {
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     try {
-      execFileSync("redis-cli", ["-p", String(this.port), "shutdown", save ? "save" : "nosave"], { stdio: "ignore" });
+      execFileSync("redis-cli", ["-p", String(this.port), "shutdown", save ? "save" : "nosave"], {
+        stdio: "ignore",
+      });
     } catch {
       child.kill("SIGTERM");
     }
@@ -98,7 +115,18 @@ export class SoakPostgres {
       this.run("initdb", ["-D", this.dir, "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
     }
     const options = `-p ${this.port} -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=100`;
-    this.run("pg_ctl", ["-D", this.dir, "-l", join(this.dir, "server.log"), "-w", "-t", "30", "-o", options, "start"]);
+    this.run("pg_ctl", [
+      "-D",
+      this.dir,
+      "-l",
+      join(this.dir, "server.log"),
+      "-w",
+      "-t",
+      "30",
+      "-o",
+      options,
+      "start",
+    ]);
   }
 
   stop(): void {

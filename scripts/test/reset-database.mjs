@@ -11,7 +11,10 @@ const admin = new URL(target.href);
 admin.pathname = "/postgres";
 const client = new pg.Client({ connectionString: admin.href });
 await client.connect();
-await client.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [name]);
+await client.query(
+  `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`,
+  [name],
+);
 await client.query(`drop database if exists "${name}"`);
 await client.query(`create database "${name}"`);
 await client.end();

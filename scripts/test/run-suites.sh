@@ -51,7 +51,10 @@ fi
 
 if wants lint; then
   banner lint
-  if npx --no-install eslint . --max-warnings 0; then record lint pass; else record lint fail; fi
+  # formatting is part of lint: `npm run format` fixes what prettier --check reports
+  if npx --no-install eslint . --max-warnings 0 && npx --no-install prettier --check . --log-level warn; then
+    record lint pass
+  else record lint fail; fi
 fi
 
 NEEDS_APPS=0

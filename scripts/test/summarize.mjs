@@ -6,14 +6,18 @@ import { join } from "node:path";
 const dir = process.argv[2];
 const rows = [];
 
-for (const line of existsSync(join(dir, "checks.txt")) ? readFileSync(join(dir, "checks.txt"), "utf8").trim().split("\n") : []) {
+for (const line of existsSync(join(dir, "checks.txt"))
+  ? readFileSync(join(dir, "checks.txt"), "utf8").trim().split("\n")
+  : []) {
   const [name, outcome] = line.split(" ");
-  if (name) rows.push({ suite: name, passed: outcome === "pass" ? 1 : 0, failed: outcome === "pass" ? 0 : 1 });
+  if (name)
+    rows.push({ suite: name, passed: outcome === "pass" ? 1 : 0, failed: outcome === "pass" ? 0 : 1 });
 }
 
 function vitest(name) {
   const file = join(dir, `${name}.json`);
-  if (!existsSync(file)) return rows.push({ suite: name, passed: 0, failed: 1, note: "no report (crashed?)" });
+  if (!existsSync(file))
+    return rows.push({ suite: name, passed: 0, failed: 1, note: "no report (crashed?)" });
   const report = JSON.parse(readFileSync(file, "utf8"));
   // A file that failed to load, or whose beforeAll failed (its tests then show as skipped),
   // has no failed test but counts as a failure.
@@ -25,7 +29,8 @@ function vitest(name) {
 
 function playwright(name) {
   const file = join(dir, `${name}.json`);
-  if (!existsSync(file)) return rows.push({ suite: name, passed: 0, failed: 1, note: "no report (crashed?)" });
+  if (!existsSync(file))
+    return rows.push({ suite: name, passed: 0, failed: 1, note: "no report (crashed?)" });
   const { stats, errors = [] } = JSON.parse(readFileSync(file, "utf8"));
   rows.push({ suite: name, passed: stats.expected + stats.flaky, failed: stats.unexpected + errors.length });
 }
@@ -33,10 +38,19 @@ function playwright(name) {
 // run-suites.sh names each suite it starts in expected.txt (name and runner), so a subset run
 // counts only what it ran, and a started suite that left no report counts as crashed.
 const expectedFile = join(dir, "expected.txt");
-const expected = existsSync(expectedFile) ? readFileSync(expectedFile, "utf8").trim().split("\n").filter(Boolean) : [];
+const expected = existsSync(expectedFile)
+  ? readFileSync(expectedFile, "utf8").trim().split("\n").filter(Boolean)
+  : [];
 // A full run (no SLUICE_TEST_SUITES) must have the standard suites whatever happened.
 if (!process.env.SLUICE_TEST_SUITES) {
-  const standard = ["unit vitest", "integration vitest", "cluster vitest", "reliability vitest", "deploys vitest", "e2e playwright"];
+  const standard = [
+    "unit vitest",
+    "integration vitest",
+    "cluster vitest",
+    "reliability vitest",
+    "deploys vitest",
+    "e2e playwright",
+  ];
   for (const s of standard) {
     const skipCluster = s.startsWith("cluster") && rows.some((r) => r.suite === "cluster-start");
     if (!skipCluster && !expected.includes(s)) expected.push(s);
@@ -49,7 +63,10 @@ for (const line of expected) {
 }
 
 console.log("\nsuite                 passed  failed");
-for (const r of rows) console.log(`${r.suite.padEnd(20)} ${String(r.passed).padStart(7)} ${String(r.failed).padStart(7)} ${r.note ?? ""}`);
+for (const r of rows)
+  console.log(
+    `${r.suite.padEnd(20)} ${String(r.passed).padStart(7)} ${String(r.failed).padStart(7)} ${r.note ?? ""}`,
+  );
 const passed = rows.reduce((n, r) => n + r.passed, 0);
 const failed = rows.reduce((n, r) => n + r.failed, 0);
 const empty = passed === 0;

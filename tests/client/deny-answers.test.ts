@@ -19,7 +19,8 @@ const fastifies: FastifyInstance[] = [];
 let nextKey = 0;
 
 const key = (): Record<string, string> => ({ "x-api-key": tenant.keys[`k${nextKey++}`] ?? "" });
-const client = () => createClient({ url: APP_URL, token: BOOTSTRAP, timeoutMs: 2_000, localDenyCache: false });
+const client = () =>
+  createClient({ url: APP_URL, token: BOOTSTRAP, timeoutMs: 2_000, localDenyCache: false });
 
 async function app(framework: Framework, options: DenyOptions): Promise<string> {
   if (framework === "express") {
@@ -48,7 +49,10 @@ async function fourth(base: string, headers: Record<string, string>): Promise<Re
 }
 
 beforeAll(async () => {
-  tenant = await clientTenant("cd", Array.from({ length: 24 }, (_, i) => `k${i}`));
+  tenant = await clientTenant(
+    "cd",
+    Array.from({ length: 24 }, (_, i) => `k${i}`),
+  );
 });
 
 afterAll(async () => {

@@ -13,7 +13,10 @@ let nextKey = 0;
 const key = (): Record<string, string> => ({ "x-api-key": tenant.keys[`k${nextKey++}`] ?? "" });
 
 beforeAll(async () => {
-  tenant = await clientTenant("cj", Array.from({ length: 12 }, (_, i) => `k${i}`));
+  tenant = await clientTenant(
+    "cj",
+    Array.from({ length: 12 }, (_, i) => `k${i}`),
+  );
   next = await startNextApp({ sluiceUrl: APP_URL, token: BOOTSTRAP, downUrl: await closedUrl() });
 }, 300_000);
 
@@ -23,7 +26,10 @@ afterAll(async () => {
 });
 
 /** Spends the key's 3 reads of "GET /users/:id" through `path(i)`, then the 4th request. */
-async function fourth(path: (id: number) => string, headers: Record<string, string>): Promise<Response | Error> {
+async function fourth(
+  path: (id: number) => string,
+  headers: Record<string, string>,
+): Promise<Response | Error> {
   for (let i = 0; i < 3; i++) {
     const response = await fetch(`${next.url}${path(i)}`, { headers });
     expect(response.status).toBe(200);
@@ -87,19 +93,24 @@ describe("Next.js: every way to answer a denied request", () => {
     const denied = await fourth((id) => `/answers/drop/users/${id}`, key());
     // Next cannot close the socket for a route handler: the body fails before its first
     // byte, so the connection ends with no status or an unreadable body, never a JSON answer
-    const read = denied instanceof Error ? denied : await denied.text().catch((error: unknown) => error as Error);
+    const read =
+      denied instanceof Error ? denied : await denied.text().catch((error: unknown) => error as Error);
     expect(read).toBeInstanceOf(Error);
   });
 
   it("onDenied queue: over-limit requests wait and are served; a full queue answers 429", async () => {
     const headers = key();
     const statuses = await Promise.all(
-      ["1", "2", "3"].map(async (id) => (await fetch(`${next.url}/answers/queue/users/${id}`, { headers })).status),
+      ["1", "2", "3"].map(
+        async (id) => (await fetch(`${next.url}/answers/queue/users/${id}`, { headers })).status,
+      ),
     );
     expect(statuses).toEqual([200, 200, 200]);
     const one = key();
     const limited = await Promise.all(
-      ["1", "2", "3"].map(async (id) => (await fetch(`${next.url}/answers/queue-one/users/${id}`, { headers: one })).status),
+      ["1", "2", "3"].map(
+        async (id) => (await fetch(`${next.url}/answers/queue-one/users/${id}`, { headers: one })).status,
+      ),
     );
     expect(limited.sort()).toEqual([200, 200, 429]);
   });

@@ -63,7 +63,11 @@ export interface NextApp {
 }
 
 /** Builds if needed and starts the fixture; `stop` ends the process it started. */
-export async function startNextApp(env: { sluiceUrl: string; token: string; downUrl: string }): Promise<NextApp> {
+export async function startNextApp(env: {
+  sluiceUrl: string;
+  token: string;
+  downUrl: string;
+}): Promise<NextApp> {
   await buildIfChanged();
   const server = run(["start", "-H", "127.0.0.1", "-p", String(NEXT_APP_PORT)], {
     NODE_ENV: "production",

@@ -23,10 +23,15 @@ interface Run {
 
 function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: 180_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...process.env, ...env }, timeout: 180_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -36,7 +41,10 @@ beforeAll(async () => {
   const tarball = readdirSync(scratch).find((name) => name.endsWith(".tgz"));
   if (!tarball) throw new Error(`npm pack made no tarball: ${packed.stderr}`);
   mkdirSync(project);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "adopter", private: true, type: "module" }));
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "adopter", private: true, type: "module" }),
+  );
   const installed = await run(
     "npm",
     ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(scratch, tarball)],
@@ -63,7 +71,10 @@ describe("the packed @sluice/client", () => {
       console.log(JSON.stringify({ reason: decision.reason, source: decision.source,
         express: typeof sluiceExpress, next: typeof withSluice }));`;
     writeFileSync(join(project, "use.mjs"), script);
-    const used = await run(process.execPath, ["use.mjs"], project, { SLUICE_URL: APP_URL, SLUICE_TOKEN: BOOTSTRAP });
+    const used = await run(process.execPath, ["use.mjs"], project, {
+      SLUICE_URL: APP_URL,
+      SLUICE_TOKEN: BOOTSTRAP,
+    });
     expect(used.stderr).toBe("");
     expect(JSON.parse(used.stdout)).toEqual({
       reason: "unknown_tenant",
@@ -85,7 +96,9 @@ describe("the packed @sluice/client", () => {
        client.check({ apiKey: 42 });`,
     );
     const compilerOptions = { strict: true, module: "node16", moduleResolution: "node16", target: "es2022" };
-    const tsconfig = { compilerOptions: { ...compilerOptions, lib: ["es2023", "dom"], types: [], noEmit: true } };
+    const tsconfig = {
+      compilerOptions: { ...compilerOptions, lib: ["es2023", "dom"], types: [], noEmit: true },
+    };
     writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ ...tsconfig, files: ["use.ts"] }));
     const checked = await run(process.execPath, [TSC, "-p", "."], project);
     expect(checked.stdout + checked.stderr).toBe("");

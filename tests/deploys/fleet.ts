@@ -26,7 +26,10 @@ export function tenantWith(slug: string, limits: readonly Limit[]) {
     name: slug,
     plan: "free",
     status: "active" as const,
-    limits: [...FREE_PLAN_OFF, ...limits.map((l) => ({ ...l, algorithm: "fixed_window" as const, window: "1h" }))],
+    limits: [
+      ...FREE_PLAN_OFF,
+      ...limits.map((l) => ({ ...l, algorithm: "fixed_window" as const, window: "1h" })),
+    ],
     routes: [],
     keys: [],
   };
@@ -90,13 +93,21 @@ export async function usageTotals(baseUrl: string, tenant: string, fromMs: numbe
 /** Each decision is counted once, under one outcome; the admitting ones add up to "allowed". */
 export function sumUsage(points: readonly UsagePoint[]): UsageTotals {
   return points.reduce(
-    (sum, p) => ({ allowed: sum.allowed + p.allowed + p.shadowRejected + p.degraded, rejected: sum.rejected + p.rejected }),
+    (sum, p) => ({
+      allowed: sum.allowed + p.allowed + p.shadowRejected + p.degraded,
+      rejected: sum.rejected + p.rejected,
+    }),
     { allowed: 0, rejected: 0 },
   );
 }
 
 /** Polls the usage API until its totals reach `want` (flushes land within a second or so). */
-export async function settledUsage(baseUrl: string, tenant: string, fromMs: number, want: number): Promise<UsageTotals> {
+export async function settledUsage(
+  baseUrl: string,
+  tenant: string,
+  fromMs: number,
+  want: number,
+): Promise<UsageTotals> {
   let totals = await usageTotals(baseUrl, tenant, fromMs);
   for (let i = 0; i < 30 && totals.allowed + totals.rejected < want; i++) {
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -20,7 +20,8 @@ export function haproxyConfig(port: number, servers: readonly number[], socket: 
     if (/^\s+bind /.test(line)) out.push(`    bind 127.0.0.1:${port}`);
     else if (/^\s+stats socket /.test(line)) out.push(line.replace(/socket \S+/, `socket ${socket}`));
     else if (/^\s+server /.test(line)) {
-      if (!serversWritten) servers.forEach((p, i) => out.push(`    server sluice${i + 1} 127.0.0.1:${p} check`));
+      if (!serversWritten)
+        servers.forEach((p, i) => out.push(`    server sluice${i + 1} 127.0.0.1:${p} check`));
       serversWritten = true;
     } else out.push(line);
   }
@@ -70,7 +71,9 @@ export class HaProxy {
       if ((await this.serverStates())[name]?.startsWith("UP")) return;
       await sleep(100);
     }
-    throw new Error(`haproxy did not see ${name} up within ${timeoutMs} ms: ${JSON.stringify(await this.serverStates())}`);
+    throw new Error(
+      `haproxy did not see ${name} up within ${timeoutMs} ms: ${JSON.stringify(await this.serverStates())}`,
+    );
   }
 
   /** Starts HAProxy and waits until it routes a request to an instance. */
@@ -83,7 +86,10 @@ export class HaProxy {
     this.child.stderr?.on("data", append);
     for (let i = 0; i < 100; i++) {
       if (this.child.exitCode !== null) break;
-      const ok = await fetch(`${this.url}/api/metrics`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${this.url}/api/metrics`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       await sleep(100);
     }

@@ -47,8 +47,16 @@ describe("SLUICE_WORKERS=2", () => {
 
   it("admits exactly L across the workers", async () => {
     const traffic = new SteadyTraffic(app.url, BOOTSTRAP, () => ({}), 1);
-    await Promise.all(Array.from({ length: 4 * L }, () => traffic.one(JSON.stringify({ tenant: capped }), fresh)));
-    expect(await traffic.stop()).toMatchObject({ allowed: L, rejected: 3 * L, degraded: 0, serverErrors: 0, connectionErrors: 0 });
+    await Promise.all(
+      Array.from({ length: 4 * L }, () => traffic.one(JSON.stringify({ tenant: capped }), fresh)),
+    );
+    expect(await traffic.stop()).toMatchObject({
+      allowed: L,
+      rejected: 3 * L,
+      degraded: 0,
+      serverErrors: 0,
+      connectionErrors: 0,
+    });
   });
 
   it("enforces a config change in both workers within 1 s", async () => {
@@ -66,7 +74,13 @@ describe("SLUICE_WORKERS=2", () => {
 
   it("counts every decision answered, through a SIGTERM under traffic, and stops within 5 s", async () => {
     const since = Date.now();
-    const traffic = new SteadyTraffic(app.url, BOOTSTRAP, (n) => ({ tenant: counted, subject: `s${n % 16}` }), 4, 2);
+    const traffic = new SteadyTraffic(
+      app.url,
+      BOOTSTRAP,
+      (n) => ({ tenant: counted, subject: `s${n % 16}` }),
+      4,
+      2,
+    );
     traffic.start();
     await sleep(1_000);
     const exit = await timedStop(app);

@@ -34,7 +34,9 @@ async function traffic(page: Page): Promise<void> {
   // a burst on the 5/s search route (some rejected), a route no pattern matches, degraded
   await expect(async () => {
     const sent = await Promise.all(
-      Array.from({ length: 25 }, () => check(page, { tenant: "acme", key: "backend", route: "POST /v1/search", subject: "198.51.100.4" })),
+      Array.from({ length: 25 }, () =>
+        check(page, { tenant: "acme", key: "backend", route: "POST /v1/search", subject: "198.51.100.4" }),
+      ),
     );
     expect(sent.some((d) => !d.allowed)).toBe(true);
   }).toPass({ timeout: 20_000 });
@@ -67,7 +69,10 @@ async function themed(options: { colorScheme: "light" | "dark"; width?: number }
 /** Waits until the usage page's live data shows the traffic (the recorder flushes each second). */
 async function usageReady(page: Page): Promise<void> {
   await expect(page.getByTestId("live-status")).toContainText(/[1-9]\d* degraded/, { timeout: 15_000 });
-  await expect(page.getByTestId("traffic-chart").locator(".recharts-area-area").first()).toHaveAttribute("d", /L/);
+  await expect(page.getByTestId("traffic-chart").locator(".recharts-area-area").first()).toHaveAttribute(
+    "d",
+    /L/,
+  );
 }
 
 test("degraded decisions, drill-down headings, unmatched routes and long ranges on the usage pages", async () => {
@@ -82,7 +87,10 @@ test("degraded decisions, drill-down headings, unmatched routes and long ranges 
   await expect(page.getByTestId("offenders-note")).toContainText("whole tenant");
   await expect(page.getByRole("link", { name: "(unmatched route)" })).toBeVisible({ timeout: 10_000 });
   // tables sort by any column
-  const rejected = page.locator("table.usage-table").first().getByRole("columnheader", { name: /Rejected/ });
+  const rejected = page
+    .locator("table.usage-table")
+    .first()
+    .getByRole("columnheader", { name: /Rejected/ });
   await rejected.getByRole("button").click();
   await expect(rejected).toHaveAttribute("aria-sort", "descending");
   await rejected.getByRole("button").click();
@@ -90,15 +98,23 @@ test("degraded decisions, drill-down headings, unmatched routes and long ranges 
 
   // drill-down: the heading, the title and the side panels say what is filtered
   await page.goto(`/usage/acme?key=backend&route=${encodeURIComponent("POST /v1/search")}`);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Usage of acme · key backend · route POST /v1/search");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    "Usage of acme · key backend · route POST /v1/search",
+  );
   await expect(page).toHaveTitle(/key backend · route POST \/v1\/search/);
   await expect(page.getByTestId("offenders-note")).toContainText("key backend only");
-  await expect(page.getByTestId("hottest-note")).toContainText("only limits that apply to this key and route");
+  await expect(page.getByTestId("hottest-note")).toContainText(
+    "only limits that apply to this key and route",
+  );
   await expect(page.getByTestId("offenders")).not.toContainText("198.51.100.4");
   // the limits of this key and route drawn over its traffic, and utilization per limit
   // (a horizontal line has no height, which Playwright calls hidden: check it is drawn instead)
-  await expect(page.getByTestId("traffic-chart").locator(".recharts-reference-line-line").first()).toHaveAttribute("x2", /\d/);
-  await expect(page.getByTestId("limit-utilization-chart").locator(".recharts-line-curve").first()).toHaveAttribute("d", /\d/);
+  await expect(
+    page.getByTestId("traffic-chart").locator(".recharts-reference-line-line").first(),
+  ).toHaveAttribute("x2", /\d/);
+  await expect(
+    page.getByTestId("limit-utilization-chart").locator(".recharts-line-curve").first(),
+  ).toHaveAttribute("d", /\d/);
   await page.screenshot({ path: `${SHOTS}/usage-drilldown-light.png`, fullPage: true });
 
   // 7 d: one busy hour is a point between gaps, drawn as a dot (or a line when hours touch)
@@ -114,7 +130,10 @@ test("degraded decisions, drill-down headings, unmatched routes and long ranges 
 
   // 24 h: the axis has dates
   await page.goto("/usage/acme?range=24h");
-  const ticks = await page.getByTestId("traffic-chart").locator(".recharts-cartesian-axis-tick-value").allTextContents();
+  const ticks = await page
+    .getByTestId("traffic-chart")
+    .locator(".recharts-cartesian-axis-tick-value")
+    .allTextContents();
   expect(ticks.join(" ")).toMatch(/[A-Z][a-z]{2} \d{1,2}/);
 });
 
@@ -129,7 +148,10 @@ test("overview, tenant and usage pages in light, dark and at 390 px", async () =
     if (name === "usage") await usageReady(light);
     await light.screenshot({ path: `${SHOTS}/${name}-light.png`, fullPage: true });
   }
-  const lightGrid = await light.locator(".recharts-cartesian-grid line").first().evaluate((l) => getComputedStyle(l).stroke);
+  const lightGrid = await light
+    .locator(".recharts-cartesian-grid line")
+    .first()
+    .evaluate((l) => getComputedStyle(l).stroke);
 
   const dark = await themed({ colorScheme: "dark" });
   for (const { name, path } of PAGES) {
@@ -138,7 +160,10 @@ test("overview, tenant and usage pages in light, dark and at 390 px", async () =
     await dark.screenshot({ path: `${SHOTS}/${name}-dark.png`, fullPage: true });
   }
   // the chart grid follows the theme
-  const darkGrid = await dark.locator(".recharts-cartesian-grid line").first().evaluate((l) => getComputedStyle(l).stroke);
+  const darkGrid = await dark
+    .locator(".recharts-cartesian-grid line")
+    .first()
+    .evaluate((l) => getComputedStyle(l).stroke);
   expect(darkGrid).not.toBe(lightGrid);
   expect(darkGrid).toBe("rgb(42, 49, 60)");
 
@@ -167,9 +192,15 @@ test("the limit editor names defaults and offers declared routes; 404 and favico
   await page.goto("/tenants/acme/limits/edit?at=tenant");
   await expect(page.getByLabel("When over").locator("option").first()).toHaveText("default (reject)");
   await expect(page.getByLabel("Mode").locator("option").first()).toHaveText("default (enforce)");
-  await expect(page.getByLabel("If Redis is unreachable").locator("option").first()).toHaveText("default (open)");
+  await expect(page.getByLabel("If Redis is unreachable").locator("option").first()).toHaveText(
+    "default (open)",
+  );
   const routes = page.getByLabel("Only on route");
-  await expect(routes.locator("option")).toContainText(["every route", "GET /v1/items/:id", "POST /v1/search"]);
+  await expect(routes.locator("option")).toContainText([
+    "every route",
+    "GET /v1/items/:id",
+    "POST /v1/search",
+  ]);
   // the burst chart: one time unit, named, and a per-step unit on the other axis
   const editor = page.getByTestId("limit-editor");
   await editor.getByRole("textbox", { name: "Limit", exact: true }).fill("10");

@@ -33,7 +33,9 @@ async function sendTraffic(page: Page, searches: number): Promise<{ allowed: num
   return tally;
 }
 
-test("the usage charts draw fresh traffic, change resolution with the range and update live", async ({ page }) => {
+test("the usage charts draw fresh traffic, change resolution with the range and update live", async ({
+  page,
+}) => {
   // Its waits are each bounded; together they can pass 30 s on a loaded machine.
   test.setTimeout(60_000);
   await login(page);
@@ -75,14 +77,18 @@ test("the usage charts draw fresh traffic, change resolution with the range and 
   await expect(page.getByTestId("breakdown-key").locator(".recharts-bar-rectangle").first()).toBeVisible();
   await page.getByRole("link", { name: "backend" }).first().click();
   await expect(page).toHaveURL(/key=backend/);
-  await expect(page.getByTestId("breakdown-route").locator(".recharts-bar-rectangle").first()).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByTestId("breakdown-route").locator(".recharts-bar-rectangle").first()).toBeVisible({
+    timeout: 10_000,
+  });
   await page.getByRole("link", { name: "POST /v1/search" }).first().click();
   await expect(page).toHaveURL(/route=POST/);
   await page.screenshot({ path: ".data/screenshots/usage-drilldown.png", fullPage: true });
 
   // live updates: the update time moves while the page stays open
   const first = await page.getByTestId("live-updated").getAttribute("datetime");
-  await expect(page.getByTestId("live-updated")).not.toHaveAttribute("datetime", first ?? "", { timeout: 6_000 });
+  await expect(page.getByTestId("live-updated")).not.toHaveAttribute("datetime", first ?? "", {
+    timeout: 6_000,
+  });
 
   // range picker: 15 min at 5 s, 24 h at 5 min, 7 d at 1 h
   await page.goto("/usage/acme");
@@ -94,7 +100,10 @@ test("the usage charts draw fresh traffic, change resolution with the range and 
   expect(ticks.length).toBeGreaterThan(1);
   await page.getByRole("link", { name: "7 d" }).click();
   await expect(page.getByTestId("resolution")).toHaveText("resolution: 1 h");
-  await expect(page.getByTestId("traffic-chart").locator(".recharts-area-area").first()).toHaveAttribute("d", /L/);
+  await expect(page.getByTestId("traffic-chart").locator(".recharts-area-area").first()).toHaveAttribute(
+    "d",
+    /L/,
+  );
   await page.screenshot({ path: ".data/screenshots/usage-7d.png", fullPage: true });
 
   await page.goto("/usage");

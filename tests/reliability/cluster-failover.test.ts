@@ -24,7 +24,10 @@ beforeAll(async () => {
   ]);
   group = new ClusterGroup(HA_BASE + 5);
   await group.start();
-  app = new AppProcess(HA_BASE + 11, { REDIS_CLUSTER_NODES: group.seedList, SLUICE_CHECK_TIMEOUT_MS: String(TIMEOUT_MS) });
+  app = new AppProcess(HA_BASE + 11, {
+    REDIS_CLUSTER_NODES: group.seedList,
+    SLUICE_CHECK_TIMEOUT_MS: String(TIMEOUT_MS),
+  });
   await app.start();
   await waitForVersion(setup.version, app.url, 15_000);
 }, 90_000);
@@ -51,7 +54,11 @@ describe("Redis Cluster failover", () => {
     await victim.kill();
     const survivor = group.nodes.find((node) => node !== victim) ?? victim;
     // healed: another node serves the slot, as a survivor sees it
-    await waitFor(async () => ![null, victim].includes(await group.primaryOf(key as string, survivor)), "a replica to take over", 20_000);
+    await waitFor(
+      async () => ![null, victim].includes(await group.primaryOf(key as string, survivor)),
+      "a replica to take over",
+      20_000,
+    );
     const healedAt = traffic.now();
     expect(await traffic.exactAgain(40, 15_000)).toBe(true);
     await sleep(1_000);
@@ -61,7 +68,9 @@ describe("Redis Cluster failover", () => {
     const timedOut = after.timedOut - before.timedOut;
     const result = figures(traffic.samples, killedAt, TIMEOUT_MS, LIMIT, WINDOW_MS, timedOut);
     print("Cluster (3 primaries + 3 replicas, node timeout 1.5 s)", result);
-    console.log(`  a replica took the slot over ${(healedAt - killedAt).toFixed(0)} ms after the kill (as polled)`);
+    console.log(
+      `  a replica took the slot over ${(healedAt - killedAt).toFixed(0)} ms after the kill (as polled)`,
+    );
     expect(result.non200).toBe(0);
     expectServerLatency(before, after);
     // the client's own timings (printed) include this shared machine's scheduling delays:

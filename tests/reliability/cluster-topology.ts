@@ -23,22 +23,48 @@ export class ClusterGroup {
       const dir = join(this.dir, String(port));
       mkdirSync(dir);
       return new RedisNode(port, [
-        "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir,
-        "--cluster-enabled", "yes", "--cluster-port", String(port + BUS_OFFSET),
-        "--cluster-config-file", join(dir, "nodes.conf"), "--cluster-node-timeout", "1500",
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        dir,
+        "--cluster-enabled",
+        "yes",
+        "--cluster-port",
+        String(port + BUS_OFFSET),
+        "--cluster-config-file",
+        join(dir, "nodes.conf"),
+        "--cluster-node-timeout",
+        "1500",
       ]);
     });
   }
 
   get seedList(): string {
-    return this.nodes.slice(0, 3).map((node) => `127.0.0.1:${node.port}`).join(",");
+    return this.nodes
+      .slice(0, 3)
+      .map((node) => `127.0.0.1:${node.port}`)
+      .join(",");
   }
 
   async start(): Promise<void> {
     for (const node of this.nodes) await node.start();
-    await run("redis-cli", ["--cluster", "create", ...this.nodes.map((n) => `127.0.0.1:${n.port}`), "--cluster-replicas", "1", "--cluster-yes"]);
+    await run("redis-cli", [
+      "--cluster",
+      "create",
+      ...this.nodes.map((n) => `127.0.0.1:${n.port}`),
+      "--cluster-replicas",
+      "1",
+      "--cluster-yes",
+    ]);
     await waitFor(async () => {
-      for (const node of this.nodes) if (!(await this.call(node, "CLUSTER", "INFO")).includes("cluster_state:ok")) return false;
+      for (const node of this.nodes)
+        if (!(await this.call(node, "CLUSTER", "INFO")).includes("cluster_state:ok")) return false;
       const lines = (await this.call(this.nodes[0] as RedisNode, "CLUSTER", "NODES")).split("\n");
       return lines.filter((line) => line.includes(" slave ") && line.includes(" connected")).length === 3;
     }, "the cluster to be ok with three replicas");

@@ -63,7 +63,9 @@ export class Traffic {
   private async worker(): Promise<void> {
     while (this.running) {
       const at = this.now();
-      const answer = await check({ tenant: this.tenant, route: "GET /x" }, { url: this.url }).catch(() => null);
+      const answer = await check({ tenant: this.tenant, route: "GET /x" }, { url: this.url }).catch(
+        () => null,
+      );
       this.samples.push({
         at,
         ms: this.now() - at,
@@ -113,7 +115,9 @@ export function figures(
   // degraded answers of the failover: from the kill until exact decisions held again (a
   // busy machine also times out a check now and then, before or after: not counted here)
   const afterKill = ordered.filter((s) => s.at + s.ms >= killedAt);
-  const resumedIndex = afterKill.findIndex((s, i) => afterKill.slice(i, i + 10).every((t) => !t.degraded && t.status === 200));
+  const resumedIndex = afterKill.findIndex((s, i) =>
+    afterKill.slice(i, i + 10).every((t) => !t.degraded && t.status === 200),
+  );
   const firstExact = resumedIndex >= 0 ? afterKill[resumedIndex] : undefined;
   const degraded = afterKill.slice(0, resumedIndex >= 0 ? resumedIndex : undefined).filter((s) => s.degraded);
   const lastDegraded = degraded.at(-1);
@@ -130,7 +134,9 @@ export function figures(
     non200: ordered.filter((s) => s.status !== 200).length,
     longestMs: Math.max(...ordered.map((s) => s.ms)),
     overTimeout: ordered.filter((s) => s.ms > timeoutMs + 50).length,
-    degradedMs: lastDegraded ? lastDegraded.at + lastDegraded.ms - Math.max(killedAt, (degraded[0] as Sample).at) : 0,
+    degradedMs: lastDegraded
+      ? lastDegraded.at + lastDegraded.ms - Math.max(killedAt, (degraded[0] as Sample).at)
+      : 0,
     degradedChecks: degraded.length,
     exactAfterMs: firstExact ? firstExact.at + firstExact.ms - killedAt : Number.POSITIVE_INFINITY,
     exactAdmitted: exact.length,
@@ -175,7 +181,9 @@ export function expectServerLatency(before: ServerLatency, after: ServerLatency)
   const count = after.count - before.count;
   const within100 = after.within100ms - before.within100ms;
   const within250 = after.within250ms - before.within250ms;
-  console.log(`  the server answered ${within100} of ${count} checks within 100 ms, ${within250} within 250 ms (its own timing)`);
+  console.log(
+    `  the server answered ${within100} of ${count} checks within 100 ms, ${within250} within 250 ms (its own timing)`,
+  );
   expect(within250).toBe(count);
   expect(within100).toBeGreaterThanOrEqual(Math.floor(count * 0.9));
 }

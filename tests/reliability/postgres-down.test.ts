@@ -46,7 +46,9 @@ async function putConfig(document: unknown): Promise<{ status: number; body: Rec
 }
 
 async function exported(): Promise<string> {
-  const response = await fetch(`${app.url}/api/admin/config`, { headers: { authorization: `Bearer ${BOOTSTRAP}` } });
+  const response = await fetch(`${app.url}/api/admin/config`, {
+    headers: { authorization: `Bearer ${BOOTSTRAP}` },
+  });
   return response.ok ? response.text() : `status ${response.status}`;
 }
 
@@ -62,14 +64,26 @@ beforeAll(async () => {
     SLUICE_ADMIN_EMAIL: operator.email,
     SLUICE_ADMIN_PASSWORD: operator.password,
   };
-  await run("node", ["--experimental-wasm-modules", "--no-warnings", "scripts/db/migrate.mjs", "apply"], { env });
+  await run("node", ["--experimental-wasm-modules", "--no-warnings", "scripts/db/migrate.mjs", "apply"], {
+    env,
+  });
   await run("node", ["--no-deprecation", ...HOOK, "prisma/seed.ts"], { env });
   const port = HA_BASE + 11; // each test of the suite starts and stops its app on this port
-  app = new AppProcess(port, { DATABASE_URL: env.DATABASE_URL, REDIS_URL: redis.url, NEXTAUTH_URL: `http://localhost:${port}` });
+  app = new AppProcess(port, {
+    DATABASE_URL: env.DATABASE_URL,
+    REDIS_URL: redis.url,
+    NEXTAUTH_URL: `http://localhost:${port}`,
+  });
   await app.start();
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }, 120_000);
 

@@ -31,7 +31,11 @@ const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
 };
 
 /** start_private_postgres of that checkout; its port. */
-async function start(checkout: string, mode: "durable" | "fast", extra: Record<string, string> = {}): Promise<number> {
+async function start(
+  checkout: string,
+  mode: "durable" | "fast",
+  extra: Record<string, string> = {},
+): Promise<number> {
   const script = 'source "$1/scripts/lib/common.sh"; start_private_postgres "$2"; echo "$PG_PORT"';
   const { stdout } = await run("bash", ["-c", script, "_", checkout, mode], { env: cleanEnv(extra) });
   return Number(stdout.trim());
@@ -42,7 +46,13 @@ async function stop(checkout: string): Promise<void> {
 }
 
 async function setting(port: number, name: string): Promise<string | null> {
-  const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", database: "postgres", connectionTimeoutMillis: 2_000 });
+  const client = new pg.Client({
+    host: "127.0.0.1",
+    port,
+    user: "postgres",
+    database: "postgres",
+    connectionTimeoutMillis: 2_000,
+  });
   try {
     await client.connect();
     const result = await client.query<{ value: string }>(`select current_setting($1) as value`, [name]);
@@ -78,7 +88,9 @@ describe("private PostgreSQL per checkout", () => {
       () => "started",
       (error: { stderr?: string }) => error.stderr ?? "",
     );
-    expect(refused).toMatch(/already serves a PostgreSQL that this checkout did not start; set SLUICE_PG_PORT/);
+    expect(refused).toMatch(
+      /already serves a PostgreSQL that this checkout did not start; set SLUICE_PG_PORT/,
+    );
 
     // npm run stop in A: A's servers stop, B's keeps serving
     await stop(a);

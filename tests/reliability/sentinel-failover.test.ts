@@ -49,7 +49,11 @@ describe("Redis Sentinel failover", () => {
     await sleep(1_000);
     const killedAt = traffic.now();
     await group.primary.kill();
-    await waitFor(async () => (await info(group.replica, "replication")).includes("role:master"), "the replica's promotion", 20_000);
+    await waitFor(
+      async () => (await info(group.replica, "replication")).includes("role:master"),
+      "the replica's promotion",
+      20_000,
+    );
     const promotedAt = traffic.now();
     expect(await traffic.exactAgain(40, 15_000)).toBe(true);
     await sleep(1_000);
@@ -59,7 +63,9 @@ describe("Redis Sentinel failover", () => {
     const timedOut = after.timedOut - before.timedOut;
     const result = figures(traffic.samples, killedAt, TIMEOUT_MS, LIMIT, WINDOW_MS, timedOut);
     print("Sentinel (primary + replica + 3 sentinels, down-after 1 s)", result);
-    console.log(`  the sentinels promoted the replica ${(promotedAt - killedAt).toFixed(0)} ms after the kill (as polled)`);
+    console.log(
+      `  the sentinels promoted the replica ${(promotedAt - killedAt).toFixed(0)} ms after the kill (as polled)`,
+    );
     expect(result.non200).toBe(0);
     expectServerLatency(before, after);
     // the client's own timings (printed) include this shared machine's scheduling delays:

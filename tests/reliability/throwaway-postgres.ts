@@ -39,7 +39,18 @@ export class ThrowawayPostgres {
 
   async start(): Promise<void> {
     const options = `-p ${this.port} -k ${this.root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`;
-    await this.asPostgres("pg_ctl", ["-D", this.dir, "-l", join(this.root, "server.log"), "-w", "-t", "30", "-o", options, "start"]);
+    await this.asPostgres("pg_ctl", [
+      "-D",
+      this.dir,
+      "-l",
+      join(this.root, "server.log"),
+      "-w",
+      "-t",
+      "30",
+      "-o",
+      options,
+      "start",
+    ]);
   }
 
   async stop(): Promise<void> {

@@ -30,7 +30,8 @@ export class RedisNode {
     this.child = spawn(this.binary, this.args, { stdio: "ignore" });
     const child = this.child;
     for (let i = 0; i < 200; i++) {
-      if (child.exitCode !== null) throw new Error(`${this.binary} on ${this.port} exited at start (port taken?)`);
+      if (child.exitCode !== null)
+        throw new Error(`${this.binary} on ${this.port} exited at start (port taken?)`);
       if (await ping(this.port)) return;
       await sleep(50);
     }
@@ -48,14 +49,25 @@ export class RedisNode {
   }
 
   client(): Redis {
-    const client = new Redis({ port: this.port, host: "127.0.0.1", maxRetriesPerRequest: 1, lazyConnect: true });
+    const client = new Redis({
+      port: this.port,
+      host: "127.0.0.1",
+      maxRetriesPerRequest: 1,
+      lazyConnect: true,
+    });
     client.on("error", () => undefined);
     return client;
   }
 }
 
 async function ping(port: number): Promise<boolean> {
-  const client = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis({
+    port,
+    host: "127.0.0.1",
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   client.on("error", () => undefined);
   try {
     await client.connect();
@@ -67,8 +79,18 @@ async function ping(port: number): Promise<boolean> {
   }
 }
 
-const serverArgs = (port: number, dir: string): string[] =>
-  ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir];
+const serverArgs = (port: number, dir: string): string[] => [
+  "--port",
+  String(port),
+  "--bind",
+  "127.0.0.1",
+  "--save",
+  "",
+  "--appendonly",
+  "no",
+  "--dir",
+  dir,
+];
 
 export const SENTINEL_NAME = "sluice-ha";
 
@@ -81,7 +103,12 @@ export class SentinelGroup {
 
   constructor(readonly base: number) {
     this.primary = new RedisNode(base, serverArgs(base, this.dir));
-    this.replica = new RedisNode(base + 1, [...serverArgs(base + 1, this.dir), "--replicaof", "127.0.0.1", String(base)]);
+    this.replica = new RedisNode(base + 1, [
+      ...serverArgs(base + 1, this.dir),
+      "--replicaof",
+      "127.0.0.1",
+      String(base),
+    ]);
     this.sentinels = [2, 3, 4].map((offset) => {
       const port = base + offset;
       const file = join(this.dir, `sentinel-${port}.conf`);
@@ -109,7 +136,10 @@ export class SentinelGroup {
   async start(): Promise<void> {
     await this.primary.start();
     await this.replica.start();
-    await waitFor(async () => (await info(this.replica, "replication")).includes("master_link_status:up"), "the replica to sync");
+    await waitFor(
+      async () => (await info(this.replica, "replication")).includes("master_link_status:up"),
+      "the replica to sync",
+    );
     for (const sentinel of this.sentinels) await sentinel.start();
     // every sentinel sees the replica and the other sentinels before the test may kill anything
     await waitFor(async () => {
@@ -141,7 +171,11 @@ export async function info(node: RedisNode, section: string): Promise<string> {
   }
 }
 
-export async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+export async function waitFor(
+  condition: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await condition()) return;

@@ -9,7 +9,11 @@ import { orNotFound } from "@/app/(dashboard)/_lib/load";
 
 export const metadata: Metadata = { title: "Audit log" };
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
+export default async function AuditPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[]>>;
+}) {
   const user = await requireUser();
   if (!user.isOperator) notFound();
   const parsed = parseAuditFilter(await searchParams);

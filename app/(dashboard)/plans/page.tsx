@@ -119,7 +119,13 @@ function LimitList({
             <td>{describeRule(normalizeLimit(l))}</td>
             <td className="actions">
               <Link href={editorHref("", scope, l.name)}>Edit</Link>
-              <DeleteLimitButton slug="" scope={scope} name={l.name} reverts={false} deleteAction={deleteLimitAction} />
+              <DeleteLimitButton
+                slug=""
+                scope={scope}
+                name={l.name}
+                reverts={false}
+                deleteAction={deleteLimitAction}
+              />
             </td>
           </tr>
         ))}

@@ -23,7 +23,12 @@ export async function GET(request: Request): Promise<Response> {
   const user = await currentUser();
   if (!user) return fail(401, "unauthorized", "Sign in to see usage.");
   const parsed = Query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!parsed.success) return fail(400, "invalid_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  if (!parsed.success)
+    return fail(
+      400,
+      "invalid_request",
+      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+    );
   try {
     const data = await dashboardData(user, parsed.data);
     return Response.json(data, { headers: { "cache-control": "no-store" } });

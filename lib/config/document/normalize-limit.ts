@@ -2,7 +2,14 @@
 // the field-by-field merge that inheritance means (docs/configuration.md: unset fields inherit).
 
 import { parseDuration } from "@/lib/shared/duration";
-import type { Algorithm, Consistency, LimitAction, LimitBy, LimitMode, StoreFailure } from "@/lib/shared/limit-types";
+import type {
+  Algorithm,
+  Consistency,
+  LimitAction,
+  LimitBy,
+  LimitMode,
+  StoreFailure,
+} from "@/lib/shared/limit-types";
 
 import type { LimitDoc } from "./limit-schema";
 
@@ -24,10 +31,7 @@ export interface LimitFields {
 
 /** Names as a person knows them ("window", not "windowMs"), for provenance and messages. */
 export type LimitFieldName =
-  | Exclude<keyof LimitFields, "windowMs" | "maxDelayMs" | "syncEveryMs">
-  | "window"
-  | "maxDelay"
-  | "syncEvery";
+  Exclude<keyof LimitFields, "windowMs" | "maxDelayMs" | "syncEveryMs"> | "window" | "maxDelay" | "syncEvery";
 
 const FIELD_ORDER: readonly (keyof LimitFields)[] = [
   "by",

@@ -2,12 +2,7 @@ import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import { ConflictError, NotFoundError } from "@/lib/data/errors";
 import type { ImportResult } from "@/lib/data/import-config";
-import {
-  importGlobal,
-  importTenant,
-  readGlobalDoc,
-  readTenantDoc,
-} from "@/lib/data/edits/document-edit";
+import { importGlobal, importTenant, readGlobalDoc, readTenantDoc } from "@/lib/data/edits/document-edit";
 
 // Route patterns: a tenant's own (editors) and global ones (operators). A route is added
 // empty and gets limits in the limit editor; removing it removes its limits too.

@@ -3,12 +3,7 @@ import type { Principal } from "@/lib/auth/principal";
 import type { LimitDoc, TenantDoc } from "@/lib/config/document";
 import { ConflictError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
 import type { ImportResult } from "@/lib/data/import-config";
-import {
-  importGlobal,
-  importTenant,
-  readGlobalDoc,
-  readTenantDoc,
-} from "@/lib/data/edits/document-edit";
+import { importGlobal, importTenant, readGlobalDoc, readTenantDoc } from "@/lib/data/edits/document-edit";
 import type { LimitTarget } from "@/lib/data/edits/limit-target";
 
 // Add, change or remove one limit wherever it is declared. Errors from the import keep

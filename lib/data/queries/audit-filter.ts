@@ -19,7 +19,10 @@ export const AuditFilter = z.strictObject({
     .optional(),
   from: day.optional(),
   to: day.optional(),
-  before: z.string().regex(/^\d{1,19}$/, { error: "must be an entry id from a previous page" }).optional(),
+  before: z
+    .string()
+    .regex(/^\d{1,19}$/, { error: "must be an entry id from a previous page" })
+    .optional(),
 });
 export type AuditFilter = z.infer<typeof AuditFilter>;
 

@@ -17,17 +17,20 @@ const LOOKUPS: Record<string, Lookup> = {
   key: (tx, ids) => tx.apiKey.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }),
   "service-token": (tx, ids) =>
     tx.serviceToken.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }),
-  "admin-token": (tx, ids) => tx.adminToken.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }),
+  "admin-token": (tx, ids) =>
+    tx.adminToken.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }),
   member: async (tx, ids) =>
     (await tx.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } })).map((u) => ({
       id: u.id,
       name: u.email,
     })),
   invitation: async (tx, ids) =>
-    (await tx.invitation.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } })).map((i) => ({
-      id: i.id,
-      name: i.email,
-    })),
+    (await tx.invitation.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } })).map(
+      (i) => ({
+        id: i.id,
+        name: i.email,
+      }),
+    ),
 };
 LOOKUPS.user = LOOKUPS.member as Lookup;
 
@@ -35,7 +38,8 @@ LOOKUPS.user = LOOKUPS.member as Lookup;
 export async function targetNames(tx: Tx, entries: readonly Entry[]): Promise<Map<bigint, string>> {
   const byType = new Map<string, Set<string>>();
   for (const e of entries) {
-    if (e.targetId && LOOKUPS[e.targetType]) byType.set(e.targetType, (byType.get(e.targetType) ?? new Set()).add(e.targetId));
+    if (e.targetId && LOOKUPS[e.targetType])
+      byType.set(e.targetType, (byType.get(e.targetType) ?? new Set()).add(e.targetId));
   }
   const names = new Map<string, string>();
   for (const [type, ids] of byType) {

@@ -25,7 +25,10 @@ function at(ms: number): Prisma.Sql {
   return Prisma.sql`${new Date(ms).toISOString()}::timestamp`;
 }
 
-async function fenced(stillHeld: () => Promise<boolean>, write: (tx: Prisma.TransactionClient) => Promise<void>) {
+async function fenced(
+  stillHeld: () => Promise<boolean>,
+  write: (tx: Prisma.TransactionClient) => Promise<void>,
+) {
   await db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_ID}::bigint)`;
     if (!(await stillHeld())) throw new LeaseLost("the rollup lease moved to another server");
@@ -71,7 +74,10 @@ export interface RetentionResult {
 }
 
 /** Deletes rows older than the retention (every tenant: this is the job's own sweep). */
-export async function deleteExpired(minutesBeforeMs: number, hoursBeforeMs: number): Promise<RetentionResult> {
+export async function deleteExpired(
+  minutesBeforeMs: number,
+  hoursBeforeMs: number,
+): Promise<RetentionResult> {
   const minutes = await db().usageMinute.deleteMany({ where: { minute: { lt: new Date(minutesBeforeMs) } } });
   const hours = await db().usageHour.deleteMany({ where: { hour: { lt: new Date(hoursBeforeMs) } } });
   return { minutes: minutes.count, hours: hours.count };

@@ -38,7 +38,8 @@ async function watermarks(ctx: RowContext): Promise<{ minute: number; hour: numb
 async function redisRows(tenantId: string, from: number, to: number, perSecond: boolean, ctx: RowContext) {
   const oldest = minuteOf(ctx.now - ctx.secondsRetentionMs);
   const minutes: number[] = [];
-  for (let m = Math.max(minuteOf(from), oldest); m * MINUTE_MS < to && m <= minuteOf(ctx.now); m++) minutes.push(m);
+  for (let m = Math.max(minuteOf(from), oldest); m * MINUTE_MS < to && m <= minuteOf(ctx.now); m++)
+    minutes.push(m);
   const hashes = await readMinutes(ctx.client, ctx.ns, tenantId, minutes);
   const rows = new Map<string, UsageRow>();
   for (const [minute, hash] of hashes) {
@@ -61,17 +62,29 @@ async function minuteRowsFromDb(tenantId: string, from: number, to: number): Pro
     where: { tenantId, minute: { gte: new Date(from), lt: new Date(to) } },
   });
   return found.map((r) => ({
-    t: r.minute.getTime(), keyId: r.keyId, route: r.route, allowed: toNumber(r.allowed),
-    rejected: toNumber(r.rejected), shadowRejected: toNumber(r.shadowRejected), degraded: toNumber(r.degraded),
+    t: r.minute.getTime(),
+    keyId: r.keyId,
+    route: r.route,
+    allowed: toNumber(r.allowed),
+    rejected: toNumber(r.rejected),
+    shadowRejected: toNumber(r.shadowRejected),
+    degraded: toNumber(r.degraded),
   }));
 }
 
 async function hourRowsFromDb(tenantId: string, from: number, to: number): Promise<UsageRow[]> {
   if (from >= to) return [];
-  const found = await db().usageHour.findMany({ where: { tenantId, hour: { gte: new Date(from), lt: new Date(to) } } });
+  const found = await db().usageHour.findMany({
+    where: { tenantId, hour: { gte: new Date(from), lt: new Date(to) } },
+  });
   return found.map((r) => ({
-    t: r.hour.getTime(), keyId: r.keyId, route: r.route, allowed: toNumber(r.allowed),
-    rejected: toNumber(r.rejected), shadowRejected: toNumber(r.shadowRejected), degraded: toNumber(r.degraded),
+    t: r.hour.getTime(),
+    keyId: r.keyId,
+    route: r.route,
+    allowed: toNumber(r.allowed),
+    rejected: toNumber(r.rejected),
+    shadowRejected: toNumber(r.shadowRejected),
+    degraded: toNumber(r.degraded),
   }));
 }
 

@@ -120,7 +120,9 @@ export class SyncCycle {
     const now = Date.now();
     if (now - this.lastError > 10_000) {
       this.lastError = now;
-      console.warn(`[sluice] local limits: sync failed, deciding from memory until Redis answers: ${error.message}`);
+      console.warn(
+        `[sluice] local limits: sync failed, deciding from memory until Redis answers: ${error.message}`,
+      );
     }
   }
 }

@@ -193,7 +193,8 @@ export class LeanRedis implements HotClient {
       this.pending.push({
         done: (error, reply) => {
           // ROLE answers an array: a former master the sentinels demoted is not one to use
-          if (Array.isArray(reply) && reply[0] !== "master") error = new Error(`Redis is a ${String(reply[0])}, not the master`);
+          if (Array.isArray(reply) && reply[0] !== "master")
+            error = new Error(`Redis is a ${String(reply[0])}, not the master`);
           if (error) socket.destroy(error);
           else if (--left === 0) becomeReady();
         },

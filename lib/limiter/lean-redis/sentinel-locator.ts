@@ -70,7 +70,8 @@ export class SentinelLocator {
     socket.on("data", (chunk: Buffer) => {
       reader.feed(chunk, (value) => {
         // ["message", "+switch-master", "<name> <old ip> <old port> <new ip> <new port>"]
-        if (Array.isArray(value) && value[0] === "message" && String(value[2]).split(" ")[0] === this.name) onSwitch();
+        if (Array.isArray(value) && value[0] === "message" && String(value[2]).split(" ")[0] === this.name)
+          onSwitch();
       });
     });
     socket.on("error", () => undefined); // the close below retries on the next sentinel

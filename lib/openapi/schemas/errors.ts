@@ -83,7 +83,9 @@ export function errors(
 export const METHOD_NOT_ALLOWED = {
   json: {
     description: "method_not_allowed: this path does not take that method; `Allow` lists the one it takes.",
-    headers: { allow: { description: "The method this path takes.", schema: { type: "string" }, required: true } },
+    headers: {
+      allow: { description: "The method this path takes.", schema: { type: "string" }, required: true },
+    },
     // added to the generated document, so the registered component by reference
     content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
   },

@@ -139,7 +139,11 @@ describe("credentials", () => {
     expect(byName.status).toBe(403);
     expect(byName.body.error).toMatchObject({ code: "forbidden", path: "tenant" });
     // another tenant's key answers as an unknown key (tests/security/check-token-scope.test.ts)
-    const byKey = await post<{ reason: string }>("/api/check", { apiKey: keys[`${other}/k`] }, { token: limited });
+    const byKey = await post<{ reason: string }>(
+      "/api/check",
+      { apiKey: keys[`${other}/k`] },
+      { token: limited },
+    );
     expect(byKey.status).toBe(200);
     expect(byKey.body.reason).toBe("unknown_key");
     // a tenant that does not exist is as forbidden as one that does: nothing leaks

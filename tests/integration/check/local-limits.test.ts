@@ -59,7 +59,11 @@ beforeAll(async () => {
 afterAll(closeClients);
 
 /** `total` checks, alternating between the two apps, `parallel` at a time. */
-async function hammer(tenant: string, total: number, parallel: number): Promise<{ admitted: number; ms: number }> {
+async function hammer(
+  tenant: string,
+  total: number,
+  parallel: number,
+): Promise<{ admitted: number; ms: number }> {
   let next = 0;
   let admitted = 0;
   const started = performance.now();

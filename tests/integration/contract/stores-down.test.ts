@@ -22,7 +22,14 @@ beforeAll(async () => {
       slug,
       plan,
       limits: [
-        { name: "strict", by: "tenant", algorithm: "fixed_window", limit: 100, window: "1m", onStoreFailure: "closed" },
+        {
+          name: "strict",
+          by: "tenant",
+          algorithm: "fixed_window",
+          limit: 100,
+          window: "1m",
+          onStoreFailure: "closed",
+        },
       ],
     },
   ]);
@@ -44,35 +51,54 @@ afterAll(async () => {
 });
 
 /** Sends the request to the app with its stores down; expects `status` and a conforming answer. */
-async function conforms(operation: string, path: string, status: number, body?: unknown): Promise<RealAnswer> {
+async function conforms(
+  operation: string,
+  path: string,
+  status: number,
+  body?: unknown,
+): Promise<RealAnswer> {
   const method = operation.split(" ")[0] ?? "GET";
   const response = await fetch(`${app.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${BOOTSTRAP}`, ...(body ? { "content-type": "application/json" } : {}) },
+    headers: {
+      authorization: `Bearer ${BOOTSTRAP}`,
+      ...(body ? { "content-type": "application/json" } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const answer = { status: response.status, headers: response.headers, text: await response.text() };
-  expect({ status: answer.status, problems: validator.problems(operation, answer) }, answer.text.slice(0, 300)).toEqual({
+  expect(
+    { status: answer.status, problems: validator.problems(operation, answer) },
+    answer.text.slice(0, 300),
+  ).toEqual({
     status,
     problems: [],
   });
   return answer;
 }
 
-const code = (answer: RealAnswer): string => (JSON.parse(answer.text) as { error: { code: string } }).error.code;
+const code = (answer: RealAnswer): string =>
+  (JSON.parse(answer.text) as { error: { code: string } }).error.code;
 
 describe("Redis down", () => {
   it("a check against a fail-closed limit: 200, denied store_unavailable, degraded", async () => {
     await conforms("POST /api/check", "/api/check", 200, { tenant: slug });
     await redis.kill();
     const answer = await conforms("POST /api/check", "/api/check", 200, { tenant: slug });
-    expect(JSON.parse(answer.text)).toMatchObject({ allowed: false, reason: "store_unavailable", degraded: true });
+    expect(JSON.parse(answer.text)).toMatchObject({
+      allowed: false,
+      reason: "store_unavailable",
+      degraded: true,
+    });
   });
 
   it("counters: state and reset answer 503 store_unavailable; health 503", async () => {
     const state = await conforms("GET /api/admin/state", `/api/admin/state?tenant=${slug}`, 503);
     expect(code(state)).toBe("store_unavailable");
-    const reset = await conforms("POST /api/admin/reset", "/api/admin/reset", 503, { tenant: slug, limit: "strict" });
+    const reset = await conforms("POST /api/admin/reset", "/api/admin/reset", 503, {
+      tenant: slug,
+      limit: "strict",
+    });
     expect(code(reset)).toBe("store_unavailable");
     await conforms("GET /api/health", "/api/health", 503);
   });
@@ -81,9 +107,14 @@ describe("Redis down", () => {
 describe("PostgreSQL down", () => {
   it("admin reads and writes answer 503 database_unavailable, and change nothing", async () => {
     await database.cut();
-    const write = await conforms("POST /api/admin/tenants/{slug}/keys", `/api/admin/tenants/${slug}/keys`, 503, {
-      name: "never-made",
-    });
+    const write = await conforms(
+      "POST /api/admin/tenants/{slug}/keys",
+      `/api/admin/tenants/${slug}/keys`,
+      503,
+      {
+        name: "never-made",
+      },
+    );
     expect(code(write)).toBe("database_unavailable");
     const read = await conforms("GET /api/admin/tenants/{slug}/keys", `/api/admin/tenants/${slug}/keys`, 503);
     expect(code(read)).toBe("database_unavailable");

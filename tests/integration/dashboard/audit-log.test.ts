@@ -14,7 +14,13 @@ import { anyPlan, makeMember, makeTenant, system, uniqueSlug } from "./fixtures"
 const slug = uniqueSlug("audit-log");
 const other = uniqueSlug("audit-other");
 let editor: Principal;
-const cap = { name: "cap", by: "tenant" as const, algorithm: "token_bucket" as const, limit: 20, window: "1s" };
+const cap = {
+  name: "cap",
+  by: "tenant" as const,
+  algorithm: "token_bucket" as const,
+  limit: 20,
+  window: "1s",
+};
 
 beforeAll(async () => {
   const plan = await anyPlan();
@@ -23,7 +29,11 @@ beforeAll(async () => {
   editor = await makeMember(`${slug}@editor.test`, id, "editor");
   await createApiKey(editor, slug, { name: "backend" });
   await saveLimit(editor, { kind: "tenant", tenant: slug }, { originalName: null, limit: cap });
-  await saveLimit(editor, { kind: "tenant", tenant: slug }, { originalName: "cap", limit: { ...cap, limit: 40 } });
+  await saveLimit(
+    editor,
+    { kind: "tenant", tenant: slug },
+    { originalName: "cap", limit: { ...cap, limit: 40 } },
+  );
 });
 
 describe("audit log", () => {
@@ -32,7 +42,9 @@ describe("audit log", () => {
     const key = rows.find((r) => r.action === "key.create");
     expect(key?.target).toBe("key backend");
     const edit = rows.find((r) => r.action === "tenant.update");
-    expect(fieldDiff(edit?.before, edit?.after)).toEqual([{ path: "limits[cap].limit", before: "20", after: "40" }]);
+    expect(fieldDiff(edit?.before, edit?.after)).toEqual([
+      { path: "limits[cap].limit", before: "20", after: "40" },
+    ]);
   });
 
   it("filters by kind and actor, pages by cursor", async () => {
@@ -41,11 +53,17 @@ describe("audit log", () => {
     expect(keys.rows.every((r) => r.action.startsWith("key."))).toBe(true);
     const mine = await listAuditEntries(editor, { tenantSlug: slug, filter: { actor: "EDITOR.TEST" } });
     expect(mine.rows.length).toBeGreaterThanOrEqual(3);
-    expect((await listAuditEntries(editor, { tenantSlug: slug, filter: { actor: "nobody" } })).rows).toEqual([]);
+    expect((await listAuditEntries(editor, { tenantSlug: slug, filter: { actor: "nobody" } })).rows).toEqual(
+      [],
+    );
     const first = await listAuditEntries(editor, { tenantSlug: slug, take: 1 });
     expect(first.rows).toHaveLength(1);
     expect(first.nextBefore).toBe(first.rows[0]?.id);
-    const second = await listAuditEntries(editor, { tenantSlug: slug, take: 1, filter: { before: first.nextBefore ?? "" } });
+    const second = await listAuditEntries(editor, {
+      tenantSlug: slug,
+      take: 1,
+      filter: { before: first.nextBefore ?? "" },
+    });
     expect(Number(second.rows[0]?.id)).toBeLessThan(Number(first.rows[0]?.id));
     const all = await listAuditEntries(editor, { tenantSlug: slug, take: 200 });
     expect(all.nextBefore).toBeNull();
@@ -53,15 +71,21 @@ describe("audit log", () => {
 
   it("filters by time range and by tenant (operators)", async () => {
     const today = new Date().toISOString().slice(0, 10);
-    expect((await listAuditEntries(editor, { tenantSlug: slug, filter: { from: today } })).rows.length).toBeGreaterThan(0);
-    expect((await listAuditEntries(editor, { tenantSlug: slug, filter: { to: "2020-01-01" } })).rows).toEqual([]);
+    expect(
+      (await listAuditEntries(editor, { tenantSlug: slug, filter: { from: today } })).rows.length,
+    ).toBeGreaterThan(0);
+    expect((await listAuditEntries(editor, { tenantSlug: slug, filter: { to: "2020-01-01" } })).rows).toEqual(
+      [],
+    );
     const scoped = await listAuditEntries(system, { tenantSlug: null, filter: { tenant: slug }, take: 200 });
     expect(new Set(scoped.rows.map((r) => r.tenantSlug))).toEqual(new Set([slug]));
   });
 
   it("keeps a member to its tenant and refuses malformed filters, naming the field", async () => {
     await expect(listAuditEntries(editor, { tenantSlug: other })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(listAuditEntries(editor, { tenantSlug: null, filter: { tenant: slug } })).rejects.toThrow(/operators/);
+    await expect(listAuditEntries(editor, { tenantSlug: null, filter: { tenant: slug } })).rejects.toThrow(
+      /operators/,
+    );
     const bad = parseAuditFilter({ from: "yesterday", kind: "DROP TABLE" });
     expect(bad.success).toBe(false);
     expect(new Set(bad.error?.issues.map((i) => i.path.join(".")))).toEqual(new Set(["kind", "from"]));

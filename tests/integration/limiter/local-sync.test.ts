@@ -80,7 +80,11 @@ describe("local sync", () => {
     const port = await freePort();
     const throwaway = new ThrowawayRedis(port);
     await throwaway.start();
-    const client = new Redis(throwaway.url, { maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 50 });
+    const client = new Redis(throwaway.url, {
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => 50,
+    });
     client.on("error", () => undefined);
     try {
       const { store, cycle } = server(ioredisScripts(client, [localSyncScript()]));

@@ -28,12 +28,17 @@ afterAll(async () => {
 });
 
 const lastUsed = async (keyName: string) =>
-  (await db().apiKey.findUniqueOrThrow({ where: { id: tenant.keys[keyName] } })).lastUsedAt?.getTime() ?? null;
+  (await db().apiKey.findUniqueOrThrow({ where: { id: tenant.keys[keyName] } })).lastUsedAt?.getTime() ??
+  null;
 
 describe("last used", () => {
   it("moves noted uses to PostgreSQL once, never back in time, ignoring unknown ids", async () => {
     const t1 = Date.UTC(2026, 0, 1, 12, 0, 0);
-    await client.hset(lastUsedKey(NS), { [`k:${tenant.keys.b}`]: String(t1), "k:no-such-key": String(t1), "x:junk": "1" });
+    await client.hset(lastUsedKey(NS), {
+      [`k:${tenant.keys.b}`]: String(t1),
+      "k:no-such-key": String(t1),
+      "x:junk": "1",
+    });
     expect(await moveLastUsed(client, NS)).toBe(1);
     expect(await lastUsed("b")).toBe(t1);
     expect(await client.exists(lastUsedKey(NS))).toBe(0);
@@ -44,27 +49,33 @@ describe("last used", () => {
     expect(await moveLastUsed(client, NS)).toBe(0);
   });
 
-  it.skipIf(!APP)("records checks with an API key and a service token, within seconds", { timeout: 60_000 }, async () => {
-    expect(await lastUsed("a")).toBeNull();
-    const check = () =>
-      fetch(`${APP}/api/check`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token.token}`, "content-type": "application/json" },
-        body: JSON.stringify({ tenant: tenant.slug, key: "a", route: "GET /v1/anything" }),
-      });
-    // the app picks the new token and key up with the next published config
-    const before = Date.now();
-    for (let i = 0; i < 100 && (await check()).status !== 200; i++) await sleep(200);
-    for (let i = 0; i < 20; i++) expect((await check()).status).toBe(200);
-    let keyAt: number | null = null;
-    let tokenAt: number | null = null;
-    for (let i = 0; i < 60 && (keyAt === null || tokenAt === null); i++) {
-      await sleep(500);
-      keyAt = await lastUsed("a");
-      tokenAt = (await db().serviceToken.findUniqueOrThrow({ where: { id: token.id } })).lastUsedAt?.getTime() ?? null;
-    }
-    expect(keyAt).toBeGreaterThanOrEqual(before - 1_000);
-    expect(tokenAt).toBeGreaterThanOrEqual(before - 1_000);
-    expect(keyAt).toBeLessThanOrEqual(Date.now());
-  });
+  it.skipIf(!APP)(
+    "records checks with an API key and a service token, within seconds",
+    { timeout: 60_000 },
+    async () => {
+      expect(await lastUsed("a")).toBeNull();
+      const check = () =>
+        fetch(`${APP}/api/check`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token.token}`, "content-type": "application/json" },
+          body: JSON.stringify({ tenant: tenant.slug, key: "a", route: "GET /v1/anything" }),
+        });
+      // the app picks the new token and key up with the next published config
+      const before = Date.now();
+      for (let i = 0; i < 100 && (await check()).status !== 200; i++) await sleep(200);
+      for (let i = 0; i < 20; i++) expect((await check()).status).toBe(200);
+      let keyAt: number | null = null;
+      let tokenAt: number | null = null;
+      for (let i = 0; i < 60 && (keyAt === null || tokenAt === null); i++) {
+        await sleep(500);
+        keyAt = await lastUsed("a");
+        tokenAt =
+          (await db().serviceToken.findUniqueOrThrow({ where: { id: token.id } })).lastUsedAt?.getTime() ??
+          null;
+      }
+      expect(keyAt).toBeGreaterThanOrEqual(before - 1_000);
+      expect(tokenAt).toBeGreaterThanOrEqual(before - 1_000);
+      expect(keyAt).toBeLessThanOrEqual(Date.now());
+    },
+  );
 });

@@ -5,7 +5,17 @@ import { queryUsage, type UsageRequest } from "@/lib/usage/api-series";
 import { dashboardData } from "@/lib/usage/dashboard";
 import { UsageRollup } from "@/lib/usage/rollup";
 import type { Outcome } from "@/lib/usage/types";
-import { connect, contextAt, createTenant, HOUR, NS, recorderFor, SYSTEM, TestClock, type TestTenant } from "./setup";
+import {
+  connect,
+  contextAt,
+  createTenant,
+  HOUR,
+  NS,
+  recorderFor,
+  SYSTEM,
+  TestClock,
+  type TestTenant,
+} from "./setup";
 
 // Recording, flushing and the minute rollup against real Redis and PostgreSQL, across a
 // minute boundary driven by an injected clock. Read back through the code the admin API
@@ -18,8 +28,14 @@ const boundary = Math.floor(Date.now() / 60_000) * 60_000 - 10 * 60_000;
 
 function rollup(owner: string, now: number): UsageRollup {
   return new UsageRollup({
-    client, ns: NS, owner, clock: () => now, secondsRetentionMs: HOUR,
-    minutesRetentionMs: 30 * 24 * HOUR, hoursRetentionMs: 365 * 24 * HOUR, retentionEveryMs: Number.MAX_SAFE_INTEGER,
+    client,
+    ns: NS,
+    owner,
+    clock: () => now,
+    secondsRetentionMs: HOUR,
+    minutesRetentionMs: 30 * 24 * HOUR,
+    hoursRetentionMs: 365 * 24 * HOUR,
+    retentionEveryMs: Number.MAX_SAFE_INTEGER,
   });
 }
 
@@ -27,7 +43,13 @@ beforeAll(async () => {
   tenant = await createTenant("rec", ["backend", "mobile"]);
   const clock = new TestClock(boundary - 1_500);
   const recorder = recorderFor(client, clock);
-  const send = (n: number, keyId: string | null, route: string | null, outcome: Outcome, subject: string | null = null) => {
+  const send = (
+    n: number,
+    keyId: string | null,
+    route: string | null,
+    outcome: Outcome,
+    subject: string | null = null,
+  ) => {
     for (let i = 0; i < n; i++) recorder.record({ tenantId: tenant.id, keyId, route, outcome, subject });
   };
   // before the boundary: minute A
@@ -53,7 +75,11 @@ afterAll(async () => {
 });
 
 const query = (stepMs: number, extra: Partial<UsageRequest> = {}): UsageRequest => ({
-  tenant: tenant.slug, fromMs: boundary - 60_000, toMs: boundary + 60_000, stepMs, ...extra,
+  tenant: tenant.slug,
+  fromMs: boundary - 60_000,
+  toMs: boundary + 60_000,
+  stepMs,
+  ...extra,
 });
 const at = (iso: string) => Date.parse(iso);
 
@@ -74,21 +100,34 @@ describe("usage recording and rollup", () => {
     // again, as a new holder after a restart: same absolute values, nothing doubled
     await client.del(`${NS}{u:job}:lease`);
     await rollup("c", now).runOnce();
-    const rows = await db().usageMinute.findMany({ where: { tenantId: tenant.id }, orderBy: [{ minute: "asc" }, { keyId: "asc" }] });
+    const rows = await db().usageMinute.findMany({
+      where: { tenantId: tenant.id },
+      orderBy: [{ minute: "asc" }, { keyId: "asc" }],
+    });
     const plain = rows.map((r) => ({
-      minute: r.minute.getTime(), key: r.keyId, route: r.route,
+      minute: r.minute.getTime(),
+      key: r.keyId,
+      route: r.route,
       counts: [r.allowed, r.rejected, r.shadowRejected, r.degraded].map(Number),
     }));
-    expect(plain).toEqual([
-      { minute: boundary - 60_000, key: "", route: "", counts: [0, 0, 0, 2] },
-      { minute: boundary - 60_000, key: tenant.keys.backend, route: "GET /v1/items/:id", counts: [7, 3, 0, 0] },
-      { minute: boundary, key: tenant.keys.mobile, route: "POST /v1/search", counts: [5, 6, 4, 0] },
-    ].sort((a, b) => a.minute - b.minute || a.key!.localeCompare(b.key!)));
+    expect(plain).toEqual(
+      [
+        { minute: boundary - 60_000, key: "", route: "", counts: [0, 0, 0, 2] },
+        {
+          minute: boundary - 60_000,
+          key: tenant.keys.backend,
+          route: "GET /v1/items/:id",
+          counts: [7, 3, 0, 0],
+        },
+        { minute: boundary, key: tenant.keys.mobile, route: "POST /v1/search", counts: [5, 6, 4, 0] },
+      ].sort((a, b) => a.minute - b.minute || a.key!.localeCompare(b.key!)),
+    );
   });
 
   it("after the rollup, minute queries read PostgreSQL and still give exact counts, by key and route", async () => {
     // drop the Redis seconds: what remains must come from the minute rows
-    for (const m of [boundary / 60_000 - 1, boundary / 60_000]) await client.del(`${NS}{u:${tenant.id}}:s:${m}`);
+    for (const m of [boundary / 60_000 - 1, boundary / 60_000])
+      await client.del(`${NS}{u:${tenant.id}}:s:${m}`);
     const ctx = contextAt(client, boundary + 3 * 60_000);
     const series = await queryUsage(SYSTEM, query(60_000), ctx);
     expect(series.resolutionMs).toBe(60_000);
@@ -100,13 +139,22 @@ describe("usage recording and rollup", () => {
     const page = await dashboardData(SYSTEM, { tenant: tenant.slug, range: "24h" }, ctx);
     expect(page.source).toBe("minutes");
     expect(page.breakdown.rows.map((r) => [r.name, r.allowed, r.rejected, r.degraded])).toEqual([
-      ["mobile", 5, 6, 0], ["backend", 7, 3, 0], ["(no key)", 0, 0, 2],
+      ["mobile", 5, 6, 0],
+      ["backend", 7, 3, 0],
+      ["(no key)", 0, 0, 2],
     ]);
     expect(page.byRoute.map((r) => r.name)).toEqual(["POST /v1/search", "GET /v1/items/:id", "(no route)"]);
-    const mobileOnly = await queryUsage(SYSTEM, query(60_000, { key: "mobile", route: "POST /v1/search" }), ctx);
+    const mobileOnly = await queryUsage(
+      SYSTEM,
+      query(60_000, { key: "mobile", route: "POST /v1/search" }),
+      ctx,
+    );
     expect(mobileOnly.points.reduce((s, p) => s + p.rejected, 0)).toBe(6);
     const mobilePage = await dashboardData(SYSTEM, { tenant: tenant.slug, key: "mobile", range: "24h" }, ctx);
-    expect(mobilePage.breakdown).toMatchObject({ by: "route", rows: [{ name: "POST /v1/search", rejected: 6 }] });
+    expect(mobilePage.breakdown).toMatchObject({
+      by: "route",
+      rows: [{ name: "POST /v1/search", rejected: 6 }],
+    });
     expect(mobilePage.series.reduce((s, p) => s + p.allowed, 0)).toBe(5);
   });
 
@@ -114,17 +162,27 @@ describe("usage recording and rollup", () => {
     const now = Date.now();
     const day = 24 * HOUR;
     const row = { tenantId: tenant.id, keyId: "", route: "retention", allowed: 1n };
-    await db().usageMinute.createMany({ data: [
-      { ...row, minute: new Date(Math.floor((now - 31 * day) / 60_000) * 60_000) },
-      { ...row, minute: new Date(Math.floor((now - 29 * day) / 60_000) * 60_000) },
-    ] });
-    await db().usageHour.createMany({ data: [
-      { ...row, hour: new Date(Math.floor((now - 366 * day) / HOUR) * HOUR) },
-      { ...row, hour: new Date(Math.floor((now - 364 * day) / HOUR) * HOUR) },
-    ] });
+    await db().usageMinute.createMany({
+      data: [
+        { ...row, minute: new Date(Math.floor((now - 31 * day) / 60_000) * 60_000) },
+        { ...row, minute: new Date(Math.floor((now - 29 * day) / 60_000) * 60_000) },
+      ],
+    });
+    await db().usageHour.createMany({
+      data: [
+        { ...row, hour: new Date(Math.floor((now - 366 * day) / HOUR) * HOUR) },
+        { ...row, hour: new Date(Math.floor((now - 364 * day) / HOUR) * HOUR) },
+      ],
+    });
     const sweeper = new UsageRollup({
-      client, ns: `${NS}sweep:`, owner: "sweeper", clock: () => now, secondsRetentionMs: HOUR,
-      minutesRetentionMs: 30 * day, hoursRetentionMs: 365 * day, retentionEveryMs: 0,
+      client,
+      ns: `${NS}sweep:`,
+      owner: "sweeper",
+      clock: () => now,
+      secondsRetentionMs: HOUR,
+      minutesRetentionMs: 30 * day,
+      hoursRetentionMs: 365 * day,
+      retentionEveryMs: 0,
     });
     expect((await sweeper.runOnce()).deletedRows).toBeGreaterThanOrEqual(2);
     const left = await db().usageMinute.count({ where: { tenantId: tenant.id, route: "retention" } });

@@ -49,7 +49,13 @@ export class TestClock {
 }
 
 export function recorderFor(client: RedisClient, clock: TestClock): UsageRecorder {
-  return new UsageRecorder({ redis: () => client, ns: NS, enabled: true, secondsRetentionMs: HOUR, clock: clock.now });
+  return new UsageRecorder({
+    redis: () => client,
+    ns: NS,
+    enabled: true,
+    secondsRetentionMs: HOUR,
+    clock: clock.now,
+  });
 }
 
 export function contextAt(client: RedisClient, now: number): RowContext {

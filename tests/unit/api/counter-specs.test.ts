@@ -29,11 +29,17 @@ const acme = snapshot.tenants.acme!;
 
 describe("planCheck", () => {
   it("gives specs whose keys are the ones enforcement uses, skipping owners the check lacks", () => {
-    const planned = planCheck(snapshot, acme, "backend", { global: "POST /search", tenant: null }, {
-      tenantId: acme.id,
-      keyId: "backend",
-      subject: null,
-    });
+    const planned = planCheck(
+      snapshot,
+      acme,
+      "backend",
+      { global: "POST /search", tenant: null },
+      {
+        tenantId: acme.id,
+        keyId: "backend",
+        subject: null,
+      },
+    );
     const names = planned.map((p) => [p.limit.name, p.spec !== null]);
     expect(names).toEqual(
       expect.arrayContaining([

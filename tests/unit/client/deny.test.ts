@@ -68,9 +68,7 @@ describe("overLimit", () => {
 describe("queued", () => {
   it("checks again after the retry and returns the admission", async () => {
     let asked = 0;
-    const result = await queued({ jitter: 0 }, decision(false, 20), async () =>
-      decision(++asked >= 2, 20),
-    );
+    const result = await queued({ jitter: 0 }, decision(false, 20), async () => decision(++asked >= 2, 20));
     expect(result.allowed).toBe(true);
     expect(asked).toBe(2);
   });

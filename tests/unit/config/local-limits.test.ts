@@ -7,7 +7,11 @@ const plans = [{ name: "p", limits: [] }];
 
 function errorsOf(limit: Record<string, unknown>): Array<{ path: string; message: string }> {
   const result = validateDocument(
-    { tenants: [{ slug: "a", plan: "p", limits: [{ name: "x", by: "tenant", limit: 10, window: "1s", ...limit }] }] },
+    {
+      tenants: [
+        { slug: "a", plan: "p", limits: [{ name: "x", by: "tenant", limit: 10, window: "1s", ...limit }] },
+      ],
+    },
     { plans },
   );
   return result.ok ? [] : result.errors;
@@ -52,7 +56,8 @@ describe("local limits in the document", () => {
     expect(errorsOf({ algorithm: "fixed_window", syncEvery: "100ms" })).toEqual([
       {
         path: "tenants[0].limits[0].syncEvery",
-        message: "syncEvery applies only with consistency: local, and this limit's consistency is exact (the default)",
+        message:
+          "syncEvery applies only with consistency: local, and this limit's consistency is exact (the default)",
       },
     ]);
   });

@@ -71,6 +71,9 @@ describe("limit lines", () => {
       ],
       5_000,
     );
-    expect(lines.map((l) => [l.limit, l.perStep])).toEqual([["hour", 5], ["burst", 50]]);
+    expect(lines.map((l) => [l.limit, l.perStep])).toEqual([
+      ["hour", 5],
+      ["burst", 50],
+    ]);
   });
 });

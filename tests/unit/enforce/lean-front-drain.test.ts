@@ -101,7 +101,9 @@ describe("SLUICE_WORKERS", () => {
     expect(workerCount("auto", 6)).toBe(6);
     expect(workerCount("auto", 0)).toBe(1);
     for (const bad of ["0", "65", "two", "-1", "1.5", ""]) {
-      expect(() => parseEnv({ ...base, SLUICE_WORKERS: bad })).toThrow(/SLUICE_WORKERS must be a number of processes/);
+      expect(() => parseEnv({ ...base, SLUICE_WORKERS: bad })).toThrow(
+        /SLUICE_WORKERS must be a number of processes/,
+      );
     }
   });
 });

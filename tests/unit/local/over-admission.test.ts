@@ -15,8 +15,8 @@ describe("over-admission bound", () => {
       consistency: "exact",
       syncEveryMs: 100,
     });
-    expect(localSettingOf({ consistency: "", syncEvery: "1s" }, { consistency: "local", syncEveryMs: 50 })).toEqual(
-      { consistency: "local", syncEveryMs: 1_000 },
-    );
+    expect(
+      localSettingOf({ consistency: "", syncEvery: "1s" }, { consistency: "local", syncEveryMs: 50 }),
+    ).toEqual({ consistency: "local", syncEveryMs: 1_000 });
   });
 });

@@ -13,7 +13,12 @@ describe("usage key layout", () => {
   it("round-trips fields, routes with bars included", () => {
     const field = secondField(59, "key1", "GET /a|b/:id", "shadow_rejected");
     expect(field).toBe("59|key1|GET /a|b/:id|s");
-    expect(parseSecondField(field)).toEqual({ second: 59, keyId: "key1", route: "GET /a|b/:id", outcome: "shadow_rejected" });
+    expect(parseSecondField(field)).toEqual({
+      second: 59,
+      keyId: "key1",
+      route: "GET /a|b/:id",
+      outcome: "shadow_rejected",
+    });
     expect(parseSecondField("x|y")).toBeNull();
   });
 
@@ -26,7 +31,8 @@ describe("in-process batch", () => {
   it("aggregates per second, key, route and outcome, and bounds subjects", () => {
     const batch = new UsageBatch({ maxFields: 100, maxSubjects: 2 });
     const t = 120_000 + 5_300; // minute 2, second 5
-    for (const subject of ["a", "b", "c", "a"]) batch.add({ tenantId: "t", keyId: "k", route: "r", outcome: "rejected", subject }, t);
+    for (const subject of ["a", "b", "c", "a"])
+      batch.add({ tenantId: "t", keyId: "k", route: "r", outcome: "rejected", subject }, t);
     batch.add({ tenantId: "t", keyId: null, route: null, outcome: "allowed", subject: null }, t);
     const tenant = batch.tenants.get("t");
     expect(Object.fromEntries(tenant?.seconds.get(2) ?? [])).toEqual({ "5|k|r|r": 4, "5|||a": 1 });
@@ -59,7 +65,9 @@ describe("shaping", () => {
 
   it("breaks down by key with names, the rest grouped", () => {
     const names = new Map([["k1", "backend"]]);
-    expect(breakdown(rows, "key", names, 1).map((r) => [r.name, r.allowed + r.rejected + r.degraded])).toEqual([
+    expect(
+      breakdown(rows, "key", names, 1).map((r) => [r.name, r.allowed + r.rejected + r.degraded]),
+    ).toEqual([
       ["backend", 5],
       ["(other)", 3],
     ]);
@@ -68,7 +76,11 @@ describe("shaping", () => {
 
   it("names a route that was sent but matched nothing apart from no route", () => {
     const sent = [...rows, { t: 2_000, keyId: "k1", route: UNMATCHED_ROUTE_MARK, ...ZERO, allowed: 9 }];
-    expect(breakdown(sent, "route", new Map()).map((r) => r.name)).toEqual(["(unmatched route)", "r1", "(no route)"]);
+    expect(breakdown(sent, "route", new Map()).map((r) => r.name)).toEqual([
+      "(unmatched route)",
+      "r1",
+      "(no route)",
+    ]);
   });
 
   it("sums a minute hash into rows per key and route", () => {

@@ -71,7 +71,12 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
               {view}
             </div>
           ) : (
-            <RouteGroup key={route} route={route} count={rows.length} open={rows.some((r) => r.state !== "inherited")}>
+            <RouteGroup
+              key={route}
+              route={route}
+              count={rows.length}
+              open={rows.some((r) => r.state !== "inherited")}
+            >
               {view}
             </RouteGroup>
           );

@@ -20,7 +20,13 @@ interface Props {
 // each tenant's (and key's, route's) usage page has its own title, for tabs and history
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const [{ tenant }, query] = await Promise.all([params, searchParams]);
-  return { title: usageHeading({ tenant: decodeURIComponent(tenant), key: query.key ?? null, route: query.route ?? null }) };
+  return {
+    title: usageHeading({
+      tenant: decodeURIComponent(tenant),
+      key: query.key ?? null,
+      route: query.route ?? null,
+    }),
+  };
 }
 
 // One tenant, optionally narrowed to a key and then a route (the drill-down trail on top).

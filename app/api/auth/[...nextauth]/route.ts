@@ -2,7 +2,10 @@
 import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/options";
 
-async function handler(request: Request, context: { params: Promise<{ nextauth: string[] }> }): Promise<Response> {
+async function handler(
+  request: Request,
+  context: { params: Promise<{ nextauth: string[] }> },
+): Promise<Response> {
   return NextAuth(authOptions())(request, context) as Promise<Response>;
 }
 

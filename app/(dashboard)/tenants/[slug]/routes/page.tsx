@@ -21,9 +21,9 @@ export default async function RoutesPage({ params }: { params: Promise<{ slug: s
       <div className="panel">
         <h2>This tenant&apos;s routes</h2>
         <p className="muted">
-          A check&apos;s route resolves twice: to the most specific global pattern and to the most
-          specific of this tenant&apos;s own. The limits of both apply, so a route here adds limits
-          but never removes one set on a global route.
+          A check&apos;s route resolves twice: to the most specific global pattern and to the most specific of
+          this tenant&apos;s own. The limits of both apply, so a route here adds limits but never removes one
+          set on a global route.
         </p>
         {tenant.doc.routes.length === 0 ? (
           <p className="empty">
