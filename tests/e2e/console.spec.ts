@@ -130,11 +130,14 @@ test("degraded decisions, drill-down headings, unmatched routes and long ranges 
 
   // 24 h: the axis has dates
   await page.goto("/usage/acme?range=24h");
-  const ticks = await page
-    .getByTestId("traffic-chart")
-    .locator(".recharts-cartesian-axis-tick-value")
-    .allTextContents();
-  expect(ticks.join(" ")).toMatch(/[A-Z][a-z]{2} \d{1,2}/);
+  // the chart draws after hydration: read its ticks once it has some
+  await expect(async () => {
+    const ticks = await page
+      .getByTestId("traffic-chart")
+      .locator(".recharts-cartesian-axis-tick-value")
+      .allTextContents();
+    expect(ticks.join(" ")).toMatch(/[A-Z][a-z]{2} \d{1,2}/);
+  }).toPass({ timeout: 10_000 });
 });
 
 test("overview, tenant and usage pages in light, dark and at 390 px", async () => {
