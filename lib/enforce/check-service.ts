@@ -9,15 +9,24 @@ import {
   buildShape,
   CheckShapes,
   degradedAnswer,
+  keyParts,
   resolvedFor,
   shapeKeyOf,
-  checkParts,
+  subjectParts,
 } from "@/lib/enforce/check-shapes";
+import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/enforce/hot-checks";
 import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
-import { resolvedOf, resolveTarget, type KeyCaches, type TargetResolution } from "@/lib/enforce/resolve";
+import {
+  refused,
+  resolvedOf,
+  resolveTarget,
+  type Early,
+  type KeyCaches,
+  type TargetResolution,
+} from "@/lib/enforce/resolve";
 import type { KeyRecord } from "@/lib/enforce/config-index";
-import type { Caller } from "@/lib/enforce/service-auth";
+import { mayCheck, type Caller } from "@/lib/enforce/service-auth";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import { TtlLru } from "@/lib/enforce/ttl-lru";
 import type { CheckInput, ErrorBody } from "@/lib/enforce/types";
@@ -54,6 +63,8 @@ export class CheckService {
   readonly denied = new DenyCache();
   /** what checks of this version resolved to apart from their subject (check-shapes.ts) */
   readonly shapes = new CheckShapes();
+  /** whole checks of this version in front of the shapes, subject apart (hot-checks.ts) */
+  readonly hot = new HotChecks();
 
   constructor(
     private readonly holder: ConfigHolder,
@@ -67,6 +78,7 @@ export class CheckService {
       this.keys.unknown.clear();
       this.keys.known.clear();
       this.shapes.clear();
+      this.hot.clear();
       this.denied.clear();
       checkMetrics.configVersion(index.version);
     });
@@ -87,15 +99,16 @@ export class CheckService {
    */
   decide(input: CheckInput, caller: Caller, done: (answer: CheckAnswer) => void, timeoutMs?: number): void {
     const config = this.holder.current;
-    const target: TargetResolution = resolveTarget(input, caller, config, this.keys);
-    if (target.kind === "forbidden") {
-      done(forbiddenAnswer(target.tenantSlug, input));
+    const hotKey = hotKeyOf(input);
+    const hot = this.hot.get(hotKey, config.version);
+    if (hot !== undefined) {
+      if (mayCheck(caller, hot.resolved.tenant.slug)) this.limited(hot, input, done, timeoutMs);
+      else this.refuse(refused(input, hot.resolved.tenant.slug), input, config.version, done);
       return;
     }
-    if (target.kind === "early") {
-      if (target.cached) checkMetrics.cacheHit("negative");
-      const rendered = renderBody(earlyBody(target, config.version));
-      done(this.answer(rendered, target.tenant?.id ?? null, target.keyId, target.route, input));
+    const target: TargetResolution = resolveTarget(input, caller, config, this.keys);
+    if (target.kind !== "target") {
+      this.refuse(target, input, config.version, done);
       return;
     }
     const shapeKey = shapeKeyOf(target, input.subject !== null);
@@ -113,20 +126,54 @@ export class CheckService {
       }
       this.shapes.remember(shapeKey, shape);
     }
-    const entry = shape;
     const { key } = target;
-    const resolved = resolvedFor(entry, key);
+    const entry: HotCheck = {
+      version: config.version,
+      shape,
+      key,
+      resolved: resolvedFor(shape, key),
+      base: keyParts(shape, key),
+      used: false,
+    };
+    this.hot.remember(hotKey, entry);
+    this.limited(entry, input, done, timeoutMs);
+  }
+
+  /** A check that needs no counter: an early answer (unknown key...) or a refusal. */
+  private refuse(
+    target: Early | { kind: "forbidden"; tenantSlug: string },
+    input: CheckInput,
+    version: number,
+    done: (answer: CheckAnswer) => void,
+  ): void {
+    if (target.kind === "forbidden") {
+      done(forbiddenAnswer(target.tenantSlug, input));
+      return;
+    }
+    if (target.cached) checkMetrics.cacheHit("negative");
+    const rendered = renderBody(earlyBody(target, version));
+    done(this.answer(rendered, target.tenant?.id ?? null, target.keyId, target.route, input));
+  }
+
+  /** A check with its limits: from the deny cache, local counts or one limiter call. */
+  private limited(
+    hot: HotCheck,
+    input: CheckInput,
+    done: (answer: CheckAnswer) => void,
+    timeoutMs: number | undefined,
+  ): void {
+    const { shape: entry, key, resolved, version } = hot;
     if (entry.specs.length === 0) {
-      const rendered = renderBody(limiterBody(resolved, NO_LIMITS, config.version));
+      const rendered = renderBody(limiterBody(resolved, NO_LIMITS, version));
       done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       return;
     }
-    const { keys, specs, signature, template } = checkParts(entry, key, input.subject);
+    const parts = subjectParts(entry, hot.base, input.subject);
+    const { keys, specs, signature, template } = parts;
     if (resolved.matched.hasLocal && this.local !== null) {
-      const parts = { keys, specs, signature, template };
       const answer = (rendered: RenderedDecision) =>
         done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
-      this.local.decide({ shape: entry, parts, key }, input, config.version, answer, timeoutMs);
+      this.local.decide({ shape: entry, parts, key }, input, version, answer, timeoutMs);
       return;
     }
     const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost);
@@ -152,14 +199,14 @@ export class CheckService {
           } catch (error) {
             // a reply that does not fit: Redis' verdict is unknown, as if it had failed
             console.error("[sluice] unreadable limiter reply:", error);
-            rendered = degradedAnswer(entry, key, config.version);
+            rendered = degradedAnswer(entry, key, version);
           }
           if (signature !== null && !rendered.allowed) {
             const denial = { template, reply: result.reply, at: result.at, rendered };
             this.denied.remember(signature, input.cost, denial, sentAt);
           }
         } else {
-          rendered = degradedAnswer(entry, key, config.version);
+          rendered = degradedAnswer(entry, key, version);
         }
         done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       },

@@ -127,23 +127,41 @@ function fill(
   }
 }
 
-/** A check's own part: the shape's keys and specs with its key's and subject's counters. */
-export function checkParts(shape: CheckShape, key: KeyRecord | null, subject: string | null): CheckParts {
-  const { resolved, keySlots, subjectSlots } = shape;
+/**
+ * The key's part of a check (no subject filled in yet): the shape's keys and specs with its
+ * key's counters, the answer naming the key, and the deny signature up to the subject.
+ * Kept per hot check (hot-checks.ts), so a new subject costs only subjectParts.
+ */
+export function keyParts(shape: CheckShape, key: KeyRecord | null): CheckParts {
+  const { resolved, keySlots } = shape;
   const keyId = key?.id ?? null;
   const template = shape.template.forKey(key?.name ?? null);
-  const perKey = keySlots.length > 0 && keyId !== resolved.keyId;
-  const perSubject = subject !== null && subjectSlots.length > 0;
   const signature = shape.hasShadow
     ? null
-    : `${resolved.tenant.id}\n${keyId ?? ""}\n${resolved.route ?? ""}\n${perSubject ? subject : ""}`;
-  if (!perKey && !perSubject) return { keys: shape.keys, specs: shape.specs, signature, template };
+    : `${resolved.tenant.id}\n${keyId ?? ""}\n${resolved.route ?? ""}\n`;
+  if (keySlots.length === 0 || keyId === resolved.keyId)
+    return { keys: shape.keys, specs: shape.specs, signature, template };
   const keys = shape.keys.slice();
   const specs = shape.specs.slice();
-  if (perKey) fill(shape, keySlots, `k.${keyId}`, keys, specs);
-  if (perSubject) fill(shape, subjectSlots, `s.${subject}`, keys, specs);
+  fill(shape, keySlots, `k.${keyId}`, keys, specs);
   return { keys, specs, signature, template };
 }
+
+/** A check's parts from its key's: the subject's counters where a limit counts per subject. */
+export function subjectParts(shape: CheckShape, base: CheckParts, subject: string | null): CheckParts {
+  if (subject === null || shape.subjectSlots.length === 0) return base;
+  const keys = base.keys.slice();
+  const specs = base.specs.slice();
+  fill(shape, shape.subjectSlots, `s.${subject}`, keys, specs);
+  const signature = base.signature === null ? null : base.signature + subject;
+  return { keys, specs, signature, template: base.template };
+}
+
+/** A check's own part: the shape's keys and specs with its key's and subject's counters. */
+export function checkParts(shape: CheckShape, key: KeyRecord | null, subject: string | null): CheckParts {
+  return subjectParts(shape, keyParts(shape, key), subject);
+}
+
 export class CheckShapes {
   private readonly entries = new Map<string, CheckShape>();
   private total = 0;

@@ -2,8 +2,9 @@ import "server-only";
 
 // When API keys and service tokens were last used, gathered where checks are answered and
 // written with the usage flush. A credential is noted at most once a minute (the first use
-// in a minute sets the time), so a busy key costs a Map lookup per check and nothing more.
-// Bounded: ids come from the published config, and the memo is dropped past MAX_IDS.
+// in a minute sets the time), so a busy key costs one Map lookup per check, by its id as the
+// config holds it: no "k:<id>" string built per check (issue 20), the prefix is added when
+// drained. Bounded: ids come from the published config, and a memo is dropped past MAX_IDS.
 
 export type CredentialKind = "key" | "token";
 
@@ -12,28 +13,29 @@ const MAX_IDS = 100_000;
 const PREFIX: Record<CredentialKind, string> = { key: "k:", token: "t:" };
 
 export class CredentialUse {
-  /** "k:<id>" | "t:<id>" -> when it was last noted */
-  private readonly noted = new Map<string, number>();
-  private pending = new Map<string, number>();
+  /** per kind: id -> when it was last noted */
+  private readonly noted: Record<CredentialKind, Map<string, number>> = { key: new Map(), token: new Map() };
+  private pending: Record<CredentialKind, Map<string, number>> = { key: new Map(), token: new Map() };
 
   mark(kind: CredentialKind, id: string, now: number): void {
-    const field = PREFIX[kind] + id;
-    const last = this.noted.get(field);
+    const noted = this.noted[kind];
+    const last = noted.get(id);
     if (last !== undefined && now - last < USED_EVERY_MS) return;
-    if (this.noted.size >= MAX_IDS) this.noted.clear();
-    this.noted.set(field, now);
-    this.pending.set(field, now);
+    if (noted.size >= MAX_IDS) noted.clear();
+    noted.set(id, now);
+    this.pending[kind].set(id, now);
   }
 
   get empty(): boolean {
-    return this.pending.size === 0;
+    return this.pending.key.size === 0 && this.pending.token.size === 0;
   }
 
   /** The uses noted since the last drain, as hash fields ("k:<id>" -> epoch ms). */
   drain(): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const [field, at] of this.pending) out[field] = String(at);
-    this.pending = new Map();
+    for (const kind of ["key", "token"] as const)
+      for (const [id, at] of this.pending[kind]) out[PREFIX[kind] + id] = String(at);
+    this.pending = { key: new Map(), token: new Map() };
     return out;
   }
 }

@@ -37,7 +37,8 @@ class Ring {
   push(event: RecentEvent, at: number): void {
     this.events[this.next] = event;
     this.times[this.next] = at;
-    this.next = (this.next + 1) % this.capacity;
+    // a compare, not a modulo: this runs once per decision
+    if (++this.next === this.capacity) this.next = 0;
     if (this.size < this.capacity) this.size++;
   }
 
@@ -83,16 +84,28 @@ export interface TenantRecent {
   denials: RecentEntry[];
 }
 
+interface Rings {
+  tenantId: string;
+  all: Ring;
+  denied: Ring;
+}
+
 export class RecentDecisions {
-  private tenants = new Map<string, { all: Ring; denied: Ring }>();
+  private tenants = new Map<string, Rings>();
+  /** the last tenant added to: traffic comes in runs of one tenant, so this skips the Map */
+  private last: Rings | null = null;
 
   constructor(private readonly capacity: number) {}
 
   add(event: RecentEvent, at: number): void {
-    let rings = this.tenants.get(event.tenantId);
-    if (!rings) {
-      rings = { all: new Ring(this.capacity), denied: new Ring(this.capacity) };
-      this.tenants.set(event.tenantId, rings);
+    let rings = this.last;
+    if (rings === null || rings.tenantId !== event.tenantId) {
+      rings = this.tenants.get(event.tenantId) ?? null;
+      if (rings === null) {
+        rings = { tenantId: event.tenantId, all: new Ring(this.capacity), denied: new Ring(this.capacity) };
+        this.tenants.set(event.tenantId, rings);
+      }
+      this.last = rings;
     }
     rings.all.push(event, at);
     if (event.outcome === "rejected") rings.denied.push(event, at);
@@ -103,6 +116,7 @@ export class RecentDecisions {
     const rings = this.tenants.get(tenantId);
     if (!rings) return null;
     this.tenants.delete(tenantId);
+    if (this.last === rings) this.last = null;
     return { decisions: rings.all.entries(), denials: rings.denied.entries() };
   }
 }
