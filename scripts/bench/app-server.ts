@@ -1,5 +1,6 @@
 // Starts one Sluice server process for the bench, the built one `npm start` runs
-// (.next/sluice/server.mjs), and waits until it answers a check.
+// (.next/sluice/server.mjs), and waits until it answers a check. `cwd`: another worktree's
+// build (BENCH_BASE_DIR, the A/B comparison of ab-base.ts); default this one.
 import { freePort, startProcess, stopProcesses } from "./processes";
 
 export interface App {
@@ -13,6 +14,7 @@ export async function startApp(
   port: number,
   env: Record<string, string>,
   token: string,
+  cwd?: string,
 ): Promise<App> {
   const url = `http://localhost:${port}`;
   const child = await startProcess(
@@ -33,6 +35,7 @@ export async function startApp(
       });
       return response.status === 200;
     },
+    cwd,
   );
   return { url, pid: child.pid, stop: () => stopProcesses([child]) };
 }
@@ -47,10 +50,11 @@ export async function startAppPair(
   round: number,
   env: Record<string, string>,
   token: string,
+  cwd?: string,
 ): Promise<{ app: App; quiet: App }> {
-  const startMain = async () => startApp("app", await freePort(), env, token);
+  const startMain = async () => startApp("app", await freePort(), env, token, cwd);
   const startQuiet = async () =>
-    startApp("app-no-usage", await freePort(), { ...env, SLUICE_USAGE_RECORDING: "off" }, token);
+    startApp("app-no-usage", await freePort(), { ...env, SLUICE_USAGE_RECORDING: "off" }, token, cwd);
   if (round % 2 === 0) {
     const app = await startMain();
     return { app, quiet: await startQuiet() };

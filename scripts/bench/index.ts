@@ -8,18 +8,16 @@ import { promisify } from "node:util";
 import { freshBenchDatabase } from "./database";
 import { load } from "./load";
 import { describe, outcomes } from "./app-metrics";
-import { startAppPair } from "./app-server";
+import { startAppPair, type App } from "./app-server";
+import { basePhases } from "./ab-base";
+import { fullReport } from "./full-report";
 import { cpuMicros } from "./cpu";
-import { runRounds, type Measured, type Phase, type PhaseSummary } from "./rounds";
+import { runRounds, type Measured, type Phase } from "./rounds";
 import { freePort, httpReady, startProcess, stopAll } from "./processes";
-import { redisBenchmark } from "./redis-benchmark";
 import { startBenchRedis } from "./bench-redis";
-import { issueTargets, printTable, printTargets, type Row } from "./report";
-import { phaseRow, redisRow } from "./rows";
-import { bytesPerIdentity, localPhases, localRows, localTargets, seedLocal } from "./local-limits";
-import { clientRows } from "./client-rows";
+import { localPhases, seedLocal } from "./local-limits";
 import { workerPhases } from "./workers";
-import { mixPhases, mixRows, mixTargets } from "./realistic-phases";
+import { mixPhases } from "./realistic-phases";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
@@ -52,7 +50,7 @@ async function main(): Promise<void> {
   const { seedBench, ROUTE } = await import("./seed-bench");
   const setup = await seedBench(BATCH);
   await seedLocal();
-  const { hostileTarget, prepareHostile, startHostileLoad } = await import("./hostile");
+  const { prepareHostile, startHostileLoad } = await import("./hostile");
   const hostileSetup = await prepareHostile();
   const mixKeys = await (await import("./realistic-seed")).seedRealistic();
 
@@ -107,18 +105,22 @@ async function main(): Promise<void> {
     if (result.failures > 0) log(`${name}: ${result.failures} failed requests`);
     return { ...result, serverCpu: server1 - server0, redisCpu: redis1 - redis0, note: "", seconds };
   };
-  const appPhase = async (
-    name: string,
-    path: string,
-    bodies: string[],
-    rate?: number,
-    connections?: number,
-    seconds?: number,
-  ): Promise<Measured> => {
-    const before = await outcomes(app.url);
-    const result = await phase(name, `${app.url}${path}`, bodies, app.pid, rate, connections, seconds);
-    return { ...result, note: describe(before, await outcomes(app.url)) };
-  };
+  const appPhaseOn =
+    (target: () => App) =>
+    async (
+      name: string,
+      path: string,
+      bodies: string[],
+      rate?: number,
+      connections?: number,
+      seconds?: number,
+    ): Promise<Measured> => {
+      const { url, pid } = target();
+      const before = await outcomes(url);
+      const result = await phase(name, `${url}${path}`, bodies, pid, rate, connections, seconds);
+      return { ...result, note: describe(before, await outcomes(url)) };
+    };
+  const appPhase = appPhaseOn(() => app);
 
   // The over-limit key is spent once; every (e) round then finds it over its limit.
   await fetch(`${app.url}/api/check`, {
@@ -129,6 +131,8 @@ async function main(): Promise<void> {
   let peak = 0; // (b)'s req/s in the current round: (b½) runs at half of it
   const mixContext = { app: () => app, redisPid: redisServer.pid, redisUrl, token, keys: mixKeys };
   const mixes = await mixPhases(mixContext);
+  const env = serverEnv;
+  const baseBuild = await basePhases({ env, token, appPhaseOn, checkBodies, overBody, mix: mixContext });
   const phases: Phase[] = [
     {
       id: "a",
@@ -186,11 +190,13 @@ async function main(): Promise<void> {
       seconds: SECONDS,
       redisPid: redisServer.pid,
     }),
+    ...baseBuild.phases,
   ];
   const summaries = await runRounds(
     phases.filter((p) => !ONLY || ONLY.has(p.id)),
     ROUNDS,
     async (round) => {
+      await baseBuild.restart(round);
       if (round === 0) return;
       await Promise.all([app.stop(), quiet.stop()]);
       ({ app, quiet } = await startAppPair(round, serverEnv, setup.token));
@@ -204,65 +210,17 @@ async function main(): Promise<void> {
       );
     return;
   }
-  const get = (id: string): PhaseSummary => summaries.get(id) as PhaseSummary;
-  const [a, b, g, c, d, e, half, h] = (["a", "b", "g", "c", "d", "e", "half", "h"] as const).map(
-    (id) => get(id).median,
-  ) as [Measured, Measured, Measured, Measured, Measured, Measured, Measured, Measured];
-
-  log("(f) redis-benchmark EVALSHA of the check script (3 limits), 50 clients");
-  const f = await redisBenchmark(redisPort, redisServer.pid, setup.lua, setup.evalsha);
-  log(`(f') redis-benchmark EVALSHA of check-many.lua, ${BATCH} checks a call, 50 clients`);
-  const fMany = await redisBenchmark(redisPort, redisServer.pid, setup.luaMany, setup.evalshaMany, 5_000);
-
-  log("(k) @sluice/client's check() against a raw fetch, and its local deny path");
-  const allowed = { apiKey: setup.keys[0] ?? "", route: ROUTE };
-  const kRows = await clientRows(app.url, token, allowed, { apiKey: setup.overKey, route: ROUTE }, ROUNDS);
-
-  const row = (id: string, phaseId: string, what: string, note?: string, perRequest = 1): Row =>
-    phaseRow(get(phaseId), id, what, note, perRequest);
-  const rows: Row[] = [
-    row("(a)", "a", "bare node:http JSON endpoint (ceiling)", "parses the body, fixed answer"),
-    row("(b)", "b", "POST /api/check, 3 limits"),
-    row(
-      "(g)",
-      "g",
-      "POST /api/check, 3 limits, usage recording off",
-      "same build, SLUICE_USAGE_RECORDING=off",
-    ),
-    row("(c)", "c", `POST /api/check/batch, ${BATCH} checks/request, 20 conn.`, undefined, BATCH),
-    row("(d)", "d", "rate-limiter-flexible, 3 RateLimiterRedis", "peer on node:http"),
-    row("(e)", "e", "POST /api/check, key over its limit"),
-    row("(b½)", "half", "POST /api/check at half (b)'s peak, 10 conn."),
-    row("(h)", "h", "(b½) while hostile YAML and 5,000-route imports are sent"),
-    ...localRows(get, await bytesPerIdentity()),
-    row("(w1)", "w1", "POST /api/check, SLUICE_WORKERS=1"),
-    row("(w2)", "w2", "POST /api/check, SLUICE_WORKERS=2 (node:cluster)"),
-    ...mixRows(get),
-    redisRow(f, "(f)", "redis-benchmark EVALSHA, same script", "Redis alone, no HTTP"),
-    redisRow(
-      fMany,
-      "(f')",
-      `redis-benchmark EVALSHA, check-many of ${BATCH} checks`,
-      "Redis alone: the ceiling of (c)",
-      BATCH,
-    ),
-    ...kRows,
-  ];
-  console.log(
-    `\nSluice check API benchmark: ${ROUNDS} rounds of every phase, ${SECONDS} s each (median round shown; CPU over all rounds), wrk 1 thread 50 connections, keep-alive (b½: autocannon at a fixed rate); ${new Date().toISOString()}`,
-  );
-  printTable(rows, rows[0] as Row);
-  printTargets([
-    ...issueTargets({ a, b, c, d, e, g, half }, BATCH),
-    hostileTarget(h, half.p99),
-    ...localTargets(get("l").median, e, a),
-    ...mixTargets(get),
-  ]);
-  const ceiling = fMany.rps * BATCH;
-  console.log(
-    `\n(c) reaches ${((100 * c.rps * BATCH) / ceiling).toFixed(0)}% of (f'), Redis alone running the same ${BATCH}-check calls with nothing else on the machine;` +
-      ` (f') itself is ${(ceiling / b.rps).toFixed(2)}x (b), so (c) >= 5x (b) is ${ceiling >= 5 * b.rps ? "within" : "beyond"} what this Redis can do here.`,
-  );
+  await fullReport({
+    summaries,
+    redisPort,
+    redisPid: redisServer.pid,
+    setup,
+    appUrl: app.url,
+    route: ROUTE,
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    batch: BATCH,
+  });
 }
 
 // Interrupted (Ctrl-C, kill): stop the Redis and servers this run started before leaving.

@@ -25,8 +25,13 @@ export async function startProcess(
   args: string[],
   env: Record<string, string>,
   ready: () => Promise<boolean>,
+  cwd?: string,
 ): Promise<ChildProcess> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(cwd === undefined ? {} : { cwd }),
+  });
   children.add(child);
   let output = "";
   const keep = (chunk: Buffer) => {

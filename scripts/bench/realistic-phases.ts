@@ -74,26 +74,32 @@ export async function mixPhases(context: MixContext): Promise<Phase[]> {
   );
   const apiKeys = context.keys.map((key) => key.apiKey);
   return [
-    {
-      id: "mix",
-      run: async () => {
-        const app = context.app();
-        const before = await outcomes(app.url);
-        const start = rss(app.pid).own;
-        const script = mixScript("/api/check", apiKeys, context.token);
-        const measured = await measure(`${app.url}/api/check`, script, app.pid, context.redisPid);
-        const end = rss(app.pid);
-        if (end.own > rssSeen.end) Object.assign(rssSeen, { start, end: end.own });
-        const memory = `front RSS ${mb(start)} -> ${mb(end.own)} (with the app process ${mb(end.total)})`;
-        return { ...measured, note: `${describe(before, await outcomes(app.url))}; ${memory}` };
-      },
-    },
+    sluiceMixPhase("mix", context, true),
     {
       id: "mix-peer",
       run: () =>
         measure(`http://localhost:${peerPort}/`, mixScript("/", apiKeys), peer.pid, context.redisPid),
     },
   ];
+}
+
+/** The mix sent to a Sluice app; `trackRss`: its RSS is the one the bound is judged on. */
+export function sluiceMixPhase(id: string, context: MixContext, trackRss: boolean): Phase {
+  const apiKeys = context.keys.map((key) => key.apiKey);
+  return {
+    id,
+    run: async () => {
+      const app = context.app();
+      const before = await outcomes(app.url);
+      const start = rss(app.pid).own;
+      const script = mixScript("/api/check", apiKeys, context.token);
+      const measured = await measure(`${app.url}/api/check`, script, app.pid, context.redisPid);
+      const end = rss(app.pid);
+      if (trackRss && end.own > rssSeen.end) Object.assign(rssSeen, { start, end: end.own });
+      const memory = `front RSS ${mb(start)} -> ${mb(end.own)} (with the app process ${mb(end.total)})`;
+      return { ...measured, note: `${describe(before, await outcomes(app.url))}; ${memory}` };
+    },
+  };
 }
 
 export function mixRows(get: (id: string) => PhaseSummary): Row[] {

@@ -34,6 +34,29 @@ describe("TtlLru (negative cache)", () => {
     expect(cache.size).toBe(3);
   });
 
+  it("keeps an entry that is read through a flood of new keys (second chance)", () => {
+    const cache = new TtlLru<number>(100, 1_000, clock().now);
+    cache.set("hot", 1);
+    for (let i = 0; i < 10_000; i++) {
+      expect(cache.get("hot")).toBe(1);
+      cache.set(`once${i}`, i);
+      expect(cache.size).toBeLessThanOrEqual(100);
+    }
+    // a key read once and never again goes within one pass
+    expect(cache.get("once0")).toBeUndefined();
+    expect(cache.get("once9999")).toBe(9_999);
+  });
+
+  it("refreshes an entry in place: a new value and time to live", () => {
+    const { state, now } = clock();
+    const cache = new TtlLru<number>(3, 100, now);
+    cache.set("a", 1);
+    state.now += 90;
+    cache.set("a", 2);
+    state.now += 90;
+    expect([cache.get("a"), cache.size]).toEqual([2, 1]);
+  });
+
   it("is emptied by clear (a config change)", () => {
     const cache = new TtlLru<true>(3, 1_000, clock().now);
     cache.set("a", true);

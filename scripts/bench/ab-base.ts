@@ -1,0 +1,55 @@
+// An A/B comparison in one run (issue 20): BENCH_BASE_DIR=<another worktree, built with
+// `npm run build`> runs (b), (g), (e) and (m) against that build too, in the same rounds,
+// as "b@base", "g@base", "e@base", "mix@base". Both builds share the Redis, database and
+// seed; each round starts both pairs afresh. Two builds compared in separate runs on this
+// shared machine differ by more than the change being measured; here a slow stretch hits both.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { startAppPair, type App } from "./app-server";
+import { sluiceMixPhase, type MixContext } from "./realistic-phases";
+import type { Measured, Phase } from "./rounds";
+
+export const BASE_DIR = process.env.BENCH_BASE_DIR ?? null;
+
+type AppPhase = (name: string, path: string, bodies: string[]) => Promise<Measured>;
+
+export interface BaseContext {
+  env: Record<string, string>;
+  token: string;
+  /** the bench's app phase, measured on the given app */
+  appPhaseOn: (target: () => App) => AppPhase;
+  checkBodies: string[];
+  overBody: string;
+  mix: MixContext;
+}
+
+export interface BaseBuild {
+  phases: Phase[];
+  /** fresh processes for round `round` (the main pair's turn order) */
+  restart(round: number): Promise<void>;
+}
+
+/** The base build's phases, or none without BENCH_BASE_DIR. */
+export async function basePhases(context: BaseContext): Promise<BaseBuild> {
+  if (BASE_DIR === null) return { phases: [], restart: async () => undefined };
+  if (!existsSync(join(BASE_DIR, ".next/sluice/server.mjs")))
+    throw new Error(`BENCH_BASE_DIR=${BASE_DIR} has no build: run npm run build there first`);
+  const start = () => startAppPair(0, context.env, context.token, BASE_DIR);
+  let pair = await start();
+  const on = (which: "app" | "quiet") => context.appPhaseOn(() => pair[which]);
+  const { checkBodies, overBody } = context;
+  const mix = { ...context.mix, app: () => pair.app };
+  return {
+    phases: [
+      { id: "b@base", run: () => on("app")("(b) base build", "/api/check", checkBodies) },
+      { id: "g@base", run: () => on("quiet")("(g) base build", "/api/check", checkBodies) },
+      { id: "e@base", run: () => on("app")("(e) base build", "/api/check", [overBody]) },
+      sluiceMixPhase("mix@base", mix, false),
+    ],
+    restart: async (round) => {
+      if (round === 0) return;
+      await Promise.all([pair.app.stop(), pair.quiet.stop()]);
+      pair = await start();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { buildShape, keyParts } from "@/lib/enforce/check-shapes";
+import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/enforce/hot-checks";
+import type { CheckInput } from "@/lib/enforce/types";
+import { keyRecord, shapeSnapshot, shapeTarget } from "./shape-fixture";
+
+const input = (fields: Partial<CheckInput>): CheckInput => ({
+  apiKey: null,
+  tenant: null,
+  key: null,
+  route: null,
+  subject: null,
+  cost: 1,
+  dryRun: false,
+  ...fields,
+});
+
+const snapshot = shapeSnapshot("T1");
+const shape = buildShape(shapeTarget(snapshot), snapshot, true, 1);
+
+function entry(version: number, expiresAt: number | null = null): HotCheck {
+  const key = { ...keyRecord("backend", "K1"), expiresAt };
+  return { version, shape, key, resolved: shape.resolved, base: keyParts(shape, key), used: false };
+}
+
+describe("hotKeyOf", () => {
+  it("leaves the subject out but not whether there is one", () => {
+    const a = hotKeyOf(input({ apiKey: "sk_1", route: "GET /a", subject: "alice" }));
+    expect(hotKeyOf(input({ apiKey: "sk_1", route: "GET /a", subject: "bob" }))).toBe(a);
+    expect(hotKeyOf(input({ apiKey: "sk_1", route: "GET /a" }))).not.toBe(a);
+  });
+
+  it("tells apart every apiKey, route, tenant and key", () => {
+    const keys = [
+      input({ apiKey: "sk_1", route: "GET /a" }),
+      input({ apiKey: "sk_1", route: "GET /a/" }),
+      input({ apiKey: "/a\nsk_1" }),
+      input({ apiKey: "sk_2", route: "GET /a" }),
+      input({ apiKey: "sk_1" }),
+      input({ tenant: "acme", key: "k" }),
+      input({ tenant: "acme" }),
+      input({ tenant: "acme", key: "k", route: "GET /a" }),
+      input({ tenant: "acmek" }),
+    ].map(hotKeyOf);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe("HotChecks", () => {
+  it("serves an entry only under its own version and before its key expires", () => {
+    const hot = new HotChecks(10);
+    hot.remember("a", entry(3));
+    expect(hot.get("a", 3)).toBeDefined();
+    expect(hot.get("a", 4)).toBeUndefined();
+    expect(hot.size).toBe(0);
+    hot.remember("b", entry(3, 1_000));
+    expect(hot.get("b", 3, () => 999)).toBeDefined();
+    expect(hot.get("b", 3, () => 1_000)).toBeUndefined();
+  });
+
+  it("stays within its capacity and keeps what is read through a flood of one-off checks", () => {
+    const hot = new HotChecks(50);
+    hot.remember("identical", entry(1));
+    for (let i = 0; i < 5_000; i++) {
+      expect(hot.get("identical", 1)).toBeDefined();
+      hot.remember(`route-id-${i}`, entry(1));
+      expect(hot.size).toBeLessThanOrEqual(50);
+    }
+    hot.clear();
+    expect(hot.size).toBe(0);
+  });
+});
