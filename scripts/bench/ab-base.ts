@@ -53,3 +53,14 @@ export async function basePhases(context: BaseContext): Promise<BaseBuild> {
     },
   };
 }
+
+/** The phases with each base phase ("x@base") right after its own ("x"), so both see one stretch. */
+export function interleave(phases: readonly Phase[], base: readonly Phase[]): Phase[] {
+  const out: Phase[] = [];
+  for (const phase of phases) {
+    out.push(phase);
+    const twin = base.find((b) => b.id === `${phase.id}@base`);
+    if (twin) out.push(twin);
+  }
+  return out;
+}

@@ -9,7 +9,7 @@ import { freshBenchDatabase } from "./database";
 import { load } from "./load";
 import { describe, outcomes } from "./app-metrics";
 import { startAppPair, type App } from "./app-server";
-import { basePhases } from "./ab-base";
+import { basePhases, interleave } from "./ab-base";
 import { fullReport } from "./full-report";
 import { cpuMicros } from "./cpu";
 import { runRounds, type Measured, type Phase } from "./rounds";
@@ -190,10 +190,9 @@ async function main(): Promise<void> {
       seconds: SECONDS,
       redisPid: redisServer.pid,
     }),
-    ...baseBuild.phases,
   ];
   const summaries = await runRounds(
-    phases.filter((p) => !ONLY || ONLY.has(p.id)),
+    interleave(phases, baseBuild.phases).filter((p) => !ONLY || ONLY.has(p.id)),
     ROUNDS,
     async (round) => {
       await baseBuild.restart(round);

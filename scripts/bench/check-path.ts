@@ -1,0 +1,92 @@
+// The check pipeline's own CPU per check, in process: CheckService.decide from the input to
+// the rendered answer, with a store that answers at once (every limit allows, or every limit
+// denies), so neither HTTP nor Redis nor the other processes on this shared machine are in
+// the figure. Issue 20's A/B tool: run it in two worktrees (the same fixture, shape-fixture.ts)
+// and compare µs per check. `node --import tsx scripts/bench/check-path.ts [checks]`.
+//   identical: one apiKey, route and subject over and over
+//   deny:      the same, every limit denying (the deny cache answers after the first)
+//   mix:       2 keys, 1,000 route ids, 100,000 subjects, by Zipf (s = 1)
+import { createHash } from "node:crypto";
+
+await import(new URL("../server-only-hook.mjs", import.meta.url).href);
+const { CheckService } = await import("@/lib/enforce/check-service");
+const { buildIndex } = await import("@/lib/enforce/config-index");
+const { shapeSnapshot } = await import("../../tests/unit/enforce/shape-fixture");
+import type { ConfigHolder } from "@/lib/enforce/config-holder";
+import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
+import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
+import type { CheckInput } from "@/lib/enforce/types";
+
+const CHECKS = Number(process.argv[2] ?? 300_000);
+const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
+const snapshot = shapeSnapshot("T1");
+const key = (name: string) => ({ tenant: "acme", name, revoked: false, expiresAt: null });
+const index = buildIndex({
+  version: 1,
+  snapshot,
+  keys: { [sha("sk_backend")]: key("backend"), [sha("sk_mobile")]: key("mobile") },
+  serviceTokens: {},
+});
+const holder = { current: index, onVersion: () => undefined, onCountersReset: () => undefined };
+
+function store(status: 0 | 1): LimiterStore {
+  const check = (prepared: PreparedCheck, done: (result: StoreResult) => void): void => {
+    const reply = [status, 0];
+    for (let i = 0; i < prepared.keys.length; i++) reply.push(status, 10, 5, 60_000, 1_000, 0);
+    done({ ok: true, reply, at: 0 });
+  };
+  return { check, onReconnect: () => undefined } as unknown as LimiterStore;
+}
+
+function zipf(n: number): () => number {
+  const cdf = new Float64Array(n);
+  let sum = 0;
+  for (let i = 0; i < n; i++) cdf[i] = sum += 1 / (i + 1);
+  return () => {
+    const u = Math.random() * sum;
+    let [lo, hi] = [0, n - 1];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((cdf[mid] as number) < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1;
+  };
+}
+
+const base: CheckInput = {
+  apiKey: "sk_backend",
+  tenant: null,
+  key: null,
+  route: "GET /items/1",
+  subject: "alice",
+  cost: 1,
+  dryRun: false,
+};
+const [idOf, subjectOf] = [zipf(1_000), zipf(100_000)];
+const mixInputs: CheckInput[] = Array.from({ length: 200_000 }, (_, i) => ({
+  ...base,
+  apiKey: i % 3 === 0 ? "sk_mobile" : "sk_backend",
+  route: `GET /items/${idOf()}`,
+  subject: `u${subjectOf()}`,
+}));
+
+function run(name: string, status: 0 | 1, inputs: readonly CheckInput[]): void {
+  const service = new CheckService(holder as unknown as ConfigHolder, store(status));
+  const caller = { id: "bench", tenants: null };
+  let answered = 0;
+  const done = () => void answered++;
+  // warm-up: the JIT, and the caches of a steady state
+  for (let i = 0; i < 50_000; i++) service.decide(inputs[i % inputs.length] as CheckInput, caller, done);
+  const started = process.cpuUsage();
+  for (let i = 0; i < CHECKS; i++) service.decide(inputs[i % inputs.length] as CheckInput, caller, done);
+  const used = process.cpuUsage(started);
+  const micros = (used.user + used.system) / CHECKS;
+  console.log(`${name.padEnd(10)} ${micros.toFixed(2)} µs/check (${answered} answered)`);
+}
+
+for (let round = 0; round < 3; round++) {
+  run("identical", 1, [base]);
+  run("deny", 0, [base]);
+  run("mix", 1, mixInputs);
+}
