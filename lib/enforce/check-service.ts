@@ -127,6 +127,7 @@ export class CheckService {
       this.shapes.remember(shapeKey, shape);
     }
     const { key } = target;
+    const admitted = this.hot.admits(hotKey);
     const entry: HotCheck = {
       version: config.version,
       shape,
@@ -135,7 +136,7 @@ export class CheckService {
       base: keyParts(shape, key),
       used: false,
     };
-    this.hot.remember(hotKey, entry);
+    if (admitted) this.hot.remember(hotKey, entry);
     this.limited(entry, input, done, timeoutMs);
   }
 

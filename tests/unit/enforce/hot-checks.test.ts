@@ -58,6 +58,15 @@ describe("HotChecks", () => {
     expect(hot.get("b", 3, () => 1_000)).toBeUndefined();
   });
 
+  it("admits a check from its second sighting, with a bounded memory of first ones", () => {
+    const hot = new HotChecks(10);
+    expect(hot.admits("a")).toBe(false);
+    expect(hot.admits("a")).toBe(true);
+    for (let i = 0; i < 1_000; i++) expect(hot.admits(`one-off-${i}`)).toBe(false);
+    hot.clear();
+    expect(hot.admits("a")).toBe(false);
+  });
+
   it("stays within its capacity and keeps what is read through a flood of one-off checks", () => {
     const hot = new HotChecks(50);
     hot.remember("identical", entry(1));
