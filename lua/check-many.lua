@@ -1,4 +1,4 @@
---[[ check-many.lua: several independent checks of one tenant, decided in order in one call.
+--[[ check-many.lua: several independent checks (on a Cluster, of one tenant), decided in order in one call.
 
 Loaded as one script like check.lua (common.lua, algorithms/*.lua, run-check.lua, then this
 file). Each check is all-or-nothing on its own, exactly as check.lua decides it alone; a
@@ -9,8 +9,8 @@ per-command cost of Redis and of the client per check. Keys and rules shared by 
 checks (the tenant's own limit, one rule for many keys) are sent once and referred to by
 their index, so a call's size and parsing grow with what differs between its checks.
 
-KEYS                 the distinct state keys of the call, all of one tenant (one hash tag
-                     {t:<tenant>}, one Cluster slot)
+KEYS                 the distinct state keys of the call: on a Cluster all of one tenant
+                     (one hash tag {t:<tenant>}, one slot); on a single Redis any tenants
 ARGV[1]              now override in ms, test-only virtual clock (-1 = Redis TIME)
 ARGV[2]              r: number of distinct rules
 ARGV[3 .. 2+7r]      seven values per rule as in check.lua's ARGV[4 ..]: algorithm, L, W, B,

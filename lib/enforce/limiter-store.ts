@@ -24,6 +24,8 @@ export interface StoreOptions {
   threshold?: number;
   /** time between probes while open */
   cooldownMs?: number;
+  /** a single Redis (no Cluster): concurrent checks of any tenants share a script call */
+  anyTenant?: boolean;
 }
 
 export class LimiterStore {
@@ -32,8 +34,8 @@ export class LimiterStore {
   private readonly reconnectListeners: Array<() => void> = [];
 
   private next = 0;
-  /** concurrent checks of one tenant go to Redis as one script call (lib/limiter/batcher.ts) */
-  private readonly batcher = new CheckBatcher(() => this.pick());
+  /** concurrent checks (of one tenant on a Cluster) go to Redis as one script call (lib/limiter/batcher.ts) */
+  private readonly batcher: CheckBatcher;
 
   /**
    * Several connections, used in turn, so one call's reply is read while Redis runs the
@@ -44,6 +46,7 @@ export class LimiterStore {
     private readonly options: StoreOptions,
   ) {
     if (clients.length === 0) throw new RangeError("LimiterStore needs at least one Redis client");
+    this.batcher = new CheckBatcher(() => this.pick(), { anyTenant: options.anyTenant === true });
     this.breaker = new CircuitBreaker({
       threshold: options.threshold ?? 5,
       cooldownMs: options.cooldownMs ?? 250,

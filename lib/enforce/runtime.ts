@@ -94,7 +94,11 @@ export async function startEnforcement(): Promise<Enforcement> {
     pollMs: settings.SLUICE_CONFIG_POLL_MS,
     reconcileMs: RECONCILE_MS,
   });
-  const store = new LimiterStore(hot, { timeoutMs: settings.SLUICE_CHECK_TIMEOUT_MS });
+  const store = new LimiterStore(hot, {
+    timeoutMs: settings.SLUICE_CHECK_TIMEOUT_MS,
+    // one Redis (or Sentinel's master): no slots to keep a call's keys in
+    anyTenant: !settings.REDIS_CLUSTER_NODES,
+  });
   const local = new LocalLimits(store, hot, {
     capacity: settings.SLUICE_LOCAL_LIMIT_IDENTITIES,
     syncTimeoutMs: LOCAL_SYNC_TIMEOUT_MS,

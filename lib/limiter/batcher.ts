@@ -7,7 +7,8 @@ import type { ScriptClient } from "@/lib/limiter/script-client";
 
 // Micro-batching: checks submitted in the same turn of the event loop (the HTTP requests one
 // poll phase read, or all checks of one batch request) are grouped by tenant, i.e. by hash
-// tag and Cluster slot, and each group goes to Redis as ONE call of lua/check-many.lua, which
+// tag and Cluster slot (on a single Redis, `anyTenant`, all in one group: a mix of tenants
+// made calls of one or two checks each, issue 20), and each group goes to Redis as ONE call of lua/check-many.lua, which
 // decides them in submission order, each all-or-nothing on its own. A lone check takes
 // lua/check.lua as before. Each check gets its own answer; a failed call fails all its
 // checks. Callbacks, not promises: this runs once per check on the hot path.
@@ -56,6 +57,8 @@ export interface BatcherOptions {
   maxChecks?: number;
   /** test-only virtual clock (see clock.ts) */
   evaluate?: EvaluateOptions;
+  /** one Redis, no Cluster slots: checks of different tenants may share a call */
+  anyTenant?: boolean;
 }
 
 /** Answers an entry once; a throwing callback must not keep the call's other checks waiting. */
@@ -105,7 +108,7 @@ export class CheckBatcher {
    * when Redis has not answered by then; one timer per script call serves all its checks.
    */
   submitPrepared(prepared: PreparedCheck, settle: Settle, timeoutMs?: number): void {
-    const tenant = (prepared.check.limits[0] as LimitSpec).tenantId;
+    const tenant = this.options.anyTenant === true ? "" : (prepared.check.limits[0] as LimitSpec).tenantId;
     const deadline = timeoutMs === undefined ? Infinity : performance.now() + timeoutMs;
     let group = this.groups.get(tenant);
     if (!group) this.groups.set(tenant, (group = []));

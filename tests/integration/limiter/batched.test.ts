@@ -20,7 +20,8 @@ import { int, pick, prng, randomRule, type Random } from "./random";
 // model: random bursts of concurrent checks of several tenants and limit sets, submitted in
 // one tick, must get the decisions the model gives when it takes them one by one in
 // submission order, and leave the same state (a final dry run of every limit agrees). Through
-// both clients of the check path: ioredis (a Cluster) and the lean client (a single Redis).
+// both clients of the check path: ioredis (a Cluster) and the lean client (a single Redis),
+// and on a single Redis with calls grouped by tenant or shared by both (anyTenant).
 
 const redis = connect();
 // Connected and with the scripts loaded before the first check, as the server's connections
@@ -122,6 +123,8 @@ describe.each(KINDS)("micro-batched checks (%s) agree with the reference model t
         const batcher = new CheckBatcher(() => clientOf(kind), {
           maxChecks: int(rand, 1, 12),
           evaluate: { clock },
+          // on a single Redis, half the sequences put both tenants' checks in shared calls
+          anyTenant: clusterNodes() === null && rand() < 0.5,
         });
         const smallest = Math.min(...pools.flat().map((l) => l.rule.windowMs));
         for (let step = 0; step < STEPS; step++) {
