@@ -25,11 +25,20 @@ export interface Verdict {
 }
 
 function matches(row: SecondRow, filter: RowFilter): boolean {
-  return (filter.keyId === null || row.keyId === filter.keyId) && (filter.route === null || row.route === filter.route);
+  return (
+    (filter.keyId === null || row.keyId === filter.keyId) &&
+    (filter.route === null || row.route === filter.route)
+  );
 }
 
 /** Rejected share of the checks answered over [now - D, now), in percent. */
-export function rejectionRate(rows: readonly SecondRow[], filter: RowFilter, now: number, forSeconds: number, thresholdPct: number): Verdict {
+export function rejectionRate(
+  rows: readonly SecondRow[],
+  filter: RowFilter,
+  now: number,
+  forSeconds: number,
+  thresholdPct: number,
+): Verdict {
   let allowed = 0;
   let rejected = 0;
   for (const r of rows)
@@ -43,9 +52,15 @@ export function rejectionRate(rows: readonly SecondRow[], filter: RowFilter, now
 }
 
 /** Degraded decisions (answered without the store) over [now - D, now). */
-export function degradedCount(rows: readonly SecondRow[], filter: RowFilter, now: number, forSeconds: number): Verdict {
+export function degradedCount(
+  rows: readonly SecondRow[],
+  filter: RowFilter,
+  now: number,
+  forSeconds: number,
+): Verdict {
   let value = 0;
-  for (const r of rows) if (r.t >= now - forSeconds * 1000 && r.t < now && matches(r, filter)) value += r.degraded;
+  for (const r of rows)
+    if (r.t >= now - forSeconds * 1000 && r.t < now && matches(r, filter)) value += r.degraded;
   return { holds: value > 0, value, owner: null };
 }
 

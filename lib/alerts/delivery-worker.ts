@@ -34,7 +34,12 @@ export function backoffMs(base: number, attemptsMade: number): number {
 async function deliver(d: ClaimedDelivery, options: WorkerOptions): Promise<AttemptRecord> {
   const endpoint = await endpointForDelivery(d.tenantId, d.endpointId);
   if (!endpoint || endpoint.disabledAt)
-    return { status: "failed", responseCode: null, lastError: "the endpoint is disabled", nextAttemptAt: null };
+    return {
+      status: "failed",
+      responseCode: null,
+      lastError: "the endpoint is disabled",
+      nextAttemptAt: null,
+    };
   const body = bodyFor(endpoint.format, d.payload as unknown as AlertPayload);
   const timestamp = Math.floor(Date.now() / 1000);
   const attempt = await sendWebhook({
@@ -52,7 +57,8 @@ async function deliver(d: ClaimedDelivery, options: WorkerOptions): Promise<Atte
     },
   });
   const made = d.attempts + 1;
-  if (attempt.ok) return { status: "delivered", responseCode: attempt.status, lastError: null, nextAttemptAt: null };
+  if (attempt.ok)
+    return { status: "delivered", responseCode: attempt.status, lastError: null, nextAttemptAt: null };
   const last = attempt.permanent || made >= options.maxAttempts;
   return {
     status: last ? "failed" : "pending",
@@ -67,14 +73,12 @@ export async function deliverDue(options: WorkerOptions): Promise<number> {
   const due = await claimDueDeliveries(options.batch ?? 20, options.timeoutMs + 5_000);
   await Promise.all(
     due.map(async (d) => {
-      const record = await deliver(d, options).catch(
-        (error: unknown): AttemptRecord => ({
-          status: "pending",
-          responseCode: null,
-          lastError: String(error).slice(0, 200),
-          nextAttemptAt: new Date(Date.now() + backoffMs(options.retryBaseMs, d.attempts + 1)),
-        }),
-      );
+      const record = await deliver(d, options).catch((error: unknown): AttemptRecord => ({
+        status: "pending",
+        responseCode: null,
+        lastError: String(error).slice(0, 200),
+        nextAttemptAt: new Date(Date.now() + backoffMs(options.retryBaseMs, d.attempts + 1)),
+      }));
       await recordAttempt(d, record);
     }),
   );

@@ -1,7 +1,13 @@
 import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Principal } from "@/lib/auth/principal";
-import { degradedCount, rejectionRate, utilization, type SecondRow, type Verdict } from "@/lib/alerts/conditions";
+import {
+  degradedCount,
+  rejectionRate,
+  utilization,
+  type SecondRow,
+  type Verdict,
+} from "@/lib/alerts/conditions";
 import { summaryOf, type AlertPayload } from "@/lib/alerts/payload";
 import {
   activeRules,
@@ -44,7 +50,12 @@ function candidatesFor(rule: ActiveRule, limits: readonly Candidate[]): Candidat
   );
 }
 
-function verdictOf(rule: ActiveRule, limits: readonly Candidate[], rows: readonly SecondRow[], now: number): Verdict {
+function verdictOf(
+  rule: ActiveRule,
+  limits: readonly Candidate[],
+  rows: readonly SecondRow[],
+  now: number,
+): Verdict {
   const filter = { keyId: rule.keyId, route: rule.route };
   const threshold = rule.thresholdPct ?? 0;
   if (rule.kind === "rejection_rate") return rejectionRate(rows, filter, now, rule.forSeconds, threshold);
@@ -71,7 +82,10 @@ function spanMs(rule: ActiveRule, limits: readonly Candidate[]): number {
 }
 
 function payloadOf(
-  rule: Pick<ActiveRule, "id" | "name" | "kind" | "limitName" | "keyId" | "route" | "thresholdPct" | "forSeconds" | "tenantSlug">,
+  rule: Pick<
+    ActiveRule,
+    "id" | "name" | "kind" | "limitName" | "keyId" | "route" | "thresholdPct" | "forSeconds" | "tenantSlug"
+  >,
   event: AlertPayload["event"],
   value: number,
   owner: string | null,
@@ -80,8 +94,21 @@ function payloadOf(
     const base: Omit<AlertPayload, "summary"> = {
       event,
       tenant: rule.tenantSlug,
-      rule: { id: rule.id, name: rule.name, kind: rule.kind, limit: rule.limitName, keyId: rule.keyId, route: rule.route, thresholdPct: rule.thresholdPct, forSeconds: rule.forSeconds },
-      incident: { id: incident.id, firedAt: incident.firedAt.toISOString(), resolvedAt: incident.resolvedAt?.toISOString() ?? null },
+      rule: {
+        id: rule.id,
+        name: rule.name,
+        kind: rule.kind,
+        limit: rule.limitName,
+        keyId: rule.keyId,
+        route: rule.route,
+        thresholdPct: rule.thresholdPct,
+        forSeconds: rule.forSeconds,
+      },
+      incident: {
+        id: incident.id,
+        firedAt: incident.firedAt.toISOString(),
+        resolvedAt: incident.resolvedAt?.toISOString() ?? null,
+      },
       value: Math.round(value * 100) / 100,
       keyId: owner,
     };
@@ -99,7 +126,9 @@ export async function evaluateOnce(ctx: RowContext): Promise<PassResult> {
   for (const [tenantId, list] of byTenant) {
     try {
       const slug = list[0]?.tenantSlug ?? "";
-      const limits = list.some((r) => r.kind === "utilization") ? (await measurableLimits(SYSTEM, slug)).list : [];
+      const limits = list.some((r) => r.kind === "utilization")
+        ? (await measurableLimits(SYSTEM, slug)).list
+        : [];
       const from = now - Math.max(...list.map((r) => spanMs(r, limits)));
       const rows = await readRows(tenantId, from, now, "seconds", ctx);
       for (const rule of list) {
@@ -107,9 +136,19 @@ export async function evaluateOnce(ctx: RowContext): Promise<PassResult> {
         const incident = openByRule.get(rule.id);
         openByRule.delete(rule.id);
         if (verdict.holds && !incident) {
-          if (await fireIncident(rule, verdict.value, payloadOf(rule, "firing", verdict.value, verdict.owner))) result.fired++;
+          if (
+            await fireIncident(rule, verdict.value, payloadOf(rule, "firing", verdict.value, verdict.owner))
+          )
+            result.fired++;
         } else if (!verdict.holds && incident) {
-          if (await resolveIncident(incident, rule.endpointId, payloadOf(rule, "resolved", verdict.value, verdict.owner))) result.resolved++;
+          if (
+            await resolveIncident(
+              incident,
+              rule.endpointId,
+              payloadOf(rule, "resolved", verdict.value, verdict.owner),
+            )
+          )
+            result.resolved++;
         }
       }
     } catch (error) {

@@ -29,14 +29,21 @@ export function startAlertJobs(): AlertJobs {
   if (holder.sluiceAlertJobs) return holder.sluiceAlertJobs;
   const settings = alertSettings();
   const owner = `${hostname()}:${process.pid}:${randomUUID()}`;
-  const lease = new RollupLease(redis(), alertLeaseKeys(settings.ns), owner, Math.max(10_000, settings.evalEveryMs * 3));
+  const lease = new RollupLease(
+    redis(),
+    alertLeaseKeys(settings.ns),
+    owner,
+    Math.max(10_000, settings.evalEveryMs * 3),
+  );
   const evaluate = startPeriodicTask("alert evaluation", settings.evalEveryMs, async () => {
     if (await lease.acquire()) {
       const { errors } = await evaluateOnce(rowContext());
       if (errors.length > 0) throw new Error(errors.slice(0, 3).join("; "));
     }
   });
-  const send = startPeriodicTask("alert delivery", Math.min(settings.evalEveryMs, 5_000), () => deliverDue(settings));
+  const send = startPeriodicTask("alert delivery", Math.min(settings.evalEveryMs, 5_000), () =>
+    deliverDue(settings),
+  );
   holder.sluiceAlertJobs = {
     async stop() {
       evaluate.stop();

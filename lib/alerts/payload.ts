@@ -23,11 +23,14 @@ export interface AlertPayload {
 }
 
 function condition(rule: AlertPayload["rule"]): string {
-  const where = [rule.keyId ? `key ${rule.keyId}` : "", rule.route ? `route ${rule.route}` : ""].filter(Boolean);
+  const where = [rule.keyId ? `key ${rule.keyId}` : "", rule.route ? `route ${rule.route}` : ""].filter(
+    Boolean,
+  );
   const scope = where.length ? ` (${where.join(", ")})` : "";
   if (rule.kind === "utilization")
     return `utilization of ${rule.limit} above ${rule.thresholdPct}% for ${rule.forSeconds}s${scope}`;
-  if (rule.kind === "rejection_rate") return `rejection rate above ${rule.thresholdPct}% over ${rule.forSeconds}s${scope}`;
+  if (rule.kind === "rejection_rate")
+    return `rejection rate above ${rule.thresholdPct}% over ${rule.forSeconds}s${scope}`;
   return `degraded decisions in the last ${rule.forSeconds}s${scope}`;
 }
 

@@ -67,7 +67,8 @@ function post(target: ResolvedTarget, req: WebhookRequest): Promise<WebhookAttem
       },
     );
     const timer = setTimeout(
-      () => finish({ status: null, ok: false, error: `no answer within ${req.timeoutMs} ms`, permanent: false }),
+      () =>
+        finish({ status: null, ok: false, error: `no answer within ${req.timeoutMs} ms`, permanent: false }),
       req.timeoutMs,
     );
     outgoing.on("error", (error: Error) =>

@@ -20,7 +20,11 @@ export interface DeliveryView {
   nextAttemptAt: Date;
 }
 
-export async function listAlertDeliveries(principal: Principal, slug: string, limit = 50): Promise<DeliveryView[]> {
+export async function listAlertDeliveries(
+  principal: Principal,
+  slug: string,
+  limit = 50,
+): Promise<DeliveryView[]> {
   const tenant = await tenantFor(db(), principal, slug, "viewer");
   const [rows, rules, endpoints] = await Promise.all([
     db().alertDelivery.findMany({

@@ -52,14 +52,24 @@ export async function createAlertEndpoint(
       throw new ConflictError("url: a private, loopback or link-local host is not allowed", "url");
     if ((await tx.alertEndpoint.count({ where: { tenantId: tenant.id } })) >= MAX_ENDPOINTS_PER_TENANT)
       throw new ConflictError(`A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} alert endpoints.`);
-    if (await tx.alertEndpoint.findUnique({ where: { tenantId_name: { tenantId: tenant.id, name: input.name } } }))
+    if (
+      await tx.alertEndpoint.findUnique({
+        where: { tenantId_name: { tenantId: tenant.id, name: input.name } },
+      })
+    )
       throw new ConflictError(`name: an endpoint named ${input.name} already exists`, "name");
     const row = await tx.alertEndpoint.create({
       data: { tenantId: tenant.id, ...input, secret, secretPrefix: secret.slice(0, 12) },
       select: VIEW,
     });
     const { id: _id, createdAt: _c, disabledAt: _d, ...after } = row;
-    await audit({ action: "alert-endpoint.create", targetType: "alert-endpoint", targetId: row.id, tenantId: tenant.id, after });
+    await audit({
+      action: "alert-endpoint.create",
+      targetType: "alert-endpoint",
+      targetId: row.id,
+      tenantId: tenant.id,
+      after,
+    });
     return row;
   });
   return { endpoint: result, secret };
@@ -67,7 +77,11 @@ export async function createAlertEndpoint(
 
 export async function listAlertEndpoints(principal: Principal, slug: string): Promise<EndpointView[]> {
   const tenant = await tenantFor(db(), principal, slug, "viewer");
-  return db().alertEndpoint.findMany({ where: { tenantId: tenant.id }, select: VIEW, orderBy: { name: "asc" } });
+  return db().alertEndpoint.findMany({
+    where: { tenantId: tenant.id },
+    select: VIEW,
+    orderBy: { name: "asc" },
+  });
 }
 
 export async function disableAlertEndpoint(
@@ -78,7 +92,9 @@ export async function disableAlertEndpoint(
 ): Promise<void> {
   await runTenantChange(slug, principal, requestId, async (tx, audit) => {
     const tenant = await tenantFor(tx, principal, slug, "admin");
-    const row = await tx.alertEndpoint.findUnique({ where: { tenantId_name: { tenantId: tenant.id, name } } });
+    const row = await tx.alertEndpoint.findUnique({
+      where: { tenantId_name: { tenantId: tenant.id, name } },
+    });
     if (!row) throw new NotFoundError(`No alert endpoint named ${name}.`);
     if (row.disabledAt) return;
     await tx.alertEndpoint.update({ where: { id: row.id }, data: { disabledAt: new Date() } });

@@ -49,7 +49,11 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
 }
 
-export type PayloadOf = (incident: { id: string; firedAt: Date; resolvedAt: Date | null }) => Prisma.InputJsonValue;
+export type PayloadOf = (incident: {
+  id: string;
+  firedAt: Date;
+  resolvedAt: Date | null;
+}) => Prisma.InputJsonValue;
 
 /** Opens an incident and queues its "firing" message; null when one is open already. */
 export async function fireIncident(
@@ -59,7 +63,9 @@ export async function fireIncident(
 ): Promise<string | null> {
   try {
     return await db().$transaction(async (tx) => {
-      const incident = await tx.alertIncident.create({ data: { tenantId: rule.tenantId, ruleId: rule.id, value } });
+      const incident = await tx.alertIncident.create({
+        data: { tenantId: rule.tenantId, ruleId: rule.id, value },
+      });
       await tx.alertDelivery.create({
         data: {
           tenantId: rule.tenantId,

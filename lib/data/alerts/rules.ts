@@ -47,7 +47,9 @@ export async function createAlertRule(
     if (input.key && !key) throw new ConflictError(`key: no API key named ${input.key}`, "key");
     if ((await tx.alertRule.count({ where: { tenantId: tenant.id } })) >= MAX_RULES_PER_TENANT)
       throw new ConflictError(`A tenant has at most ${MAX_RULES_PER_TENANT} alert rules.`);
-    if (await tx.alertRule.findUnique({ where: { tenantId_name: { tenantId: tenant.id, name: input.name } } }))
+    if (
+      await tx.alertRule.findUnique({ where: { tenantId_name: { tenantId: tenant.id, name: input.name } } })
+    )
       throw new ConflictError(`name: a rule named ${input.name} already exists`, "name");
     const row = await tx.alertRule.create({
       data: {
@@ -95,7 +97,10 @@ export async function listAlertRules(principal: Principal, slug: string): Promis
       orderBy: { name: "asc" },
     }),
     db().apiKey.findMany({ where: { tenantId: tenant.id }, select: { id: true, name: true } }),
-    db().alertIncident.findMany({ where: { tenantId: tenant.id, resolvedAt: null }, select: { ruleId: true } }),
+    db().alertIncident.findMany({
+      where: { tenantId: tenant.id, resolvedAt: null },
+      select: { ruleId: true },
+    }),
   ]);
   const keyNames = new Map(keys.map((k) => [k.id, k.name]));
   const firing = new Set(open.map((o) => o.ruleId));

@@ -58,7 +58,10 @@ export function registerAlertOperations(registry: OpenAPIRegistry): void {
     summary: "Disable a webhook endpoint (idempotent)",
     security: ADMIN_SECURITY,
     request: {
-      params: z.object({ slug: TenantSlugParam, name: z.string().openapi({ param: { name: "name", in: "path" } }) }),
+      params: z.object({
+        slug: TenantSlugParam,
+        name: z.string().openapi({ param: { name: "name", in: "path" } }),
+      }),
     },
     responses: { 200: ok("Disabled.", DisabledSchema), ...errors(400, 401, 403, 404, 503) },
   });
@@ -90,7 +93,10 @@ export function registerAlertOperations(registry: OpenAPIRegistry): void {
     summary: "Disable an alert rule; a firing alert of it resolves (idempotent)",
     security: ADMIN_SECURITY,
     request: {
-      params: z.object({ slug: TenantSlugParam, id: z.string().openapi({ param: { name: "id", in: "path" } }) }),
+      params: z.object({
+        slug: TenantSlugParam,
+        id: z.string().openapi({ param: { name: "id", in: "path" } }),
+      }),
     },
     responses: { 200: ok("Disabled.", DisabledSchema), ...errors(400, 401, 403, 404, 503) },
   });

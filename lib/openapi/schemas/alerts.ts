@@ -44,7 +44,9 @@ export const AlertRuleSchema = z
   })
   .openapi("AlertRule");
 
-export const AlertRuleListSchema = z.strictObject({ rules: z.array(AlertRuleSchema) }).openapi("AlertRuleList");
+export const AlertRuleListSchema = z
+  .strictObject({ rules: z.array(AlertRuleSchema) })
+  .openapi("AlertRuleList");
 
 export const AlertDeliverySchema = z
   .strictObject({
