@@ -1,5 +1,4 @@
 import "server-only";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Principal } from "@/lib/auth/principal";
 import {
   degradedCount,
@@ -16,6 +15,7 @@ import {
   resolveIncident,
   ruleById,
   type ActiveRule,
+  type JsonPayload,
   type OpenIncident,
 } from "@/lib/data/alerts/engine";
 import { readRows, type RowContext } from "@/lib/data/usage/rows";
@@ -90,7 +90,7 @@ function payloadOf(
   value: number,
   owner: string | null,
 ) {
-  return (incident: { id: string; firedAt: Date; resolvedAt: Date | null }): Prisma.InputJsonValue => {
+  return (incident: { id: string; firedAt: Date; resolvedAt: Date | null }): JsonPayload => {
     const base: Omit<AlertPayload, "summary"> = {
       event,
       tenant: rule.tenantSlug,
@@ -112,7 +112,7 @@ function payloadOf(
       value: Math.round(value * 100) / 100,
       keyId: owner,
     };
-    return { ...base, summary: summaryOf(base) } as unknown as Prisma.InputJsonValue;
+    return { ...base, summary: summaryOf(base) } as unknown as JsonPayload;
   };
 }
 

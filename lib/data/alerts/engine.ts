@@ -49,11 +49,9 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
 }
 
-export type PayloadOf = (incident: {
-  id: string;
-  firedAt: Date;
-  resolvedAt: Date | null;
-}) => Prisma.InputJsonValue;
+/** A message body as stored (plain JSON). */
+export type JsonPayload = Prisma.InputJsonValue;
+export type PayloadOf = (incident: { id: string; firedAt: Date; resolvedAt: Date | null }) => JsonPayload;
 
 /** Opens an incident and queues its "firing" message; null when one is open already. */
 export async function fireIncident(
