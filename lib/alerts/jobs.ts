@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { alertSettings } from "@/lib/alerts/settings";
 import { deliverDue } from "@/lib/alerts/delivery-worker";
 import { evaluateOnce } from "@/lib/alerts/evaluator";
+import { pruneAlertHistory } from "@/lib/data/alerts/engine";
 import { redis } from "@/lib/redis";
 import { startPeriodicTask } from "@/lib/shared/periodic-task";
 import { RollupLease } from "@/lib/usage/lease";
@@ -14,6 +15,8 @@ import { rowContext } from "@/lib/usage/context";
 // its own), so rules are read once per interval. Deliveries are claimed row by row in
 // PostgreSQL, so every server may send them. Even two evaluators at once queue one message
 // per change (engine.ts).
+
+const HISTORY_MS = 30 * 86_400_000;
 
 export interface AlertJobs {
   stop(): Promise<void>;
@@ -41,6 +44,10 @@ export function startAlertJobs(): AlertJobs {
       if (errors.length > 0) throw new Error(errors.slice(0, 3).join("; "));
     }
   });
+  // The delivery log keeps 30 days; pruned hourly by the lease holder.
+  const prune = startPeriodicTask("alert history", 3_600_000, async () => {
+    if (await lease.held()) await pruneAlertHistory(HISTORY_MS);
+  });
   const send = startPeriodicTask("alert delivery", Math.min(settings.evalEveryMs, 5_000), () =>
     deliverDue(settings),
   );
@@ -48,6 +55,7 @@ export function startAlertJobs(): AlertJobs {
     async stop() {
       evaluate.stop();
       send.stop();
+      prune.stop();
       await lease.release().catch(() => undefined);
       holder.sluiceAlertJobs = undefined;
     },

@@ -166,3 +166,13 @@ export async function recordAttempt(delivery: ClaimedDelivery, record: AttemptRe
     },
   });
 }
+
+/** Forgets delivered or failed messages and resolved incidents older than `beforeMs` ago. */
+export async function pruneAlertHistory(beforeMs: number): Promise<number> {
+  const before = new Date(Date.now() - beforeMs);
+  const [deliveries] = await Promise.all([
+    db().alertDelivery.deleteMany({ where: { createdAt: { lt: before }, status: { not: "pending" } } }),
+    db().alertIncident.deleteMany({ where: { resolvedAt: { lt: before } } }),
+  ]);
+  return deliveries.count;
+}
