@@ -5,6 +5,7 @@ import { db } from "@/lib/data/db";
 import { ConflictError, NotFoundError } from "@/lib/data/errors";
 import { tenantFor } from "@/lib/data/tenant-access";
 import { CreateRuleInput } from "@/lib/data/alerts/inputs";
+import { measurableLimits } from "@/lib/usage/limit-candidates";
 
 // Alert rules of a tenant (editors and above). A rule names its endpoint and key by name,
 // looked up inside the tenant only: another tenant's ids cannot be reached from here.
@@ -34,6 +35,7 @@ export async function createAlertRule(
   requestId: string | null = null,
 ): Promise<RuleView> {
   const input = CreateRuleInput.parse(raw);
+  if (input.limit !== undefined) await assertMeasurable(principal, slug, input.limit);
   const { result } = await runTenantChange(slug, principal, requestId, async (tx, audit) => {
     const tenant = await tenantFor(tx, principal, slug, "editor");
     const endpoint = await tx.alertEndpoint.findUnique({
@@ -86,6 +88,16 @@ export async function createAlertRule(
     };
   });
   return result;
+}
+
+/** A utilization rule must name a limit the usage data can measure (see docs/alerts.md). */
+async function assertMeasurable(principal: Principal, slug: string, limit: string): Promise<void> {
+  const { list } = await measurableLimits(principal, slug);
+  if (!list.some((c) => c.limit.name === limit))
+    throw new ConflictError(
+      `limit: ${slug} has no limit named ${limit} that alerts can measure (enforced, by tenant or key)`,
+      "limit",
+    );
 }
 
 export async function listAlertRules(principal: Principal, slug: string): Promise<RuleView[]> {

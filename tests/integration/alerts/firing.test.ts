@@ -105,7 +105,7 @@ describe("alert rules fire and resolve once", () => {
     ]);
   });
 
-  it("utilization of a limit above N% for D fires, and only for the limit named", async () => {
+  it("utilization of a limit above N% for D fires and resolves; an unmeasurable limit is refused", async () => {
     const rule = await createAlertRule(SYSTEM, slug, {
       name: "near-burst",
       kind: "utilization",
@@ -115,14 +115,17 @@ describe("alert rules fire and resolve once", () => {
       forSeconds: 2,
       endpoint: "hook",
     });
-    const other = await createAlertRule(SYSTEM, slug, {
-      name: "no-such-limit",
-      kind: "utilization",
-      limit: "missing",
-      thresholdPct: 1,
-      forSeconds: 1,
-      endpoint: "hook",
-    });
+    // a limit the usage data cannot measure (or that does not exist) is refused, naming the field
+    await expect(
+      createAlertRule(SYSTEM, slug, {
+        name: "no-such-limit",
+        kind: "utilization",
+        limit: "missing",
+        thresholdPct: 1,
+        endpoint: "hook",
+      }),
+    ).rejects.toThrow(/^limit: .* no limit named missing/);
+    expect(await db().alertRule.count({ where: { tenantId, name: "no-such-limit" } })).toBe(0);
     // 9 admitted of 10 in an 8 s window: 90% for as long as the window holds them (the rule
     // looks at key batch only, so the first test's traffic does not count)
     await record(events(9, { tenantId, keyId, route: null, outcome: "allowed" }));
@@ -133,7 +136,6 @@ describe("alert rules fire and resolve once", () => {
     });
     await until("utilization resolved", () => arrived("resolved", "near-burst"));
     expect(of("firing", "near-burst")).toHaveLength(1);
-    expect(await db().alertIncident.count({ where: { ruleId: other.id } })).toBe(0);
   });
 
   it("two evaluators at once open one incident and queue one message", async () => {
