@@ -67,6 +67,10 @@ test("an alert rule made in the dashboard fires a signed webhook and logs it", a
 
   const endpointForm = page.getByTestId("create-alert-endpoint");
   await endpointForm.getByLabel("Name").fill("receiver");
+  // a bad target is refused under its field, and nothing is added
+  await endpointForm.getByLabel("URL").fill("ftp://hooks.example.com/x");
+  await endpointForm.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(endpointForm.locator("#f-url-error")).toContainText("must start with http:// or https://");
   await endpointForm.getByLabel("URL").fill(hookUrl);
   await endpointForm.getByLabel("Allow private networks (operator)").selectOption("yes");
   await endpointForm.getByRole("button", { name: "Add endpoint" }).click();
