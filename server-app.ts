@@ -10,6 +10,7 @@ import next from "next";
 import { z } from "zod";
 import { env } from "@/lib/env";
 import { startUsageJobs } from "@/lib/usage/jobs";
+import { startAlertJobs } from "@/lib/alerts/jobs";
 import { forwarder, frontOwns } from "@/lib/server/forward";
 import { stampClientAddress } from "@/lib/http/client-address";
 import { closeRedis } from "@/lib/redis";
@@ -27,6 +28,8 @@ const handle = app.getRequestHandler();
 const forward = forwarder(frontSocket.split(","));
 // Usage rollups into PostgreSQL run here, off the check path; the front counts decisions.
 const usage = startUsageJobs({ recording: false });
+// Near-limit alerts (lib/alerts): evaluated from the recorded usage, webhooks sent from here.
+const alerts = startAlertJobs();
 
 const timeout = settings.SLUICE_REQUEST_TIMEOUT_MS;
 const server = createServer(
@@ -72,7 +75,7 @@ function shutdown(): void {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   setTimeout(() => process.exit(0), 2_500).unref();
-  void Promise.allSettled([closed, usage.stop()])
+  void Promise.allSettled([closed, usage.stop(), alerts.stop()])
     .then(() => Promise.allSettled([closeRedis(), closeDatabase()]))
     .finally(() => process.exit(0));
 }

@@ -79,6 +79,15 @@ const EnvSchema = z.object({
   SLUICE_USAGE_SECONDS_RETENTION: intInRange(300, 86_400, 3_600),
   SLUICE_USAGE_MINUTES_RETENTION: intInRange(3_600, 315_360_000, 30 * 86_400),
   SLUICE_USAGE_HOURS_RETENTION: intInRange(86_400, 315_360_000, 365 * 86_400),
+  // Near-limit alerts (lib/alerts, docs/alerts.md): how often rules are evaluated and due
+  // webhooks sent, the first retry's delay (doubling after each failure), attempts before a
+  // delivery fails, each attempt's timeout, and whether every endpoint may reach private,
+  // loopback and link-local addresses ("on": trusted networks only; default per endpoint).
+  SLUICE_ALERT_EVAL_MS: intInRange(200, 3_600_000, 15_000),
+  SLUICE_ALERT_RETRY_BASE_MS: intInRange(100, 3_600_000, 10_000),
+  SLUICE_ALERT_MAX_ATTEMPTS: intInRange(1, 20, 6),
+  SLUICE_ALERT_TIMEOUT_MS: intInRange(100, 60_000, 5_000),
+  SLUICE_ALERT_ALLOW_PRIVATE: z.enum(["on", "off"]).default("off"),
   // Count caps (lib/data/count-caps.ts): no tenant grows the config, snapshot or Redis unbounded.
   SLUICE_MAX_ROUTES_PER_TENANT: intInRange(1, 100_000, 200),
   SLUICE_MAX_LIMITS_PER_TENANT: intInRange(1, 1_000_000, 500),

@@ -65,6 +65,8 @@ export NODE_ENV=test
 export NEXTAUTH_SECRET="${NEXTAUTH_SECRET:-test-secret-test-secret-test-secret-0}"
 export SLUICE_BOOTSTRAP_TOKEN="${SLUICE_BOOTSTRAP_TOKEN:-test-bootstrap-token-000000000000}"
 export SLUICE_ADMIN_EMAIL="admin@sluice.test" SLUICE_ADMIN_PASSWORD="test-admin-password"
+# Alerts evaluated every second and retried quickly, so their tests wait seconds, not minutes.
+export SLUICE_ALERT_EVAL_MS="${SLUICE_ALERT_EVAL_MS:-1000}" SLUICE_ALERT_RETRY_BASE_MS="${SLUICE_ALERT_RETRY_BASE_MS:-300}"
 
 node --import tsx --import ./scripts/server-only-hook.mjs scripts/preflight.ts || exit 1
 npm run --silent db:migrate >/dev/null || die "Migrations failed."

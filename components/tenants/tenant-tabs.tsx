@@ -25,6 +25,7 @@ export function TenantTabs({ slug, can }: { slug: string; can: Can }) {
     { href: `${base}/simulate`, label: "Simulator" },
     { href: `${base}/lookup`, label: "Lookup" },
     { href: `${base}/history`, label: "History" },
+    { href: `${base}/alerts`, label: "Alerts" },
     ...(can.own ? [{ href: `${base}/settings`, label: "Settings" }] : []),
   ];
   return (

@@ -1,5 +1,6 @@
 import "server-only";
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+import { registerAlertOperations } from "@/lib/openapi/operations/admin-alerts";
 import { registerConfigOperations } from "@/lib/openapi/operations/admin-config";
 import { registerCounterOperations } from "@/lib/openapi/operations/admin-counters";
 import { registerKeyOperations } from "@/lib/openapi/operations/admin-keys";
@@ -40,6 +41,7 @@ function build(): OpenApiDocument {
   registerKeyOperations(registry);
   registerCounterOperations(registry);
   registerOpsToolOperations(registry);
+  registerAlertOperations(registry);
   registerSystemOperations(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
@@ -54,6 +56,7 @@ function build(): OpenApiDocument {
       { name: "Configuration", description: "The configuration document, as code." },
       { name: "Keys and tokens", description: "API keys of tenants, service and admin tokens." },
       { name: "Counters and usage", description: "Counters, resets, audit log and usage." },
+      { name: "Alerts", description: "Near-limit alerts: webhook endpoints, rules, deliveries." },
       { name: "System", description: "Health, metrics and this document." },
     ],
   });

@@ -190,10 +190,57 @@ describe("counters, audit and usage", () => {
   });
 });
 
+describe("alerts", () => {
+  it("endpoints, rules and deliveries: 200/201/400/403/404/409", async () => {
+    const base = `/api/admin/tenants/${f.slug}/alerts`;
+    const endpoints = "POST /api/admin/tenants/{slug}/alerts/endpoints";
+    const made = await conforms(endpoints, `${base}/endpoints`, 201, {
+      body: { name: "contract", url: "https://hooks.example.com/contract" },
+    });
+    expect((made.body as { secret: string }).secret).toMatch(/^whsec_/);
+    await conforms(endpoints, `${base}/endpoints`, 400, { body: { name: "x", url: "ftp://example.com/" } });
+    await conforms(endpoints, `${base}/endpoints`, 403, {
+      token: f.viewerToken,
+      body: { name: "x", url: "https://hooks.example.com/x" },
+    });
+    await conforms(endpoints, `${base}/endpoints`, 409, {
+      body: { name: "contract", url: "https://hooks.example.com/again" },
+    });
+    const list = "GET /api/admin/tenants/{slug}/alerts/endpoints";
+    await conforms(list, `${base}/endpoints`, 200, { token: f.viewerToken });
+    await conforms(list, `/api/admin/tenants/${f.otherSlug}/alerts/endpoints`, 404, { token: f.viewerToken });
+    const rules = "POST /api/admin/tenants/{slug}/alerts/rules";
+    const rule = await conforms(rules, `${base}/rules`, 201, {
+      body: { name: "contract", kind: "rejection_rate", thresholdPct: 5, endpoint: "contract" },
+    });
+    await conforms(rules, `${base}/rules`, 400, {
+      body: { name: "x", kind: "utilization", endpoint: "contract" },
+    });
+    await conforms(rules, `${base}/rules`, 403, {
+      token: f.viewerToken,
+      body: { name: "x", kind: "degraded", endpoint: "contract" },
+    });
+    await conforms("GET /api/admin/tenants/{slug}/alerts/rules", `${base}/rules`, 200);
+    const ruleId = (rule.body as { id: string }).id;
+    const disableRule = "DELETE /api/admin/tenants/{slug}/alerts/rules/{id}";
+    await conforms(disableRule, `${base}/rules/${ruleId}`, 200);
+    await conforms(disableRule, `${base}/rules/no-such-rule`, 404);
+    const deliveries = "GET /api/admin/tenants/{slug}/alerts/deliveries";
+    await conforms(deliveries, `${base}/deliveries?limit=5`, 200);
+    await conforms(deliveries, `${base}/deliveries?limit=0`, 400);
+    const disable = "DELETE /api/admin/tenants/{slug}/alerts/endpoints/{name}";
+    await conforms(disable, `${base}/endpoints/contract`, 200);
+    await conforms(disable, `${base}/endpoints/no-such-endpoint`, 404);
+  });
+});
+
 describe("wrong methods", () => {
   it("every operation's path answers another method 405 as the document declares", async () => {
     for (const operation of validator.operations()) {
-      const path = (operation.split(" ")[1] ?? "").replace("{slug}", f.slug).replace("{name}", "x");
+      const path = (operation.split(" ")[1] ?? "")
+        .replace("{slug}", f.slug)
+        .replace("{name}", "x")
+        .replace("{id}", "x");
       const reply = await call("PATCH", path); // no operation of the API is a PATCH
       expect({ operation, status: reply.status, problems: validator.problems(operation, reply) }).toEqual({
         operation,

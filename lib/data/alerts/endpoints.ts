@@ -1,0 +1,109 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { isOperator, type Principal } from "@/lib/auth/principal";
+import { literalPrivateHost } from "@/lib/alerts/url-guard";
+import { runTenantChange } from "@/lib/data/config-change";
+import { db } from "@/lib/data/db";
+import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/data/errors";
+import { tenantFor } from "@/lib/data/tenant-access";
+import { CreateEndpointInput } from "@/lib/data/alerts/inputs";
+
+// Webhook endpoints of a tenant (admins and above): created with a signing secret shown
+// once, disabled (never deleted, so the delivery log keeps its target). Audited changes.
+
+export const MAX_ENDPOINTS_PER_TENANT = 20;
+
+export interface EndpointView {
+  id: string;
+  name: string;
+  url: string;
+  format: string;
+  secretPrefix: string;
+  allowPrivate: boolean;
+  createdAt: Date;
+  disabledAt: Date | null;
+}
+
+const VIEW = {
+  id: true,
+  name: true,
+  url: true,
+  format: true,
+  secretPrefix: true,
+  allowPrivate: true,
+  createdAt: true,
+  disabledAt: true,
+} as const;
+
+export async function createAlertEndpoint(
+  principal: Principal,
+  slug: string,
+  raw: CreateEndpointInput,
+  requestId: string | null = null,
+): Promise<{ endpoint: EndpointView; secret: string }> {
+  const input = CreateEndpointInput.parse(raw);
+  const secret = `whsec_${randomBytes(24).toString("base64url")}`;
+  const { result } = await runTenantChange(slug, principal, requestId, async (tx, audit) => {
+    const tenant = await tenantFor(tx, principal, slug, "admin");
+    // Reaching private networks is the operator's call, never a tenant's.
+    if (input.allowPrivate && !isOperator(principal))
+      throw new ForbiddenError("Only an operator can let an endpoint reach private networks.");
+    if (!input.allowPrivate && literalPrivateHost(input.url))
+      throw new ConflictError("url: a private, loopback or link-local host is not allowed", "url");
+    if ((await tx.alertEndpoint.count({ where: { tenantId: tenant.id } })) >= MAX_ENDPOINTS_PER_TENANT)
+      throw new ConflictError(`A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} alert endpoints.`);
+    if (
+      await tx.alertEndpoint.findUnique({
+        where: { tenantId_name: { tenantId: tenant.id, name: input.name } },
+      })
+    )
+      throw new ConflictError(`name: an endpoint named ${input.name} already exists`, "name");
+    const row = await tx.alertEndpoint.create({
+      data: { tenantId: tenant.id, ...input, secret, secretPrefix: secret.slice(0, 12) },
+      select: VIEW,
+    });
+    const { id: _id, createdAt: _c, disabledAt: _d, ...after } = row;
+    await audit({
+      action: "alert-endpoint.create",
+      targetType: "alert-endpoint",
+      targetId: row.id,
+      tenantId: tenant.id,
+      after,
+    });
+    return row;
+  });
+  return { endpoint: result, secret };
+}
+
+export async function listAlertEndpoints(principal: Principal, slug: string): Promise<EndpointView[]> {
+  const tenant = await tenantFor(db(), principal, slug, "viewer");
+  return db().alertEndpoint.findMany({
+    where: { tenantId: tenant.id },
+    select: VIEW,
+    orderBy: { name: "asc" },
+  });
+}
+
+export async function disableAlertEndpoint(
+  principal: Principal,
+  slug: string,
+  name: string,
+  requestId: string | null = null,
+): Promise<void> {
+  await runTenantChange(slug, principal, requestId, async (tx, audit) => {
+    const tenant = await tenantFor(tx, principal, slug, "admin");
+    const row = await tx.alertEndpoint.findUnique({
+      where: { tenantId_name: { tenantId: tenant.id, name } },
+    });
+    if (!row) throw new NotFoundError(`No alert endpoint named ${name}.`);
+    if (row.disabledAt) return;
+    await tx.alertEndpoint.update({ where: { id: row.id }, data: { disabledAt: new Date() } });
+    await audit({
+      action: "alert-endpoint.disable",
+      targetType: "alert-endpoint",
+      targetId: row.id,
+      tenantId: tenant.id,
+      before: { name, url: row.url },
+    });
+  });
+}
