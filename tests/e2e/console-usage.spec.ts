@@ -83,6 +83,8 @@ async function shots(name: string, path: string, ready: (p: Page) => Promise<voi
 }
 
 test("the keys page shows traffic per key over a range, linking to the key's usage", async () => {
+  // three themes of screenshots with live charts: more than 30 s on a loaded machine
+  test.setTimeout(90_000);
   await page.goto("/tenants/acme/keys");
   const row = page.getByTestId("key-backend");
   await expect(async () => {
@@ -104,6 +106,8 @@ test("the keys page shows traffic per key over a range, linking to the key's usa
 });
 
 test("the overview lists the most limited keys, routes and subjects, sortable, each linking on", async () => {
+  // three themes of screenshots with live charts: more than 30 s on a loaded machine
+  test.setTimeout(90_000);
   await page.goto("/");
   const table = page.getByTestId("most-limited");
   await expect(table.getByTestId("limited-key-acme-backend")).toBeVisible();
@@ -145,17 +149,19 @@ test("a tenant member sees only their own tenants in the most limited list", asy
 });
 
 test("the usage charts take a custom range: dragged on the chart, typed, validated, reset", async () => {
+  // three themes of screenshots with live charts: more than 30 s on a loaded machine
+  test.setTimeout(90_000);
   await page.goto("/usage/acme?range=1h");
   const chart = page.getByTestId("traffic-chart");
   await expect(chart.locator(".recharts-area-area").first()).toHaveAttribute("d", /L/);
   const box = await chart.getByRole("application").boundingBox();
   if (!box) throw new Error("no chart");
   const y = box.y + box.height / 2;
-  // the last part of the hour, where the burst of the test is
+  // the last part of the hour up to the plot's right edge (16 px margin), where the burst is
   await page.mouse.move(box.x + box.width * 0.7, y);
   await page.mouse.move(box.x + box.width * 0.75, y);
   await page.mouse.down();
-  await page.mouse.move(box.x + box.width * 0.97, y, { steps: 8 });
+  await page.mouse.move(box.x + box.width - 18, y, { steps: 8 });
   await expect(chart.locator(".recharts-reference-area")).not.toHaveCount(0);
   await page.mouse.up();
   await expect(page).toHaveURL(/range=1h&from=[^&]+Z&to=[^&]+Z$/);
@@ -200,6 +206,8 @@ test("the usage charts take a custom range: dragged on the chart, typed, validat
 });
 
 test("top offenders follow the drill-down's key and route", async () => {
+  // three themes of screenshots with live charts: more than 30 s on a loaded machine
+  test.setTimeout(90_000);
   await page.goto("/usage/acme?key=backend");
   await expect(page.getByTestId("offenders-note")).toContainText("only rejections of key backend");
   const offenders = page.getByTestId("offenders");
