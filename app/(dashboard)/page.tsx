@@ -6,12 +6,15 @@ import { SimpleForm } from "@/components/forms/simple-form";
 import { StatusBadge } from "@/components/tenants/status-badge";
 import { TenantTrafficSummary } from "@/components/usage/tenant-traffic-summary";
 import { RecentDegradedBanner } from "@/components/usage/recent-degraded-banner";
+import { MostLimitedPanel } from "@/components/usage/most-limited-panel";
+import { isRangeId } from "@/lib/usage/ranges";
 import { createTenantAction } from "@/app/(dashboard)/_actions/tenant-actions";
 
 export const metadata: Metadata = { title: "Overview" };
 
-export default async function OverviewPage() {
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<{ range?: string }> }) {
   const user = await requireUser();
+  const { range } = await searchParams;
   const tenants = await listTenants(user);
   const plans = user.isOperator ? await listPlanNames() : [];
   return (
@@ -60,6 +63,7 @@ export default async function OverviewPage() {
           </table>
         )}
       </div>
+      {tenants.length > 0 && <MostLimitedPanel principal={user} range={isRangeId(range) ? range : "15m"} />}
       {user.isOperator && (
         <div className="panel">
           <h2>Create a tenant</h2>

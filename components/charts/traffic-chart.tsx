@@ -1,10 +1,12 @@
 "use client";
 
+import { useState } from "react";
 import {
   Area,
   AreaChart,
   CartesianGrid,
   Legend,
+  ReferenceArea,
   ReferenceLine,
   ResponsiveContainer,
   Tooltip,
@@ -44,17 +46,50 @@ export interface TrafficChartProps {
   now: number;
   /** limits drawn over the traffic (one key or route) */
   limits?: LimitLine[];
+  /** drag across the chart to zoom: called with the selected span [from, to) */
+  onZoom?: (from: number, to: number) => void;
 }
 
-export function TrafficChart({ points, stepMs, now, limits = [] }: TrafficChartProps) {
+type MouseState = { activeIndex?: number | string | null | undefined };
+
+export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: TrafficChartProps) {
+  // the drag selection, as bucket starts: where the mouse went down and where it is now
+  const [drag, setDrag] = useState<{ start: number; end: number } | null>(null);
+  const bucketAt = (state: MouseState): number | null => {
+    const index = state.activeIndex;
+    if (index === undefined || index === null) return null;
+    return points[Number(index)]?.t ?? null;
+  };
+  const finish = () => {
+    if (drag && onZoom && drag.start !== drag.end) {
+      onZoom(Math.min(drag.start, drag.end), Math.max(drag.start, drag.end) + stepMs);
+    }
+    setDrag(null);
+  };
   // lines far above the tightest limit would flatten the traffic: the utilization chart
   // shows every limit, this one those near the tightest
   const tightest = limits[0]?.perStep ?? 0;
   const drawn = limits.filter((l) => l.perStep <= 10 * tightest);
   return (
-    <div data-testid="traffic-chart" style={{ width: "100%", height: 260 }}>
+    <div
+      data-testid="traffic-chart"
+      style={{ width: "100%", height: 260, cursor: onZoom ? "crosshair" : undefined, userSelect: "none" }}
+    >
       <ResponsiveContainer>
-        <AreaChart data={points} margin={CHART_MARGIN}>
+        <AreaChart
+          data={points}
+          margin={CHART_MARGIN}
+          onMouseDown={(state: MouseState) => {
+            const t = onZoom ? bucketAt(state) : null;
+            if (t !== null) setDrag({ start: t, end: t });
+          }}
+          onMouseMove={(state: MouseState) => {
+            const t = drag ? bucketAt(state) : null;
+            if (drag && t !== null && t !== drag.end) setDrag({ ...drag, end: t });
+          }}
+          onMouseUp={finish}
+          onMouseLeave={() => setDrag(null)}
+        >
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
           <XAxis {...timeAxisProps(stepMs)} />
           <YAxis
@@ -85,6 +120,15 @@ export function TrafficChart({ points, stepMs, now, limits = [] }: TrafficChartP
               }}
             />
           ))}
+          {drag && drag.start !== drag.end ? (
+            <ReferenceArea
+              x1={Math.min(drag.start, drag.end)}
+              x2={Math.max(drag.start, drag.end)}
+              fill="var(--accent)"
+              fillOpacity={0.15}
+              data-testid="zoom-selection"
+            />
+          ) : null}
           <FillingBucket from={fillingBucketStart(points, stepMs, now)} stepMs={stepMs} />
           {SERIES.map((series) => (
             <Area

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import type { UsageDashboardData } from "@/lib/usage/dashboard-types";
 import type { BreakdownRow } from "@/lib/usage/types";
 import { BreakdownChart } from "@/components/charts/breakdown-chart";
@@ -17,6 +18,8 @@ import { DegradedBanner } from "@/components/usage/degraded-banner";
 import { RANGES } from "@/lib/usage/ranges";
 import { liveQuery, usageHref, type UsageView } from "@/components/usage/usage-hrefs";
 import { useLiveUsage } from "@/components/usage/use-live-usage";
+import { CustomRangeForm } from "@/components/usage/custom-range-form";
+import { formatTime } from "@/components/charts/format";
 
 // The usage page body: server-rendered first data, then live every 2 s. Drill-down goes
 // overview -> tenant -> key -> route through links, so every view has its own URL.
@@ -27,7 +30,9 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
     key: initial.key,
     route: initial.route,
     range: initial.range,
+    window: initial.window,
   };
+  const router = useRouter();
   const { data, error } = useLiveUsage(initial, liveQuery(view));
   const totals = data.series.reduce(
     (s, p) => ({
@@ -47,8 +52,27 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
   };
   return (
     <div data-testid="usage-dashboard" style={{ display: "grid", gap: 16 }}>
-      <RangePicker current={view.range} hrefFor={(range) => usageHref({ ...view, range })} />
-      <DegradedBanner degraded={totals.degraded} where={`in the last ${RANGES[view.range].label}`} />
+      <RangePicker
+        current={view.range}
+        hrefFor={(range) => usageHref({ ...view, range, window: null })}
+        customStepMs={view.window ? data.stepMs : undefined}
+      />
+      <CustomRangeForm
+        window={view.window ?? null}
+        from={data.from}
+        to={Math.min(data.to, data.generatedAt)}
+        hrefFor={(window) => usageHref({ ...view, window })}
+        resetHref={usageHref({ ...view, window: null })}
+      />
+      {view.window ? (
+        <p data-testid="custom-range-label">
+          Showing {formatTime(view.window.from, 300_000)} to {formatTime(view.window.to, 300_000)}
+        </p>
+      ) : null}
+      <DegradedBanner
+        degraded={totals.degraded}
+        where={view.window ? "in the selected range" : `in the last ${RANGES[view.range].label}`}
+      />
       <p className="muted" data-testid="live-status" aria-live="polite">
         {error ? (
           <span className="error" role="alert">
@@ -78,6 +102,7 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
           stepMs={data.stepMs}
           now={data.generatedAt}
           limits={data.limitLines}
+          onZoom={(from, to) => router.push(usageHref({ ...view, window: { from, to } }))}
         />
       </section>
       {data.limitLines.length > 0 ? (
@@ -132,8 +157,8 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
           <h2>Top offenders</h2>
           <p className="muted" data-testid="offenders-note">
             Most rejected in the last hour at most
-            {data.offendersOf === "key"
-              ? `: key ${view.key ?? ""} only (subjects are counted per tenant, not per key or route).`
+            {data.offendersOf === "filter"
+              ? `: only rejections ${[view.key ? `of key ${view.key}` : "", view.route ? `on route ${view.route}` : ""].filter(Boolean).join(" ")}.`
               : ": keys and subjects of the whole tenant."}
           </p>
           <OffendersTable offenders={data.offenders} />

@@ -1,12 +1,22 @@
 import type { RangeId } from "@/lib/usage/ranges";
+import { urlTime, type CustomWindow } from "@/lib/usage/custom-window";
 
-// URLs of the usage views: /usage (every tenant) and /usage/<tenant>?key=&route=&range=.
+// URLs of the usage views: /usage (every tenant) and /usage/<tenant>?key=&route=&range=,
+// plus from=&to= for a custom (zoomed) range, which drill-down links keep.
 
 export interface UsageView {
   tenant: string | null;
   key: string | null;
   route: string | null;
   range: RangeId;
+  /** a custom range; absent or null: the preset range */
+  window?: CustomWindow | null;
+}
+
+function windowParams(params: URLSearchParams, window: CustomWindow | null | undefined): void {
+  if (!window) return;
+  params.set("from", urlTime(window.from));
+  params.set("to", urlTime(window.to));
 }
 
 export function usageHref(view: UsageView): string {
@@ -14,6 +24,7 @@ export function usageHref(view: UsageView): string {
   if (view.key) params.set("key", view.key);
   if (view.route) params.set("route", view.route);
   if (view.range !== "15m") params.set("range", view.range);
+  windowParams(params, view.window);
   const query = params.toString();
   const path = view.tenant ? `/usage/${encodeURIComponent(view.tenant)}` : "/usage";
   return query ? `${path}?${query}` : path;
@@ -25,5 +36,6 @@ export function liveQuery(view: UsageView): string {
   if (view.tenant) params.set("tenant", view.tenant);
   if (view.key) params.set("key", view.key);
   if (view.route) params.set("route", view.route);
+  windowParams(params, view.window);
   return params.toString();
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { secondField } from "@/lib/usage/keys";
+import { offenderDetail, secondField } from "@/lib/usage/keys";
 import type { UsageEvent } from "@/lib/usage/types";
 import { RECENT_PER_TENANT, RecentDecisions } from "@/lib/usage/recent";
 
@@ -13,7 +13,10 @@ export interface TenantBatch {
   seconds: Map<number, Map<string, number>>;
   /** minute -> offender member ("k:<id>" | "s:<subject>") -> rejected count */
   offenders: Map<number, Map<string, number>>;
+  /** minute -> offenderDetail(key, route, subject) -> rejected count (per key / route views) */
+  details: Map<number, Map<string, number>>;
   subjects: number;
+  detailCount: number;
 }
 
 export interface BatchLimits {
@@ -53,7 +56,7 @@ export class UsageBatch {
     const second = Math.floor(nowMs / 1_000) % 60;
     let tenant = this.tenants.get(event.tenantId);
     if (!tenant) {
-      tenant = { seconds: new Map(), offenders: new Map(), subjects: 0 };
+      tenant = { seconds: new Map(), offenders: new Map(), details: new Map(), subjects: 0, detailCount: 0 };
       this.tenants.set(event.tenantId, tenant);
     }
     const counters = minuteMap(tenant.seconds, minute);
@@ -78,6 +81,14 @@ export class UsageBatch {
         tenant.subjects++;
         bump(offenders, member);
       }
+    }
+    // the same rejection by key, route and subject, bounded like the subjects
+    const details = minuteMap(tenant.details, minute);
+    const detail = offenderDetail(event.keyId ?? "", event.route ?? "", event.subject ?? "");
+    if (details.has(detail)) bump(details, detail);
+    else if (tenant.detailCount < this.limits.maxSubjects) {
+      tenant.detailCount++;
+      bump(details, detail);
     }
   }
 

@@ -18,6 +18,8 @@ export interface UsageDashboardData {
   key: string | null;
   route: string | null;
   range: RangeId;
+  /** a custom range (from/to in the URL), or null for the preset range */
+  window: { from: number; to: number } | null;
   stepMs: number;
   source: UsageSource;
   from: number;
@@ -28,8 +30,8 @@ export interface UsageDashboardData {
   /** by route for a tenant (beside the key breakdown); empty elsewhere */
   byRoute: BreakdownRow[];
   offenders: Offender[];
-  /** "key": narrowed to the drilled-down key (subjects are kept per tenant only) */
-  offendersOf: "tenant" | "key";
+  /** "filter": only rejections on the drilled-down key and/or route */
+  offendersOf: "tenant" | "filter";
   hottest: LimitUtilization[];
   /** limits drawn over the traffic of one key or route; empty elsewhere */
   limitLines: LimitLine[];

@@ -11,6 +11,7 @@ import { readScoped } from "@/lib/usage/scoped-reader";
 import { hottestLimits } from "@/lib/usage/utilization";
 import { measurableLimits } from "@/lib/usage/limit-candidates";
 import { limitLinesOf } from "@/lib/usage/limit-lines";
+import { stepForWindow, type CustomWindow } from "@/lib/usage/custom-window";
 
 // One read per refresh for the usage page: rows of the range once (the scoped reader the
 // admin API uses too), then the series and the breakdowns from them. NotFoundError for
@@ -21,6 +22,15 @@ export interface DashboardRequest {
   key?: string;
   route?: string;
   range: RangeId;
+  /** a custom range (validated by parseCustomWindow); replaces the preset range's span */
+  window?: CustomWindow;
+}
+
+function presetWindow(range: RangeId, now: number): { from: number; to: number; stepMs: number } {
+  const { rangeMs, stepMs } = RANGES[range];
+  // the window ends at the next step boundary, so the newest (partial) bucket is drawn too
+  const to = Math.ceil((now + 1) / stepMs) * stepMs;
+  return { from: to - rangeMs, to, stepMs };
 }
 
 export async function dashboardData(
@@ -29,10 +39,9 @@ export async function dashboardData(
   ctx: RowContext = rowContext(Math.floor(Date.now() / 1_000) * 1_000),
 ): Promise<UsageDashboardData> {
   const now = ctx.now;
-  const { rangeMs, stepMs } = RANGES[request.range];
-  // the window ends at the next step boundary, so the newest (partial) bucket is drawn too
-  const to = Math.ceil((now + 1) / stepMs) * stepMs;
-  const from = to - rangeMs;
+  const { from, to, stepMs } = request.window
+    ? { ...request.window, stepMs: stepForWindow(request.window, now - ctx.secondsRetentionMs) }
+    : presetWindow(request.range, now);
   const source = sourceFor(stepMs);
   const scope = { tenant: request.tenant, key: request.key, route: request.route, from, to, source };
   const { rows, names } = await readScoped(principal, scope, ctx);
@@ -41,6 +50,7 @@ export async function dashboardData(
     key: request.key ?? null,
     route: request.route ?? null,
     range: request.range,
+    window: request.window ?? null,
     stepMs,
     source,
     from,
@@ -66,7 +76,10 @@ export async function dashboardData(
     request.key === undefined ? undefined : [...names].find(([, name]) => name === request.key)?.[0];
   const narrowed = request.key !== undefined || request.route !== undefined;
   const [offenders, hottest, measurable] = await Promise.all([
-    topOffenders(principal, request.tenant, Math.max(from, now - 3_600_000), now + 1, 10, ctx),
+    topOffenders(principal, request.tenant, Math.max(from, now - 3_600_000), Math.min(to, now + 1), 10, ctx, {
+      keyId,
+      route: request.route,
+    }),
     hottestLimits(principal, request.tenant, 6, ctx, { keyId, route: request.route }),
     narrowed ? measurableLimits(principal, request.tenant, { keyId, route: request.route }) : null,
   ]);
@@ -77,8 +90,6 @@ export async function dashboardData(
     by: limit.by,
     route: limit.route,
   }));
-  // offenders are kept per tenant (keys and subjects), not per route: a key drill-down
-  // keeps that key's own line; subjects cannot be attributed to a key or route
   return {
     ...base,
     breakdown:
@@ -86,8 +97,8 @@ export async function dashboardData(
         ? { by: "key", rows: breakdown(rows, "key", names) }
         : { by: "route", rows: breakdown(rows, "route", names) },
     byRoute: keyId === undefined ? breakdown(rows, "route", names) : [],
-    offenders: narrowed ? offenders.filter((o) => o.kind === "key" && o.name === request.key) : offenders,
-    offendersOf: narrowed ? "key" : "tenant",
+    offenders,
+    offendersOf: narrowed ? "filter" : "tenant",
     hottest,
     limitLines: limitLinesOf(lineSources, stepMs),
   };

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ChainableCommander } from "ioredis";
 import type { RedisClient } from "@/lib/redis";
-import { minuteIndexKey, offendersKey, recentKey, secondsKey } from "@/lib/usage/keys";
+import { minuteIndexKey, offenderDetailKey, offendersKey, recentKey, secondsKey } from "@/lib/usage/keys";
 import { RECENT_PER_TENANT } from "@/lib/usage/recent";
 
 /** A quiet tenant's sample stays readable this long after its last decision. */
@@ -19,6 +19,9 @@ export interface FlushSettings {
   /** offenders kept per tenant per minute */
   topOffenders: number;
 }
+
+/** The detail set (by key, route, subject) keeps this many times the tenant-wide top N. */
+export const DETAIL_FACTOR = 4;
 
 function writeTenant(
   pipe: ChainableCommander,
@@ -39,6 +42,13 @@ function writeTenant(
     for (const [member, count] of members) pipe.zincrby(key, count, member);
     // keep the top N only: the structure stays bounded however many subjects misbehave
     pipe.zremrangebyrank(key, 0, -(settings.topOffenders + 1));
+    pipe.expire(key, settings.ttlSeconds);
+  }
+  for (const [minute, members] of tenant.details) {
+    const key = offenderDetailKey(settings.ns, tenantId, minute);
+    for (const [member, count] of members) pipe.zincrby(key, count, member);
+    // several (key, route) pairs share the set: keep more than the tenant-wide top N
+    pipe.zremrangebyrank(key, 0, -(settings.topOffenders * DETAIL_FACTOR + 1));
     pipe.expire(key, settings.ttlSeconds);
   }
 }

@@ -8,6 +8,7 @@ import type { Outcome } from "@/lib/usage/types";
 //
 //   <ns>{u:<tenant>}:s:<minute>  HASH  "<second 0-59>|<keyId>|<route>|<a|r|s|d>" -> count
 //   <ns>{u:<tenant>}:o:<minute>  ZSET  "k:<keyId>" | "s:<subject>" -> rejected, top N kept
+//   <ns>{u:<tenant>}:x:<minute>  ZSET  JSON ["<keyId>","<route>","<subject>"] -> rejected, top N kept
 //   <ns>{u:<tenant>}:rd / :rx    LIST  latest decisions / denials, JSON, newest first, capped
 //   <ns>{u:idx}:m:<minute>       SET   tenant ids with data in that minute (for the rollup)
 //   <ns>{u:job}:lease / :fence / :minutes / :hours   rollup lease, fencing counter, watermarks
@@ -39,6 +40,16 @@ export function secondsKey(ns: string, tenantId: string, minute: number): string
 
 export function offendersKey(ns: string, tenantId: string, minute: number): string {
   return `${ns}${tenantUsageTag(tenantId)}:o:${minute}`;
+}
+
+/** Rejections by (key, route, subject): the offenders of one key or route. */
+export function offenderDetailKey(ns: string, tenantId: string, minute: number): string {
+  return `${ns}${tenantUsageTag(tenantId)}:x:${minute}`;
+}
+
+/** A member of the offender detail set; JSON, so no separator can appear inside a part. */
+export function offenderDetail(keyId: string, route: string, subject: string): string {
+  return JSON.stringify([keyId, route, subject]);
 }
 
 /** LIST of the tenant's latest decisions (`which` "d") or denials ("x"), newest first, JSON entries. */

@@ -19,6 +19,8 @@ export interface UsageScope {
   from: number;
   to: number;
   source: UsageSource;
+  /** key names of every tenant read, not only of a single one (the "most limited" list) */
+  withNames?: boolean;
 }
 
 export interface ScopedRow extends UsageRow {
@@ -28,7 +30,7 @@ export interface ScopedRow extends UsageRow {
 export interface ScopedUsage {
   tenants: TenantRef[];
   rows: ScopedRow[];
-  /** key id -> name over the tenants read (ids are unique across tenants) */
+  /** key id -> name over the tenants read (ids are unique across tenants); see withNames */
   names: Map<string, string>;
 }
 
@@ -51,7 +53,7 @@ export async function readScoped(
     for (const row of await readRows(tenant.id, scope.from, scope.to, scope.source, ctx)) {
       if (keep(row)) rows.push({ ...row, tenant: tenant.slug });
     }
-    if (only) for (const [id, name] of await keyNames(tenant.id)) names.set(id, name);
+    if (only || scope.withNames) for (const [id, name] of await keyNames(tenant.id)) names.set(id, name);
   }
   return { tenants, rows, names };
 }

@@ -3,6 +3,7 @@ import { requireUser } from "@/lib/auth/session";
 import { dashboardData } from "@/lib/usage/dashboard";
 import { isRangeId } from "@/lib/usage/ranges";
 import { UsageDashboard } from "@/components/usage/usage-dashboard";
+import { parseCustomWindow } from "@/lib/usage/custom-window";
 
 export const metadata: Metadata = { title: "Usage" };
 export const dynamic = "force-dynamic";
@@ -11,15 +12,24 @@ export const dynamic = "force-dynamic";
 export default async function UsageOverviewPage({
   searchParams,
 }: {
-  searchParams: Promise<{ range?: string }>;
+  searchParams: Promise<{ range?: string; from?: string; to?: string }>;
 }) {
   const user = await requireUser();
-  const { range } = await searchParams;
-  const initial = await dashboardData(user, { range: isRangeId(range) ? range : "15m" });
+  const { range, from, to } = await searchParams;
+  const parsed = parseCustomWindow(from, to);
+  const initial = await dashboardData(user, {
+    range: isRangeId(range) ? range : "15m",
+    window: parsed.kind === "ok" ? parsed.window : undefined,
+  });
   return (
     <section>
       <h1>Usage</h1>
-      <UsageDashboard key={initial.range} initial={initial} />
+      {parsed.kind === "invalid" ? (
+        <p className="error" role="alert" data-testid="range-error">
+          Custom range not applied: {parsed.field} {parsed.message}.
+        </p>
+      ) : null}
+      <UsageDashboard key={`${initial.range}|${from ?? ""}|${to ?? ""}`} initial={initial} />
     </section>
   );
 }

@@ -1,10 +1,12 @@
-// GET /api/usage-live?tenant=&key=&route=&range=: the usage page's data, polled every 2 s
-// while the page is open. Session-authenticated; tenants the user may not see answer 404.
+// GET /api/usage-live?tenant=&key=&route=&range=[&from=&to=]: the usage page's data, polled
+// every 2 s while the page is open; from/to a custom range (lib/usage/custom-window.ts).
+// Session-authenticated; tenants the user may not see answer 404.
 import { z } from "zod";
 import { currentUser } from "@/lib/auth/session";
 import { NotFoundError } from "@/lib/data/errors";
 import { dashboardData } from "@/lib/usage/dashboard";
 import { RANGE_IDS } from "@/lib/usage/ranges";
+import { parseCustomWindow } from "@/lib/usage/custom-window";
 
 export const dynamic = "force-dynamic";
 
@@ -13,6 +15,8 @@ const Query = z.strictObject({
   key: z.string().min(1).max(128).optional(),
   route: z.string().min(1).max(512).optional(),
   range: z.enum(RANGE_IDS).default("15m"),
+  from: z.string().max(40).optional(),
+  to: z.string().max(40).optional(),
 });
 
 function fail(status: number, code: string, message: string): Response {
@@ -29,8 +33,14 @@ export async function GET(request: Request): Promise<Response> {
       "invalid_request",
       parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
     );
+  const { from, to, ...query } = parsed.data;
+  const window = parseCustomWindow(from, to);
+  if (window.kind === "invalid") return fail(400, "invalid_request", `${window.field}: ${window.message}`);
   try {
-    const data = await dashboardData(user, parsed.data);
+    const data = await dashboardData(user, {
+      ...query,
+      window: window.kind === "ok" ? window.window : undefined,
+    });
     return Response.json(data, { headers: { "cache-control": "no-store" } });
   } catch (error) {
     if (error instanceof NotFoundError) return fail(404, "not_found", error.message);

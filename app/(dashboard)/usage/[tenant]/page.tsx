@@ -9,12 +9,13 @@ import { UsageDashboard } from "@/components/usage/usage-dashboard";
 import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageHref } from "@/components/usage/usage-hrefs";
 import { usageHeading } from "@/components/usage/usage-heading";
+import { parseCustomWindow } from "@/lib/usage/custom-window";
 
 export const dynamic = "force-dynamic";
 
 interface Props {
   params: Promise<{ tenant: string }>;
-  searchParams: Promise<{ key?: string; route?: string; range?: string }>;
+  searchParams: Promise<{ key?: string; route?: string; range?: string; from?: string; to?: string }>;
 }
 
 // each tenant's (and key's, route's) usage page has its own title, for tabs and history
@@ -35,15 +36,25 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
   const { tenant } = await params;
   const query = await searchParams;
   const range = isRangeId(query.range) ? query.range : "15m";
+  // a bad custom range is named and ignored: the preset range shows instead
+  const parsed = parseCustomWindow(query.from, query.to);
+  const window = parsed.kind === "ok" ? parsed.window : null;
   const view = {
     tenant: decodeURIComponent(tenant),
     key: query.key ?? null,
     route: query.route ?? null,
     range,
+    window,
   };
   let initial;
   try {
-    initial = await dashboardData(user, { tenant: view.tenant, key: query.key, route: query.route, range });
+    initial = await dashboardData(user, {
+      tenant: view.tenant,
+      key: query.key,
+      route: query.route,
+      range,
+      window: window ?? undefined,
+    });
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;
@@ -63,7 +74,15 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
         {view.route ? <> / route {view.route}</> : null}
       </nav>
       <h1>{usageHeading(view)}</h1>
-      <UsageDashboard key={`${view.key}|${view.route}|${range}`} initial={initial} />
+      {parsed.kind === "invalid" ? (
+        <p className="error" role="alert" data-testid="range-error">
+          Custom range not applied: {parsed.field} {parsed.message}.
+        </p>
+      ) : null}
+      <UsageDashboard
+        key={`${view.key}|${view.route}|${range}|${window?.from ?? ""}|${window?.to ?? ""}`}
+        initial={initial}
+      />
       <LimitTreePanel key={range} tenant={view.tenant} range={range} />
     </section>
   );

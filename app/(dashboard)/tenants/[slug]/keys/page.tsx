@@ -6,6 +6,10 @@ import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { createKeyAction, revokeKeyAction } from "@/app/(dashboard)/_actions/key-actions";
 import { formatDate, orNotFound } from "@/app/(dashboard)/_lib/load";
+import { keysTraffic, type KeysTraffic } from "@/lib/usage/key-traffic";
+import { isRangeId, RANGES } from "@/lib/usage/ranges";
+import { RangePicker } from "@/components/usage/range-picker";
+import { KeyTrafficCells } from "@/components/usage/key-traffic-cells";
 
 export const metadata: Metadata = { title: "API keys" };
 
@@ -15,18 +19,36 @@ function keyState(k: { revokedAt: Date | null; expiresAt: Date | null }): string
   return "active";
 }
 
-export default async function KeysPage({ params }: { params: Promise<{ slug: string }> }) {
-  const { slug } = await params;
+export default async function KeysPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<{ range?: string }>;
+}) {
+  const [{ slug }, query] = await Promise.all([params, searchParams]);
+  const range = isRangeId(query.range) ? query.range : "1h";
   const user = await requireUser();
   const tenant = await orNotFound(tenantDetail(user, slug));
   const keys = await orNotFound(listApiKeys(user, slug));
+  // traffic is a view of usage: unreadable usage leaves the keys listed, without numbers
+  const traffic: KeysTraffic | null = await keysTraffic(user, slug, range).catch((error: unknown) => {
+    console.error("[sluice] key traffic:", error);
+    return null;
+  });
   return (
     <>
       <div className="panel">
         <h2>API keys</h2>
         <p className="muted">
           Only a prefix of each key is stored for display; the secret itself is kept as a SHA-256 hash.
+          Traffic columns cover the last {RANGES[range].label}; click a key&apos;s checks for its usage.
         </p>
+        <RangePicker
+          current={range}
+          hrefFor={(r) => `/tenants/${encodeURIComponent(slug)}/keys${r === "1h" ? "" : `?range=${r}`}`}
+        />
+        {traffic === null && <p className="error">Usage could not be read right now.</p>}
         {keys.length === 0 ? (
           <p className="empty">
             No keys yet.
@@ -44,6 +66,10 @@ export default async function KeysPage({ params }: { params: Promise<{ slug: str
                 <th scope="col">Created</th>
                 <th scope="col">Expires</th>
                 <th scope="col">Last used</th>
+                <th scope="col">Checks</th>
+                <th scope="col">Rejected</th>
+                <th scope="col">Rate</th>
+                <th scope="col">Trend</th>
                 {tenant.can.edit && <th scope="col">Actions</th>}
               </tr>
             </thead>
@@ -64,6 +90,12 @@ export default async function KeysPage({ params }: { params: Promise<{ slug: str
                     <td>{formatDate(k.createdAt)}</td>
                     <td>{k.expiresAt ? formatDate(k.expiresAt) : "never"}</td>
                     <td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : "never"}</td>
+                    <KeyTrafficCells
+                      tenant={slug}
+                      name={k.name}
+                      traffic={traffic?.keys.get(k.name)}
+                      range={range}
+                    />
                     {tenant.can.edit && (
                       <td>
                         {state !== "revoked" && (
