@@ -4,9 +4,11 @@ import type { Capabilities } from "@/lib/data/queries/tenant-detail";
 import { describeRule } from "@/components/limits/format-limit";
 import { editorHref } from "@/components/limits/editor-href";
 import { DeleteLimitButton, type DeleteLimitAction } from "@/components/limits/delete-limit-button";
+import { UtilizationCell } from "@/components/limits/live-utilization";
 
 // One table of effective limits: each row's rule, the chain it came through (base first,
-// then each override and the fields it set), and what this level did to it.
+// then each override and the fields it set), what this level did to it and, when `owner`
+// is given, its live counter now (live-utilization.tsx).
 
 const STATE_LABEL = { own: "declared here", overridden: "overridden here", inherited: "inherited" } as const;
 
@@ -17,6 +19,7 @@ export function LimitHierarchyView({
   here,
   empty,
   deleteAction,
+  owner,
 }: {
   slug: string;
   rows: HierarchyRow[];
@@ -25,6 +28,8 @@ export function LimitHierarchyView({
   here: EditScope;
   empty: string;
   deleteAction: DeleteLimitAction;
+  /** whose counters the "Now" column shows: "tenant" or a key's name; no column without */
+  owner?: string;
 }) {
   if (rows.length === 0) return <p className="empty">{empty}</p>;
   return (
@@ -35,6 +40,11 @@ export function LimitHierarchyView({
           <th scope="col">Effective rule</th>
           <th scope="col">Comes from (base → overrides)</th>
           <th scope="col">Here</th>
+          {owner !== undefined && (
+            <th scope="col" className="now">
+              Now
+            </th>
+          )}
           {can.edit && <th scope="col">Actions</th>}
         </tr>
       </thead>
@@ -69,6 +79,15 @@ export function LimitHierarchyView({
               <td>
                 <span className={`badge state-${row.state}`}>{STATE_LABEL[row.state]}</span>
               </td>
+              {owner !== undefined && (
+                <td className="now">
+                  {row.disabled ? (
+                    <span className="muted">—</span>
+                  ) : (
+                    <UtilizationCell name={row.name} route={row.route} by={row.effective.by} owner={owner} />
+                  )}
+                </td>
+              )}
               {can.edit && (
                 <td className="actions">
                   {local ? (
