@@ -40,7 +40,13 @@ export default async function OverviewPage() {
             ]}
             rows={tenants.map((t) => ({
               id: t.id,
-              sort: { tenant: t.name, plan: t.plan, status: t.status, keys: t.keys, role: t.role },
+              sort: {
+                tenant: `${t.name} ${t.slug}`,
+                plan: t.plan,
+                status: t.status,
+                keys: t.keys,
+                role: t.role,
+              },
               cells: [
                 <>
                   <Link href={`/tenants/${t.slug}`}>{t.name}</Link>{" "}

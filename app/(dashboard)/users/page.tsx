@@ -35,7 +35,7 @@ export default async function UsersPage() {
           id: u.id,
           testId: `user-${u.email}`,
           sort: {
-            account: u.name || u.email,
+            account: `${u.name} ${u.email}`,
             tenants: u.tenants,
             status: u.disabled ? "disabled" : "active",
             since: u.createdAt.getTime(),

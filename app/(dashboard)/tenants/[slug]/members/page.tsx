@@ -48,7 +48,7 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
             ]}
             rows={members.map((m) => ({
               id: m.userId,
-              sort: { member: m.name || m.email, role: ROLES.indexOf(m.role), since: m.since.getTime() },
+              sort: { member: `${m.name} ${m.email}`, role: ROLES.indexOf(m.role), since: m.since.getTime() },
               cells: [
                 <>
                   {m.name} <span className="muted">{m.email}</span>
