@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { check, operator, signedIn } from "./support/dashboard";
+import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
+import { check, operator, signedIn, uniqueSlug } from "./support/dashboard";
 
 // Issue 15, the configuration side of the console: every table sorts by its headers (mouse
 // and keyboard, aria-sort, ties keep their order), /plans folds each plan to one line, the
@@ -35,14 +35,14 @@ async function shots(name: string): Promise<void> {
 
 /** The texts of one column (by its header's label) of a table, top to bottom. */
 async function column(table: Locator, label: string): Promise<string[]> {
-  const headers = await table.locator("thead th").allInnerTexts();
+  const headers = await table.locator(":scope > thead th").allTextContents();
   const index = headers.findIndex((h) => h.replace(/[▲▼↕]/g, "").trim() === label);
   expect(index, `column ${label} in ${headers.join(" | ")}`).toBeGreaterThanOrEqual(0);
-  return table.locator(`tbody > tr > :nth-child(${index + 1})`).allInnerTexts();
+  return table.locator(`:scope > tbody > tr > :nth-child(${index + 1})`).allInnerTexts();
 }
 
 const header = (table: Locator, label: string) =>
-  table.locator("thead th").filter({ has: page.getByRole("button", { name: label, exact: false }) });
+  table.locator(":scope > thead th").filter({ has: page.getByRole("button", { name: label, exact: false }) });
 
 const byText = (a: string, b: string) => a.localeCompare(b);
 
@@ -60,7 +60,25 @@ async function sortsAsText(table: Locator, label: string): Promise<void> {
   expect(await column(table, label)).toEqual([...before].sort(byText).reverse());
 }
 
-test("every configuration table sorts by its headers, by mouse and by keyboard", async () => {
+/** A second member of acme (the seed has one), joined by invitation as a person would. */
+async function secondMember(browser: Browser): Promise<void> {
+  await page.goto("/tenants/acme/members");
+  const form = page.getByTestId("invite-member");
+  await form.getByLabel("Email").fill(`${uniqueSlug("sorter")}@invite.test`);
+  await form.getByRole("button", { name: "Invite" }).click();
+  const link = (await page.getByTestId("secret-value").textContent()) ?? "";
+  const invited = await (await browser.newContext()).newPage();
+  await invited.goto(link);
+  const join = invited.getByTestId("create-account");
+  await join.getByLabel("Your name").fill("Aaron Sorter");
+  await join.getByLabel("Choose a password").fill("a-sorter-password");
+  await join.getByRole("button", { name: "Create account" }).click();
+  await expect(invited).toHaveURL(/\/login\?notice=account-ready/);
+  await invited.context().close();
+}
+
+test("every configuration table sorts by its headers, by mouse and by keyboard", async ({ browser }) => {
+  await secondMember(browser);
   // two service tokens, so the tokens table has something to order
   for (const name of ["zeta-sorter", "alpha-sorter"]) {
     const made = await page.request.post("/api/admin/service-tokens", { headers: admin, data: { name } });
