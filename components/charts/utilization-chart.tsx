@@ -31,11 +31,9 @@ export function UtilizationChart({ limits }: { limits: LimitUtilization[] }) {
             >
               <span className={`hot-fill ${tone(l.utilization)}`} style={{ width: `${shown * 100}%` }} />
             </span>
-            <span className="hot-figures">
-              <strong>{formatPercent(l.utilization)}</strong>{" "}
-              <span className="muted">
-                {formatCount(l.used)} of {formatCount(l.limitValue)} · window {l.windowMs / 1_000} s
-              </span>
+            <strong className="hot-percent">{formatPercent(l.utilization)}</strong>
+            <span className="hot-detail muted">
+              {formatCount(l.used)} of {formatCount(l.limitValue)} · window {l.windowMs / 1_000} s
             </span>
           </li>
         );

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { createContext, useContext, type ReactNode } from "react";
 import type { LiveCounter, LiveUtilization } from "@/lib/data/live-utilization";
 import { usePolledJson } from "@/components/live/use-polled-json";
+import { Meter } from "@/components/ops/limit-counter";
 
 // Current utilization beside each limit of the Limits tab: the page renders the first read,
 // then this polls /api/live-utilization every 5 s (the lookup's pace, slower than the
@@ -100,19 +101,7 @@ function UtilizationBar({ counter, busiest }: { counter: LiveCounter; busiest: b
   const percent = Math.min(100, Math.round((counter.used / counter.capacity) * 100));
   return (
     <span className="counter" data-testid={`now-${counter.name}`}>
-      <span
-        className="meter"
-        role="meter"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-label={`${counter.name} used`}
-      >
-        <span
-          style={{ width: `${percent}%` }}
-          className={percent >= 100 ? "full" : percent >= 80 ? "high" : ""}
-        />
-      </span>
+      <Meter percent={percent} label={`${counter.name} used`} />
       <span className="mono">{percent}%</span>
       <span className="muted small">
         {counter.used.toLocaleString("en")} / {counter.capacity.toLocaleString("en")}
