@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
-import { check, operator, signedIn, uniqueSlug } from "./support/dashboard";
+import { check, operator, signedIn, uniqueSlug, viewer } from "./support/dashboard";
 
 // Issue 15, the configuration side of the console: every table sorts by its headers (mouse
 // and keyboard, aria-sort, ties keep their order), /plans folds each plan to one line, the
@@ -188,7 +188,7 @@ test("/plans folds every plan to one line and stays short with many plans", asyn
   }
 });
 
-test("the Limits tab shows each limit's live counter beside it and keeps it current", async () => {
+test("the Limits tab shows each limit's live counter beside it and keeps it current", async ({ browser }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto("/tenants/acme");
   const limits = page.locator("#effective-limits");
@@ -208,6 +208,17 @@ test("the Limits tab shows each limit's live counter beside it and keeps it curr
   // a per-key limit on the tenant's rows shows its busiest key; subject limits point to the lookup
   await expect(limits.getByTestId("limit-key-rps").first()).toContainText("key ");
   await expect(limits.getByTestId("limit-ip-per-min").first()).toContainText("per subject");
+  // its endpoint: signed in only, a tenant's own members only (others' tenants are "not found")
+  const live = (path: string, on: Page = page) => on.request.get(`/api/live-utilization${path}`);
+  expect((await live("?tenant=acme")).status()).toBe(200);
+  expect((await live("")).status()).toBe(400);
+  const visitor = await (await browser.newContext()).newPage();
+  expect((await live("?tenant=acme", visitor)).status()).toBe(401);
+  await visitor.context().close();
+  const acmeViewer = await signedIn(browser, viewer);
+  expect((await live("?tenant=globex", acmeViewer)).status()).toBe(404);
+  expect((await live("?tenant=acme", acmeViewer)).status()).toBe(200);
+  await acmeViewer.context().close();
   // the separate "Utilization now" panel is gone: the counters are beside their limits
   await expect(page.getByTestId("live-counters")).toHaveCount(0);
   await shots("limits-now");
