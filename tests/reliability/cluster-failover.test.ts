@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HA_BASE } from "./topology";
 import { ClusterGroup } from "./cluster-topology";
-import { failOver, useFailoverRig } from "./failover-scenario";
+import { failOver, failoverRig } from "./failover-scenario";
 
 // Redis Cluster: three primaries and three replicas on loopback (node timeout 1.5 s); an
 // app process of its own pointed at it (REDIS_CLUSTER_NODES). Under steady check traffic
@@ -9,7 +9,7 @@ import { failOver, useFailoverRig } from "./failover-scenario";
 // check timeout, and exact decisions resume once its replica took over the slots.
 
 const group = new ClusterGroup(HA_BASE + 5);
-const rig = useFailoverRig("ha-cluster", group, { REDIS_CLUSTER_NODES: group.seedList });
+const rig = failoverRig("ha-cluster", group, { REDIS_CLUSTER_NODES: group.seedList });
 
 describe("Redis Cluster failover", () => {
   it("answers every check within the timeout while the slot's primary dies, and resumes exact decisions on its replica", async () => {

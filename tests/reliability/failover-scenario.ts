@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import { AppProcess } from "../integration/check/processes";
-import { sleep, waitForVersion } from "../integration/check/http";
+import { serverLatency, sleep, waitForVersion } from "../integration/check/http";
 import { closeClients, FREE_PLAN_OFF, setupTenants, unique } from "../integration/check/setup";
 import { HA_BASE, waitFor } from "./topology";
-import { bigLimit, expectServerLatency, figures, print, serverLatency, Traffic } from "./failover-traffic";
+import { bigLimit, expectServerLatency, figures, print, Traffic } from "./failover-traffic";
 
 // What the Sentinel and the Cluster failover tests share: a tenant with one huge limit, a
 // Redis topology and an app process of its own pointed at it (set up and torn down by
-// useFailoverRig), then one run: steady traffic, the primary killed, the topology heals,
+// failoverRig), then one run: steady traffic, the primary killed, the topology heals,
 // and every answer must have been a 200 within the check timeout.
 
 const LIMIT = 1_000_000;
@@ -25,7 +25,7 @@ export interface Rig {
 }
 
 /** Registers beforeAll/afterAll; `env` points the app at the topology. */
-export function useFailoverRig(prefix: string, topology: Topology, env: Record<string, string>): Rig {
+export function failoverRig(prefix: string, topology: Topology, env: Record<string, string>): Rig {
   const rig = { tenant: unique(prefix) } as Rig;
   beforeAll(async () => {
     const setup = await setupTenants([

@@ -1,6 +1,6 @@
 import { describe, it } from "vitest";
 import { HA_BASE, SENTINEL_NAME, SentinelGroup, info } from "./topology";
-import { failOver, useFailoverRig } from "./failover-scenario";
+import { failOver, failoverRig } from "./failover-scenario";
 
 // Redis Sentinel: a primary, a replica and three sentinels on loopback; an app process of
 // its own pointed at the sentinels (REDIS_SENTINELS). Under steady check traffic the primary
@@ -9,7 +9,7 @@ import { failOver, useFailoverRig } from "./failover-scenario";
 // replica. Prints the figures docs/deployment.md quotes.
 
 const group = new SentinelGroup(HA_BASE);
-const rig = useFailoverRig("ha-sentinel", group, {
+const rig = failoverRig("ha-sentinel", group, {
   REDIS_URL: `redis://127.0.0.1:${HA_BASE}`,
   REDIS_SENTINELS: group.sentinelList,
   REDIS_SENTINEL_NAME: SENTINEL_NAME,

@@ -13,7 +13,7 @@ export interface Contract {
   conforms(operation: string, path: string, status: number, options?: CallOptions): Promise<Reply>;
 }
 
-export function useContract(): Contract {
+export function contractSetup(): Contract {
   const c = {
     async conforms(operation: string, path: string, status: number, options: CallOptions = {}) {
       const method = operation.split(" ")[0] ?? "GET";

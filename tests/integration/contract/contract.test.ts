@@ -4,12 +4,12 @@
 // The requests live in topic files (system-checks.ts, config-keys.ts, counters-ops.ts) and
 // run here, in this order, against one validator: the coverage check needs them all.
 import { describe, expect, it } from "vitest";
-import { useContract } from "./contract-context";
+import { contractSetup } from "./contract-context";
 import { systemAndChecks } from "./system-checks";
 import { configAndCredentials } from "./config-keys";
 import { countersAndOps } from "./counters-ops";
 
-const c = useContract();
+const c = contractSetup();
 systemAndChecks(c);
 configAndCredentials(c);
 countersAndOps(c);
