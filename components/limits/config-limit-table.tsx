@@ -25,8 +25,8 @@ export function ConfigLimitTable({
     <SortableTable
       className="limits"
       columns={[
-        { id: "name", label: "Limit", rowHeader: true, className: "mono" },
-        { id: "rate", label: "Rule" },
+        { id: "name", label: "Limit", rowHeader: true, className: "mono col-name" },
+        { id: "rate", label: "Rule", className: "col-rule" },
         { id: "actions", label: "Actions", sortable: false, className: "actions" },
       ]}
       rows={limits.map((l) => {

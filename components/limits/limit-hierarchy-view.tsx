@@ -36,16 +36,26 @@ export function LimitHierarchyView({
     <table className="limits">
       <thead>
         <tr>
-          <th scope="col">Limit</th>
-          <th scope="col">Effective rule</th>
-          <th scope="col">Comes from (base → overrides)</th>
-          <th scope="col">Here</th>
+          <th scope="col" className="col-name">
+            Limit
+          </th>
           {owner !== undefined && (
-            <th scope="col" className="now">
+            <th scope="col" className="col-now">
               Now
             </th>
           )}
-          {can.edit && <th scope="col">Actions</th>}
+          <th scope="col" className="col-rule">
+            Effective rule
+          </th>
+          <th scope="col">Comes from (base → overrides)</th>
+          <th scope="col" className="col-here">
+            Here
+          </th>
+          {can.edit && (
+            <th scope="col" className="actions">
+              Actions
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
@@ -65,6 +75,15 @@ export function LimitHierarchyView({
               <th scope="row" className="mono">
                 {row.name}
               </th>
+              {owner !== undefined && (
+                <td className="col-now">
+                  {row.disabled ? (
+                    <span className="muted">—</span>
+                  ) : (
+                    <UtilizationCell name={row.name} route={row.route} by={row.effective.by} owner={owner} />
+                  )}
+                </td>
+              )}
               <td>{describeRule(row.effective)}</td>
               <td>
                 <ol className="chain">
@@ -79,15 +98,6 @@ export function LimitHierarchyView({
               <td>
                 <span className={`badge state-${row.state}`}>{STATE_LABEL[row.state]}</span>
               </td>
-              {owner !== undefined && (
-                <td className="now">
-                  {row.disabled ? (
-                    <span className="muted">—</span>
-                  ) : (
-                    <UtilizationCell name={row.name} route={row.route} by={row.effective.by} owner={owner} />
-                  )}
-                </td>
-              )}
               {can.edit && (
                 <td className="actions">
                   {local ? (

@@ -46,6 +46,12 @@ export function SortableTable({
   const { sorted, header } = useSort(rows, keys);
   return (
     <table data-testid={testId} className={className} aria-label={label}>
+      {/* column classes also on <col>, so a fixed-layout table can size columns by class */}
+      <colgroup>
+        {columns.map((c) => (
+          <col key={c.id} className={c.className} />
+        ))}
+      </colgroup>
       <thead>
         <tr>
           {columns.map((c) =>
