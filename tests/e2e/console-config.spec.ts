@@ -75,6 +75,13 @@ async function secondMember(browser: Browser): Promise<void> {
   await join.getByRole("button", { name: "Create account" }).click();
   await expect(invited).toHaveURL(/\/login\?notice=account-ready/);
   await invited.context().close();
+  // and two invitations left pending, for the invitations table
+  for (const who of ["zz-pending", "aa-pending"]) {
+    await page.goto("/tenants/acme/members");
+    await form.getByLabel("Email").fill(`${uniqueSlug(who)}@invite.test`);
+    await form.getByRole("button", { name: "Invite" }).click();
+    await expect(page.getByTestId("secret-value")).toBeVisible();
+  }
 }
 
 test("every configuration table sorts by its headers, by mouse and by keyboard", async ({ browser }) => {
@@ -89,6 +96,7 @@ test("every configuration table sorts by its headers, by mouse and by keyboard",
     ["/tenants/acme/keys", "keys-table", "Name"],
     ["/tenants/acme/routes", "tenant-routes-table", "Pattern"],
     ["/tenants/acme/members", "members-table", "Member"],
+    ["/tenants/acme/members", "invitations-table", "Invited"],
     ["/users", "users-table", "Account"],
     ["/tokens", "tokens-table", "Name"],
     ["/audit", "audit-table", "Who"],

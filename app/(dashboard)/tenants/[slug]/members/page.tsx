@@ -105,33 +105,31 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
             ]}
           />
           {invitations.length > 0 && (
-            <table data-testid="invitations-table">
-              <thead>
-                <tr>
-                  <th scope="col">Invited</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {invitations.map((i) => (
-                  <tr key={i.id}>
-                    <th scope="row">{i.email}</th>
-                    <td>{i.role}</td>
-                    <td>{formatDate(i.expiresAt)}</td>
-                    <td className="actions">
-                      <ConfirmButton
-                        label="Revoke"
-                        confirmLabel="Revoke invitation"
-                        question={`Revoke the invitation for ${i.email}?`}
-                        action={revokeInvitationAction.bind(null, { tenant: slug, id: i.id })}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <SortableTable
+              testId="invitations-table"
+              columns={[
+                { id: "email", label: "Invited", rowHeader: true },
+                { id: "role", label: "Role" },
+                { id: "expires", label: "Expires" },
+                { id: "actions", label: "Actions", sortable: false, className: "actions" },
+              ]}
+              rows={invitations.map((i) => ({
+                id: i.id,
+                sort: { email: i.email, role: ROLES.indexOf(i.role), expires: i.expiresAt.getTime() },
+                cells: [
+                  i.email,
+                  i.role,
+                  formatDate(i.expiresAt),
+                  <ConfirmButton
+                    key="revoke"
+                    label="Revoke"
+                    confirmLabel="Revoke invitation"
+                    question={`Revoke the invitation for ${i.email}?`}
+                    action={revokeInvitationAction.bind(null, { tenant: slug, id: i.id })}
+                  />,
+                ],
+              }))}
+            />
           )}
         </div>
       )}
