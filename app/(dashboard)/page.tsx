@@ -8,6 +8,7 @@ import { TenantTrafficSummary } from "@/components/usage/tenant-traffic-summary"
 import { RecentDegradedBanner } from "@/components/usage/recent-degraded-banner";
 import { MostLimitedPanel } from "@/components/usage/most-limited-panel";
 import { isRangeId } from "@/lib/usage/ranges";
+import { SortableTable } from "@/components/tables/sortable-table";
 import { createTenantAction } from "@/app/(dashboard)/_actions/tenant-actions";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -30,37 +31,38 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               : "You are not a member of any tenant yet. Ask a tenant admin or an operator to add you."}
           </p>
         ) : (
-          <table data-testid="tenants-table">
-            <thead>
-              <tr>
-                <th scope="col">Tenant</th>
-                <th scope="col">Plan</th>
-                <th scope="col">Status</th>
-                <th scope="col">Traffic</th>
-                <th scope="col">Active keys</th>
-                <th scope="col">Your role</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tenants.map((t) => (
-                <tr key={t.id}>
-                  <td>
-                    <Link href={`/tenants/${t.slug}`}>{t.name}</Link>{" "}
-                    <span className="muted mono">{t.slug}</span>
-                  </td>
-                  <td>{t.plan}</td>
-                  <td>
-                    <StatusBadge status={t.status} />
-                  </td>
-                  <td>
-                    <TenantTrafficSummary principal={user} tenant={t.slug} />
-                  </td>
-                  <td>{t.keys}</td>
-                  <td>{t.role}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <SortableTable
+            testId="tenants-table"
+            columns={[
+              { id: "tenant", label: "Tenant" },
+              { id: "plan", label: "Plan" },
+              { id: "status", label: "Status" },
+              { id: "traffic", label: "Traffic", sortable: false },
+              { id: "keys", label: "Active keys" },
+              { id: "role", label: "Your role" },
+            ]}
+            rows={tenants.map((t) => ({
+              id: t.id,
+              sort: {
+                tenant: `${t.name} ${t.slug}`,
+                plan: t.plan,
+                status: t.status,
+                keys: t.keys,
+                role: t.role,
+              },
+              cells: [
+                <>
+                  <Link href={`/tenants/${t.slug}`}>{t.name}</Link>{" "}
+                  <span className="muted mono">{t.slug}</span>
+                </>,
+                t.plan,
+                <StatusBadge key="status" status={t.status} />,
+                <TenantTrafficSummary key="traffic" principal={user} tenant={t.slug} />,
+                t.keys,
+                t.role,
+              ],
+            }))}
+          />
         )}
       </div>
       {tenants.length > 0 && <MostLimitedPanel principal={user} range={isRangeId(range) ? range : "15m"} />}

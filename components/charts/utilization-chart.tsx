@@ -1,45 +1,43 @@
-"use client";
-
-import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import "@/components/charts/hot-bars.css";
 import type { LimitUtilization } from "@/lib/usage/types";
-import { COLORS, formatCount, formatPercent } from "@/components/charts/format";
+import { formatCount, formatPercent } from "@/components/charts/format";
 
 // The hottest limits: share of each limit used in its trailing window (red past 90 %).
+// Plain bars, not a chart library: each label sits beside its bar on a wide screen and above
+// it on a phone, so at 390 px the bar gets the panel's whole width instead of the ~50 px a
+// fixed 260 px axis left it. The figures a tooltip used to hide are written out.
 
-function color(ratio: number): string {
-  if (ratio >= 0.9) return "#c53030";
-  return ratio >= 0.6 ? "#b7791f" : "#2f855a";
+function tone(ratio: number): string {
+  if (ratio >= 0.9) return "hot";
+  return ratio >= 0.6 ? "warm" : "cool";
 }
 
 export function UtilizationChart({ limits }: { limits: LimitUtilization[] }) {
-  const data = limits.map((l) => ({
-    ...l,
-    label: `${l.limit} (${l.scope})`,
-    shown: Math.min(l.utilization, 1),
-  }));
   return (
-    <div data-testid="utilization-chart" style={{ width: "100%", height: 48 + data.length * 30 }}>
-      <ResponsiveContainer>
-        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 0, left: 8 }}>
-          <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" horizontal={false} />
-          <XAxis type="number" domain={[0, 1]} tickFormatter={formatPercent} />
-          <YAxis type="category" dataKey="label" width={260} tick={{ fontSize: 12 }} />
-          <Tooltip
-            formatter={(_value, _name, item) => {
-              const l = item.payload as LimitUtilization;
-              return [
-                `${formatCount(l.used)} of ${formatCount(l.limitValue)} used, ${formatCount(l.remaining)} left (window ${l.windowMs / 1_000} s)`,
-                "Utilization",
-              ];
-            }}
-          />
-          <Bar dataKey="shown" name="Utilization" isAnimationActive={false}>
-            {data.map((d) => (
-              <Cell key={d.label} fill={color(d.utilization)} />
-            ))}
-          </Bar>
-        </BarChart>
-      </ResponsiveContainer>
-    </div>
+    <ul className="hot-bars" data-testid="utilization-chart">
+      {limits.map((l) => {
+        const label = `${l.limit} (${l.scope})`;
+        const shown = Math.min(l.utilization, 1);
+        return (
+          <li key={label} className="hot-bar">
+            <span className="hot-label">{label}</span>
+            <span
+              className="hot-track"
+              role="meter"
+              aria-label={`${label} used`}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={Math.round(shown * 100)}
+            >
+              <span className={`hot-fill ${tone(l.utilization)}`} style={{ width: `${shown * 100}%` }} />
+            </span>
+            <strong className="hot-percent">{formatPercent(l.utilization)}</strong>
+            <span className="hot-detail muted">
+              {formatCount(l.used)} of {formatCount(l.limitValue)} · window {l.windowMs / 1_000} s
+            </span>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

@@ -4,9 +4,11 @@ import type { Capabilities } from "@/lib/data/queries/tenant-detail";
 import { describeRule } from "@/components/limits/format-limit";
 import { editorHref } from "@/components/limits/editor-href";
 import { DeleteLimitButton, type DeleteLimitAction } from "@/components/limits/delete-limit-button";
+import { UtilizationCell } from "@/components/limits/live-utilization";
 
 // One table of effective limits: each row's rule, the chain it came through (base first,
-// then each override and the fields it set), and what this level did to it.
+// then each override and the fields it set), what this level did to it and, when `owner`
+// is given, its live counter now (live-utilization.tsx).
 
 const STATE_LABEL = { own: "declared here", overridden: "overridden here", inherited: "inherited" } as const;
 
@@ -17,6 +19,7 @@ export function LimitHierarchyView({
   here,
   empty,
   deleteAction,
+  owner,
 }: {
   slug: string;
   rows: HierarchyRow[];
@@ -25,17 +28,34 @@ export function LimitHierarchyView({
   here: EditScope;
   empty: string;
   deleteAction: DeleteLimitAction;
+  /** whose counters the "Now" column shows: "tenant" or a key's name; no column without */
+  owner?: string;
 }) {
   if (rows.length === 0) return <p className="empty">{empty}</p>;
   return (
     <table className="limits">
       <thead>
         <tr>
-          <th scope="col">Limit</th>
-          <th scope="col">Effective rule</th>
+          <th scope="col" className="col-name">
+            Limit
+          </th>
+          {owner !== undefined && (
+            <th scope="col" className="col-now">
+              Now
+            </th>
+          )}
+          <th scope="col" className="col-rule">
+            Effective rule
+          </th>
           <th scope="col">Comes from (base → overrides)</th>
-          <th scope="col">Here</th>
-          {can.edit && <th scope="col">Actions</th>}
+          <th scope="col" className="col-here">
+            Here
+          </th>
+          {can.edit && (
+            <th scope="col" className="actions">
+              Actions
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
@@ -55,6 +75,15 @@ export function LimitHierarchyView({
               <th scope="row" className="mono">
                 {row.name}
               </th>
+              {owner !== undefined && (
+                <td className="col-now">
+                  {row.disabled ? (
+                    <span className="muted">—</span>
+                  ) : (
+                    <UtilizationCell name={row.name} route={row.route} by={row.effective.by} owner={owner} />
+                  )}
+                </td>
+              )}
               <td>{describeRule(row.effective)}</td>
               <td>
                 <ol className="chain">

@@ -34,25 +34,32 @@ export function LimitCounter({ figures }: { figures: CounterFigures }) {
   const percent = Math.min(100, Math.round((used / capacity) * 100));
   return (
     <span className="counter">
-      <span
-        className="meter"
-        role="meter"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-label="used"
-      >
-        <span
-          style={{ width: `${percent}%` }}
-          className={percent >= 100 ? "full" : percent >= 80 ? "high" : ""}
-        />
-      </span>
+      <Meter percent={percent} label="used" />
       <span className="mono">
         {used.toLocaleString("en")} / {capacity.toLocaleString("en")} used
       </span>
       {figures.resetMs > 0 && (
         <span className="muted"> · full again in {formatDuration(figures.resetMs)}</span>
       )}
+    </span>
+  );
+}
+
+/** A used-share bar (0-100 %): amber from 80 %, red when full. Also the Limits tab's "Now". */
+export function Meter({ percent, label }: { percent: number; label: string }) {
+  return (
+    <span
+      className="meter"
+      role="meter"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+      aria-label={label}
+    >
+      <span
+        style={{ width: `${percent}%` }}
+        className={percent >= 100 ? "full" : percent >= 80 ? "high" : ""}
+      />
     </span>
   );
 }

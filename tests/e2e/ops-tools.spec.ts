@@ -47,9 +47,8 @@ test("the simulator shows every limit of a key on a route, where it comes from a
 }) => {
   const page = await signedIn(browser, operator);
   await page.goto("/tenants/acme");
-  // the Limits tab shows each limit's live counter (one limiter read for the page)
-  await expect(page.getByTestId("live-counters")).toContainText("tenant-rpm");
-  await expect(page.getByTestId("live-counters")).toContainText("key backend");
+  // the Limits tab shows each limit's live counter beside it (one limiter read for the page)
+  await expect(page.getByTestId("now-tenant-rpm").first()).toContainText("%");
   await screenshot(page, "ops-limits-live-light");
   await page.getByRole("link", { name: "Simulator" }).click();
   await page.getByLabel("API key").selectOption("backend");

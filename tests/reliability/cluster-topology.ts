@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { redisServerArgs } from "../integration/limiter/throwaway-redis";
 import { RedisNode, waitFor } from "./topology";
 
 // A Redis Cluster of three primaries and three replicas on base..base+5 (their cluster bus
@@ -23,16 +24,7 @@ export class ClusterGroup {
       const dir = join(this.dir, String(port));
       mkdirSync(dir);
       return new RedisNode(port, [
-        "--port",
-        String(port),
-        "--bind",
-        "127.0.0.1",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--dir",
-        dir,
+        ...redisServerArgs(port, dir),
         "--cluster-enabled",
         "yes",
         "--cluster-port",

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { check, sleep } from "../integration/check/http";
+import { check, sleep, type ServerLatency } from "../integration/check/http";
 
 // Steady check traffic against one app during a failover, and what it saw: the longest
 // answer, how long decisions were degraded, when exact ones resumed, and the over-admission
@@ -149,26 +149,6 @@ export function figures(
       .slice(0, 5)
       .map((s) => `${s.ms.toFixed(0)} ms at ${(s.at - killedAt).toFixed(0)}`)
       .join(", "),
-  };
-}
-
-export interface ServerLatency {
-  count: number;
-  within100ms: number;
-  within250ms: number;
-  /** limiter calls that timed out: Redis may still have run them (counted, answered degraded) */
-  timedOut: number;
-}
-
-/** The server's own count of check answers, and of those within 100 and 250 ms (its histogram). */
-export async function serverLatency(url: string): Promise<ServerLatency> {
-  const text = await (await fetch(`${url}/api/metrics`)).text();
-  const read = (pattern: RegExp): number => Number(pattern.exec(text)?.[1] ?? NaN);
-  return {
-    count: read(/^sluice_check_duration_seconds_count (\d+)$/m),
-    within100ms: read(/^sluice_check_duration_seconds_bucket\{le="0\.1"\} (\d+)$/m),
-    within250ms: read(/^sluice_check_duration_seconds_bucket\{le="0\.25"\} (\d+)$/m),
-    timedOut: read(/^sluice_store_failures_total\{kind="timeout"\} (\d+)$/m) || 0,
   };
 }
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
+import { redisServerArgs } from "../integration/limiter/throwaway-redis";
 
 // Throwaway Redis topologies on loopback for the failover tests: a primary, a replica and
 // three sentinels; a Redis Cluster of three primaries and three replicas. Every server is a
@@ -79,19 +80,6 @@ async function ping(port: number): Promise<boolean> {
   }
 }
 
-const serverArgs = (port: number, dir: string): string[] => [
-  "--port",
-  String(port),
-  "--bind",
-  "127.0.0.1",
-  "--save",
-  "",
-  "--appendonly",
-  "no",
-  "--dir",
-  dir,
-];
-
 export const SENTINEL_NAME = "sluice-ha";
 
 /** Primary on base, replica on base+1, sentinels on base+2..base+4 (quorum 2, down after 1 s). */
@@ -102,9 +90,9 @@ export class SentinelGroup {
   readonly sentinels: RedisNode[];
 
   constructor(readonly base: number) {
-    this.primary = new RedisNode(base, serverArgs(base, this.dir));
+    this.primary = new RedisNode(base, redisServerArgs(base, this.dir));
     this.replica = new RedisNode(base + 1, [
-      ...serverArgs(base + 1, this.dir),
+      ...redisServerArgs(base + 1, this.dir),
       "--replicaof",
       "127.0.0.1",
       String(base),

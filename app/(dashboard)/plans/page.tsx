@@ -2,16 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
 import { exportDocument } from "@/lib/data/queries/config-yaml";
-import { normalizeLimit } from "@/lib/config/document";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
-import { describeRule } from "@/components/limits/format-limit";
 import { editorHref } from "@/components/limits/editor-href";
-import { DeleteLimitButton } from "@/components/limits/delete-limit-button";
 import { createPlanAction, removePlanAction } from "@/app/(dashboard)/_actions/plan-actions";
 import { addRouteAction, removeRouteAction } from "@/app/(dashboard)/_actions/route-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 import { deleteLimitAction } from "@/app/(dashboard)/_actions/limit-actions";
+import { ConfigLimitTable } from "@/components/limits/config-limit-table";
 import { RouteFilter } from "@/components/limits/route-filter";
 import { RouteGroup } from "@/components/limits/route-group";
 import { SavedNotice } from "@/components/limits/saved-notice";
@@ -28,26 +26,40 @@ export default async function PlansPage() {
     <section>
       <h1>Plans &amp; global routes</h1>
       <SavedNotice />
-      {(doc.plans ?? []).map((plan) => (
-        <div className="panel" key={plan.name} data-testid={`plan-${plan.name}`}>
-          <div className="panel-head">
-            <h2>Plan {plan.name}</h2>
-            <span className="muted">used by {users.get(plan.name)?.join(", ") ?? "no tenant"}</span>
-          </div>
-          <LimitList scopeKind="plan" owner={plan.name} limits={plan.limits} />
-          <div className="row-actions">
-            <Link href={editorHref("", { kind: "plan", plan: plan.name }, null)}>Add a limit</Link>
-            {!users.has(plan.name) && (
-              <ConfirmButton
-                label="Delete plan"
-                confirmLabel="Delete plan"
-                question={`Delete plan ${plan.name}?`}
-                action={removePlanAction.bind(null, { name: plan.name })}
-              />
-            )}
-          </div>
-        </div>
-      ))}
+      <div className="panel" id="plans">
+        <h2>Plans</h2>
+        <p className="muted">
+          Each plan on one line: open it to see and edit its limits. A tenant gets its plan&apos;s limits,
+          then its own overrides.
+        </p>
+        {(doc.plans ?? []).map((plan) => (
+          <details className="group route-group" key={plan.name} data-testid={`plan-${plan.name}`}>
+            <summary>
+              <h3>Plan {plan.name}</h3>
+              <span className="muted">
+                {plan.limits.length} limit{plan.limits.length === 1 ? "" : "s"} · used by{" "}
+                {users.get(plan.name)?.join(", ") ?? "no tenant"}
+              </span>
+            </summary>
+            <ConfigLimitTable
+              scope={{ kind: "plan", plan: plan.name }}
+              limits={plan.limits}
+              deleteAction={deleteLimitAction}
+            />
+            <div className="row-actions">
+              <Link href={editorHref("", { kind: "plan", plan: plan.name }, null)}>Add a limit</Link>
+              {!users.has(plan.name) && (
+                <ConfirmButton
+                  label="Delete plan"
+                  confirmLabel="Delete plan"
+                  question={`Delete plan ${plan.name}?`}
+                  action={removePlanAction.bind(null, { name: plan.name })}
+                />
+              )}
+            </div>
+          </details>
+        ))}
+      </div>
       {(doc.plans ?? []).length === 0 && (
         <p className="empty panel">No plans yet: create one, then give it limits.</p>
       )}
@@ -68,7 +80,11 @@ export default async function PlansPage() {
         {(doc.routes ?? []).length > 6 && <RouteFilter scope="global-routes" />}
         {(doc.routes ?? []).map((route) => (
           <RouteGroup key={route.pattern} route={route.pattern} count={route.limits.length} open={false}>
-            <LimitList scopeKind="global-route" owner={route.pattern} limits={route.limits} />
+            <ConfigLimitTable
+              scope={{ kind: "global-route", pattern: route.pattern }}
+              limits={route.limits}
+              deleteAction={deleteLimitAction}
+            />
             <div className="row-actions">
               <Link href={editorHref("", { kind: "global-route", pattern: route.pattern }, null)}>
                 Add a limit
@@ -91,45 +107,5 @@ export default async function PlansPage() {
         />
       </div>
     </section>
-  );
-}
-
-function LimitList({
-  scopeKind,
-  owner,
-  limits,
-}: {
-  scopeKind: "plan" | "global-route";
-  owner: string;
-  limits: Parameters<typeof normalizeLimit>[0][];
-}) {
-  if (limits.length === 0) return <p className="empty">No limits.</p>;
-  const scope =
-    scopeKind === "plan"
-      ? ({ kind: "plan", plan: owner } as const)
-      : ({ kind: "global-route", pattern: owner } as const);
-  return (
-    <table className="limits">
-      <tbody>
-        {limits.map((l) => (
-          <tr key={l.name} data-testid={`limit-${l.name}`}>
-            <th scope="row" className="mono">
-              {l.name}
-            </th>
-            <td>{describeRule(normalizeLimit(l))}</td>
-            <td className="actions">
-              <Link href={editorHref("", scope, l.name)}>Edit</Link>
-              <DeleteLimitButton
-                slug=""
-                scope={scope}
-                name={l.name}
-                reverts={false}
-                deleteAction={deleteLimitAction}
-              />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

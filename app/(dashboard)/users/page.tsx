@@ -4,6 +4,7 @@ import { listUsers } from "@/lib/data/auth/accounts";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { resetLinkAction, setDisabledAction } from "@/app/(dashboard)/_actions/account-actions";
+import { SortableTable } from "@/components/tables/sortable-table";
 import { formatDate, orNotFound } from "@/app/(dashboard)/_lib/load";
 
 export const metadata: Metadata = { title: "Accounts" };
@@ -21,49 +22,54 @@ export default async function UsersPage() {
         tokens keep working: revoke them on the Tokens page). A reset link lets the owner set a new password
         once, within 24 hours, and signs out all their sessions.
       </p>
-      <table data-testid="users-table">
-        <thead>
-          <tr>
-            <th scope="col">Account</th>
-            <th scope="col">Tenants</th>
-            <th scope="col">Status</th>
-            <th scope="col">Since</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.map((u) => (
-            <tr key={u.id} data-testid={`user-${u.email}`}>
-              <th scope="row">
-                {u.name} <span className="muted">{u.email}</span>
-                {u.isOperator ? " · operator" : ""}
-              </th>
-              <td>{u.tenants}</td>
-              <td>{u.disabled ? "disabled" : "active"}</td>
-              <td>{formatDate(u.createdAt)}</td>
-              <td className="actions">
-                <SimpleForm
-                  action={resetLinkAction}
-                  inline
-                  submitLabel="Reset link"
-                  fields={[{ name: "userId", label: "", type: "hidden", defaultValue: u.id }]}
+      <SortableTable
+        testId="users-table"
+        columns={[
+          { id: "account", label: "Account", rowHeader: true },
+          { id: "tenants", label: "Tenants" },
+          { id: "status", label: "Status" },
+          { id: "since", label: "Since" },
+          { id: "actions", label: "Actions", sortable: false, className: "actions" },
+        ]}
+        rows={users.map((u) => ({
+          id: u.id,
+          testId: `user-${u.email}`,
+          sort: {
+            account: `${u.name} ${u.email}`,
+            tenants: u.tenants,
+            status: u.disabled ? "disabled" : "active",
+            since: u.createdAt.getTime(),
+          },
+          cells: [
+            <>
+              {u.name} <span className="muted">{u.email}</span>
+              {u.isOperator ? " · operator" : ""}
+            </>,
+            u.tenants,
+            u.disabled ? "disabled" : "active",
+            formatDate(u.createdAt),
+            <>
+              <SimpleForm
+                action={resetLinkAction}
+                inline
+                submitLabel="Reset link"
+                fields={[{ name: "userId", label: "", type: "hidden", defaultValue: u.id }]}
+              />
+              {u.id !== user.id && (
+                <ConfirmButton
+                  label={u.disabled ? "Enable" : "Disable"}
+                  confirmLabel={u.disabled ? "Enable account" : "Disable account"}
+                  question={`${u.disabled ? "Enable" : "Disable"} ${u.email}?`}
+                  action={setDisabledAction.bind(null, {
+                    userId: u.id,
+                    disabled: u.disabled ? "no" : "yes",
+                  })}
                 />
-                {u.id !== user.id && (
-                  <ConfirmButton
-                    label={u.disabled ? "Enable" : "Disable"}
-                    confirmLabel={u.disabled ? "Enable account" : "Disable account"}
-                    question={`${u.disabled ? "Enable" : "Disable"} ${u.email}?`}
-                    action={setDisabledAction.bind(null, {
-                      userId: u.id,
-                      disabled: u.disabled ? "no" : "yes",
-                    })}
-                  />
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              )}
+            </>,
+          ],
+        }))}
+      />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 // HTTP helpers for the check tests: every request goes to a running app process.
+import type { DecisionBody } from "@/lib/enforce/types";
 
 export const APP_URL = process.env.APP_URL ?? "http://localhost:3100";
 export const APP_URL_2 = process.env.APP_URL_2 ?? "http://localhost:3101";
@@ -11,32 +12,8 @@ export interface Answer<T = Record<string, unknown>> {
   ms: number;
 }
 
-export interface Decision {
-  allowed: boolean;
-  reason: string;
-  tenant: string | null;
-  key: string | null;
-  route: string | null;
-  limit: number | null;
-  remaining: number | null;
-  resetMs: number | null;
-  retryAfterMs: number | null;
-  waitMs: number;
-  limits: Array<{
-    name: string;
-    level: string;
-    by: string;
-    algorithm: string;
-    limit: number;
-    windowMs: number;
-    remaining: number | null;
-    resetMs: number | null;
-    allowed: boolean;
-    mode: string;
-  }>;
-  degraded: boolean;
-  configVersion: number;
-}
+/** The 200 body of POST /api/check, as the server declares it (not a copy that could drift). */
+export type Decision = DecisionBody;
 
 export interface ErrorAnswer {
   error: { code: string; message: string; path?: string };
@@ -93,3 +70,23 @@ export async function waitForVersion(version: number, url = APP_URL, timeoutMs =
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface ServerLatency {
+  count: number;
+  within100ms: number;
+  within250ms: number;
+  /** limiter calls that timed out: Redis may still have run them (counted, answered degraded) */
+  timedOut: number;
+}
+
+/** The server's own count of check answers, and of those within 100 and 250 ms (its histogram). */
+export async function serverLatency(url: string): Promise<ServerLatency> {
+  const text = await (await fetch(`${url}/api/metrics`)).text();
+  const read = (pattern: RegExp): number => Number(pattern.exec(text)?.[1] ?? NaN);
+  return {
+    count: read(/^sluice_check_duration_seconds_count (\d+)$/m),
+    within100ms: read(/^sluice_check_duration_seconds_bucket\{le="0\.1"\} (\d+)$/m),
+    within250ms: read(/^sluice_check_duration_seconds_bucket\{le="0\.25"\} (\d+)$/m),
+    timedOut: read(/^sluice_store_failures_total\{kind="timeout"\} (\d+)$/m) || 0,
+  };
+}

@@ -1,50 +1,35 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppProcess, freePort, ThrowawayRedis } from "./processes";
-import { closeClients, FREE_PLAN_OFF, setupTenants, unique } from "./setup";
-import { decide, sleep, waitForVersion, type Decision } from "./http";
+import { describe, expect, it } from "vitest";
+import { ownRedisAndApp } from "./own-stores";
+import { FREE_PLAN_OFF, unique } from "./setup";
+import { decide, sleep, type Decision } from "./http";
 
 // A local limit while Redis is away, on a throwaway Redis with its own app process: checks
 // keep being decided from memory (never degraded, still denying past the limit), and the
 // counts made meanwhile reach Redis once it is back.
 
 const slug = unique("loc-down");
-let redis: ThrowawayRedis;
-let app: AppProcess;
 
-beforeAll(async () => {
-  const setup = await setupTenants([
-    {
-      slug,
-      plan: "free",
-      limits: [
-        ...FREE_PLAN_OFF,
-        {
-          name: "all",
-          by: "tenant",
-          algorithm: "fixed_window",
-          limit: 20,
-          window: "1h",
-          consistency: "local",
-          syncEvery: "50ms",
-        },
-      ],
-    },
-  ]);
-  redis = new ThrowawayRedis(await freePort());
-  await redis.start();
-  app = new AppProcess(await freePort(), { REDIS_URL: redis.url });
-  await app.start();
-  await waitForVersion(setup.version, app.url, 10_000);
-}, 90_000);
-
-afterAll(async () => {
-  await app?.stop();
-  await redis?.kill();
-  await closeClients();
-});
+const own = ownRedisAndApp([
+  {
+    slug,
+    plan: "free",
+    limits: [
+      ...FREE_PLAN_OFF,
+      {
+        name: "all",
+        by: "tenant",
+        algorithm: "fixed_window",
+        limit: 20,
+        window: "1h",
+        consistency: "local",
+        syncEvery: "50ms",
+      },
+    ],
+  },
+]);
 
 async function converged(): Promise<string | null> {
-  const client = redis.client();
+  const client = own.redis.client();
   try {
     const keys = await client.keys("*:lc1");
     return keys.length === 1 ? await client.hget(keys[0] as string, "b") : null;
@@ -55,7 +40,7 @@ async function converged(): Promise<string | null> {
 
 async function checks(n: number): Promise<Decision[]> {
   const answers: Decision[] = [];
-  for (let i = 0; i < n; i++) answers.push(await decide({ tenant: slug }, { url: app.url }));
+  for (let i = 0; i < n; i++) answers.push(await decide({ tenant: slug }, { url: own.app.url }));
   return answers;
 }
 
@@ -65,14 +50,14 @@ describe("a local limit while Redis is down", () => {
     await sleep(300);
     expect(await converged()).toBe("5");
 
-    await redis.kill();
+    await own.redis.kill();
     const during = await checks(20);
     expect(during.some((d) => d.degraded)).toBe(false);
     expect(during.filter((d) => d.allowed)).toHaveLength(15);
     expect(during.at(-1)).toMatchObject({ allowed: false, reason: "rate_limited", remaining: 0 });
 
     // back empty (no persistence): what the server counted while it was away is pushed
-    await redis.start();
+    await own.redis.start();
     let seen: string | null = null;
     for (let i = 0; i < 100 && seen !== "15"; i++) {
       await sleep(100);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppProcess, freePort, ThrowawayRedis } from "./processes";
-import { closeClients, setupTenants, unique } from "./setup";
-import { check, sleep, waitForVersion } from "./http";
+import { describe, expect, it } from "vitest";
+import { ownRedisAndApp } from "./own-stores";
+import { unique } from "./setup";
+import { check, serverLatency, sleep } from "./http";
 
 // Redis stalled (SIGSTOP) and then killed under steady traffic, on a throwaway Redis with
 // its own app process: every answer within 100 ms, a 200, degraded, open or closed per
@@ -9,46 +9,20 @@ import { check, sleep, waitForVersion } from "./http";
 
 const open = unique("out-open");
 const closed = unique("out-closed");
-let redis: ThrowawayRedis;
-let app: AppProcess;
 
 const big = { algorithm: "token_bucket" as const, limit: 1_000_000, window: "1s", by: "tenant" as const };
 
-beforeAll(async () => {
-  const setup = await setupTenants([
-    { slug: open, plan: "free", limits: [{ name: "lenient", ...big, onStoreFailure: "open" }] },
-    {
-      slug: closed,
-      plan: "free",
-      limits: [
-        { name: "lenient", ...big, onStoreFailure: "open" },
-        { name: "strict", ...big, onStoreFailure: "closed" },
-      ],
-    },
-  ]);
-  redis = new ThrowawayRedis(await freePort());
-  await redis.start();
-  app = new AppProcess(await freePort(), { REDIS_URL: redis.url });
-  await app.start();
-  // Redis starts empty: the app loads the config from PostgreSQL and republishes it there.
-  await waitForVersion(setup.version, app.url, 10_000);
-}, 90_000);
-
-afterAll(async () => {
-  await app?.stop();
-  await redis?.kill();
-  await closeClients();
-});
-
-/** The app's own count of check answers, and of those within 100 ms (its histogram). */
-async function serverLatency(url: string): Promise<{ count: number; within100ms: number }> {
-  const text = await (await fetch(`${url}/api/metrics`)).text();
-  const read = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? NaN);
-  return {
-    count: read(/^sluice_check_duration_seconds_count (\d+)$/m),
-    within100ms: read(/^sluice_check_duration_seconds_bucket\{le="0\.1"\} (\d+)$/m),
-  };
-}
+const own = ownRedisAndApp([
+  { slug: open, plan: "free", limits: [{ name: "lenient", ...big, onStoreFailure: "open" }] },
+  {
+    slug: closed,
+    plan: "free",
+    limits: [
+      { name: "lenient", ...big, onStoreFailure: "open" },
+      { name: "strict", ...big, onStoreFailure: "closed" },
+    ],
+  },
+]);
 
 interface Sample {
   phase: string;
@@ -69,7 +43,7 @@ describe("Redis outage", () => {
     let running = true;
     const worker = async (tenant: string) => {
       while (running) {
-        const answer = await check({ tenant, route: "GET /x" }, { url: app.url });
+        const answer = await check({ tenant, route: "GET /x" }, { url: own.app.url });
         samples.push({
           phase,
           sinceMs: performance.now() - phaseStart - answer.ms,
@@ -97,21 +71,21 @@ describe("Redis outage", () => {
       return false;
     };
     // Warm up first (JIT, the script's first EVAL, the connections): not part of the test.
-    for (let i = 0; i < 20; i++) await check({ tenant: open, route: "GET /x" }, { url: app.url });
-    const before = await serverLatency(app.url);
+    for (let i = 0; i < 20; i++) await check({ tenant: open, route: "GET /x" }, { url: own.app.url });
+    const before = await serverLatency(own.app.url);
     const workers = [worker(open), worker(closed)];
     await sleep(600);
     enter("stalled");
-    redis.signal("SIGSTOP");
+    own.redis.signal("SIGSTOP");
     await sleep(1_500);
     enter("resumed");
-    redis.signal("SIGCONT");
+    own.redis.signal("SIGCONT");
     expect(await recovered("resumed", 5_000)).toBe(true);
     enter("down");
-    await redis.kill();
+    await own.redis.kill();
     await sleep(1_500);
     enter("restarted");
-    await redis.start();
+    await own.redis.start();
     expect(await recovered("restarted", 8_000)).toBe(true);
     running = false;
     await Promise.all(workers);
@@ -119,7 +93,7 @@ describe("Redis outage", () => {
     expect(samples.length).toBeGreaterThan(50);
     expect(samples.filter((s) => s.status !== 200)).toEqual([]);
     // Every answer within 100 ms as the server timed it (request in to answer out)...
-    const after = await serverLatency(app.url);
+    const after = await serverLatency(own.app.url);
     expect(after.count - before.count).toBeGreaterThanOrEqual(samples.length);
     expect(after.within100ms - before.within100ms).toBe(after.count - before.count);
     // ...and as this client saw it, allowing for scheduler hiccups on a busy 2-core machine in

@@ -14,7 +14,7 @@ import { RedisMemory } from "@/components/tenants/redis-memory";
 import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageSettings } from "@/lib/usage/settings";
 import { tenantMemoryOf } from "@/lib/usage/tenant-memory";
-import { LiveCountersPanel } from "@/components/ops/live-counters-panel";
+import { LiveUtilizationProvider, LiveUtilizationStatus } from "@/components/limits/live-utilization";
 import { liveUtilization } from "@/lib/data/live-utilization";
 
 export const metadata: Metadata = { title: "Tenant limits" };
@@ -34,7 +34,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
   const memory = await tenantMemoryOf(tenant.id, usageSettings().ns);
   const live = await liveUtilization(user, tenant.slug);
   return (
-    <>
+    <LiveUtilizationProvider slug={tenant.slug} initial={live}>
       <SavedNotice />
       <div className="panel" id="effective-limits">
         <div className="panel-head">
@@ -47,8 +47,10 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
         </div>
         <p className="muted">
           What every check of this tenant meets: plan <strong>{tenant.plan}</strong> limits and global route
-          limits, with this tenant&apos;s overrides on top. Each row shows where its values come from.
+          limits, with this tenant&apos;s overrides on top. Each row shows where its values come from, and how
+          much of it is used now.
         </p>
+        <LiveUtilizationStatus />
         {byRoute(hierarchy.tenant).length > 6 && <RouteFilter scope="effective-limits" />}
         {byRoute(hierarchy.tenant).map(([route, rows]) => {
           const view = (
@@ -63,6 +65,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
               }
               empty="No limits."
               deleteAction={deleteLimitAction}
+              owner="tenant"
             />
           );
           return route === null ? (
@@ -109,6 +112,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
               here={{ kind: "key", key: group.key }}
               empty="No overrides."
               deleteAction={deleteLimitAction}
+              owner={group.key}
             />
           </div>
         ))}
@@ -127,9 +131,8 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
           </p>
         )}
       </div>
-      <LiveCountersPanel slug={tenant.slug} live={live} />
       <LimitTreePanel tenant={tenant.slug} />
       <RedisMemory memory={memory} />
-    </>
+    </LiveUtilizationProvider>
   );
 }

@@ -1,8 +1,8 @@
-// A unified line diff (longest common subsequence; the idea of the dashboard's import
-// preview, components/config/line-diff.ts, copied so the package stands alone), printed
-// as hunks with three lines of context like `diff -u`.
+// A line diff (longest common subsequence) and, for the CLI, `diff -u` hunks with three
+// lines of context. The dashboard's import preview (components/config/diff-view.tsx) uses
+// lineDiff from here too: one diff, and the package still stands alone.
 
-interface DiffLine {
+export interface DiffLine {
   kind: " " | "+" | "-";
   text: string;
 }
@@ -10,7 +10,7 @@ interface DiffLine {
 const MAX_CELLS = 4_000_000;
 const CONTEXT = 3;
 
-function lineDiff(a: string[], b: string[]): DiffLine[] {
+export function lineDiff(a: string[], b: string[]): DiffLine[] {
   const n = a.length;
   const m = b.length;
   // Past a few thousand lines each: all removed then all added, rather than much memory.
@@ -43,7 +43,8 @@ function lineDiff(a: string[], b: string[]): DiffLine[] {
   return out;
 }
 
-function lines(text: string): string[] {
+/** A text's lines, without the empty one after a final newline. */
+export function lines(text: string): string[] {
   const all = text.split("\n");
   if (all.at(-1) === "") all.pop();
   return all;

@@ -5,11 +5,12 @@ import { tenantDetail } from "@/lib/data/queries/tenant-detail";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { createKeyAction, revokeKeyAction } from "@/app/(dashboard)/_actions/key-actions";
+import { SortableTable } from "@/components/tables/sortable-table";
 import { formatDate, orNotFound } from "@/app/(dashboard)/_lib/load";
 import { keysTraffic, type KeysTraffic } from "@/lib/usage/key-traffic";
 import { isRangeId, RANGES } from "@/lib/usage/ranges";
 import { RangePicker } from "@/components/usage/range-picker";
-import { KeyTrafficCells } from "@/components/usage/key-traffic-cells";
+import { KEY_TRAFFIC_COLUMNS, keyTrafficCells, keyTrafficSort } from "@/components/usage/key-traffic-cells";
 
 export const metadata: Metadata = { title: "API keys" };
 
@@ -57,62 +58,55 @@ export default async function KeysPage({
               : ""}
           </p>
         ) : (
-          <table data-testid="keys-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">State</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Checks</th>
-                <th scope="col">Rejected</th>
-                <th scope="col">Rate</th>
-                <th scope="col">Trend</th>
-                {tenant.can.edit && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => {
-                const state = keyState(k);
-                return (
-                  <tr key={k.id} data-testid={`key-${k.name}`}>
-                    <th scope="row" className="mono">
-                      {k.name}
-                    </th>
-                    <td className="mono">{k.prefix}…</td>
-                    <td>
-                      <span className={`badge ${state === "active" ? "badge-ok" : "badge-danger"}`}>
-                        {state}
-                      </span>
-                    </td>
-                    <td>{formatDate(k.createdAt)}</td>
-                    <td>{k.expiresAt ? formatDate(k.expiresAt) : "never"}</td>
-                    <td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : "never"}</td>
-                    <KeyTrafficCells
-                      tenant={slug}
-                      name={k.name}
-                      traffic={traffic?.keys.get(k.name)}
-                      range={range}
+          <SortableTable
+            testId="keys-table"
+            columns={[
+              { id: "name", label: "Name", rowHeader: true, className: "mono" },
+              { id: "prefix", label: "Prefix", className: "mono" },
+              { id: "state", label: "State" },
+              { id: "created", label: "Created" },
+              { id: "expires", label: "Expires" },
+              { id: "used", label: "Last used" },
+              ...KEY_TRAFFIC_COLUMNS,
+              ...(tenant.can.edit ? [{ id: "actions", label: "Actions", sortable: false }] : []),
+            ]}
+            rows={keys.map((k) => {
+              const state = keyState(k);
+              return {
+                id: k.id,
+                testId: `key-${k.name}`,
+                sort: {
+                  name: k.name,
+                  prefix: k.prefix,
+                  state,
+                  created: k.createdAt.getTime(),
+                  expires: k.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER,
+                  used: k.lastUsedAt?.getTime() ?? 0,
+                  ...keyTrafficSort(traffic?.keys.get(k.name)),
+                },
+                cells: [
+                  k.name,
+                  `${k.prefix}…`,
+                  <span key="state" className={`badge ${state === "active" ? "badge-ok" : "badge-danger"}`}>
+                    {state}
+                  </span>,
+                  formatDate(k.createdAt),
+                  k.expiresAt ? formatDate(k.expiresAt) : "never",
+                  k.lastUsedAt ? formatDate(k.lastUsedAt) : "never",
+                  ...keyTrafficCells({ tenant: slug, name: k.name, traffic: traffic?.keys.get(k.name), range }),
+                  tenant.can.edit && state !== "revoked" ? (
+                    <ConfirmButton
+                      key="revoke"
+                      label="Revoke"
+                      confirmLabel="Revoke key"
+                      question={`Revoke ${k.name}? Checks with it are refused at once; this cannot be undone.`}
+                      action={revokeKeyAction.bind(null, { tenant: slug, name: k.name })}
                     />
-                    {tenant.can.edit && (
-                      <td>
-                        {state !== "revoked" && (
-                          <ConfirmButton
-                            label="Revoke"
-                            confirmLabel="Revoke key"
-                            question={`Revoke ${k.name}? Checks with it are refused at once; this cannot be undone.`}
-                            action={revokeKeyAction.bind(null, { tenant: slug, name: k.name })}
-                          />
-                        )}
-                      </td>
-                    )}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+                  ) : null,
+                ],
+              };
+            })}
+          />
         )}
       </div>
       {tenant.can.edit && (

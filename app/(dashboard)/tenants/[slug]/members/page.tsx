@@ -11,6 +11,7 @@ import {
   removeMemberAction,
   revokeInvitationAction,
 } from "@/app/(dashboard)/_actions/member-actions";
+import { SortableTable } from "@/components/tables/sortable-table";
 import { formatDate, orNotFound } from "@/app/(dashboard)/_lib/load";
 
 export const metadata: Metadata = { title: "Members" };
@@ -35,53 +36,54 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
         {members.length === 0 ? (
           <p className="empty">No members yet{tenant.can.admin ? ": invite the first below." : "."}</p>
         ) : (
-          <table data-testid="members-table">
-            <thead>
-              <tr>
-                <th scope="col">Member</th>
-                <th scope="col">Role</th>
-                <th scope="col">Since</th>
-                {tenant.can.admin && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {members.map((m) => (
-                <tr key={m.userId}>
-                  <th scope="row">
-                    {m.name} <span className="muted">{m.email}</span>
-                  </th>
-                  <td>{m.role}</td>
-                  <td>{formatDate(m.since)}</td>
-                  {tenant.can.admin && (
-                    <td className="actions">
-                      <SimpleForm
-                        action={changeRoleAction}
-                        inline
-                        submitLabel="Change role"
-                        fields={[
-                          { name: "tenant", label: "", type: "hidden", defaultValue: slug },
-                          { name: "userId", label: "", type: "hidden", defaultValue: m.userId },
-                          {
-                            name: "role",
-                            label: "Role",
-                            type: "select",
-                            options: grantable,
-                            defaultValue: m.role,
-                          },
-                        ]}
-                      />
-                      <ConfirmButton
-                        label="Remove"
-                        confirmLabel="Remove member"
-                        question={`Remove ${m.email} from ${tenant.slug}?`}
-                        action={removeMemberAction.bind(null, { tenant: slug, userId: m.userId })}
-                      />
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <SortableTable
+            testId="members-table"
+            columns={[
+              { id: "member", label: "Member", rowHeader: true },
+              { id: "role", label: "Role" },
+              { id: "since", label: "Since" },
+              ...(tenant.can.admin
+                ? [{ id: "actions", label: "Actions", sortable: false, className: "actions" }]
+                : []),
+            ]}
+            rows={members.map((m) => ({
+              id: m.userId,
+              sort: { member: `${m.name} ${m.email}`, role: ROLES.indexOf(m.role), since: m.since.getTime() },
+              cells: [
+                <>
+                  {m.name} <span className="muted">{m.email}</span>
+                </>,
+                m.role,
+                formatDate(m.since),
+                tenant.can.admin ? (
+                  <>
+                    <SimpleForm
+                      action={changeRoleAction}
+                      inline
+                      submitLabel="Change role"
+                      fields={[
+                        { name: "tenant", label: "", type: "hidden", defaultValue: slug },
+                        { name: "userId", label: "", type: "hidden", defaultValue: m.userId },
+                        {
+                          name: "role",
+                          label: "Role",
+                          type: "select",
+                          options: grantable,
+                          defaultValue: m.role,
+                        },
+                      ]}
+                    />
+                    <ConfirmButton
+                      label="Remove"
+                      confirmLabel="Remove member"
+                      question={`Remove ${m.email} from ${tenant.slug}?`}
+                      action={removeMemberAction.bind(null, { tenant: slug, userId: m.userId })}
+                    />
+                  </>
+                ) : null,
+              ],
+            }))}
+          />
         )}
       </div>
       {tenant.can.admin && (
@@ -103,33 +105,31 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
             ]}
           />
           {invitations.length > 0 && (
-            <table data-testid="invitations-table">
-              <thead>
-                <tr>
-                  <th scope="col">Invited</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {invitations.map((i) => (
-                  <tr key={i.id}>
-                    <th scope="row">{i.email}</th>
-                    <td>{i.role}</td>
-                    <td>{formatDate(i.expiresAt)}</td>
-                    <td className="actions">
-                      <ConfirmButton
-                        label="Revoke"
-                        confirmLabel="Revoke invitation"
-                        question={`Revoke the invitation for ${i.email}?`}
-                        action={revokeInvitationAction.bind(null, { tenant: slug, id: i.id })}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <SortableTable
+              testId="invitations-table"
+              columns={[
+                { id: "email", label: "Invited", rowHeader: true },
+                { id: "role", label: "Role" },
+                { id: "expires", label: "Expires" },
+                { id: "actions", label: "Actions", sortable: false, className: "actions" },
+              ]}
+              rows={invitations.map((i) => ({
+                id: i.id,
+                sort: { email: i.email, role: ROLES.indexOf(i.role), expires: i.expiresAt.getTime() },
+                cells: [
+                  i.email,
+                  i.role,
+                  formatDate(i.expiresAt),
+                  <ConfirmButton
+                    key="revoke"
+                    label="Revoke"
+                    confirmLabel="Revoke invitation"
+                    question={`Revoke the invitation for ${i.email}?`}
+                    action={revokeInvitationAction.bind(null, { tenant: slug, id: i.id })}
+                  />,
+                ],
+              }))}
+            />
           )}
         </div>
       )}

@@ -8,6 +8,7 @@ import { describeRule } from "@/components/limits/format-limit";
 import { editorHref } from "@/components/limits/editor-href";
 import { normalizeLimit } from "@/lib/config/document";
 import { addRouteAction, removeRouteAction } from "@/app/(dashboard)/_actions/route-actions";
+import { SortableTable } from "@/components/tables/sortable-table";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 
 export const metadata: Metadata = { title: "Routes" };
@@ -30,11 +31,20 @@ export default async function RoutesPage({ params }: { params: Promise<{ slug: s
             No routes of its own.{tenant.can.edit ? " Add a pattern below, then give it limits." : ""}
           </p>
         ) : (
-          <ul className="route-list">
-            {tenant.doc.routes.map((r) => (
-              <li key={r.pattern} data-testid={`route-${r.pattern}`}>
-                <code>{r.pattern}</code>
-                <ul>
+          <SortableTable
+            testId="tenant-routes-table"
+            columns={[
+              { id: "pattern", label: "Pattern", rowHeader: true },
+              { id: "count", label: "Limits" },
+              ...(tenant.can.edit ? [{ id: "actions", label: "Actions", sortable: false }] : []),
+            ]}
+            rows={tenant.doc.routes.map((r) => ({
+              id: r.pattern,
+              testId: `route-${r.pattern}`,
+              sort: { pattern: r.pattern, count: r.limits.length },
+              cells: [
+                <code key="pattern">{r.pattern}</code>,
+                <ul key="limits" className="route-limits">
                   {r.limits.map((l) => (
                     <li key={l.name}>
                       <span className="mono">{l.name}</span>{" "}
@@ -47,9 +57,9 @@ export default async function RoutesPage({ params }: { params: Promise<{ slug: s
                     </li>
                   ))}
                   {r.limits.length === 0 && <li className="muted">no limits yet</li>}
-                </ul>
-                {tenant.can.edit && (
-                  <div className="row-actions">
+                </ul>,
+                tenant.can.edit ? (
+                  <div key="actions" className="row-actions">
                     <Link href={editorHref(slug, { kind: "tenant-route", pattern: r.pattern }, null)}>
                       Add a limit
                     </Link>
@@ -60,10 +70,10 @@ export default async function RoutesPage({ params }: { params: Promise<{ slug: s
                       action={removeRouteAction.bind(null, { tenant: slug, pattern: r.pattern })}
                     />
                   </div>
-                )}
-              </li>
-            ))}
-          </ul>
+                ) : null,
+              ],
+            }))}
+          />
         )}
         {tenant.can.edit && (
           <SimpleForm
@@ -87,17 +97,24 @@ export default async function RoutesPage({ params }: { params: Promise<{ slug: s
         {tenant.scope.routes.length === 0 ? (
           <p className="empty">No global routes.</p>
         ) : (
-          <ul className="route-list">
-            {tenant.scope.routes.map((r) => (
-              <li key={r.pattern}>
-                <code>{r.pattern}</code>{" "}
-                <span className="muted">
+          <SortableTable
+            testId="global-routes-table"
+            columns={[
+              { id: "pattern", label: "Pattern", rowHeader: true },
+              { id: "count", label: "Limits" },
+            ]}
+            rows={tenant.scope.routes.map((r) => ({
+              id: r.pattern,
+              sort: { pattern: r.pattern, count: r.limits.length },
+              cells: [
+                <code key="pattern">{r.pattern}</code>,
+                <span key="limits" className="muted">
                   {r.limits.map((l) => `${l.name}: ${describeRule(normalizeLimit(l))}`).join("; ") ||
                     "no limits"}
-                </span>
-              </li>
-            ))}
-          </ul>
+                </span>,
+              ],
+            }))}
+          />
         )}
       </div>
     </>

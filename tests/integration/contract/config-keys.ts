@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../admin/http";
+import type { Contract } from "./contract-context";
+
+// Contract topics: configuration export and import, API keys, service and admin tokens.
+
+export function configAndCredentials(c: Contract): void {
+  describe("configuration", () => {
+    it("GET: 200 as JSON and as YAML, 400, 401", async () => {
+      const exported = await c.conforms("GET /api/admin/config", "/api/admin/config", 200);
+      expect(exported.body).toHaveProperty("tenants");
+      const yaml = await c.conforms("GET /api/admin/config", "/api/admin/config", 200, {
+        accept: "application/yaml",
+      });
+      expect(yaml.text).toMatch(/^tenants:/m);
+      await c.conforms("GET /api/admin/config", "/api/admin/config?x=1", 400);
+      await c.conforms("GET /api/admin/config", "/api/admin/config", 401, { token: null });
+    });
+
+    it("PUT: 200 (dry run), 400, 401, 403, 413, 415, 422", async () => {
+      const op = "PUT /api/admin/config";
+      const exported = (await call("GET", "/api/admin/config")).body;
+      await c.conforms(op, "/api/admin/config?dryRun=true", 200, { body: exported });
+      await c.conforms(op, "/api/admin/config?prune=maybe", 400, { body: exported });
+      await c.conforms(op, "/api/admin/config", 401, { token: null, body: exported });
+      await c.conforms(op, "/api/admin/config", 403, { token: c.f.viewerToken, body: { tenants: [] } });
+      const deep = `{"tenants":${"[".repeat(40)}${"]".repeat(40)}}`;
+      await c.conforms(op, "/api/admin/config", 413, { body: deep });
+      await c.conforms(op, "/api/admin/config", 415, { body: "tenants: []", contentType: "text/plain" });
+      await c.conforms(op, "/api/admin/config", 422, {
+        body: { tenants: [{ slug: "Bad Slug", plan: "nope" }] },
+      });
+    });
+  });
+
+  describe("keys and tokens", () => {
+    it("keys: list 200/401/404, create 201/400/403/409/415, revoke 200/404", async () => {
+      const keys = `/api/admin/tenants/${c.f.slug}/keys`;
+      await c.conforms("GET /api/admin/tenants/{slug}/keys", keys, 200);
+      await c.conforms("GET /api/admin/tenants/{slug}/keys", keys, 401, { token: null });
+      await c.conforms("GET /api/admin/tenants/{slug}/keys", "/api/admin/tenants/no-such-tenant-x/keys", 404);
+      const create = "POST /api/admin/tenants/{slug}/keys";
+      await c.conforms(create, keys, 201, { body: { name: "contract-two" } });
+      await c.conforms(create, keys, 409, { body: { name: "contract-two" } });
+      await c.conforms(create, keys, 400, { body: { name: "Bad Name" } });
+      await c.conforms(create, keys, 403, { token: c.f.viewerToken, body: { name: "viewer-key" } });
+      await c.conforms(create, keys, 415, { body: "name=x", contentType: "text/plain" });
+      const revoke = "DELETE /api/admin/tenants/{slug}/keys/{name}";
+      await c.conforms(revoke, `${keys}/contract-two`, 200);
+      await c.conforms(revoke, `${keys}/no-such-key`, 404);
+    });
+
+    it("service tokens 201/400/401/403 and admin tokens 201/400/403", async () => {
+      const service = "POST /api/admin/service-tokens";
+      await c.conforms(service, "/api/admin/service-tokens", 201, {
+        body: { name: "contract", tenants: [c.f.slug] },
+      });
+      await c.conforms(service, "/api/admin/service-tokens", 400, { body: {} });
+      await c.conforms(service, "/api/admin/service-tokens", 401, { token: null, body: { name: "x" } });
+      await c.conforms(service, "/api/admin/service-tokens", 403, {
+        token: c.f.viewerToken,
+        body: { name: "x", tenants: [c.f.slug] },
+      });
+      const admin = "POST /api/admin/admin-tokens";
+      await c.conforms(admin, "/api/admin/admin-tokens", 201, {
+        body: { name: "contract", role: "viewer", tenant: c.f.slug },
+      });
+      await c.conforms(admin, "/api/admin/admin-tokens", 400, { body: { name: "x", role: "god" } });
+      await c.conforms(admin, "/api/admin/admin-tokens", 403, {
+        token: c.f.viewerToken,
+        body: { name: "x", role: "owner", tenant: c.f.slug },
+      });
+    });
+  });
+}
