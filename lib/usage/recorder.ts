@@ -4,6 +4,7 @@ import { UsageBatch } from "@/lib/usage/batch";
 import { CredentialUse, type CredentialKind } from "@/lib/usage/credential-use";
 import { writeBatch } from "@/lib/usage/flush";
 import { lastUsedKey } from "@/lib/usage/keys";
+import { SubjectAdmission } from "@/lib/usage/subject-series";
 import { ROLLUP_READ_MARGIN_MS, usageSettings } from "@/lib/usage/settings";
 import type { UsageEvent } from "@/lib/usage/types";
 import { wallNow } from "@/lib/shared/wall-clock";
@@ -24,6 +25,8 @@ export interface RecorderOptions {
   maxFields?: number;
   maxSubjects?: number;
   log?: (message: string) => void;
+  /** record per-subject series for the what-if replay (default true; the bench compares off) */
+  subjectSeries?: boolean;
   /** hold batches while the client is not connected (default); false drops them at once */
   waitForReady?: boolean;
 }
@@ -41,9 +44,11 @@ export class UsageRecorder {
   private timer: NodeJS.Timeout | null = null;
   private lastLog = 0;
   private readonly credentials = new CredentialUse();
+  private readonly admission: SubjectAdmission | undefined;
   private readonly counters: RecorderStats = { recorded: 0, flushes: 0, failedFlushes: 0, droppedEvents: 0 };
 
   constructor(private readonly options: RecorderOptions) {
+    this.admission = options.subjectSeries === false ? undefined : new SubjectAdmission();
     this.batch = this.newBatch();
   }
 
@@ -51,6 +56,7 @@ export class UsageRecorder {
     return new UsageBatch({
       maxFields: this.options.maxFields ?? 50_000,
       maxSubjects: this.options.maxSubjects ?? 1_000,
+      subjectSeries: this.admission,
     });
   }
 
@@ -77,6 +83,7 @@ export class UsageRecorder {
     }
     const batch = this.batch;
     this.batch = this.newBatch();
+    this.admission?.sweep(Math.floor((this.options.clock ?? wallNow)() / 60_000));
     this.counters.recorded += batch.events;
     this.counters.droppedEvents += batch.dropped;
     const uses = this.credentials.drain();
