@@ -88,7 +88,7 @@ export async function readDemand(client: RedisClient, ns: string, filter: Demand
 
 function fromSeconds(field: string, count: number, minute: number, by: LimitBy): Demand | null {
   const f = parseSecondField(field);
-  if (!f) return null;
+  if (!f || (by === "key" && f.keyId === "")) return null; // a check without a key skips a key limit
   const owner = by === "key" ? f.keyId : "";
   return { owner, second: minute * 60 + f.second, count, key: f.keyId, subject: null, route: f.route };
 }
