@@ -61,7 +61,8 @@ export async function readDemand(client: RedisClient, ns: string, filter: Demand
   const pipe = client.pipeline();
   for (const i of read) pipe.hgetall(keys[i] as string);
   const replies = (await pipe.exec()) ?? [];
-  const demand: Demand[] = [];
+  // one entry per (owner, second, key, route, subject): the outcome split is not demand's
+  const merged = new Map<string, Demand>();
   let unattributed = 0;
   replies.forEach(([error, value], j) => {
     if (error) throw error;
@@ -75,9 +76,15 @@ export async function readDemand(client: RedisClient, ns: string, filter: Demand
       if (!entry || (filter.route !== undefined && entry.route !== filter.route)) continue;
       if (!subjects && filter.keyId !== undefined && entry.key !== filter.keyId) continue;
       if (subjects && entry.subject === "") unattributed += count;
-      else demand.push(entry);
+      else {
+        const id = [entry.owner, entry.second, entry.key, entry.route, entry.subject].join("\u0000");
+        const same = merged.get(id);
+        if (same) same.count += count;
+        else merged.set(id, entry);
+      }
     }
   });
+  const demand = [...merged.values()];
   return {
     ...busiest(demand),
     fieldsRead: fields,
