@@ -8,9 +8,8 @@ import {
   type LimitFields,
   type LimitSlot,
 } from "@/lib/config/document";
-import { db } from "@/lib/data/db";
 import { NotFoundError } from "@/lib/data/errors";
-import { readDocument } from "@/lib/data/read-document";
+import { documentForReplay } from "@/lib/data/replay-document";
 import { runReplay, type ReplayContext } from "@/lib/replay/run-replay";
 import type { ReplayResult, ReplayRule } from "@/lib/replay/types";
 import type { LimitBy } from "@/lib/shared/limit-types";
@@ -88,15 +87,15 @@ export async function documentReplays(
   input: unknown,
   ctx: ReplayContext = {},
 ): Promise<DocumentReplays> {
-  const current = await readDocument(db());
+  const named = (input as { tenants?: unknown } | null)?.tenants;
+  const slugs = Array.isArray(named)
+    ? named.map((t: unknown) => (t as { slug?: unknown } | null)?.slug).filter((s) => typeof s === "string")
+    : [];
+  const current = await documentForReplay(slugs);
   const result = validateDocument(input, { plans: current.plans, routes: current.routes });
   if (!result.ok) return { replays: [], leftOut: 0 };
   const next = result.document;
-  const slugs = new Set((next.tenants ?? []).map((t) => t.slug));
-  const before = effective(
-    { ...current, tenants: (current.tenants ?? []).filter((t) => slugs.has(t.slug)) },
-    current,
-  );
+  const before = effective(current, current);
   const after = effective(next, {
     ...current,
     plans: next.plans ?? current.plans,
