@@ -20,6 +20,7 @@ import { bytesPerIdentity, localPhases, localRows, localTargets, seedLocal } fro
 import { clientRows } from "./client-rows";
 import { workerPhases } from "./workers";
 import { mixPhases, mixRows, mixTargets } from "./realistic-phases";
+import { recordingRows } from "./replay-recording";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
@@ -197,7 +198,14 @@ async function main(): Promise<void> {
     },
     ["b", "g"],
   );
+  // (u): in process against the bench Redis, recording with and without the replay's series
+  const recording =
+    !ONLY || ONLY.has("u") ? await recordingRows(redisUrl, redisServer.pid ?? 0, ROUNDS) : null;
   if (ONLY) {
+    if (recording) {
+      printTable(recording.rows, recording.rows[0] as Row);
+      printTargets([recording.target]);
+    }
     for (const [id, { median, serverCpu, redisCpu, requests }] of summaries)
       console.log(
         `${id}: ${Math.round(median.rps)} req/s, p50 ${median.p50} ms, p99 ${median.p99} ms, server ${(serverCpu / requests).toFixed(1)} µs/req, Redis ${(redisCpu / requests).toFixed(1)} µs/req, ${median.note}`,
@@ -247,6 +255,7 @@ async function main(): Promise<void> {
       BATCH,
     ),
     ...kRows,
+    ...(recording?.rows ?? []),
   ];
   console.log(
     `\nSluice check API benchmark: ${ROUNDS} rounds of every phase, ${SECONDS} s each (median round shown; CPU over all rounds), wrk 1 thread 50 connections, keep-alive (b½: autocannon at a fixed rate); ${new Date().toISOString()}`,
@@ -257,6 +266,7 @@ async function main(): Promise<void> {
     hostileTarget(h, half.p99),
     ...localTargets(get("l").median, e, a),
     ...mixTargets(get),
+    ...(recording ? [recording.target] : []),
   ]);
   const ceiling = fMany.rps * BATCH;
   console.log(
