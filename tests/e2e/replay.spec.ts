@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { check, operator, signedIn, uniqueSlug } from "./support/dashboard";
+import { check, operator, uniqueSlug } from "./support/dashboard";
 
 // The what-if replay in the limit editor (docs/replay.md): real checks are recorded by the
 // running app, the editor lowers a limit, and the replay shows what the lower limit would
@@ -15,7 +15,13 @@ let page: Page;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ browser }) => {
-  page = await signedIn(browser, operator);
+  page = await (await browser.newContext()).newPage();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(operator.email);
+  await page.getByLabel("Password").fill(operator.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  // the first sign-in after the apps start can be slow on a loaded machine
+  await expect(page.getByTestId("signed-in-as")).toContainText(operator.email, { timeout: 30_000 });
   const config = await page.request.get("/api/admin/config", { headers: auth });
   const plan = ((await config.json()) as { plans?: { name: string }[] }).plans?.[0]?.name;
   const limits = [{ name: "replay-burst", by: "key", algorithm: "token_bucket", limit: 100, window: "1s" }];
