@@ -1,6 +1,7 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import { redis, type RedisClient } from "@/lib/redis";
+import { ConflictError } from "@/lib/data/errors";
 import { keyIdByName, keyNames, usageTenant } from "@/lib/data/usage/scope";
 import { usageSettings } from "@/lib/usage/settings";
 import { SUBJECTS_PER_MINUTE } from "@/lib/usage/subject-series";
@@ -20,6 +21,20 @@ export interface ReplayContext {
 }
 
 const STEP_MS = 60_000;
+/** Replays running at once in this process: each may take its CPU budget (simulate.ts). */
+const MAX_RUNNING = 2;
+let running = 0;
+
+async function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_RUNNING)
+    throw new ConflictError("Two replays are running on this server already; try again in a few seconds.");
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+  }
+}
 
 export async function runReplay(
   principal: Principal,
@@ -38,7 +53,9 @@ export async function runReplay(
     fromMinute,
     toMinute,
   });
-  const sim = simulate(read.demand, query.current, query.proposed, { stepMs: STEP_MS });
+  const sim = await oneAtATime(() =>
+    simulate(read.demand, query.current, query.proposed, { stepMs: STEP_MS }),
+  );
   const names = await keyNames(tenant.id);
   const points = [];
   for (let m = fromMinute; m < toMinute; m++)

@@ -27,8 +27,8 @@ describe("replay simulation", () => {
     expect(times).toEqual(["10000a", "10000b", "10250b", "10500a", "10500b", "10750b"]);
   });
 
-  it("a fixed window of 5 per second over 3 seconds of 8 checks rejects 9; no current limit rejects none", () => {
-    const sim = simulate(
+  it("a fixed window of 5 per second over 3 seconds of 8 checks rejects 9; no current limit rejects none", async () => {
+    const sim = await simulate(
       [demand("a", 100, 8), demand("a", 101, 8), demand("a", 102, 8)],
       null,
       rule("fixed_window", 5, 1_000),
@@ -43,8 +43,8 @@ describe("replay simulation", () => {
     });
   });
 
-  it("owners have counters of their own", () => {
-    const sim = simulate(
+  it("owners have counters of their own", async () => {
+    const sim = await simulate(
       [demand("a", 1, 3), demand("b", 1, 3)],
       rule("fixed_window", 1, 60_000),
       rule("fixed_window", 2, 60_000),
@@ -56,8 +56,8 @@ describe("replay simulation", () => {
     expect(point).toMatchObject({ checks: 6, currentRejected: 4, proposedRejected: 2 });
   });
 
-  it("stops at the checks cap and says so", () => {
-    const sim = simulate([demand("a", 1, 1_000_000)], null, rule("gcra", 10, 1_000), {
+  it("stops at the checks cap and says so", async () => {
+    const sim = await simulate([demand("a", 1, 1_000_000)], null, rule("gcra", 10, 1_000), {
       stepMs: 60_000,
       maxChecks: 5_000,
     });
