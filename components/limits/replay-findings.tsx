@@ -6,7 +6,8 @@ import { formatPercent } from "@/components/charts/format";
 
 const KIND: Record<string, string> = { key: "Key", subject: "Subject", route: "Route" };
 const n = (v: number) => v.toLocaleString("en-US");
-const share = (part: number, whole: number) => (whole > 0 ? ` (${formatPercent(part / whole)})` : "");
+const share = (part: number, whole: number) =>
+  part > 0 && whole > 0 ? ` (${formatPercent(part / whole)})` : "";
 
 export function ReplayFindings({ result, hasCurrent }: { result: ReplayResult; hasCurrent: boolean }) {
   const { totals, bounds } = result;

@@ -2,7 +2,7 @@ import "server-only";
 import type { RedisClient } from "@/lib/redis";
 import type { LimitBy } from "@/lib/shared/limit-types";
 import { parseSecondField, secondsKey, subjectSecondsKey } from "@/lib/usage/keys";
-import { parseSubjectField } from "@/lib/usage/subject-series";
+import { unsparse, type SeriesValue } from "@/lib/usage/subject-series";
 import type { Demand } from "@/lib/replay/simulate";
 import { MAX_FIELDS, MAX_SERIES } from "@/lib/replay/types";
 
@@ -67,21 +67,27 @@ export async function readDemand(client: RedisClient, ns: string, filter: Demand
   replies.forEach(([error, value], j) => {
     if (error) throw error;
     const minute = minutes[read[j] as number] as number;
+    const add = (entry: Demand) => {
+      if (filter.route !== undefined && entry.route !== filter.route) return;
+      const id = [entry.owner, entry.second, entry.key, entry.route, entry.subject].join("\u0000");
+      const same = merged.get(id);
+      if (same) same.count += entry.count;
+      else merged.set(id, entry);
+    };
     for (const [field, raw] of Object.entries((value ?? {}) as Record<string, string>)) {
+      if (subjects) {
+        const series = parseSeries(raw);
+        if (!series) continue;
+        for (const [, count] of unsparse(series.o)) unattributed += count;
+        for (const [route, subject, counts] of series.s)
+          for (const [second, count] of unsparse(counts))
+            add({ owner: subject, second: minute * 60 + second, count, key: null, subject, route });
+        continue;
+      }
       const count = Number(raw);
       if (!Number.isSafeInteger(count) || count <= 0) continue;
-      const entry = subjects
-        ? fromSubject(field, count, minute)
-        : fromSeconds(field, count, minute, filter.by);
-      if (!entry || (filter.route !== undefined && entry.route !== filter.route)) continue;
-      if (!subjects && filter.keyId !== undefined && entry.key !== filter.keyId) continue;
-      if (subjects && entry.subject === "") unattributed += count;
-      else {
-        const id = [entry.owner, entry.second, entry.key, entry.route, entry.subject].join("\u0000");
-        const same = merged.get(id);
-        if (same) same.count += count;
-        else merged.set(id, entry);
-      }
+      const entry = fromSeconds(field, count, minute, filter.by);
+      if (entry && (filter.keyId === undefined || entry.key === filter.keyId)) add(entry);
     }
   });
   const demand = [...merged.values()];
@@ -100,17 +106,19 @@ function fromSeconds(field: string, count: number, minute: number, by: LimitBy):
   return { owner, second: minute * 60 + f.second, count, key: f.keyId, subject: null, route: f.route };
 }
 
-function fromSubject(field: string, count: number, minute: number): Demand | null {
-  const f = parseSubjectField(field);
-  if (!f) return null;
-  return {
-    owner: f.subject,
-    second: minute * 60 + f.second,
-    count,
-    key: null,
-    subject: f.subject,
-    route: f.route,
-  };
+/** One process's value of a minute (subject-series.ts); null when it is not one. */
+function parseSeries(raw: string): SeriesValue | null {
+  try {
+    const value = JSON.parse(raw) as Partial<SeriesValue>;
+    if (typeof value.o !== "string" || !Array.isArray(value.s)) return null;
+    const s = value.s.filter(
+      (e): e is [string, string, string] =>
+        Array.isArray(e) && e.length === 3 && e.every((part) => typeof part === "string"),
+    );
+    return { s, o: value.o };
+  } catch {
+    return null;
+  }
 }
 
 /** Keeps the MAX_SERIES busiest owners: the replay's CPU is bounded by owners x seconds. */

@@ -4,7 +4,7 @@ import { redis, type RedisClient } from "@/lib/redis";
 import { ConflictError } from "@/lib/data/errors";
 import { keyIdByName, keyNames, usageTenant } from "@/lib/data/usage/scope";
 import { usageSettings } from "@/lib/usage/settings";
-import { SUBJECTS_PER_MINUTE } from "@/lib/usage/subject-series";
+import { SUBJECTS_PER_MINUTE, TRACKED_PER_MINUTE, WRITE_EVERY_MS } from "@/lib/usage/subject-series";
 import { wallNow } from "@/lib/shared/wall-clock";
 import { readDemand } from "@/lib/replay/read-demand";
 import { simulate } from "@/lib/replay/simulate";
@@ -107,7 +107,7 @@ function caveats(
   ];
   if (query.by === "subject") {
     out.push(
-      `Subjects are recorded for the first ${SUBJECTS_PER_MINUTE} per tenant per minute on each server; ${unattributed.toLocaleString("en-US")} checks of other subjects were not replayed.`,
+      `Subjects are recorded per tenant and minute for the busiest ${SUBJECTS_PER_MINUTE} subjects on each server (of the first ${TRACKED_PER_MINUTE} seen), written every ${WRITE_EVERY_MS / 1_000} s; ${unattributed.toLocaleString("en-US")} checks of other subjects were not replayed.`,
     );
     if (query.key)
       out.push("Subject series are not split by key: every key's checks of a subject are replayed.");

@@ -2,7 +2,6 @@ import "server-only";
 import { secondField } from "@/lib/usage/keys";
 import type { UsageEvent } from "@/lib/usage/types";
 import { RECENT_PER_TENANT, RecentDecisions } from "@/lib/usage/recent";
-import { subjectField, type SubjectAdmission } from "@/lib/usage/subject-series";
 
 // The in-process aggregate between two flushes: counters only, so a check costs a few Map
 // operations and no I/O. Bounded: past `maxFields` distinct counters or `maxSubjects`
@@ -15,8 +14,6 @@ export interface TenantBatch {
   /** minute -> offender member ("k:<id>" | "s:<subject>") -> rejected count */
   offenders: Map<number, Map<string, number>>;
   subjects: number;
-  /** minute -> subject-series field (subject-series.ts) -> checks, for the what-if replay */
-  subjectSeconds: Map<number, Map<string, number>>;
 }
 
 export interface BatchLimits {
@@ -24,8 +21,6 @@ export interface BatchLimits {
   maxSubjects: number;
   /** decisions (and denials) sampled per tenant; default RECENT_PER_TENANT */
   recentPerTenant?: number;
-  /** per-subject series for the replay (bounded per tenant and minute); absent: not recorded */
-  subjectSeries?: SubjectAdmission;
 }
 
 function bump(map: Map<string, number>, field: string): void {
@@ -58,7 +53,7 @@ export class UsageBatch {
     const second = Math.floor(nowMs / 1_000) % 60;
     let tenant = this.tenants.get(event.tenantId);
     if (!tenant) {
-      tenant = { seconds: new Map(), offenders: new Map(), subjects: 0, subjectSeconds: new Map() };
+      tenant = { seconds: new Map(), offenders: new Map(), subjects: 0 };
       this.tenants.set(event.tenantId, tenant);
     }
     const counters = minuteMap(tenant.seconds, minute);
@@ -72,8 +67,6 @@ export class UsageBatch {
     }
     bump(counters, field);
     this.events++;
-    if (event.subject !== null && this.limits.subjectSeries)
-      this.addSubject(this.limits.subjectSeries, tenant, event, minute, second);
     this.recent.add(event, nowMs);
     if (event.outcome !== "rejected") return;
     const offenders = minuteMap(tenant.offenders, minute);
@@ -86,23 +79,6 @@ export class UsageBatch {
         bump(offenders, member);
       }
     }
-  }
-
-  // One admission lookup and one Map bump per check with a subject (bench row "(u)").
-  private addSubject(
-    admission: SubjectAdmission,
-    tenant: TenantBatch,
-    event: UsageEvent,
-    minute: number,
-    second: number,
-  ): void {
-    const route = event.route ?? "";
-    const subject = admission.admit(event.tenantId, minute, event.subject ?? "");
-    const counts = minuteMap(tenant.subjectSeconds, minute);
-    let field = subjectField(second, route, subject);
-    if (subject !== "" && !counts.has(field) && !admission.takeField(event.tenantId))
-      field = subjectField(second, route, "");
-    bump(counts, field);
   }
 
   get empty(): boolean {

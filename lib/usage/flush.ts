@@ -1,7 +1,7 @@
 import "server-only";
 import type { ChainableCommander } from "ioredis";
 import type { RedisClient } from "@/lib/redis";
-import { minuteIndexKey, offendersKey, recentKey, secondsKey, subjectSecondsKey } from "@/lib/usage/keys";
+import { minuteIndexKey, offendersKey, recentKey, secondsKey } from "@/lib/usage/keys";
 import { RECENT_PER_TENANT } from "@/lib/usage/recent";
 
 /** A quiet tenant's sample stays readable this long after its last decision. */
@@ -30,11 +30,6 @@ function writeTenant(
   if (!tenant) return;
   for (const [minute, fields] of tenant.seconds) {
     const key = secondsKey(settings.ns, tenantId, minute);
-    for (const [field, count] of fields) pipe.hincrby(key, field, count);
-    pipe.expire(key, settings.ttlSeconds);
-  }
-  for (const [minute, fields] of tenant.subjectSeconds) {
-    const key = subjectSecondsKey(settings.ns, tenantId, minute);
     for (const [field, count] of fields) pipe.hincrby(key, field, count);
     pipe.expire(key, settings.ttlSeconds);
   }

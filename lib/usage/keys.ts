@@ -7,8 +7,8 @@ import type { Outcome } from "@/lib/usage/types";
 // deployment or a test run; it holds no braces, so the tag stays the key's first {...}.
 //
 //   <ns>{u:<tenant>}:s:<minute>  HASH  "<second 0-59>|<keyId>|<route>|<a|r|s|d>" -> count
-//   <ns>{u:<tenant>}:j:<minute>  HASH  "<second>|<route length>|<route><subject>" -> checks,
-//                                      capped per minute (subject-series.ts; "" subject: the rest)
+//   <ns>{u:<tenant>}:j:<minute>  HASH  <app process> -> JSON: that minute's busiest subjects'
+//                                      per-second counts per route, and the others' (subject-series.ts)
 //   <ns>{u:<tenant>}:o:<minute>  ZSET  "k:<keyId>" | "s:<subject>" -> rejected, top N kept
 //   <ns>{u:<tenant>}:rd / :rx    LIST  latest decisions / denials, JSON, newest first, capped
 //   <ns>{u:idx}:m:<minute>       SET   tenant ids with data in that minute (for the rollup)

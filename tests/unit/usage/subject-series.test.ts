@@ -1,87 +1,76 @@
 import { describe, expect, it } from "vitest";
-import { UsageBatch } from "@/lib/usage/batch";
 import {
-  FIELDS_PER_MINUTE,
-  parseSubjectField,
   SUBJECTS_PER_MINUTE,
-  SubjectAdmission,
-  subjectField,
+  SubjectSeries,
+  TRACKED_PER_MINUTE,
+  WRITE_EVERY_MS,
+  sparse,
+  unsparse,
+  type SeriesValue,
 } from "@/lib/usage/subject-series";
-import type { UsageEvent } from "@/lib/usage/types";
 
-// The replay's per-subject series: the field layout survives any route and subject text,
-// and the caps per tenant and minute hold against a tenant sending random subjects.
+// The replay's per-subject series: counted in memory per second, written per tenant-minute
+// as the busiest subjects plus the others' counts, and bounded against random subjects.
 
-const event = (subject: string | null, tenantId = "t1", route: string | null = "GET /x"): UsageEvent => ({
-  tenantId,
-  keyId: "k",
-  route,
-  outcome: "allowed",
-  subject,
-});
-
-function fieldsOf(batch: UsageBatch, tenantId = "t1"): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const fields of batch.tenants.get(tenantId)?.subjectSeconds.values() ?? [])
-    for (const [field, count] of fields) out.set(field, (out.get(field) ?? 0) + count);
-  return out;
-}
+const M = 60_000 * 1_000; // a minute boundary
+const decode = (value: string) => JSON.parse(value) as SeriesValue;
+const total = (text: string) => unsparse(text).reduce((sum, [, c]) => sum + c, 0);
 
 describe("subject series", () => {
-  it("round-trips fields whose route and subject hold bars and digits", () => {
-    const field = subjectField(7, "GET /a|b", "12|x|");
-    expect(parseSubjectField(field)).toEqual({ second: 7, route: "GET /a|b", subject: "12|x|" });
-    expect(parseSubjectField(subjectField(0, "", ""))).toEqual({ second: 0, route: "", subject: "" });
-    expect(parseSubjectField("x|1|a")).toBeNull();
-    expect(parseSubjectField("1|9|short")).toBeNull();
+  it("round-trips sparse counts and ignores junk", () => {
+    const counts = new Uint32Array(60);
+    counts[0] = 3;
+    counts[59] = 70_000;
+    expect(sparse(counts)).toBe("0:3,59:70000");
+    expect(unsparse("0:3,59:70000")).toEqual([
+      [0, 3],
+      [59, 70_000],
+    ]);
+    expect(unsparse("60:1,x:2,3:-1,4:5")).toEqual([[4, 5]]);
   });
 
-  it("counts each subject per second and route; checks without a subject are not counted", () => {
-    const batch = new UsageBatch({
-      maxFields: 1_000,
-      maxSubjects: 10,
-      subjectSeries: new SubjectAdmission(),
+  it("counts per second, route and subject; writes finished minutes, and current ones every few seconds", () => {
+    const series = new SubjectSeries("p1");
+    series.add("t1", "GET /x", "ip|1", M + 3_000);
+    series.add("t1", "GET /x", "ip|1", M + 3_500);
+    series.add("t1", "", "ip-2", M + 4_000);
+    expect(series.drain(M + 4_000)).toEqual([]); // not due yet
+    const [write] = series.drain(M + 3_000 + WRITE_EVERY_MS + 1_000);
+    expect(write).toMatchObject({ tenantId: "t1", minute: M / 60_000, field: "p1" });
+    expect(decode(write!.value)).toEqual({
+      s: [
+        ["GET /x", "ip|1", "3:2"],
+        ["", "ip-2", "4:1"],
+      ],
+      o: "",
     });
-    const t = 60_000 * 1_000 + 3_000;
-    batch.add(event("ip-1"), t);
-    batch.add(event("ip-1"), t + 10);
-    batch.add(event("ip-2", "t1", null), t + 1_000);
-    batch.add(event(null), t);
-    expect(fieldsOf(batch)).toEqual(
-      new Map([
-        [subjectField(3, "GET /x", "ip-1"), 2],
-        [subjectField(4, "", "ip-2"), 1],
-      ]),
-    );
+    expect(series.pending).toBe(false);
+    series.add("t1", "GET /x", "ip|1", M + 59_000);
+    const [final] = series.drain(M + 61_000); // the minute ended: written at once, whole
+    expect(decode(final!.value).s[0]).toEqual(["GET /x", "ip|1", "3:2,59:1"]);
   });
 
-  it("past the subjects of a minute, checks count under the empty subject; a new minute starts afresh", () => {
-    const admission = new SubjectAdmission();
-    const batch = new UsageBatch({ maxFields: 100_000, maxSubjects: 10, subjectSeries: admission });
-    const t = 60_000 * 2_000;
-    for (let s = 0; s < SUBJECTS_PER_MINUTE + 25; s++) batch.add(event(`s-${s}`), t);
-    const fields = fieldsOf(batch);
-    expect(fields.size).toBe(SUBJECTS_PER_MINUTE + 1);
-    expect(fields.get(subjectField(0, "GET /x", ""))).toBe(25);
-    // the cap is per tenant: another tenant still gets its own subjects
-    batch.add(event("other", "t2"), t);
-    expect(fieldsOf(batch, "t2").get(subjectField(0, "GET /x", "other"))).toBe(1);
-    const next = new UsageBatch({ maxFields: 100_000, maxSubjects: 10, subjectSeries: admission });
-    next.add(event("late-comer"), t + 60_000);
-    expect(fieldsOf(next).get(subjectField(0, "GET /x", "late-comer"))).toBe(1);
+  it("writes the busiest subjects of a minute and counts the rest, however many subjects come", () => {
+    const series = new SubjectSeries("p1");
+    // a heavy client shows up early in its minute; then a flood of one-off subjects
+    for (let i = 0; i < 30; i++) series.add("t1", "GET /x", "heavy", M + 10_000);
+    for (let s = 0; s < 5_000; s++) series.add("t1", "GET /x", `s-${s}`, M + (s % 60) * 1_000);
+    const [write] = series.drain(M, true);
+    const value = decode(write!.value);
+    expect(value.s).toHaveLength(SUBJECTS_PER_MINUTE);
+    expect(value.s[0]).toEqual(["GET /x", "heavy", "10:30"]);
+    const kept = value.s.reduce((sum, [, , counts]) => sum + total(counts), 0);
+    expect(kept + total(value.o)).toBe(5_030);
+    expect(total(value.o)).toBeGreaterThanOrEqual(5_000 - TRACKED_PER_MINUTE);
   });
 
-  it("bounds the fields of a tenant-minute across batches (random routes and seconds)", () => {
-    const admission = new SubjectAdmission();
-    const t = 60_000 * 3_000;
-    const all = new Map<string, number>();
-    for (let flush = 0; flush < 60; flush++) {
-      const batch = new UsageBatch({ maxFields: 100_000, maxSubjects: 10, subjectSeries: admission });
-      for (let i = 0; i < 500; i++) batch.add(event(`s-${i % 40}`, "t1", `GET /r${i}`), t + flush * 1_000);
-      for (const [f, c] of fieldsOf(batch)) all.set(f, (all.get(f) ?? 0) + c);
-    }
-    const named = [...all.keys()].filter((f) => parseSubjectField(f)?.subject !== "");
-    expect(named.length).toBeLessThanOrEqual(FIELDS_PER_MINUTE);
-    expect([...all.values()].reduce((a, b) => a + b, 0)).toBe(60 * 500);
+  it("keeps tenants apart and forgets quiet ones", () => {
+    const series = new SubjectSeries("p1");
+    series.add("t1", "GET /x", "a", M);
+    series.add("t2", "GET /x", "a", M);
+    expect(series.drain(M, true).map((w) => w.tenantId)).toEqual(["t1", "t2"]);
+    expect(series.drain(M + 5 * 60_000)).toEqual([]);
+    series.add("t1", "GET /x", "b", M + 5 * 60_000);
+    expect(decode(series.drain(M + 5 * 60_000, true)[0]!.value).s).toEqual([["GET /x", "b", "0:1"]]);
   });
 });
