@@ -222,6 +222,27 @@ describe("ops tools", () => {
     await conforms("GET /api/admin/lookup", `/api/admin/lookup?tenant=${f.slug}&key=no-such-key`, 404);
   });
 
+  it("replay 200/400/401/404", async () => {
+    const op = "POST /api/admin/replay";
+    const proposed = {
+      algorithm: "gcra",
+      limit: 1,
+      windowMs: 1_000,
+      burst: null,
+      action: "reject",
+      maxDelayMs: null,
+    };
+    const body = { tenant: f.slug, by: "subject", current: null, proposed, minutes: 5 };
+    await conforms(op, "/api/admin/replay", 200, { body });
+    await conforms(op, "/api/admin/replay", 200, { body: { ...body, by: "key" } });
+    await conforms(op, "/api/admin/replay", 400, { body: { ...body, minutes: 0 } });
+    await conforms(op, "/api/admin/replay", 401, { token: null, body });
+    await conforms(op, "/api/admin/replay", 404, {
+      token: f.viewerToken,
+      body: { ...body, tenant: f.otherSlug },
+    });
+  });
+
   it("history 200/400/404 and rollback 200/400/403/404/422", async () => {
     const history = await conforms(
       "GET /api/admin/history",
