@@ -3,23 +3,18 @@
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
 import type { LimitDoc, LimitFields } from "@/lib/config/document";
-import {
-  ACTIONS,
-  ALGORITHMS,
-  CONSISTENCY,
-  LIMIT_BY,
-  LIMIT_DEFAULTS,
-  MODES,
-  STORE_FAILURE,
-} from "@/lib/shared/limit-types";
+import { ACTIONS, CONSISTENCY, LIMIT_BY, MODES, STORE_FAILURE, type LimitBy } from "@/lib/shared/limit-types";
 import type { LimitTarget } from "@/lib/data/edits/limit-target";
 import type { ActionResult } from "@/components/forms/action-result";
-import { ALGORITHM_HELP } from "@/components/limits/algorithms";
+import { AlgorithmPicker } from "@/components/limits/algorithm-picker";
 import { BurstChart } from "@/components/limits/burst-chart";
+import { FormErrors } from "@/components/limits/form-errors";
+import { PickField, TextField } from "@/components/limits/limit-fields";
 import { RouteSelect } from "@/components/limits/route-select";
 import { describeRule } from "@/components/limits/format-limit";
 import { OverAdmissionBound } from "@/components/limits/over-admission-bound";
 import { localSettingOf } from "@/components/limits/over-admission";
+import { ReplayPanel, type ReplayAction } from "@/components/limits/replay-panel";
 import {
   previewRule,
   validate,
@@ -41,6 +36,7 @@ export function LimitEditor({
   inherited,
   backHref,
   save,
+  replay,
   routes = [],
 }: {
   target: LimitTarget;
@@ -50,6 +46,8 @@ export function LimitEditor({
   inherited: LimitFields | null;
   backHref: string;
   save: SaveAction;
+  /** the what-if replay (docs/replay.md); absent: no replay section */
+  replay?: ReplayAction;
   /** declared route patterns "Only on route" may name (the tenant's and the global ones) */
   routes?: readonly string[];
 }) {
@@ -61,6 +59,12 @@ export function LimitEditor({
   const [pending, setPending] = useState(false);
   const isBase = inherited === null;
   const rule = useMemo(() => previewRule(values, inherited), [values, inherited]);
+  // What applies today: the saved limit (or, for a new override, what it inherits).
+  const currentRule = useMemo(
+    () =>
+      initial?.disabled || (!initial && !inherited) ? null : previewRule(valuesOf(initial, ""), inherited),
+    [initial, inherited],
+  );
   // Editing a field clears its message: the next save re-checks everything anyway.
   const set = (field: FieldName) => (value: string) => {
     setValues((v) => ({ ...v, [field]: value }));
@@ -99,29 +103,15 @@ export function LimitEditor({
     />
   );
   const pick = (field: FieldName, label: string, options: readonly string[], inheritedValue?: string) => (
-    <div className="field">
-      <label htmlFor={`l-${field}`}>{label}</label>
-      <select
-        id={`l-${field}`}
-        value={values[field]}
-        onChange={(e) => set(field)(e.target.value)}
-        aria-invalid={!!errors[field]}
-      >
-        <option value="">
-          {inheritedValue
-            ? `inherit (${inheritedValue})`
-            : field in LIMIT_DEFAULTS
-              ? `default (${LIMIT_DEFAULTS[field as keyof typeof LIMIT_DEFAULTS]})`
-              : "choose…"}
-        </option>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-      {errors[field] && <small className="error">{errors[field]}</small>}
-    </div>
+    <PickField
+      field={field}
+      label={label}
+      options={options}
+      value={values[field]}
+      onChange={set(field)}
+      error={errors[field]}
+      inheritedValue={inheritedValue}
+    />
   );
 
   return (
@@ -136,39 +126,13 @@ export function LimitEditor({
         {text("name", "Name", "a-z, 0-9 and -; the same name as an inherited limit overrides it")}
         {pick("by", "Counted per", LIMIT_BY, inherited?.by)}
       </div>
-      <fieldset className="algorithms">
-        <legend>Algorithm</legend>
-        {!isBase && (
-          <label className="algo">
-            <input
-              type="radio"
-              name="algorithm"
-              value=""
-              checked={values.algorithm === ""}
-              onChange={() => set("algorithm")("")}
-            />
-            <span>
-              <strong>Inherit</strong> <span className="muted">{inherited?.algorithm ?? ""}</span>
-            </span>
-          </label>
-        )}
-        {ALGORITHMS.map((a) => (
-          <label key={a} className="algo">
-            <input
-              type="radio"
-              name="algorithm"
-              value={a}
-              checked={values.algorithm === a}
-              onChange={() => set("algorithm")(a)}
-            />
-            <span>
-              <strong>{ALGORITHM_HELP[a].title}</strong>{" "}
-              <span className="muted">{ALGORITHM_HELP[a].line}</span>
-            </span>
-          </label>
-        ))}
-        {errors.algorithm && <small className="error">{errors.algorithm}</small>}
-      </fieldset>
+      <AlgorithmPicker
+        value={values.algorithm}
+        onChange={set("algorithm")}
+        inherited={inherited?.algorithm}
+        canInherit={!isBase}
+        error={errors.algorithm}
+      />
       <div className="grid-3">
         {text("limit", "Limit", "requests (cost units) per window", inherited?.limit?.toString())}
         {text(
@@ -204,21 +168,17 @@ export function LimitEditor({
       </div>
       <h3>How it treats a burst</h3>
       <BurstChart rule={rule} />
-      {message && (
-        <div role="alert" className="error">
-          <p>{message}</p>
-          {errors._form && <p>{errors._form}</p>}
-          {others.length > 0 && (
-            <ul>
-              {others.map((o, i) => (
-                <li key={i}>
-                  <code>{o.path}</code>: {o.message}
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
+      {replay && (
+        <ReplayPanel
+          target={target}
+          by={((values.by || inherited?.by) as LimitBy | undefined) ?? null}
+          route={values.route || inherited?.route || null}
+          proposed={rule}
+          current={currentRule}
+          replay={replay}
+        />
       )}
+      <FormErrors message={message} formError={errors._form} others={others} />
       <div className="form-actions">
         <button type="submit" disabled={pending}>
           {pending ? "Saving…" : "Save limit"}
@@ -228,34 +188,5 @@ export function LimitEditor({
         </button>
       </div>
     </form>
-  );
-}
-
-function TextField(props: {
-  field: string;
-  label: string;
-  hint: string;
-  value: string;
-  onChange: (v: string) => void;
-  error?: string;
-  placeholder?: string;
-}) {
-  const id = `l-${props.field}`;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        name={props.field}
-        value={props.value}
-        placeholder={props.placeholder}
-        onChange={(e) => props.onChange(e.target.value)}
-        aria-invalid={!!props.error}
-        aria-describedby={`${id}-msg`}
-      />
-      <small id={`${id}-msg`} className={props.error ? "error" : "muted"}>
-        {props.error ?? props.hint}
-      </small>
-    </div>
   );
 }

@@ -5,6 +5,7 @@ import { registerConfigOperations } from "@/lib/openapi/operations/admin-config"
 import { registerCounterOperations } from "@/lib/openapi/operations/admin-counters";
 import { registerKeyOperations } from "@/lib/openapi/operations/admin-keys";
 import { registerOpsToolOperations } from "@/lib/openapi/operations/admin-ops-tools";
+import { registerReplayOperations } from "@/lib/openapi/operations/admin-replay";
 import { registerCheckOperations } from "@/lib/openapi/operations/check";
 import { registerSystemOperations } from "@/lib/openapi/operations/system";
 import { METHOD_NOT_ALLOWED } from "@/lib/openapi/schemas/errors";
@@ -42,6 +43,7 @@ function build(): OpenApiDocument {
   registerCounterOperations(registry);
   registerOpsToolOperations(registry);
   registerAlertOperations(registry);
+  registerReplayOperations(registry);
   registerSystemOperations(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",

@@ -7,6 +7,8 @@ import type { Outcome } from "@/lib/usage/types";
 // deployment or a test run; it holds no braces, so the tag stays the key's first {...}.
 //
 //   <ns>{u:<tenant>}:s:<minute>  HASH  "<second 0-59>|<keyId>|<route>|<a|r|s|d>" -> count
+//   <ns>{u:<tenant>}:j:<minute>  HASH  <app process> -> JSON: that minute's busiest subjects'
+//                                      per-second counts per route, and the others' (subject-series.ts)
 //   <ns>{u:<tenant>}:o:<minute>  ZSET  "k:<keyId>" | "s:<subject>" -> rejected, top N kept
 //   <ns>{u:<tenant>}:x:<minute>  ZSET  JSON ["<keyId>","<route>","<subject>"] -> rejected, top N kept
 //   <ns>{u:<tenant>}:rd / :rx    LIST  latest decisions / denials, JSON, newest first, capped
@@ -36,6 +38,11 @@ export function tenantUsageTag(tenantId: string): string {
 
 export function secondsKey(ns: string, tenantId: string, minute: number): string {
   return `${ns}${tenantUsageTag(tenantId)}:s:${minute}`;
+}
+
+/** Per-second checks per subject and route, for the what-if replay (subject-series.ts). */
+export function subjectSecondsKey(ns: string, tenantId: string, minute: number): string {
+  return `${ns}${tenantUsageTag(tenantId)}:j:${minute}`;
 }
 
 export function offendersKey(ns: string, tenantId: string, minute: number): string {

@@ -3,7 +3,8 @@ import { createRedis, hotPathOptions, type RedisClient } from "@/lib/redis";
 import { UsageBatch } from "@/lib/usage/batch";
 import { CredentialUse, type CredentialKind } from "@/lib/usage/credential-use";
 import { writeBatch } from "@/lib/usage/flush";
-import { lastUsedKey } from "@/lib/usage/keys";
+import { lastUsedKey, subjectSecondsKey } from "@/lib/usage/keys";
+import { SubjectSeries, type SeriesWrite } from "@/lib/usage/subject-series";
 import { ROLLUP_READ_MARGIN_MS, usageSettings } from "@/lib/usage/settings";
 import type { UsageEvent } from "@/lib/usage/types";
 import { wallNow } from "@/lib/shared/wall-clock";
@@ -24,6 +25,8 @@ export interface RecorderOptions {
   maxFields?: number;
   maxSubjects?: number;
   log?: (message: string) => void;
+  /** record per-subject series for the what-if replay (default true; the bench compares off) */
+  subjectSeries?: boolean;
   /** hold batches while the client is not connected (default); false drops them at once */
   waitForReady?: boolean;
 }
@@ -40,10 +43,14 @@ export class UsageRecorder {
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private lastLog = 0;
+  private stopping = false;
   private readonly credentials = new CredentialUse();
+  /** per-subject series for the what-if replay (subject-series.ts) */
+  private readonly series: SubjectSeries | undefined;
   private readonly counters: RecorderStats = { recorded: 0, flushes: 0, failedFlushes: 0, droppedEvents: 0 };
 
   constructor(private readonly options: RecorderOptions) {
+    this.series = options.subjectSeries === false ? undefined : new SubjectSeries();
     this.batch = this.newBatch();
   }
 
@@ -56,7 +63,9 @@ export class UsageRecorder {
 
   record(event: UsageEvent): void {
     if (!this.options.enabled) return;
-    this.batch.add(event, (this.options.clock ?? wallNow)());
+    const now = (this.options.clock ?? wallNow)();
+    this.batch.add(event, now);
+    if (event.subject !== null) this.series?.add(event.tenantId, event.route ?? "", event.subject, now);
   }
 
   /** Notes a use of an API key or service token (at most once a minute each, in memory). */
@@ -68,7 +77,7 @@ export class UsageRecorder {
   /** Writes what was counted so far. One flush at a time: a slow one lets counts gather. */
   async flush(): Promise<void> {
     if (this.flushing) return this.flushing;
-    if (this.batch.empty && this.credentials.empty) return;
+    if (this.batch.empty && this.credentials.empty && !this.series?.pending) return;
     // While the connection is (re)connecting, keep counting: the batch is bounded by maxFields.
     const client = this.options.redis();
     if (this.options.waitForReady !== false && client.status !== "ready") {
@@ -77,12 +86,14 @@ export class UsageRecorder {
     }
     const batch = this.batch;
     this.batch = this.newBatch();
+    const series = this.series?.drain((this.options.clock ?? wallNow)(), this.stopping) ?? [];
     this.counters.recorded += batch.events;
     this.counters.droppedEvents += batch.dropped;
     const uses = this.credentials.drain();
     this.flushing = Promise.all([
       batch.empty ? undefined : writeBatch(client, this.settings(), batch),
       Object.keys(uses).length > 0 ? client.hset(lastUsedKey(this.options.ns), uses) : undefined,
+      series.length > 0 ? this.writeSeries(client, series) : undefined,
     ])
       .then(() => {
         this.counters.flushes++;
@@ -96,6 +107,18 @@ export class UsageRecorder {
         this.flushing = null;
       });
     return this.flushing;
+  }
+
+  /** One HSET and EXPIRE per tenant-minute (each on its tenant's slot on a Cluster). */
+  private async writeSeries(client: RedisClient, writes: SeriesWrite[]): Promise<void> {
+    const ttl = this.settings().ttlSeconds;
+    await Promise.all(
+      writes.map(async (w) => {
+        const key = subjectSecondsKey(this.options.ns, w.tenantId, w.minute);
+        await client.hset(key, w.field, w.value);
+        await client.expire(key, ttl);
+      }),
+    );
   }
 
   start(): void {
@@ -112,10 +135,11 @@ export class UsageRecorder {
   async stop(deadlineMs = 1_000): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopping = true; // the subject series' partial minutes are written now too
     const until = Date.now() + deadlineMs;
-    while ((!this.batch.empty || this.flushing) && Date.now() < until) {
+    while ((!this.batch.empty || this.series?.pending || this.flushing) && Date.now() < until) {
       await this.flush();
-      if (!this.batch.empty) await new Promise((resolve) => setTimeout(resolve, 20));
+      if (!this.batch.empty || this.series?.pending) await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 

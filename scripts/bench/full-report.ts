@@ -8,6 +8,7 @@ import { bytesPerIdentity, localRows, localTargets } from "./local-limits";
 import { clientRows } from "./client-rows";
 import { mixRows, mixTargets } from "./realistic-phases";
 import type { Measured, PhaseSummary } from "./rounds";
+import type { Target } from "./report";
 
 export interface ReportInput {
   summaries: Map<string, PhaseSummary>;
@@ -19,6 +20,8 @@ export interface ReportInput {
   rounds: number;
   seconds: number;
   batch: number;
+  /** (u0)/(u1): usage recording with and without the replay's subject series */
+  recording: { rows: Row[]; target: Target } | null;
 }
 
 const log = (text: string) => console.log(`[bench] ${text}`);
@@ -77,6 +80,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
       BATCH,
     ),
     ...kRows,
+    ...(input.recording?.rows ?? []),
   ];
   console.log(
     `\nSluice check API benchmark: ${ROUNDS} rounds of every phase, ${SECONDS} s each (median round shown; CPU over all rounds), wrk 1 thread 50 connections, keep-alive (b½: autocannon at a fixed rate); ${new Date().toISOString()}`,
@@ -87,6 +91,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     hostileTarget(h, half.p99),
     ...localTargets(get("l").median, e, a),
     ...mixTargets(get),
+    ...(input.recording ? [input.recording.target] : []),
   ]);
   const ceiling = fMany.rps * BATCH;
   console.log(

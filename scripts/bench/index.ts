@@ -18,6 +18,7 @@ import { startBenchRedis } from "./bench-redis";
 import { localPhases, seedLocal } from "./local-limits";
 import { workerPhases } from "./workers";
 import { mixPhases } from "./realistic-phases";
+import { recordingRows } from "./replay-recording";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
@@ -202,7 +203,14 @@ async function main(): Promise<void> {
     },
     ["b", "g"],
   );
+  // (u): in process against the bench Redis, recording with and without the replay's series
+  const recording =
+    !ONLY || ONLY.has("u") ? await recordingRows(redisUrl, redisServer.pid ?? 0, ROUNDS) : null;
   if (ONLY) {
+    if (recording) {
+      printTable(recording.rows, recording.rows[0] as Row);
+      printTargets([recording.target]);
+    }
     for (const [id, { median, serverCpu, redisCpu, requests }] of summaries)
       console.log(
         `${id}: ${Math.round(median.rps)} req/s, p50 ${median.p50} ms, p99 ${median.p99} ms, server ${(serverCpu / requests).toFixed(1)} µs/req, Redis ${(redisCpu / requests).toFixed(1)} µs/req, ${median.note}`,
@@ -219,6 +227,7 @@ async function main(): Promise<void> {
     rounds: ROUNDS,
     seconds: SECONDS,
     batch: BATCH,
+    recording,
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from "@/lib/openapi/zod";
+import { DocumentReplaysSchema } from "@/lib/openapi/schemas/replay";
 
 // Answers of /api/admin/* and /api/health. Their handlers build plain objects typed by the
 // DAL's interfaces (lib/data/*); these schemas describe those interfaces and the contract
@@ -129,6 +130,9 @@ export const ImportResultSchema = z
       }),
     ),
     dryRun: z.boolean(),
+    replay: DocumentReplaysSchema.optional().openapi({
+      description: "dryRun only: the what-if replay of each changed tenant or key limit (docs/replay.md)",
+    }),
   })
   .openapi("ImportResult");
 

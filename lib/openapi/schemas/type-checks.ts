@@ -5,6 +5,9 @@ import type { CreatedKey } from "@/lib/data/api-keys";
 import type { ResetResult } from "@/lib/data/counter-reset";
 import type { CounterState } from "@/lib/data/counters";
 import type { ImportResult } from "@/lib/data/import-config";
+import type { DocumentReplays } from "@/lib/replay/document-replays";
+import type { ReplayResult } from "@/lib/replay/types";
+import type { ReplayResultSchema } from "@/lib/openapi/schemas/replay";
 import type { CreatedToken } from "@/lib/data/tokens";
 import type { DecisionBody, LimitReport } from "@/lib/enforce/types";
 import type {
@@ -46,7 +49,10 @@ export type ResponseSchemaChecks = [
   Assert<Same<z.infer<typeof CounterStateSchema>, CounterState>>,
   Assert<Same<z.infer<typeof ResetResultSchema>, ResetResult>>,
   Assert<Same<z.infer<typeof AuditPageSchema>, AuditPage>>,
-  Assert<Same<z.infer<typeof ImportResultSchema>, ImportResult & { dryRun: boolean }>>,
+  Assert<
+    Same<z.infer<typeof ImportResultSchema>, ImportResult & { dryRun: boolean; replay?: DocumentReplays }>
+  >,
+  Assert<Same<z.infer<typeof ReplayResultSchema>, ReplayResult>>,
   Assert<Same<z.infer<typeof CreatedTokenSchema>, CreatedToken>>,
   Assert<Same<z.infer<typeof CreatedKeySchema>, CreatedKey>>,
 ];

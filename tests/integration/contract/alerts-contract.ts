@@ -12,7 +12,9 @@ export function alertsContract(c: Contract): void {
         body: { name: "contract", url: "https://hooks.example.com/contract" },
       });
       expect((made.body as { secret: string }).secret).toMatch(/^whsec_/);
-      await c.conforms(endpoints, `${base}/endpoints`, 400, { body: { name: "x", url: "ftp://example.com/" } });
+      await c.conforms(endpoints, `${base}/endpoints`, 400, {
+        body: { name: "x", url: "ftp://example.com/" },
+      });
       await c.conforms(endpoints, `${base}/endpoints`, 403, {
         token: c.f.viewerToken,
         body: { name: "x", url: "https://hooks.example.com/x" },
@@ -22,7 +24,9 @@ export function alertsContract(c: Contract): void {
       });
       const list = "GET /api/admin/tenants/{slug}/alerts/endpoints";
       await c.conforms(list, `${base}/endpoints`, 200, { token: c.f.viewerToken });
-      await c.conforms(list, `/api/admin/tenants/${c.f.otherSlug}/alerts/endpoints`, 404, { token: c.f.viewerToken });
+      await c.conforms(list, `/api/admin/tenants/${c.f.otherSlug}/alerts/endpoints`, 404, {
+        token: c.f.viewerToken,
+      });
       const rules = "POST /api/admin/tenants/{slug}/alerts/rules";
       const rule = await c.conforms(rules, `${base}/rules`, 201, {
         body: { name: "contract", kind: "rejection_rate", thresholdPct: 5, endpoint: "contract" },

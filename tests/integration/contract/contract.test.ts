@@ -8,12 +8,14 @@ import { contractSetup } from "./contract-context";
 import { systemAndChecks } from "./system-checks";
 import { configAndCredentials } from "./config-keys";
 import { countersAndOps } from "./counters-ops";
+import { replayContract } from "./replay-contract";
 import { alertsContract } from "./alerts-contract";
 
 const c = contractSetup();
 systemAndChecks(c);
 configAndCredentials(c);
 countersAndOps(c);
+replayContract(c);
 alertsContract(c);
 
 // Last in the file (tests run in order): a route added to the document without a request

@@ -46,7 +46,10 @@ export function countersAndOps(c: Contract): void {
   describe("wrong methods", () => {
     it("every operation's path answers another method 405 as the document declares", async () => {
       for (const operation of c.validator.operations()) {
-        const path = (operation.split(" ")[1] ?? "").replace("{slug}", c.f.slug).replace("{name}", "x").replace("{id}", "x");
+        const path = (operation.split(" ")[1] ?? "")
+          .replace("{slug}", c.f.slug)
+          .replace("{name}", "x")
+          .replace("{id}", "x");
         const reply = await call("PATCH", path); // no operation of the API is a PATCH
         expect({ operation, status: reply.status, problems: c.validator.problems(operation, reply) }).toEqual(
           {

@@ -1,7 +1,8 @@
 // GET /api/admin/config: export the configuration document (YAML when Accept asks for
 // application/yaml, else JSON); a tenant-scoped caller gets only its tenant(s).
 // PUT /api/admin/config: import a document, all-or-nothing (docs/configuration.md). `?prune=true`
-// deletes unlisted tenants; `?dryRun=true` answers the changes without applying them.
+// deletes unlisted tenants; `?dryRun=true` answers the changes without applying them, with a
+// what-if replay of each changed tenant or key limit over the last hour (docs/replay.md).
 import { z } from "zod";
 import { documentResponse, locatedIn, readDocumentBody } from "@/lib/api/config-document";
 import { ImportQuery } from "@/lib/api/import-query";
@@ -10,6 +11,7 @@ import { withAdmin } from "@/lib/api/with-admin";
 import { exportConfig } from "@/lib/data/export-config";
 import { importConfig } from "@/lib/data/import-config";
 import { assertMayImport } from "@/lib/data/import-access";
+import { documentReplays } from "@/lib/replay/document-replays";
 
 export const GET = withAdmin(async ({ request, principal }) => {
   parseQuery(request, z.strictObject({}));
@@ -23,5 +25,6 @@ export const PUT = withAdmin(async ({ request, principal, requestId }) => {
   const result = await locatedIn(text, () =>
     importConfig(principal, input, { prune: query.prune, dryRun: query.dryRun, requestId }),
   );
-  return Response.json({ ...result, dryRun: query.dryRun });
+  if (!query.dryRun) return Response.json({ ...result, dryRun: false });
+  return Response.json({ ...result, dryRun: true, replay: await documentReplays(principal, input) });
 });

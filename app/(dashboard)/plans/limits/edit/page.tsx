@@ -5,6 +5,7 @@ import { requireUser } from "@/lib/auth/session";
 import { exportDocument } from "@/lib/data/queries/config-yaml";
 import { describeTarget, type LimitTarget } from "@/lib/data/edits/limit-target";
 import { LimitEditor } from "@/components/limits/limit-editor";
+import { replayLimitAction } from "@/app/(dashboard)/_actions/replay-actions";
 import { saveLimitAction } from "@/app/(dashboard)/_actions/limit-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 
@@ -49,6 +50,7 @@ export default async function EditPlanLimitPage({
           inherited={null}
           backHref="/plans"
           save={saveLimitAction}
+          replay={replayLimitAction}
         />
       </div>
     </section>

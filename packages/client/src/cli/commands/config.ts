@@ -6,6 +6,7 @@ import { exportScopedTo } from "../export-scope";
 import { expectJson, failure, isApiError, request } from "../http";
 import type { Io } from "../io";
 import { unifiedDiff } from "../line-diff";
+import { replayLines, type ReplayAnswer } from "../replay-lines";
 import type { Connection } from "../options";
 
 interface ChangeItem {
@@ -17,6 +18,8 @@ interface ChangeItem {
 interface ImportAnswer {
   configVersion: number | null;
   changes: ChangeItem[];
+  /** dry runs: the what-if replay of changed limits (docs/replay.md) */
+  replay?: ReplayAnswer;
 }
 
 export interface ConfigContext {
@@ -56,7 +59,7 @@ export async function configDiff(ctx: ConfigContext, fileName: string, prune: bo
   const file = await readDocumentFile(fileName, ctx.stdin);
   const answer = await putDocument(ctx, file, true, prune);
   if (ctx.json) {
-    ctx.io.out(JSON.stringify({ changes: answer.changes }, null, 2));
+    ctx.io.out(JSON.stringify({ changes: answer.changes, replay: answer.replay }, null, 2));
     return answer.changes.length === 0 ? EXIT_OK : EXIT_CHANGES;
   }
   if (answer.changes.length === 0) {
@@ -67,6 +70,8 @@ export async function configDiff(ctx: ConfigContext, fileName: string, prune: bo
   ctx.io.out(
     `${count} change${count === 1 ? "" : "s"} would be applied:\n${changeLines(answer.changes).join("\n")}\n`,
   );
+  const replay = replayLines(answer.replay);
+  if (replay.length > 0) ctx.io.out(`${replay.join("\n")}\n`);
   const exported = await request(ctx.connection, "GET", "/api/admin/config", { accept: "application/yaml" });
   if (exported.status === 200) {
     const before = exportScopedTo(exported.text, file.input, prune);

@@ -7,6 +7,7 @@ import { tenantDetail } from "@/lib/data/queries/tenant-detail";
 import { limitHierarchy } from "@/lib/data/queries/limit-hierarchy";
 import { describeTarget, type LimitTarget } from "@/lib/data/edits/limit-target";
 import { LimitEditor } from "@/components/limits/limit-editor";
+import { replayLimitAction } from "@/app/(dashboard)/_actions/replay-actions";
 import { saveLimitAction } from "@/app/(dashboard)/_actions/limit-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 
@@ -78,6 +79,7 @@ export default async function EditLimitPage({
         inherited={inherited}
         backHref={`/tenants/${slug}`}
         save={saveLimitAction}
+        replay={replayLimitAction}
         routes={[...new Set([...tenant.doc.routes, ...tenant.scope.routes].map((r) => r.pattern))].sort()}
       />
     </div>

@@ -1,0 +1,140 @@
+import "server-only";
+import type { RedisClient } from "@/lib/redis";
+import type { LimitBy } from "@/lib/shared/limit-types";
+import { parseSecondField, secondsKey, subjectSecondsKey } from "@/lib/usage/keys";
+import { unsparse, type SeriesValue } from "@/lib/usage/subject-series";
+import type { Demand } from "@/lib/replay/simulate";
+import { MAX_FIELDS, MAX_SERIES } from "@/lib/replay/types";
+
+// Reads one tenant's recorded demand for a replay, bounded: minute hashes are sized first
+// (HLEN) and read newest first until MAX_FIELDS; owners past MAX_SERIES (the quietest) are
+// left out. A subject limit reads the per-subject series, anything else the seconds hashes.
+
+export interface DemandFilter {
+  tenantId: string;
+  /** only this key's checks (a limit declared on a key) */
+  keyId?: string;
+  /** only checks on this route */
+  route?: string;
+  by: LimitBy;
+  fromMinute: number;
+  /** exclusive */
+  toMinute: number;
+}
+
+export interface ReadDemand {
+  demand: Demand[];
+  fieldsRead: number;
+  /** minutes not read because of the field cap (the oldest) */
+  minutesSkipped: number;
+  series: number;
+  seriesLeftOut: number;
+  /** subject limits: checks of subjects past the recording cap */
+  unattributed: number;
+}
+
+async function sizedMinutes(
+  client: RedisClient,
+  keys: string[],
+): Promise<{ read: number[]; fields: number }> {
+  const pipe = client.pipeline();
+  for (const key of keys) pipe.hlen(key);
+  const replies = (await pipe.exec()) ?? [];
+  const read: number[] = [];
+  let fields = 0;
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const size = Number(replies[i]?.[1] ?? 0);
+    if (fields + size > MAX_FIELDS) break;
+    fields += size;
+    read.push(i);
+  }
+  return { read, fields };
+}
+
+export async function readDemand(client: RedisClient, ns: string, filter: DemandFilter): Promise<ReadDemand> {
+  const minutes: number[] = [];
+  for (let m = filter.fromMinute; m < filter.toMinute; m++) minutes.push(m);
+  const subjects = filter.by === "subject";
+  const keyOf = subjects ? subjectSecondsKey : secondsKey;
+  const keys = minutes.map((m) => keyOf(ns, filter.tenantId, m));
+  const { read, fields } = await sizedMinutes(client, keys);
+  const pipe = client.pipeline();
+  for (const i of read) pipe.hgetall(keys[i] as string);
+  const replies = (await pipe.exec()) ?? [];
+  // one entry per (owner, second, key, route, subject): the outcome split is not demand's
+  const merged = new Map<string, Demand>();
+  let unattributed = 0;
+  replies.forEach(([error, value], j) => {
+    if (error) throw error;
+    const minute = minutes[read[j] as number] as number;
+    const add = (entry: Demand) => {
+      if (filter.route !== undefined && entry.route !== filter.route) return;
+      const id = [entry.owner, entry.second, entry.key, entry.route, entry.subject].join("\u0000");
+      const same = merged.get(id);
+      if (same) same.count += entry.count;
+      else merged.set(id, entry);
+    };
+    for (const [field, raw] of Object.entries((value ?? {}) as Record<string, string>)) {
+      if (subjects) {
+        const series = parseSeries(raw);
+        if (!series) continue;
+        for (const [, count] of unsparse(series.o)) unattributed += count;
+        for (const [route, subject, counts] of series.s)
+          for (const [second, count] of unsparse(counts))
+            add({ owner: subject, second: minute * 60 + second, count, key: null, subject, route });
+        continue;
+      }
+      const count = Number(raw);
+      if (!Number.isSafeInteger(count) || count <= 0) continue;
+      const entry = fromSeconds(field, count, minute, filter.by);
+      if (entry && (filter.keyId === undefined || entry.key === filter.keyId)) add(entry);
+    }
+  });
+  const demand = [...merged.values()];
+  return {
+    ...busiest(demand),
+    fieldsRead: fields,
+    minutesSkipped: minutes.length - read.length,
+    unattributed,
+  };
+}
+
+function fromSeconds(field: string, count: number, minute: number, by: LimitBy): Demand | null {
+  const f = parseSecondField(field);
+  if (!f || (by === "key" && f.keyId === "")) return null; // a check without a key skips a key limit
+  const owner = by === "key" ? f.keyId : "";
+  return { owner, second: minute * 60 + f.second, count, key: f.keyId, subject: null, route: f.route };
+}
+
+/** One process's value of a minute (subject-series.ts); null when it is not one. */
+function parseSeries(raw: string): SeriesValue | null {
+  try {
+    const value = JSON.parse(raw) as Partial<SeriesValue>;
+    if (typeof value.o !== "string" || !Array.isArray(value.s)) return null;
+    const s = value.s.filter(
+      (e): e is [string, string, string] =>
+        Array.isArray(e) && e.length === 3 && e.every((part) => typeof part === "string"),
+    );
+    return { s, o: value.o };
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the MAX_SERIES busiest owners: the replay's CPU is bounded by owners x seconds. */
+function busiest(demand: Demand[]): { demand: Demand[]; series: number; seriesLeftOut: number } {
+  const totals = new Map<string, number>();
+  for (const d of demand) totals.set(d.owner, (totals.get(d.owner) ?? 0) + d.count);
+  if (totals.size <= MAX_SERIES) return { demand, series: totals.size, seriesLeftOut: 0 };
+  const kept = new Set(
+    [...totals.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, MAX_SERIES)
+      .map(([owner]) => owner),
+  );
+  return {
+    demand: demand.filter((d) => kept.has(d.owner)),
+    series: MAX_SERIES,
+    seriesLeftOut: totals.size - MAX_SERIES,
+  };
+}
