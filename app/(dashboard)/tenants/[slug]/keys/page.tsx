@@ -93,7 +93,12 @@ export default async function KeysPage({
                   formatDate(k.createdAt),
                   k.expiresAt ? formatDate(k.expiresAt) : "never",
                   k.lastUsedAt ? formatDate(k.lastUsedAt) : "never",
-                  ...keyTrafficCells({ tenant: slug, name: k.name, traffic: traffic?.keys.get(k.name), range }),
+                  ...keyTrafficCells({
+                    tenant: slug,
+                    name: k.name,
+                    traffic: traffic?.keys.get(k.name),
+                    range,
+                  }),
                   tenant.can.edit && state !== "revoked" ? (
                     <ConfirmButton
                       key="revoke"
