@@ -19,6 +19,7 @@ import { localPhases, seedLocal } from "./local-limits";
 import { workerPhases } from "./workers";
 import { mixPhases } from "./realistic-phases";
 import { recordingRows } from "./replay-recording";
+import { printTable, printTargets, type Row } from "./report";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
