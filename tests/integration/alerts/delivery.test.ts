@@ -110,11 +110,19 @@ describe("webhook delivery", () => {
   it("a disabled endpoint gets nothing more", async () => {
     const { disableAlertEndpoint } = await import("@/lib/data/alerts/endpoints");
     await createAlertEndpoint(SYSTEM, slug, { name: "gone", url: receiver.url, allowPrivate: true });
-    const ruleId = await degradedRule("gone", "gone");
+    // its own route: the earlier tests' degraded checks (the apps evaluate all the time) do not match
+    const rule = await createAlertRule(SYSTEM, slug, {
+      name: "gone",
+      kind: "degraded",
+      route: "GET /gone",
+      forSeconds: 60,
+      endpoint: "gone",
+    });
     await disableAlertEndpoint(SYSTEM, slug, "gone");
-    await record(events(1, { tenantId, keyId: null, route: null, outcome: "degraded" }));
+    await record(events(1, { tenantId, keyId: null, route: "GET /gone", outcome: "degraded" }));
     for (let i = 0; i < 3; i++) await step();
     await deliverDue(WORKER);
-    expect(await db().alertIncident.count({ where: { ruleId } })).toBe(0);
+    expect(await db().alertIncident.count({ where: { ruleId: rule.id } })).toBe(0);
+    expect(receiver.received.some((r) => r.body.includes('"name":"gone"'))).toBe(false);
   });
 });
