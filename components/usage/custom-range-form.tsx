@@ -53,12 +53,7 @@ export function CustomRangeForm({
       </label>
       <label>
         To
-        <input
-          type="datetime-local"
-          name="to"
-          defaultValue={localInput(to)}
-          suppressHydrationWarning
-        />
+        <input type="datetime-local" name="to" defaultValue={localInput(to)} suppressHydrationWarning />
       </label>
       <button type="submit">Apply range</button>
       {window ? (
