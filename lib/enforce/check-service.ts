@@ -20,6 +20,8 @@ import type { KeyRecord } from "@/lib/enforce/config-index";
 import type { Caller } from "@/lib/enforce/service-auth";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import { TtlLru } from "@/lib/enforce/ttl-lru";
+import { renderBlock } from "@/lib/enforce/override-shape";
+import { subjectShape } from "@/lib/enforce/override-variants";
 import type { CheckInput, ErrorBody } from "@/lib/enforce/types";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
 import type { LocalLimits } from "@/lib/enforce/local/local-limits";
@@ -113,8 +115,18 @@ export class CheckService {
       }
       this.shapes.remember(shapeKey, shape);
     }
-    const entry = shape;
     const { key } = target;
+    if (shape.overrides !== null) {
+      // temporary overrides (override-shape.ts): a subject's own shape, or a block
+      shape = subjectShape(shape, shape.overrides, target, input.subject, config.snapshot, config.version);
+      if (shape.overrides?.block) {
+        const rendered = renderBlock(shape.overrides.block, key?.name ?? null, Date.now());
+        const { resolved } = shape;
+        done(this.answer(rendered, resolved.tenant.id, key?.id ?? null, resolved.route, input));
+        return;
+      }
+    }
+    const entry = shape;
     const resolved = resolvedFor(entry, key);
     if (entry.specs.length === 0) {
       const rendered = renderBody(limiterBody(resolved, NO_LIMITS, config.version));
