@@ -4,6 +4,7 @@ import { registerConfigOperations } from "@/lib/openapi/operations/admin-config"
 import { registerCounterOperations } from "@/lib/openapi/operations/admin-counters";
 import { registerKeyOperations } from "@/lib/openapi/operations/admin-keys";
 import { registerOpsToolOperations } from "@/lib/openapi/operations/admin-ops-tools";
+import { registerOverrideOperations } from "@/lib/openapi/operations/admin-overrides";
 import { registerCheckOperations } from "@/lib/openapi/operations/check";
 import { registerSystemOperations } from "@/lib/openapi/operations/system";
 import { METHOD_NOT_ALLOWED } from "@/lib/openapi/schemas/errors";
@@ -40,6 +41,7 @@ function build(): OpenApiDocument {
   registerKeyOperations(registry);
   registerCounterOperations(registry);
   registerOpsToolOperations(registry);
+  registerOverrideOperations(registry);
   registerSystemOperations(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
@@ -54,6 +56,7 @@ function build(): OpenApiDocument {
       { name: "Configuration", description: "The configuration document, as code." },
       { name: "Keys and tokens", description: "API keys of tenants, service and admin tokens." },
       { name: "Counters and usage", description: "Counters, resets, audit log and usage." },
+      { name: "Overrides", description: "Temporary changes of one limit, applied and ended on time." },
       { name: "System", description: "Health, metrics and this document." },
     ],
   });
