@@ -5,13 +5,20 @@ import { ForbiddenError } from "@/lib/data/errors";
 import type { OverrideListQuery } from "@/lib/data/override-input";
 import { OVERRIDE_SELECT, overrideView, type OverrideView } from "@/lib/data/override-view";
 import { tenantFor } from "@/lib/data/tenant-access";
+import { latestSnapshot } from "@/lib/data/counters-store";
 
 // Overrides in force and waiting: one tenant's (its viewers and up), or every tenant's for
 // operators (the dashboard's "all active overrides" list).
 
 const LIST_MAX = 500;
 
-export async function listOverrides(principal: Principal, query: OverrideListQuery): Promise<OverrideView[]> {
+export interface OverrideList {
+  /** when the list was read (epoch ms): countdowns start from it */
+  at: number;
+  overrides: OverrideView[];
+}
+
+export async function listOverrides(principal: Principal, query: OverrideListQuery): Promise<OverrideList> {
   const now = new Date();
   let tenantId: string | undefined;
   if (query.tenant !== undefined) {
@@ -35,5 +42,22 @@ export async function listOverrides(principal: Principal, query: OverrideListQue
     orderBy: [{ startsAt: "asc" }, { id: "asc" }],
     take: LIST_MAX,
   });
-  return rows.map((row) => overrideView(row, now.getTime())).filter((view) => view.state !== "ended");
+  const overrides = rows.map((row) => overrideView(row, now.getTime())).filter((v) => v.state !== "ended");
+  return { at: now.getTime(), overrides };
+}
+
+/** The limit names a tenant's override can name (its effective limits anywhere), for the form. */
+export async function overrideChoices(principal: Principal, slug: string): Promise<string[]> {
+  await tenantFor(db(), principal, slug, "viewer");
+  const tenant = (await latestSnapshot())?.tenants[slug];
+  if (!tenant) return [];
+  const sets = [
+    tenant.limits,
+    tenant.keyDefault,
+    ...Object.values(tenant.keys).flatMap((k) => k.limits ?? []),
+  ];
+  const names = new Set<string>();
+  for (const set of sets)
+    for (const limit of [...set.unrouted, ...Object.values(set.routed).flat()]) names.add(limit.name);
+  return [...names].sort();
 }

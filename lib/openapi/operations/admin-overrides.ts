@@ -40,7 +40,11 @@ export function registerOverrideOperations(registry: OpenAPIRegistry): void {
       200: {
         description: "The overrides, earliest start first.",
         headers: ADMIN_HEADERS,
-        content: { "application/json": { schema: z.strictObject({ overrides: z.array(OverrideSchema) }) } },
+        content: {
+          "application/json": {
+            schema: z.strictObject({ at: z.number().int(), overrides: z.array(OverrideSchema) }),
+          },
+        },
       },
       ...errors(400, 401, 403, 404, 503),
     },

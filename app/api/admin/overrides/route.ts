@@ -8,7 +8,7 @@ import { createOverride } from "@/lib/data/overrides";
 
 export const GET = withAdmin(async ({ request, principal }) => {
   const query = parseQuery(request, OverrideListQuery);
-  return Response.json({ overrides: await listOverrides(principal, query) });
+  return Response.json(await listOverrides(principal, query));
 });
 
 export const POST = withAdmin(async ({ request, principal, requestId }) => {
