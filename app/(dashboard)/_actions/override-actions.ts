@@ -14,11 +14,14 @@ import { EVERY_CHECK } from "@/components/overrides/every-check";
 // The dashboard's override form speaks in durations from now ("starts in 0", "lasts 1h"):
 // no time zone to guess. The DAL checks the rest exactly as for the API.
 
+// Fields left empty are not sent at all: each is optional here and the DAL's checks (or
+// this refine) name what is missing.
 const duration = (optional: boolean) =>
   z
     .string()
     .max(20)
-    .refine((text) => (optional && text.trim() === "") || (parseDuration(text) ?? 0) > 0, {
+    .optional()
+    .refine((text) => (optional && (text ?? "").trim() === "") || (parseDuration(text ?? "") ?? 0) > 0, {
       error: 'must be a duration such as "30m", "1h" or "2d"',
     });
 
@@ -27,10 +30,10 @@ const OverrideForm = z.strictObject({
   limit: z.string().regex(NAME_PATTERN, { error: "pick a limit" }),
   target: z.string().max(100).optional(),
   subject: z.string().max(300).optional(),
-  value: z.string().max(20),
-  startsIn: duration(true).optional(),
+  value: z.string().max(20).optional(),
+  startsIn: duration(true),
   lasts: duration(false),
-  reason: z.string().max(10_000),
+  reason: z.string().max(10_000).optional(),
 });
 
 function valueOf(text: string): number | "disabled" | string {
@@ -55,7 +58,7 @@ export async function createOverrideAction(raw: unknown): Promise<ActionResult<F
   return runAction(OverrideForm, raw, async (principal, form) => {
     const now = Date.now();
     const startsAt = now + (form.startsIn ? (parseDuration(form.startsIn) ?? 0) : 0);
-    const endsAt = startsAt + (parseDuration(form.lasts) ?? 0);
+    const endsAt = startsAt + (parseDuration(form.lasts ?? "") ?? 0);
     const key = form.target && form.target !== EVERY_CHECK ? form.target : undefined;
     const subject = form.subject?.trim() ? form.subject.trim() : undefined;
     const parsed = OverrideInput.safeParse({
@@ -63,10 +66,10 @@ export async function createOverrideAction(raw: unknown): Promise<ActionResult<F
       limit: form.limit,
       ...(key ? { key } : {}),
       ...(subject ? { subject } : {}),
-      value: valueOf(form.value),
+      value: valueOf(form.value ?? ""),
       ...(startsAt > now ? { startsAt: new Date(startsAt).toISOString() } : {}),
       endsAt: new Date(endsAt).toISOString(),
-      reason: form.reason,
+      reason: form.reason ?? "",
     });
     if (!parsed.success) asFieldError(parsed.error);
     const created = await createOverride(principal, parsed.data, null).catch(asFieldError);
