@@ -46,7 +46,7 @@ test("creates an override on the tenant page, refusing a missing reason and a to
   const panel = page.getByTestId("overrides-panel");
   await expect(panel.getByText("No overrides in force or waiting.")).toBeVisible();
   const form = page.getByTestId("override-form");
-  await form.getByLabel("Limit").selectOption("e2e-few");
+  await form.getByLabel("Limit", { exact: true }).selectOption("e2e-few");
   await form.getByLabel("New limit").fill("50");
   await form.getByLabel("Lasts").fill("100d");
   await form.getByRole("button", { name: "Create override" }).click();
@@ -69,7 +69,7 @@ test("creates an override on the tenant page, refusing a missing reason and a to
   expect(await fewLimit((l) => l === 50)).toBe(50);
 
   // an upcoming one, after the first ends
-  await form.getByLabel("Limit").selectOption("e2e-few");
+  await form.getByLabel("Limit", { exact: true }).selectOption("e2e-few");
   await form.getByLabel("New limit").fill("0");
   await form.getByLabel("Starts in").fill("2h");
   await form.getByLabel("Lasts").fill("30m");
