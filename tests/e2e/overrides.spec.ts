@@ -50,10 +50,10 @@ test("creates an override on the tenant page, refusing a missing reason and a to
   await form.getByLabel("New limit").fill("50");
   await form.getByLabel("Lasts").fill("100d");
   await form.getByRole("button", { name: "Create override" }).click();
-  await expect(form.getByText("is required: say why")).toBeVisible();
+  await expect(form.getByText("is required: say why").first()).toBeVisible();
   await form.getByLabel("Reason").fill("launch week");
   await form.getByRole("button", { name: "Create override" }).click();
-  await expect(form.getByText("must be within 90 days from now")).toBeVisible();
+  await expect(form.getByText("must be within 90 days from now").first()).toBeVisible();
   const before = await query<{ n: string }>(
     `select count(*)::text as n from "Override" o join "Tenant" t on t.id = o."tenantId" where t.slug = $1`,
     [slug],
