@@ -64,14 +64,16 @@ export async function importConfig(
         outsideScope(document, scope);
         const changes = await applyDocument(tx, document, current, options.prune ?? false, audit);
         // after the tenants and keys they name exist; the whole document compiles their limits
-        const whole: ConfigDocument = {
-          plans: document.plans ?? current.plans,
-          routes: document.routes ?? current.routes,
-          tenants: mergedTenants(current, document),
-          overrides: document.overrides,
-        };
-        for (const id of await importOverrides(tx, principal, whole, await readIdMap(tx), audit))
-          changes.push({ action: "create", target: "override", name: id });
+        if ((document.overrides ?? []).length > 0) {
+          const whole: ConfigDocument = {
+            plans: document.plans ?? current.plans,
+            routes: document.routes ?? current.routes,
+            tenants: mergedTenants(current, document),
+            overrides: document.overrides,
+          };
+          for (const id of await importOverrides(tx, principal, whole, await readIdMap(tx), audit))
+            changes.push({ action: "create", target: "override", name: id });
+        }
         if (options.note && changes.length > 0) await audit(options.note);
         if (options.dryRun) throw new DryRunRollback(changes);
         return changes;
