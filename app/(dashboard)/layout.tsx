@@ -38,6 +38,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <Link href="/usage">Usage</Link>
             {user.isOperator && <Link href="/plans">Plans &amp; routes</Link>}
             {user.isOperator && <Link href="/tokens">Tokens</Link>}
+            {user.isOperator && <Link href="/overrides">Overrides</Link>}
             {user.isOperator && <Link href="/audit">Audit log</Link>}
             {user.isOperator && <Link href="/config">Import / export</Link>}
             {user.isOperator && <Link href="/users">Accounts</Link>}

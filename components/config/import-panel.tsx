@@ -8,7 +8,7 @@ import { LocatedErrors, selectLine, type LocatedError } from "@/components/confi
 
 interface Change {
   action: "create" | "update" | "delete";
-  target: "plan" | "route" | "tenant";
+  target: "plan" | "route" | "tenant" | "override";
   name: string;
 }
 type Preview =

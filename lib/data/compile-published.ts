@@ -4,6 +4,7 @@ import type { ConfigDocument } from "@/lib/config/document";
 import type { PublishedConfig, PublishedServiceToken } from "@/lib/config/published";
 import { readDocument, readIdMap } from "@/lib/data/read-document";
 import type { Tx } from "@/lib/data/tx";
+import { publishedOverrides } from "@/lib/data/override-view";
 
 export interface CompiledVersion {
   published: PublishedConfig;
@@ -23,6 +24,7 @@ export async function compilePublished(tx: Tx, version: number): Promise<Compile
     where: { revokedAt: null },
     select: { id: true, hash: true, tenants: { select: { tenant: { select: { slug: true } } } } },
   });
+  const overrides = await publishedOverrides(tx, Date.now());
   const published: PublishedConfig = {
     version,
     snapshot: compileSnapshot(document, ids, version),
@@ -46,6 +48,8 @@ export async function compilePublished(tx: Tx, version: number): Promise<Compile
         },
       ]),
     ),
+    // absent when there are none: versions without overrides stay as they were
+    ...(overrides.length > 0 ? { overrides } : {}),
   };
   return { published, document };
 }

@@ -16,12 +16,13 @@ import { ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/erro
 import { checkAgainstDatabase, checkImposedOverrides } from "@/lib/data/import-checks";
 import { missingKeyErrors } from "@/lib/data/missing-keys";
 import { tenantFieldErrors } from "@/lib/data/tenant-field-rights";
-import { readDocument } from "@/lib/data/read-document";
+import { readDocument, readIdMap } from "@/lib/data/read-document";
+import { importOverrides } from "@/lib/data/override-docs";
 import type { Tx } from "@/lib/data/tx";
 
 export interface ConfigChangeItem {
   action: "create" | "update" | "delete";
-  target: "plan" | "route" | "tenant";
+  target: "plan" | "route" | "tenant" | "override";
   name: string;
 }
 
@@ -62,6 +63,17 @@ export async function importConfig(
         const document = await validateFor(tx, principal, input, current, options.prune ?? false);
         outsideScope(document, scope);
         const changes = await applyDocument(tx, document, current, options.prune ?? false, audit);
+        // after the tenants and keys they name exist; the whole document compiles their limits
+        if ((document.overrides ?? []).length > 0) {
+          const whole: ConfigDocument = {
+            plans: document.plans ?? current.plans,
+            routes: document.routes ?? current.routes,
+            tenants: mergedTenants(current, document),
+            overrides: document.overrides,
+          };
+          for (const id of await importOverrides(tx, principal, whole, await readIdMap(tx), audit))
+            changes.push({ action: "create", target: "override", name: id });
+        }
         if (options.note && changes.length > 0) await audit(options.note);
         if (options.dryRun) throw new DryRunRollback(changes);
         return changes;
@@ -73,6 +85,16 @@ export async function importConfig(
     if (error instanceof DryRunRollback) return { configVersion: null, changes: error.changes };
     throw error;
   }
+}
+
+/** The current tenants with the document's in their place (a tenant-scoped import lists one). */
+function mergedTenants(current: ConfigDocument, document: ConfigDocument): ConfigDocument["tenants"] {
+  const listed = new Map((document.tenants ?? []).map((t) => [t.slug, t]));
+  const kept = (current.tenants ?? []).map((t) => listed.get(t.slug) ?? t);
+  const added = (document.tenants ?? []).filter(
+    (t) => !(current.tenants ?? []).some((c) => c.slug === t.slug),
+  );
+  return [...kept, ...added];
 }
 
 const byPath = (a: DocumentError, b: DocumentError): number =>

@@ -3,6 +3,7 @@ import type { ConfigDocument, RouteDoc, TenantDoc } from "@/lib/config/document"
 import type { IdMap } from "@/lib/config/compile";
 import type { Tx } from "@/lib/data/tx";
 import { rowsToLimits } from "@/lib/data/limit-rows";
+import { readOverrideDocs } from "@/lib/data/override-docs";
 
 const byName = <T extends { name: string }>(a: T, b: T): number => a.name.localeCompare(b.name);
 
@@ -30,6 +31,7 @@ export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<Co
     pattern: route.pattern,
     limits: rowsToLimits(route.limits),
   });
+  const overrides = await readOverrideDocs(tx, Date.now(), onlyTenantIds);
   return {
     plans: plans.map((plan) => ({ name: plan.name, limits: rowsToLimits(plan.limits) })),
     routes: globalRoutes.map(toRoute),
@@ -46,6 +48,8 @@ export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<Co
         .map((key) => ({ name: key.name, limits: rowsToLimits(key.limits) }))
         .sort(byName),
     })),
+    // only when there are some: documents without overrides read as they always did
+    ...(overrides.length > 0 ? { overrides } : {}),
   };
 }
 

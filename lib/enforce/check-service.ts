@@ -29,6 +29,8 @@ import type { KeyRecord } from "@/lib/enforce/config-index";
 import { mayCheck, type Caller } from "@/lib/enforce/service-auth";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import { TtlLru } from "@/lib/enforce/ttl-lru";
+import { renderBlock } from "@/lib/enforce/override-shape";
+import { subjectShape } from "@/lib/enforce/override-variants";
 import type { CheckInput, ErrorBody } from "@/lib/enforce/types";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
 import type { LocalLimits } from "@/lib/enforce/local/local-limits";
@@ -132,6 +134,7 @@ export class CheckService {
       version: config.version,
       shape,
       key,
+      target,
       resolved: resolvedFor(shape, key),
       base: keyParts(shape, key),
       used: false,
@@ -163,13 +166,30 @@ export class CheckService {
     done: (answer: CheckAnswer) => void,
     timeoutMs: number | undefined,
   ): void {
-    const { shape: entry, key, resolved, version } = hot;
+    const { key, version } = hot;
+    let { shape: entry, resolved, base } = hot;
+    if (entry.overrides !== null) {
+      // temporary overrides (override-shape.ts): a subject's own shape, or a block
+      const { snapshot } = this.holder.current;
+      const variant = subjectShape(entry, entry.overrides, hot.target, input.subject, snapshot, version);
+      if (variant.overrides?.block) {
+        const rendered = renderBlock(variant.overrides.block, key?.name ?? null, Date.now());
+        const tenantId = variant.resolved.tenant.id;
+        done(this.answer(rendered, tenantId, key?.id ?? null, variant.resolved.route, input));
+        return;
+      }
+      if (variant !== entry) {
+        entry = variant;
+        resolved = resolvedFor(variant, key);
+        base = keyParts(variant, key);
+      }
+    }
     if (entry.specs.length === 0) {
       const rendered = renderBody(limiterBody(resolved, NO_LIMITS, version));
       done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       return;
     }
-    const parts = subjectParts(entry, hot.base, input.subject);
+    const parts = subjectParts(entry, base, input.subject);
     const { keys, specs, signature, template } = parts;
     if (resolved.matched.hasLocal && this.local !== null) {
       const answer = (rendered: RenderedDecision) =>

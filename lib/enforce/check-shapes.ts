@@ -3,6 +3,7 @@ import type { CompiledLimit, Snapshot } from "@/lib/config/compile";
 import { degradedBody } from "@/lib/enforce/decision-body";
 import { identityFor } from "@/lib/enforce/limit-specs";
 import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
+import { shapeOverrides, type ShapeOverrides } from "@/lib/enforce/override-shape";
 import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { KeyRecord } from "@/lib/enforce/config-index";
 import { resolvedOf, type Resolved, type Target } from "@/lib/enforce/resolve";
@@ -37,6 +38,8 @@ export interface CheckShape {
   degraded: RenderedDecision | null;
   /** an estimate of the memory it holds */
   bytes: number;
+  /** temporary overrides that meet it (override-shape.ts); null for nearly every shape */
+  overrides: ShapeOverrides | null;
 }
 
 /** A check's own part of its shape. */
@@ -92,7 +95,19 @@ export function buildShape(
   // "" stands for every subject: subject limits get their slot, filled per check
   const resolved = resolvedOf(target, snapshot, hasSubject ? "" : null);
   const { limits, specs, hasShadow } = resolved.matched;
-  const { keys, rules } = prepareCheck({ limits: specs, request: { cost: 1, dryRun: false } });
+  const who = { tenant: resolved.tenant.slug, key: resolved.keyName, route: resolved.route };
+  const overrides = shapeOverrides(
+    target.tenant,
+    limits,
+    hasSubject && limits.some((limit) => limit.by === "subject"),
+    who,
+    version,
+  );
+  // a blocked shape never reaches the limiter (its limit of 0 is not one the limiter takes)
+  const { keys, rules } =
+    overrides?.block != null
+      ? { keys: [], rules: [] }
+      : prepareCheck({ limits: specs, request: { cost: 1, dryRun: false } });
   const keySlots: number[] = [];
   const subjectSlots: number[] = [];
   for (let i = 0; i < limits.length; i++) {
@@ -100,12 +115,23 @@ export function buildShape(
     if (by === "key") keySlots.push(i);
     else if (by === "subject") subjectSlots.push(i);
   }
-  const who = { tenant: resolved.tenant.slug, key: resolved.keyName, route: resolved.route };
   const template = new DecisionTemplate(limits, who, version);
   // object headers and arrays, plus the text (two bytes a character at worst)
   let bytes = 1_024 + 2 * template.chars;
   for (const key of keys) bytes += 64 + 2 * key.length;
-  return { resolved, keys, specs, rules, keySlots, subjectSlots, hasShadow, template, degraded: null, bytes };
+  return {
+    resolved,
+    keys,
+    specs,
+    rules,
+    keySlots,
+    subjectSlots,
+    hasShadow,
+    template,
+    degraded: null,
+    bytes,
+    overrides,
+  };
 }
 
 /** Puts one owner's counters (`k.<key id>`, `s.<subject>`) in the given slots. */

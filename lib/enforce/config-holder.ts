@@ -12,6 +12,9 @@ import { buildIndex, emptyIndex, parsePublished, type ConfigIndex } from "@/lib/
 // one than this server already enforces (FLUSHALL, restart), the healer republishes from
 // PostgreSQL at once; a slower periodic heal catches a publish that failed while Redis was
 // down. Versions only move forward. Checks read `current` and never wait on any of this.
+// Temporary overrides start and end between versions: a timer set for the index's next
+// start or end rebuilds it from the same version then (listeners hear of it as of a new
+// version: every cache built on the old index is dropped).
 
 export interface HolderOptions {
   client: RedisClient;
@@ -39,6 +42,7 @@ export class ConfigHolder {
   private readonly resetListeners: Array<(cause: CountersResetCause) => void> = [];
   private readonly resetChannel: string;
   private readonly timers: NodeJS.Timeout[] = [];
+  private overrideTimer: NodeJS.Timeout | null = null;
   private refreshing: Promise<void> | null = null;
   private again = false;
 
@@ -76,6 +80,8 @@ export class ConfigHolder {
 
   stop(): void {
     for (const timer of this.timers) clearInterval(timer);
+    if (this.overrideTimer !== null) clearTimeout(this.overrideTimer);
+    this.overrideTimer = null;
   }
 
   /** Reads the version key and loads a newer snapshot; heals Redis when it fell behind. */
@@ -134,8 +140,31 @@ export class ConfigHolder {
 
   private swap(config: ReturnType<typeof parsePublished>, source: string): void {
     if (config.version <= this.current.version) return;
-    this.current = buildIndex(config);
     console.log(`[sluice] enforcing config version ${config.version} (from ${source})`);
-    for (const listener of this.listeners) listener(this.current);
+    this.install(buildIndex(config));
+  }
+
+  private install(index: ConfigIndex): void {
+    this.current = index;
+    for (const listener of this.listeners) listener(index);
+    this.scheduleOverrides();
+  }
+
+  /** Rebuilds the index at its next override start or end; a timer, so no check waits on it. */
+  private scheduleOverrides(): void {
+    if (this.overrideTimer !== null) clearTimeout(this.overrideTimer);
+    this.overrideTimer = null;
+    const at = this.current.nextChangeAt;
+    if (at === null) return;
+    // setTimeout waits at most ~24.8 days: longer waits are taken a day at a time
+    const delay = Math.min(Math.max(0, at - Date.now()), 86_400_000);
+    this.overrideTimer = setTimeout(() => {
+      this.overrideTimer = null;
+      const { published } = this.current;
+      // a timer fired a hair early rebuilds the same set and waits again for the rest
+      this.install(buildIndex(published, Date.now()));
+      console.log(`[sluice] overrides re-applied to config version ${published.version}`);
+    }, delay);
+    this.overrideTimer.unref();
   }
 }

@@ -1,6 +1,12 @@
 import "server-only";
 import { z } from "zod";
-import { SNAPSHOT_FORMAT, type CompiledTenant, type Snapshot } from "@/lib/config/compile";
+import {
+  SNAPSHOT_FORMAT,
+  applyOverrides,
+  overridesAt,
+  type CompiledTenant,
+  type Snapshot,
+} from "@/lib/config/compile";
 import type { PublishedConfig, PublishedKey, PublishedServiceToken } from "@/lib/config/published";
 
 // One published version as the check path reads it: the config plus Maps built once per
@@ -13,7 +19,12 @@ export interface KeyRecord extends PublishedKey {
 
 export interface ConfigIndex {
   version: number;
+  /** the published snapshot with the overrides in force when the index was built */
   snapshot: Snapshot;
+  /** what it was built from: rebuilt from it at the next override start or end */
+  published: PublishedConfig;
+  /** the next override start or end (epoch ms), or null */
+  nextChangeAt: number | null;
   /** SHA-256 hex of an API key secret -> key */
   keysByHash: ReadonlyMap<string, KeyRecord>;
   /** "<tenant slug> <key name>" -> key */
@@ -24,7 +35,8 @@ export interface ConfigIndex {
 
 export const keyNameId = (tenantSlug: string, keyName: string): string => `${tenantSlug} ${keyName}`;
 
-export function buildIndex(config: PublishedConfig): ConfigIndex {
+/** The index of a version as it stands at `now` (temporary overrides in force applied). */
+export function buildIndex(config: PublishedConfig, now: number = Date.now()): ConfigIndex {
   const keysByHash = new Map<string, KeyRecord>();
   const keysByName = new Map<string, KeyRecord>();
   for (const [hash, key] of Object.entries(config.keys)) {
@@ -33,9 +45,12 @@ export function buildIndex(config: PublishedConfig): ConfigIndex {
     keysByHash.set(hash, record);
     keysByName.set(keyNameId(key.tenant, key.name), record);
   }
+  const { active, nextChangeAt } = overridesAt(config.overrides ?? [], now);
   return {
     version: config.version,
-    snapshot: config.snapshot,
+    snapshot: applyOverrides(config.snapshot, active),
+    published: config,
+    nextChangeAt,
     keysByHash,
     keysByName,
     serviceTokens: new Map(Object.entries(config.serviceTokens)),
@@ -65,6 +80,20 @@ const publishedSchema = z.looseObject({
   }),
   keys: z.record(z.string(), z.looseObject({ tenant: z.string(), name: z.string(), revoked: z.boolean() })),
   serviceTokens: z.record(z.string(), z.looseObject({ id: z.string() })),
+  overrides: z
+    .array(
+      z.looseObject({
+        id: z.string(),
+        tenant: z.string(),
+        key: z.string().nullable(),
+        subject: z.string().nullable(),
+        limit: z.string(),
+        value: z.number().int().min(0).nullable(),
+        startsAt: z.number(),
+        endsAt: z.number(),
+      }),
+    )
+    .optional(),
 });
 
 /** Parses a published snapshot (JSON text or a PostgreSQL row's value); throws when malformed. */

@@ -12,7 +12,7 @@ function report(
   resetMs: number | null,
   allowed: boolean,
 ): LimitReport {
-  return {
+  const body: LimitReport = {
     name: limit.name,
     level: limit.level,
     by: limit.by,
@@ -24,6 +24,8 @@ function report(
     allowed,
     mode: limit.rule.mode,
   };
+  if (limit.override) body.override = { id: limit.override.id, endsAt: limit.override.endsAt };
+  return body;
 }
 
 export function earlyBody(decided: Early, configVersion: number): DecisionBody {

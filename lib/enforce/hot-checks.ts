@@ -1,7 +1,7 @@
 import "server-only";
 import type { CheckParts, CheckShape } from "@/lib/enforce/check-shapes";
 import type { KeyRecord } from "@/lib/enforce/config-index";
-import type { Resolved } from "@/lib/enforce/resolve";
+import type { Resolved, Target } from "@/lib/enforce/resolve";
 import type { CheckInput } from "@/lib/enforce/types";
 
 // Whole checks seen in this config version, in front of the shapes (check-shapes.ts): the
@@ -22,6 +22,8 @@ export interface HotCheck {
   version: number;
   shape: CheckShape;
   key: KeyRecord | null;
+  /** what the check resolved to (a subject with temporary overrides builds its shape from it) */
+  target: Target;
   /** the shape's resolution as this key sees it */
   resolved: Resolved;
   /** the key's part: keys, specs, answer template, deny signature up to the subject */

@@ -1,7 +1,7 @@
 import "server-only";
 import { sha256Hex } from "@/lib/auth/secrets";
 import {
-  effectiveLimits,
+  effectiveLimitsOf,
   resolveRoutes,
   shownRoute,
   type CompiledTenant,
@@ -148,7 +148,8 @@ export function resolveTarget(
 /** The limits a target meets for this subject (or none: subject limits are then left out). */
 export function resolvedOf(target: Target, snapshot: Snapshot, subject: string | null): Resolved {
   const { tenant, key } = target;
-  const candidates = effectiveLimits(snapshot, tenant.slug, key?.name ?? null, target.routes);
+  // the target's tenant object, not the snapshot's: a subject override's variant is one
+  const candidates = effectiveLimitsOf(tenant, key?.name ?? null, target.routes);
   const matched = matchLimits(candidates, { tenantId: tenant.id, keyId: key?.id ?? null, subject });
   return {
     kind: "limits",

@@ -38,6 +38,8 @@ export interface LimitReport {
   resetMs: number | null;
   allowed: boolean;
   mode: LimitMode;
+  /** present while a temporary override applies to the limit (docs/overrides.md) */
+  override?: { id: string; endsAt: string };
 }
 
 /** The 200 body of POST /api/check (docs/api.md). */

@@ -6,6 +6,7 @@ import { registerCounterOperations } from "@/lib/openapi/operations/admin-counte
 import { registerKeyOperations } from "@/lib/openapi/operations/admin-keys";
 import { registerOpsToolOperations } from "@/lib/openapi/operations/admin-ops-tools";
 import { registerReplayOperations } from "@/lib/openapi/operations/admin-replay";
+import { registerOverrideOperations } from "@/lib/openapi/operations/admin-overrides";
 import { registerCheckOperations } from "@/lib/openapi/operations/check";
 import { registerSystemOperations } from "@/lib/openapi/operations/system";
 import { METHOD_NOT_ALLOWED } from "@/lib/openapi/schemas/errors";
@@ -44,6 +45,7 @@ function build(): OpenApiDocument {
   registerOpsToolOperations(registry);
   registerAlertOperations(registry);
   registerReplayOperations(registry);
+  registerOverrideOperations(registry);
   registerSystemOperations(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
@@ -59,6 +61,7 @@ function build(): OpenApiDocument {
       { name: "Keys and tokens", description: "API keys of tenants, service and admin tokens." },
       { name: "Counters and usage", description: "Counters, resets, audit log and usage." },
       { name: "Alerts", description: "Near-limit alerts: webhook endpoints, rules, deliveries." },
+      { name: "Overrides", description: "Temporary changes of one limit, applied and ended on time." },
       { name: "System", description: "Health, metrics and this document." },
     ],
   });

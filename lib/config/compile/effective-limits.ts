@@ -43,6 +43,15 @@ export function effectiveLimits(
 ): CompiledLimit[] {
   const tenant = snapshot.tenants[tenantSlug];
   if (!tenant) return [];
+  return effectiveLimitsOf(tenant, keyName, routes);
+}
+
+/** effectiveLimits for a tenant object (a subject override's variant of the tenant, too). */
+export function effectiveLimitsOf(
+  tenant: CompiledTenant,
+  keyName: string | null,
+  routes: RouteResolution | null,
+): CompiledLimit[] {
   const set = limitSetFor(tenant, keyName);
   const globalPattern = routes?.global ?? null;
   const tenantPattern = routes?.tenant ?? null;

@@ -1,8 +1,10 @@
 export { compileLimit, formatProvenance, type KeyIdOf } from "./compile-limit";
 export { compileSnapshot } from "./compile-snapshot";
+export { applyOverrides, overriddenLimit, overridesAt, type OverridesAt } from "./apply-overrides";
 export {
   NO_ROUTE,
   effectiveLimits,
+  effectiveLimitsOf,
   limitSetFor,
   resolveRoute,
   resolveRoutes,
@@ -14,6 +16,7 @@ export {
   SNAPSHOT_FORMAT,
   type CompiledKey,
   type CompiledLimit,
+  type AppliedOverride,
   type CompiledTenant,
   type LimitSet,
   type ProvenanceStep,

@@ -35,6 +35,17 @@ export interface CompiledLimit {
   /** consistency: local (decided in memory, synced every syncEveryMs); absent: exact */
   local?: { syncEveryMs: number };
   provenance: ProvenanceStep[];
+  /** set in memory by the config index while a temporary override applies (docs/overrides.md) */
+  override?: AppliedOverride;
+}
+
+/** The override a limit is under: decisions show it as `limits[].override`. */
+export interface AppliedOverride {
+  id: string;
+  /** ISO 8601 */
+  endsAt: string;
+  /** limit 0: every check is denied without counting (no counter is touched) */
+  blocked: boolean;
 }
 
 /** The limits of one situation (tenant without key, key...), split by route. */
@@ -68,6 +79,11 @@ export interface CompiledTenant {
   keys: Record<string, CompiledKey>;
   /** key id -> key name */
   keyNameById: Record<string, string>;
+  /**
+   * In memory only, set by the config index while subject overrides apply: subject -> this
+   * tenant with that subject's overrides applied (its `by: subject` limits changed).
+   */
+  subjectOverrides?: ReadonlyMap<string, CompiledTenant>;
 }
 
 export interface Snapshot {

@@ -46,3 +46,4 @@ export { locateErrors } from "./locate-errors";
 export { parseDocumentText, type DocumentFormat, type ParseTextResult } from "./parse-document-text";
 export { validateDocument, type ValidationContext, type ValidationResult } from "./validate-document";
 export { MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_TOKENS, structureProblem } from "./structure-limits";
+export { overrideDocSchema, type OverrideDoc } from "./override-schema";

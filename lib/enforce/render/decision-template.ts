@@ -87,7 +87,11 @@ export class DecisionTemplate {
   ) {
     this.limits = limits.map((limit) => {
       const { rule } = limit;
-      const mode = asciiJson(rule.mode);
+      const over = limit.override;
+      // a temporary override in force is named after the mode (decision-body.ts's order)
+      const mode =
+        asciiJson(rule.mode) +
+        (over ? `,"override":{"id":${asciiJson(over.id)},"endsAt":${asciiJson(over.endsAt)}}` : "");
       return {
         enforce: rule.mode === "enforce",
         quota: rule.limit,

@@ -125,7 +125,7 @@ export const ImportResultSchema = z
     changes: z.array(
       z.strictObject({
         action: z.enum(["create", "update", "delete"]),
-        target: z.enum(["plan", "route", "tenant"]),
+        target: z.enum(["plan", "route", "tenant", "override"]),
         name: z.string(),
       }),
     ),

@@ -44,6 +44,10 @@ export const LimitReportSchema = z
     resetMs: nullableInt,
     allowed: z.boolean(),
     mode: z.enum(MODES),
+    override: z
+      .strictObject({ id: z.string(), endsAt: z.string() })
+      .optional()
+      .openapi({ description: "present while a temporary override applies to the limit" }),
   })
   .openapi("LimitReport");
 

@@ -100,7 +100,7 @@ export const RollbackResultSchema = z
     changes: z.array(
       z.strictObject({
         action: z.enum(["create", "update", "delete"]),
-        target: z.enum(["plan", "route", "tenant"]),
+        target: z.enum(["plan", "route", "tenant", "override"]),
         name: z.string(),
       }),
     ),

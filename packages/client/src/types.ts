@@ -41,6 +41,8 @@ export interface LimitReport {
   resetMs: number | null;
   allowed: boolean;
   mode: "enforce" | "shadow";
+  /** present while a temporary override applies to the limit: its id and end (ISO 8601) */
+  override?: { id: string; endsAt: string };
 }
 
 /** The 200 body of POST /api/check. */

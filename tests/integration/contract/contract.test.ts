@@ -10,6 +10,7 @@ import { configAndCredentials } from "./config-keys";
 import { countersAndOps } from "./counters-ops";
 import { replayContract } from "./replay-contract";
 import { alertsContract } from "./alerts-contract";
+import { overridesContract } from "./overrides-contract";
 
 const c = contractSetup();
 systemAndChecks(c);
@@ -17,6 +18,7 @@ configAndCredentials(c);
 countersAndOps(c);
 replayContract(c);
 alertsContract(c);
+overridesContract(c);
 
 // Last in the file (tests run in order): a route added to the document without a request
 // above fails the run.

@@ -45,6 +45,10 @@ function randomLimits(rand: Random): CompiledLimit[] {
     route: null,
     rule: randomRule(rand, rand() < 0.5),
     provenance: [],
+    // a temporary override in force is rendered as limits[].override
+    ...(rand() < 0.2
+      ? { override: { id: `o${i}`, endsAt: "2026-11-27T18:00:00.000Z", blocked: false } }
+      : {}),
   }));
 }
 

@@ -20,7 +20,8 @@ const shape = buildShape(shapeTarget(snapshot), snapshot, true, 1);
 
 function entry(version: number, expiresAt: number | null = null): HotCheck {
   const key = { ...keyRecord("backend", "K1"), expiresAt };
-  return { version, shape, key, resolved: shape.resolved, base: keyParts(shape, key), used: false };
+  const target = shapeTarget(snapshot, key);
+  return { version, shape, key, target, resolved: shape.resolved, base: keyParts(shape, key), used: false };
 }
 
 describe("hotKeyOf", () => {

@@ -16,6 +16,7 @@ import { usageSettings } from "@/lib/usage/settings";
 import { tenantMemoryOf } from "@/lib/usage/tenant-memory";
 import { LiveUtilizationProvider, LiveUtilizationStatus } from "@/components/limits/live-utilization";
 import { liveUtilization } from "@/lib/data/live-utilization";
+import { OverridesPanel } from "@/components/overrides/overrides-panel";
 
 export const metadata: Metadata = { title: "Tenant limits" };
 
@@ -88,6 +89,12 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
           <p className="empty">No limits apply yet. Add a tenant limit, or give the plan some.</p>
         )}
       </div>
+      <OverridesPanel
+        principal={user}
+        slug={tenant.slug}
+        keyNames={tenant.keyNames}
+        canEdit={tenant.can.edit}
+      />
       <div className="panel">
         <h2>Per-key overrides</h2>
         <p className="muted">

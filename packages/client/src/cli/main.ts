@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { configApply, configDiff, configExport } from "./commands/config";
 import { check, reset, state, type CounterFlags } from "./commands/counters";
 import { keysCreate, keysList, keysRevoke } from "./commands/keys";
+import { overridesCreate, overridesEnd, overridesList } from "./commands/overrides";
 import { readStdin } from "./document-file";
 import { CliError, EXIT_FAILURE, EXIT_OK } from "./errors";
 import { processIo, type Io } from "./io";
@@ -21,6 +22,10 @@ const OPTIONS = {
   cost: { type: "string" },
   limit: { type: "string" },
   "dry-run": { type: "boolean", default: false },
+  value: { type: "string" },
+  starts: { type: "string" },
+  ends: { type: "string" },
+  reason: { type: "string" },
 } as const;
 
 export async function main(
@@ -87,6 +92,15 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promise<numb
       if (sub === "revoke") return keysRevoke(connection(), io, json, rest[0], rest[1]);
       throw new CliError(
         `${sub === undefined ? "sluice keys needs a command" : `Unknown keys command "${sub}"`}: list, create or revoke.`,
+      );
+    }
+    case "overrides": {
+      noMore(3);
+      if (sub === "list") return overridesList(connection(), io, json, rest[0]);
+      if (sub === "create") return overridesCreate(connection(), io, json, values);
+      if (sub === "end") return overridesEnd(connection(), io, json, rest[0]);
+      throw new CliError(
+        `${sub === undefined ? "sluice overrides needs a command" : `Unknown overrides command "${sub}"`}: list, create or end.`,
       );
     }
     case "check":

@@ -12,6 +12,10 @@ Usage:
   sluice keys list TENANT
   sluice keys create TENANT NAME           prints the new key's secret (shown only once)
   sluice keys revoke TENANT NAME
+  sluice overrides list [TENANT]           temporary overrides in force and waiting
+  sluice overrides create --tenant SLUG --limit NAME --value N|disabled --ends ISO
+               --reason TEXT [--starts ISO] [--key NAME | --subject ID]
+  sluice overrides end ID                  end it now (one not yet started is cancelled)
 
 FILE may be "-" for stdin. --prune also deletes tenants FILE does not list.
 Every command: --url URL (or SLUICE_URL), --token TOKEN (or SLUICE_TOKEN),

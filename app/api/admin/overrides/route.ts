@@ -1,0 +1,17 @@
+// GET /api/admin/overrides?tenant=&state=: temporary overrides in force and waiting (one
+// tenant's, or every tenant's for operators). POST: create one (audited, a config change).
+import { parseJsonBody, parseQuery } from "@/lib/api/read-body";
+import { withAdmin } from "@/lib/api/with-admin";
+import { OverrideInput, OverrideListQuery } from "@/lib/data/override-input";
+import { listOverrides } from "@/lib/data/override-list";
+import { createOverride } from "@/lib/data/overrides";
+
+export const GET = withAdmin(async ({ request, principal }) => {
+  const query = parseQuery(request, OverrideListQuery);
+  return Response.json(await listOverrides(principal, query));
+});
+
+export const POST = withAdmin(async ({ request, principal, requestId }) => {
+  const input = await parseJsonBody(request, OverrideInput);
+  return Response.json(await createOverride(principal, input, requestId), { status: 201 });
+});

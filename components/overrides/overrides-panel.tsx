@@ -1,0 +1,68 @@
+import type { Principal } from "@/lib/auth/principal";
+import { listOverrides, overrideChoices } from "@/lib/data/override-list";
+import { SimpleForm } from "@/components/forms/simple-form";
+import { OverrideTable } from "@/components/overrides/override-table";
+import { createOverrideAction } from "@/app/(dashboard)/_actions/override-actions";
+import { EVERY_CHECK } from "@/components/overrides/every-check";
+
+// The tenant page's temporary overrides: those in force and waiting, and (editors up) a
+// form for a new one. A plan's or global route's limit needs an operator; the DAL says so.
+
+export async function OverridesPanel({
+  principal,
+  slug,
+  keyNames,
+  canEdit,
+}: {
+  principal: Principal;
+  slug: string;
+  keyNames: string[];
+  canEdit: boolean;
+}) {
+  const [{ at: renderedAt, overrides }, limits] = await Promise.all([
+    listOverrides(principal, { tenant: slug }),
+    overrideChoices(principal, slug),
+  ]);
+  return (
+    <div className="panel" id="overrides" data-testid="overrides-panel">
+      <h2>Temporary overrides</h2>
+      <p className="muted">
+        Raise, lower (0 blocks) or disable one limit for a while: every server applies it at its start and
+        drops it at its end by itself. Counters are kept: usage counted before still counts.
+      </p>
+      <OverrideTable overrides={overrides} canEnd={canEdit} renderedAt={renderedAt} />
+      {canEdit && limits.length > 0 && (
+        <SimpleForm
+          action={createOverrideAction}
+          submitLabel="Create override"
+          testId="override-form"
+          fields={[
+            { name: "tenant", label: "", type: "hidden", defaultValue: slug },
+            { name: "limit", label: "Limit", type: "select", options: limits },
+            { name: "target", label: "For", type: "select", options: [EVERY_CHECK, ...keyNames] },
+            {
+              name: "subject",
+              label: "Subject (optional)",
+              placeholder: "203.0.113.9",
+              hint: "only this subject's checks",
+            },
+            {
+              name: "value",
+              label: "New limit",
+              placeholder: "500",
+              hint: 'a number (0 blocks) or "disabled"',
+            },
+            { name: "startsIn", label: "Starts in", placeholder: "now", hint: "empty: now; or 30m, 2h, 1d" },
+            { name: "lasts", label: "Lasts", placeholder: "1h", hint: "at most 90d from now" },
+            {
+              name: "reason",
+              label: "Reason",
+              placeholder: "launch week",
+              hint: "required, shown in the audit log",
+            },
+          ]}
+        />
+      )}
+    </div>
+  );
+}
