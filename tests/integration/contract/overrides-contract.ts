@@ -14,7 +14,10 @@ export function overridesContract(c: Contract): void {
       expect(made.body).toMatchObject({ tenant: c.f.slug, limit: "items", value: 5, state: "active" });
       await c.conforms(create, "/api/admin/overrides", 400, { body: { ...body, reason: "" } });
       await c.conforms(create, "/api/admin/overrides", 403, { token: c.f.viewerToken, body });
-      await c.conforms(create, "/api/admin/overrides", 404, { body: { ...body, limit: "no-such-limit" } });
+      await c.conforms(create, "/api/admin/overrides", 400, { body: { ...body, limit: "no-such-limit" } });
+      await c.conforms(create, "/api/admin/overrides", 404, {
+        body: { ...body, tenant: "no-such-tenant-x" },
+      });
       const list = "GET /api/admin/overrides";
       await c.conforms(list, `/api/admin/overrides?tenant=${c.f.slug}`, 200, { token: c.f.viewerToken });
       await c.conforms(list, "/api/admin/overrides?state=bogus", 400);
