@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import type { Contract } from "./contract-context";
 
 // Contract topic: what-if replay.
