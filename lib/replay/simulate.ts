@@ -1,22 +1,12 @@
-import type { Algorithm, LimitRule } from "@/lib/shared/limit-types";
+import type { LimitRule } from "@/lib/shared/limit-types";
 import type { ReferenceAlgorithm, State } from "@/lib/limiter/reference/types";
-import { gcra, leakyBucket, tokenBucket } from "@/lib/limiter/reference/buckets";
-import { fixedWindow, slidingLog, slidingWindow } from "@/lib/limiter/reference/windows";
+import { REFERENCE_ALGORITHMS } from "@/lib/limiter/reference/model";
 import { MAX_CHECKS, TOP_ROWS, type ReplayPoint, type ReplayRow, type ReplayRule } from "@/lib/replay/types";
 
 // Feeds recorded demand through the reference model (lib/limiter/reference), once per rule,
 // and counts what each would have rejected. Pure: the counts are the model's, so a test can
 // run the model directly on the same checks and expect the same numbers. A second's checks
 // are spread evenly over it (the recording keeps no finer time) and cost 1 each.
-
-const ALGORITHMS: Record<Algorithm, ReferenceAlgorithm> = {
-  fixed_window: fixedWindow,
-  sliding_log: slidingLog,
-  sliding_window: slidingWindow,
-  token_bucket: tokenBucket,
-  leaky_bucket: leakyBucket,
-  gcra,
-};
 
 /** Recorded checks of one counter owner in one second. */
 export interface Demand {
@@ -74,7 +64,7 @@ class Verdicts {
 }
 
 function verdicts(rule: ReplayRule | null): Verdicts {
-  return rule ? new Verdicts(ALGORITHMS[rule.algorithm], toRule(rule)) : new Verdicts(null, null);
+  return rule ? new Verdicts(REFERENCE_ALGORITHMS[rule.algorithm], toRule(rule)) : new Verdicts(null, null);
 }
 
 /** Gives the event loop back this often (ms of work): a replay runs beside the check path. */

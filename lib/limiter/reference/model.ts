@@ -11,7 +11,8 @@ import { gcra, leakyBucket, tokenBucket } from "@/lib/limiter/reference/buckets"
 // the same check would be admitted", resetMs (where docs/algorithms.md gives no formula) as "the
 // earliest time the limit is back at full capacity".
 
-const ALGORITHMS: Record<Algorithm, ReferenceAlgorithm> = {
+/** Each algorithm's reference model (also what-if replay runs them: lib/replay/simulate.ts). */
+export const REFERENCE_ALGORITHMS: Record<Algorithm, ReferenceAlgorithm> = {
   fixed_window: fixedWindow,
   sliding_log: slidingLog,
   sliding_window: slidingWindow,
@@ -46,7 +47,7 @@ export class ReferenceLimiter {
     const now = big(this.clock());
     const cost = big(request.cost);
     const seen = limits.map((spec) => {
-      const alg = ALGORITHMS[spec.rule.algorithm];
+      const alg = REFERENCE_ALGORITHMS[spec.rule.algorithm];
       const key = [spec.tenantId, spec.id, spec.identity, spec.rule.algorithm].join("\u0000");
       const state = this.states.get(key);
       const look = alg.look(state, spec.rule, cost, now);
