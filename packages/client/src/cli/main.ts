@@ -1,6 +1,7 @@
 // The `sluice` command line: parse the arguments, run one command, return its exit code.
 // Every failure becomes one sentence on stderr and exit code 2 (errors.ts).
 import { parseArgs } from "node:util";
+import { alerts } from "./commands/alerts";
 import { configApply, configDiff, configExport } from "./commands/config";
 import { check, reset, state, type CounterFlags } from "./commands/counters";
 import { keysCreate, keysList, keysRevoke } from "./commands/keys";
@@ -26,6 +27,12 @@ const OPTIONS = {
   starts: { type: "string" },
   ends: { type: "string" },
   reason: { type: "string" },
+  format: { type: "string" },
+  "allow-private": { type: "boolean", default: false },
+  kind: { type: "string" },
+  endpoint: { type: "string" },
+  above: { type: "string" },
+  for: { type: "string" },
 } as const;
 
 export async function main(
@@ -103,6 +110,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promise<numb
         `${sub === undefined ? "sluice overrides needs a command" : `Unknown overrides command "${sub}"`}: list, create or end.`,
       );
     }
+    case "alerts":
+      return alerts(connection, io, json, positionals.slice(1), values);
     case "check":
       noMore(1);
       return check(connection(), io, json, counters);

@@ -16,6 +16,16 @@ Usage:
   sluice overrides create --tenant SLUG --limit NAME --value N|disabled --ends ISO
                --reason TEXT [--starts ISO] [--key NAME | --subject ID]
   sluice overrides end ID                  end it now (one not yet started is cancelled)
+  sluice alerts endpoints [list] --tenant SLUG
+  sluice alerts endpoints add NAME URL --tenant SLUG [--format json|slack] [--allow-private]
+                                           prints the signing secret (shown only once)
+  sluice alerts endpoints disable NAME --tenant SLUG
+  sluice alerts rules [list] --tenant SLUG
+  sluice alerts rules add NAME --tenant SLUG --kind utilization|rejection_rate|degraded
+               --endpoint NAME [--limit NAME] [--key NAME] [--route "GET /path"]
+               [--above PCT] [--for SECONDS]
+  sluice alerts rules disable ID --tenant SLUG
+  sluice alerts deliveries --tenant SLUG [--limit N]   the webhook delivery log, newest first
 
 FILE may be "-" for stdin. --prune also deletes tenants FILE does not list.
 Every command: --url URL (or SLUICE_URL), --token TOKEN (or SLUICE_TOKEN),
