@@ -138,6 +138,54 @@ describe("sluice alerts", () => {
     expect(badLimit.stderr).toContain("limit");
   }, 60_000);
 
+  it("private hosts: refused naming url, unless an operator passes --allow-private", async () => {
+    const refused = await sluice(["alerts", "endpoints", "add", "local", "http://127.0.0.1:4400/", ...t]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("(409 ");
+    expect(refused.stderr).toContain("url: a private, loopback or link-local host is not allowed");
+    const admin = await createAdminToken({ name: `admin ${slug}`, role: "admin", tenant: slug });
+    const tenantAdmin = await sluice(
+      ["alerts", "endpoints", "add", "local", "http://127.0.0.1:4400/", "--allow-private", ...t],
+      { SLUICE_TOKEN: admin },
+    );
+    expect(tenantAdmin.code).toBe(2);
+    expect(tenantAdmin.stderr).toContain("(403 ");
+    // The bootstrap token acts as operator.
+    const allowed = await sluice([
+      "alerts",
+      "endpoints",
+      "add",
+      "local",
+      "http://127.0.0.1:4400/",
+      "--allow-private",
+      ...t,
+    ]);
+    expect(allowed.code).toBe(0);
+    expect((await sluice(["alerts", "endpoints", ...t])).stdout).toMatch(
+      /^local\thttp:\/\/127\.0\.0\.1:4400\/\tjson\t.*\tactive\tprivate addresses allowed$/m,
+    );
+  }, 60_000);
+
+  it("several bad fields are all shown, each named", async () => {
+    const bad = await sluice([
+      "alerts",
+      "rules",
+      "add",
+      "multi",
+      "--kind",
+      "sometimes",
+      "--endpoint",
+      "hook",
+      "--for",
+      "0",
+      ...t,
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("kind: must be utilization, rejection_rate or degraded");
+    expect(bad.stderr).toContain("forSeconds: must be at least 1");
+    expect(bad.stderr).not.toContain("kind: kind:");
+  }, 60_000);
+
   it("a viewer reads but cannot change, and sees no other tenant", async () => {
     const as = { SLUICE_TOKEN: viewer };
     const add = await sluice(["alerts", "endpoints", "add", "mine", "https://hooks.example.com/v", ...t], as);

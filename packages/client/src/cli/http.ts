@@ -1,6 +1,6 @@
 // The CLI's own small HTTP layer for the admin API and /api/check: fetch with the bearer
 // token and a deadline, and the api.md error shape turned into one readable sentence.
-import { CliError } from "./errors";
+import { CliError, EXIT_FAILURE } from "./errors";
 import type { Connection } from "./options";
 
 export interface ApiErrorBody {
@@ -74,11 +74,23 @@ export function isApiError(body: unknown): body is ApiErrorBody {
   );
 }
 
-/** A failed answer as one sentence (the server's message, its path, the status). */
+/** "path: message", once: the server's sentence often names its field already. */
+function named(path: string | undefined, message: string): string {
+  return !path || message.startsWith(`${path}:`) ? message : `${path}: ${message}`;
+}
+
+/** A failed answer as one sentence (the server's message, its path, the status); when the
+ * server named several fields, each is listed above it so one run shows every mistake. */
 export function failure(what: string, reply: HttpReply): CliError {
   if (isApiError(reply.json)) {
     const { code, message, path } = reply.json.error;
-    return new CliError(`${what} failed (${reply.status} ${code}): ${path ? `${path}: ` : ""}${message}`);
+    const fields = Array.isArray(reply.json.errors) ? reply.json.errors : [];
+    const details = fields.length > 1 ? fields.map((e) => `  ${named(e.path, e.message)}`) : [];
+    return new CliError(
+      `${what} failed (${reply.status} ${code}): ${named(path, message)}`,
+      EXIT_FAILURE,
+      details,
+    );
   }
   const excerpt = reply.text.slice(0, 200).trim();
   return new CliError(`${what} failed (HTTP ${reply.status})${excerpt ? `: ${excerpt}` : "."}`);
