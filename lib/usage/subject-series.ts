@@ -33,6 +33,8 @@ interface Slot {
 
 interface MinuteSeries {
   minute: number;
+  /** the minute's first millisecond */
+  startMs: number;
   /** subject -> its routes' counts: keyed by subject alone, so a check costs one lookup here */
   subjects: Map<string, Slot>;
   tracked: number;
@@ -63,19 +65,25 @@ export interface SeriesValue {
 
 const newMinute = (minute: number): MinuteSeries => ({
   minute,
+  startMs: minute * 60_000,
   subjects: new Map(),
   tracked: 0,
   other: new Uint32Array(60),
   dirty: false,
 });
 
+/** "second:" and ",second:" for each second: a flush builds one string per pair, not per second */
+const FIRST = Array.from({ length: 60 }, (_, s) => `${s}:`);
+const NEXT = Array.from({ length: 60 }, (_, s) => `,${s}:`);
+
 /** "second:count" for the seconds with checks, comma-separated. */
 export function sparse(counts: Uint32Array): string {
-  const out: string[] = [];
-  counts.forEach((c, s) => {
-    if (c > 0) out.push(`${s}:${c}`);
-  });
-  return out.join(",");
+  let out = "";
+  for (let s = 0; s < 60; s++) {
+    const c = counts[s]!;
+    if (c > 0) out += (out === "" ? FIRST[s]! : NEXT[s]!) + c;
+  }
+  return out;
 }
 
 export function unsparse(text: string): Array<[number, number]> {
@@ -92,32 +100,31 @@ export class SubjectSeries {
   private readonly tenants = new Map<string, TenantSeries>();
   private tracked = 0;
   private dirty = false;
+  private lastTenantId = "";
+  private lastTenant: TenantSeries | undefined;
 
   /** `writer` names this process's field (random by default: processes never overwrite each other) */
   constructor(private readonly writer = randomBytes(6).toString("hex")) {}
 
   add(tenantId: string, route: string, subject: string, nowMs: number): void {
-    const minute = Math.floor(nowMs / 60_000);
-    let tenant = this.tenants.get(tenantId);
-    if (!tenant) {
-      tenant = { current: newMinute(minute), previous: null, lastWrite: nowMs };
-      this.tenants.set(tenantId, tenant);
-    }
+    // the last tenant cached: checks come in bursts per tenant, and its Map lookup is skipped
+    let tenant = tenantId === this.lastTenantId ? this.lastTenant : this.tenants.get(tenantId);
+    if (!tenant) tenant = this.addTenant(tenantId, nowMs);
+    this.lastTenantId = tenantId;
+    this.lastTenant = tenant;
     let series = tenant.current;
-    if (series.minute !== minute) {
-      if (minute < series.minute) {
-        if (tenant.previous?.minute !== minute) return; // older than a minute: not worth it
-        series = tenant.previous;
-      } else {
-        this.release(tenant.previous);
-        tenant.previous = tenant.current;
-        tenant.current = series = newMinute(minute);
-      }
+    // the second from the minute's start: no minute arithmetic unless the minute changed
+    let offset = nowMs - series.startMs;
+    if (offset < 0 || offset >= 60_000) {
+      const found = this.otherMinute(tenant, nowMs);
+      if (!found) return;
+      series = found;
+      offset = nowMs - series.startMs;
     }
+    const second = (offset / 1_000) | 0;
     series.dirty = this.dirty = true;
-    const second = Math.floor(nowMs / 1_000) % 60;
     const first = series.subjects.get(subject);
-    let slot: Slot | null | undefined = first;
+    let slot: Slot | undefined | null = first;
     while (slot && slot.route !== route) slot = slot.next;
     if (slot) {
       slot.counts[second]! += 1;
@@ -132,6 +139,22 @@ export class SubjectSeries {
     series.subjects.set(subject, { route, counts, next: first ?? null });
     series.tracked++;
     this.tracked++;
+  }
+
+  private addTenant(tenantId: string, nowMs: number): TenantSeries {
+    const tenant = { current: newMinute(Math.floor(nowMs / 60_000)), previous: null, lastWrite: nowMs };
+    this.tenants.set(tenantId, tenant);
+    return tenant;
+  }
+
+  /** The series of a check outside the tenant's current minute: a new minute, the previous one, or none. */
+  private otherMinute(tenant: TenantSeries, nowMs: number): MinuteSeries | null {
+    const minute = Math.floor(nowMs / 60_000);
+    if (minute < tenant.current.minute) return tenant.previous?.minute === minute ? tenant.previous : null; // older than a minute: not worth it
+    this.release(tenant.previous);
+    tenant.previous = tenant.current;
+    tenant.current = newMinute(minute);
+    return tenant.current;
   }
 
   get pending(): boolean {
@@ -156,6 +179,7 @@ export class SubjectSeries {
         this.release(tenant.previous);
         this.release(tenant.current);
         this.tenants.delete(tenantId);
+        if (this.lastTenant === tenant) this.lastTenant = undefined;
       }
     }
     this.dirty = [...this.tenants.values()].some((t) => t.current.dirty || t.previous?.dirty);
