@@ -1,16 +1,22 @@
 // `npm run demo:traffic [-- --seconds N]`: realistic mixed traffic with bursts through
 // POST /api/check of the local server (http://localhost:$PORT, default 3000) only, for the
 // seeded demo tenants, keys and routes, so the usage charts fill within seconds.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { demoSecret, DEMO_KEYS } from "../prisma/seed/demo-secrets";
 
 const secondsArg = process.argv.indexOf("--seconds");
 const SECONDS = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 60;
 if (!Number.isFinite(SECONDS) || SECONDS <= 0 || SECONDS > 3_600)
   throw new Error("--seconds must be 1..3600");
-const secret = process.env.NEXTAUTH_SECRET;
+// `npm start` keeps the installation secret in .data/ when NEXTAUTH_SECRET is not given
+const secretFile = join(process.env.SLUICE_DATA_DIR ?? ".data", "nextauth-secret");
+const secret =
+  process.env.NEXTAUTH_SECRET ??
+  (existsSync(secretFile) ? readFileSync(secretFile, "utf8").trim() : undefined);
 if (!secret)
   throw new Error(
-    "NEXTAUTH_SECRET must be set: the demo secrets are derived from it (as prisma/seed.ts does).",
+    "NEXTAUTH_SECRET must be set (or .data/nextauth-secret exist, as npm start writes it): the demo secrets are derived from it.",
   );
 const BASE = `http://localhost:${Number(process.env.PORT ?? 3000)}`;
 const TOKEN = demoSecret(secret, "st", "demo-traffic");
