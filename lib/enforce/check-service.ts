@@ -29,6 +29,7 @@ import type { KeyRecord } from "@/lib/enforce/config-index";
 import { mayCheck, type Caller } from "@/lib/enforce/service-auth";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import { TtlLru } from "@/lib/enforce/ttl-lru";
+import { RouteCache } from "@/lib/enforce/route-cache";
 import { renderBlock } from "@/lib/enforce/override-shape";
 import { subjectShape } from "@/lib/enforce/override-variants";
 import type { CheckInput, ErrorBody } from "@/lib/enforce/types";
@@ -61,12 +62,19 @@ export class CheckService {
   readonly keys: KeyCaches = {
     unknown: new TtlLru<true>(10_000, 10_000),
     known: new TtlLru<KeyRecord>(10_000, 60_000),
+    routes: new RouteCache(),
   };
   readonly denied = new DenyCache();
   /** what checks of this version resolved to apart from their subject (check-shapes.ts) */
   readonly shapes = new CheckShapes();
   /** whole checks of this version in front of the shapes, subject apart (hot-checks.ts) */
   readonly hot = new HotChecks();
+  /**
+   * The same entries by shape and key instead of raw input: checks that differ in their
+   * route id (or apiKey spelling) but not in what they resolve to share one, so a miss above
+   * costs the resolution and no new parts (issue 20, bench row (s2)).
+   */
+  readonly byShape = new HotChecks();
 
   constructor(
     private readonly holder: ConfigHolder,
@@ -79,8 +87,10 @@ export class CheckService {
       // Keys, limits or owners may have changed: nothing cached stays exact.
       this.keys.unknown.clear();
       this.keys.known.clear();
+      this.keys.routes.clear();
       this.shapes.clear();
       this.hot.clear();
+      this.byShape.clear();
       this.denied.clear();
       checkMetrics.configVersion(index.version);
     });
@@ -114,32 +124,36 @@ export class CheckService {
       return;
     }
     const shapeKey = shapeKeyOf(target, input.subject !== null);
-    let shape = this.shapes.get(shapeKey);
-    if (!shape) {
-      try {
-        shape = buildShape(target, config.snapshot, input.subject !== null, config.version);
-      } catch (error) {
-        // rules the limiter cannot count exactly (validation refuses them at import)
-        console.error("[sluice] a limit cannot be evaluated:", error);
-        const resolved = resolvedOf(target, config.snapshot, input.subject);
-        const rendered = renderBody(degradedBody(resolved, config.version));
-        done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
-        return;
-      }
-      this.shapes.remember(shapeKey, shape);
-    }
     const { key } = target;
-    const admitted = this.hot.admits(hotKey);
-    const entry: HotCheck = {
-      version: config.version,
-      shape,
-      key,
-      target,
-      resolved: resolvedFor(shape, key),
-      base: keyParts(shape, key),
-      used: false,
-    };
-    if (admitted) this.hot.remember(hotKey, entry);
+    const byShapeKey = `${shapeKey}\n${key?.id ?? ""}`;
+    let entry = this.byShape.get(byShapeKey, config.version);
+    if (entry === undefined) {
+      let shape = this.shapes.get(shapeKey);
+      if (!shape) {
+        try {
+          shape = buildShape(target, config.snapshot, input.subject !== null, config.version);
+        } catch (error) {
+          // rules the limiter cannot count exactly (validation refuses them at import)
+          console.error("[sluice] a limit cannot be evaluated:", error);
+          const resolved = resolvedOf(target, config.snapshot, input.subject);
+          const rendered = renderBody(degradedBody(resolved, config.version));
+          done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
+          return;
+        }
+        this.shapes.remember(shapeKey, shape);
+      }
+      entry = {
+        version: config.version,
+        shape,
+        key,
+        target,
+        resolved: resolvedFor(shape, key),
+        base: keyParts(shape, key),
+        used: false,
+      };
+      this.byShape.remember(byShapeKey, entry);
+    }
+    if (this.hot.admits(hotKey)) this.hot.remember(hotKey, entry);
     this.limited(entry, input, done, timeoutMs);
   }
 

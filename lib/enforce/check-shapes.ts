@@ -8,7 +8,7 @@ import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered
 import type { KeyRecord } from "@/lib/enforce/config-index";
 import { resolvedOf, type Resolved, type Target } from "@/lib/enforce/resolve";
 import { prepareCheck } from "@/lib/limiter/evaluate-many";
-import { encodeKeyPart, limitKey, ownerKeyPrefix } from "@/lib/limiter/keys";
+import { encodeKeyPart, limitKeyPrefix, ownerKeyPrefix } from "@/lib/limiter/keys";
 import type { LimitArgs, LimitSpec } from "@/lib/limiter/types";
 
 // What a check resolves to under the current config version, apart from its key's and
@@ -138,19 +138,38 @@ export function buildShape(
 function fill(
   shape: CheckShape,
   slots: readonly number[],
-  owner: string,
+  kind: "k" | "s",
+  part: string,
   keys: string[],
   specs: LimitSpec[],
 ): void {
+  const owner = `${kind}.${part}`;
+  // every limit of the owner but a sliding log shares the owner's one key; the part is
+  // encoded alone ("k." and "s." need none): the check's own flat string, not a new one
   const tenantId = shape.resolved.tenant.id;
-  // every limit of the owner but a sliding log shares the owner's one key
-  const ownerKey = `${ownerKeyPrefix(tenantId)}${encodeKeyPart(owner)}`;
+  const encoded = `${kind}.${encodeKeyPart(part)}`;
+  const ownerKey = `${ownerKeyPrefix(tenantId)}${encoded}`;
   for (const i of slots) {
     const limit = shape.resolved.matched.limits[i] as CompiledLimit;
     const spec: LimitSpec = { ...(specs[i] as LimitSpec), identity: identityFor(limit, owner), owner };
     specs[i] = spec;
-    keys[i] = spec.rule.algorithm === "sliding_log" ? limitKey(spec) : ownerKey;
+    // limitKey(spec), with the owner encoded once and the route's part memoized per limit
+    keys[i] =
+      spec.rule.algorithm === "sliding_log"
+        ? `${limitKeyPrefix(tenantId, spec.id)}${encoded}${logSuffix(limit)}`
+        : ownerKey;
   }
+}
+
+/** What follows the owner in a sliding log's key: its route (encoded) and ":l". */
+const logSuffixes = new WeakMap<CompiledLimit, string>();
+function logSuffix(limit: CompiledLimit): string {
+  let suffix = logSuffixes.get(limit);
+  if (suffix === undefined) {
+    suffix = limit.route === null ? ":l" : `${encodeKeyPart(` ${limit.route}`)}:l`;
+    logSuffixes.set(limit, suffix);
+  }
+  return suffix;
 }
 
 /**
@@ -169,7 +188,7 @@ export function keyParts(shape: CheckShape, key: KeyRecord | null): CheckParts {
     return { keys: shape.keys, specs: shape.specs, signature, template };
   const keys = shape.keys.slice();
   const specs = shape.specs.slice();
-  fill(shape, keySlots, `k.${keyId}`, keys, specs);
+  fill(shape, keySlots, "k", String(keyId), keys, specs);
   return { keys, specs, signature, template };
 }
 
@@ -178,7 +197,7 @@ export function subjectParts(shape: CheckShape, base: CheckParts, subject: strin
   if (subject === null || shape.subjectSlots.length === 0) return base;
   const keys = base.keys.slice();
   const specs = base.specs.slice();
-  fill(shape, shape.subjectSlots, `s.${subject}`, keys, specs);
+  fill(shape, shape.subjectSlots, "s", subject, keys, specs);
   const signature = base.signature === null ? null : base.signature + subject;
   return { keys, specs, signature, template: base.template };
 }

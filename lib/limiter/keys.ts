@@ -57,14 +57,37 @@ export function tenantTag(tenantId: string): string {
   return `{t:${encodeKeyPart(tenantId)}}`;
 }
 
+const limitPrefixes = new Map<string, Map<string, string>>();
+
 /** Prefix shared by every state key of one limit of a tenant (for resets and inspection). */
 export function limitKeyPrefix(tenantId: string, limitId: string): string {
-  return `${tenantTag(tenantId)}:${encodeKeyPart(limitId)}:`;
+  // memoized per tenant and limit (a sliding log per subject asks on every check)
+  let ofTenant = limitPrefixes.get(tenantId);
+  if (ofTenant === undefined) {
+    if (limitPrefixes.size >= ENCODED_MAX) limitPrefixes.clear();
+    limitPrefixes.set(tenantId, (ofTenant = new Map()));
+  }
+  let prefix = ofTenant.get(limitId);
+  if (prefix === undefined) {
+    prefix = `${tenantTag(tenantId)}:${encodeKeyPart(limitId)}:`;
+    if (ofTenant.size >= ENCODED_MAX) ofTenant.clear();
+    ofTenant.set(limitId, prefix);
+  }
+  return prefix;
 }
 
-/** Prefix of every owner key of one tenant (for resets and inspection). */
+const ownerPrefixes = new Map<string, string>();
+
+/** Prefix of every owner key of one tenant (for resets and inspection); memoized: per check. */
 export function ownerKeyPrefix(tenantId: string): string {
-  return `${tenantTag(tenantId)}:o:`;
+  let prefix = ownerPrefixes.get(tenantId);
+  if (prefix === undefined) {
+    prefix = `${tenantTag(tenantId)}:o:`;
+    // tenants are few; ids of deleted ones only clear the memo, it never grows past its bound
+    if (ownerPrefixes.size >= ENCODED_MAX) ownerPrefixes.clear();
+    ownerPrefixes.set(tenantId, prefix);
+  }
+  return prefix;
 }
 
 export function ownerKey(tenantId: string, owner: string): string {

@@ -3,6 +3,7 @@ import type { ChainableCommander } from "ioredis";
 import type { RedisClient } from "@/lib/redis";
 import { minuteIndexKey, offenderDetailKey, offendersKey, recentKey, secondsKey } from "@/lib/usage/keys";
 import { RECENT_PER_TENANT } from "@/lib/usage/recent";
+import { scriptOf } from "@/lib/limiter/lua-files";
 
 /** A quiet tenant's sample stays readable this long after its last decision. */
 const RECENT_TTL_SECONDS = 86_400;
@@ -23,6 +24,32 @@ export interface FlushSettings {
 /** The detail set (by key, route, subject) keeps this many times the tenant-wide top N. */
 export const DETAIL_FACTOR = 4;
 
+/**
+ * Fields per call of lua/hincrby-many.lua: a call runs alone on Redis, so a few hundred
+ * microseconds at most, and the arguments stay a modest buffer.
+ */
+export const FIELDS_PER_CALL = 500;
+
+const hincrbyMany = scriptOf("hincrby-many.lua");
+
+/**
+ * A minute's counts into its seconds hash, FIELDS_PER_CALL fields a call. EVAL with the
+ * text, not EVALSHA: in a pipeline a NOSCRIPT (a restarted Redis) would fail the flush, and
+ * Redis finds the compiled script by the text's SHA-1, a few hundred bytes to hash.
+ */
+function writeCounts(pipe: ChainableCommander, key: string, fields: Map<string, number>, ttl: number): void {
+  const { lua } = hincrbyMany();
+  let args: Array<string | number> = [ttl];
+  for (const [field, count] of fields) {
+    args.push(field, count);
+    if (args.length > 2 * FIELDS_PER_CALL) {
+      pipe.eval(lua, 1, key, ...args);
+      args = [ttl];
+    }
+  }
+  if (args.length > 1) pipe.eval(lua, 1, key, ...args);
+}
+
 function writeTenant(
   pipe: ChainableCommander,
   settings: FlushSettings,
@@ -32,9 +59,7 @@ function writeTenant(
   const tenant = batch.tenants.get(tenantId);
   if (!tenant) return;
   for (const [minute, fields] of tenant.seconds) {
-    const key = secondsKey(settings.ns, tenantId, minute);
-    for (const [field, count] of fields) pipe.hincrby(key, field, count);
-    pipe.expire(key, settings.ttlSeconds);
+    writeCounts(pipe, secondsKey(settings.ns, tenantId, minute), fields, settings.ttlSeconds);
   }
   writeRecent(pipe, settings, tenantId, batch);
   for (const [minute, members] of tenant.offenders) {

@@ -6,6 +6,7 @@
 //   identical: one apiKey, route and subject over and over
 //   deny:      the same, every limit denying (the deny cache answers after the first)
 //   mix:       2 keys, 1,000 route ids, 100,000 subjects, by Zipf (s = 1)
+//   spread:    the bench's (s2): 100 apiKeys in turn, 1,000 route ids and 100,000 subjects uniformly
 import { createHash } from "node:crypto";
 
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
@@ -24,7 +25,14 @@ const key = (name: string) => ({ tenant: "acme", name, revoked: false, expiresAt
 const index = buildIndex({
   version: 1,
   snapshot,
-  keys: { [sha("sk_backend")]: key("backend"), [sha("sk_mobile")]: key("mobile") },
+  keys: {
+    [sha("sk_backend")]: key("backend"),
+    [sha("sk_mobile")]: key("mobile"),
+    // 100 more apiKeys of the same two keys: distinct raw values, as distinct callers send
+    ...Object.fromEntries(
+      Array.from({ length: 100 }, (_, i) => [sha(`sk_spread${i}`), key(i % 2 ? "backend" : "mobile")]),
+    ),
+  },
   serviceTokens: {},
 });
 const holder = { current: index, onVersion: () => undefined, onCountersReset: () => undefined };
@@ -71,6 +79,14 @@ const mixInputs: CheckInput[] = Array.from({ length: 200_000 }, (_, i) => ({
   subject: `u${subjectOf()}`,
 }));
 
+const uniform = (n: number): number => 1 + Math.floor(Math.random() * n);
+const spreadInputs: CheckInput[] = Array.from({ length: 200_000 }, (_, i) => ({
+  ...base,
+  apiKey: `sk_spread${i % 100}`,
+  route: `GET /items/${uniform(1_000)}`,
+  subject: `u${uniform(100_000)}`,
+}));
+
 function run(name: string, status: 0 | 1, inputs: readonly CheckInput[]): void {
   const service = new CheckService(holder as unknown as ConfigHolder, store(status));
   const caller = { id: "bench", tenants: null };
@@ -89,4 +105,5 @@ for (let round = 0; round < 3; round++) {
   run("identical", 1, [base]);
   run("deny", 0, [base]);
   run("mix", 1, mixInputs);
+  run("spread", 1, spreadInputs);
 }

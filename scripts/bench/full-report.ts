@@ -7,6 +7,7 @@ import { phaseRow, redisRow } from "./rows";
 import { bytesPerIdentity, localRows, localTargets } from "./local-limits";
 import { clientRows } from "./client-rows";
 import { mixRows, mixTargets } from "./realistic-phases";
+import { distinctRows, distinctTargets } from "./distinct-phases";
 import type { Measured, PhaseSummary } from "./rounds";
 import type { Target } from "./report";
 
@@ -70,6 +71,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     ...localRows(get, await bytesPerIdentity()),
     row("(w1)", "w1", "POST /api/check, SLUICE_WORKERS=1"),
     row("(w2)", "w2", "POST /api/check, SLUICE_WORKERS=2 (node:cluster)"),
+    ...distinctRows(get),
     ...mixRows(get),
     redisRow(f, "(f)", "redis-benchmark EVALSHA, same script", "Redis alone, no HTTP"),
     redisRow(
@@ -90,6 +92,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     ...issueTargets({ a, b, c, d, e, g, half }, BATCH),
     hostileTarget(h, half.p99),
     ...localTargets(get("l").median, e, a),
+    ...distinctTargets(get),
     ...mixTargets(get),
     ...(input.recording ? [input.recording.target] : []),
   ]);

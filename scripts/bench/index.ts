@@ -18,6 +18,7 @@ import { startBenchRedis } from "./bench-redis";
 import { localPhases, seedLocal } from "./local-limits";
 import { workerPhases } from "./workers";
 import { mixPhases } from "./realistic-phases";
+import { distinctPhases } from "./distinct-phases";
 import { recordingRows } from "./replay-recording";
 import { printTable, printTargets, type Row } from "./report";
 
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   const databaseUrl = await freshBenchDatabase(base);
   // The DAL reads these through lib/env on first use.
   Object.assign(process.env, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: "" });
-  const { seedBench, ROUTE } = await import("./seed-bench");
+  const { seedBench, ROUTE, ITEMS_PATTERN } = await import("./seed-bench");
   const setup = await seedBench(BATCH);
   await seedLocal();
   const { prepareHostile, startHostileLoad } = await import("./hostile");
@@ -96,9 +97,17 @@ async function main(): Promise<void> {
     rate?: number,
     connections = 50,
     seconds = SECONDS,
+    script?: string,
   ): Promise<Measured> => {
     log(`${name}: warm-up 1 s, then ${seconds} s`);
-    const options = { url, bodies, token, connections, ...(rate ? { rate } : {}) };
+    const options = {
+      url,
+      bodies,
+      token,
+      connections,
+      ...(rate ? { rate } : {}),
+      ...(script ? { script } : {}),
+    };
     await load({ ...options, seconds: 1 });
     await sleep(300);
     const [server0, redis0] = [cpuMicros(serverPid), cpuMicros(redisServer.pid)];
@@ -116,10 +125,11 @@ async function main(): Promise<void> {
       rate?: number,
       connections?: number,
       seconds?: number,
+      script?: string,
     ): Promise<Measured> => {
       const { url, pid } = target();
       const before = await outcomes(url);
-      const result = await phase(name, `${url}${path}`, bodies, pid, rate, connections, seconds);
+      const result = await phase(name, `${url}${path}`, bodies, pid, rate, connections, seconds, script);
       return { ...result, note: describe(before, await outcomes(url)) };
     };
   const appPhase = appPhaseOn(() => app);
@@ -131,7 +141,14 @@ async function main(): Promise<void> {
     body: overBody,
   });
   let peak = 0; // (b)'s req/s in the current round: (b½) runs at half of it
-  const mixContext = { app: () => app, redisPid: redisServer.pid, redisUrl, token, keys: mixKeys };
+  const mixContext = {
+    app: () => app,
+    quiet: () => quiet,
+    redisPid: redisServer.pid,
+    redisUrl,
+    token,
+    keys: mixKeys,
+  };
   const mixes = await mixPhases(mixContext);
   const env = serverEnv;
   const baseBuild = await basePhases({ env, token, appPhaseOn, checkBodies, overBody, mix: mixContext });
@@ -162,6 +179,13 @@ async function main(): Promise<void> {
       run: () => phase("(d) rate-limiter-flexible", `http://localhost:${peerPort}/`, checkBodies, peer.pid),
     },
     ...mixes,
+    ...distinctPhases(
+      (name, path, bodies, script) => appPhase(name, path, bodies, undefined, undefined, undefined, script),
+      setup.keys,
+      ROUTE,
+      ITEMS_PATTERN.replace(":id", "$id"),
+      token,
+    ),
     { id: "e", run: () => appPhase("(e) key over its limit", "/api/check", [overBody]) },
     // At a fixed rate autocannon releases each connection's requests in bursts; 10 connections
     // keep those bursts small, so the p99 is the server's and not the pacing's.

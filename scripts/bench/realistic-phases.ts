@@ -23,6 +23,8 @@ export const RSS_BOUND_BYTES = Number(process.env.BENCH_RSS_BOUND_MB ?? 300) * 2
 
 export interface MixContext {
   app: () => { url: string; pid: number | undefined };
+  /** the same build with usage recording off ((g)'s server) */
+  quiet?: () => { url: string; pid: number | undefined };
   redisPid: number | undefined;
   redisUrl: string;
   token: string;
@@ -73,8 +75,10 @@ export async function mixPhases(context: MixContext): Promise<Phase[]> {
     () => httpReady(`http://localhost:${peerPort}/`),
   );
   const apiKeys = context.keys.map((key) => key.apiKey);
+  const quiet = context.quiet;
   return [
     sluiceMixPhase("mix", context, true),
+    ...(quiet ? [sluiceMixPhase("mixg", { ...context, app: quiet }, false)] : []),
     {
       id: "mix-peer",
       run: () =>
@@ -109,6 +113,7 @@ export function mixRows(get: (id: string) => PhaseSummary): Row[] {
       "(m)",
       "POST /api/check, realistic mix (Zipf: 100k subjects, 1k keys, 50 routes x 1k ids)",
     ),
+    phaseRow(get("mixg"), "(mg)", "(m) with usage recording off", "same build, SLUICE_USAGE_RECORDING=off"),
     phaseRow(get("mix-peer"), "(m')", "rate-limiter-flexible, the same mix and limits", "peer on node:http"),
   ];
 }

@@ -15,6 +15,8 @@ import { checkManyScript, checkScript } from "@/lib/limiter/script";
 
 const bench: Principal = { kind: "system", label: "bench" };
 export const ROUTE = "POST /v1/search";
+/** (s2): the same limit on a route pattern with an id, requested with 1,000 ids */
+export const ITEMS_PATTERN = "GET /v1/items/:id";
 export const KEY_COUNT = 100;
 
 const big = 1_000_000;
@@ -32,6 +34,10 @@ export const document = (withKeys: boolean) => ({
     {
       pattern: ROUTE,
       limits: [{ name: "search", by: "key", algorithm: "token_bucket", limit: big, window: "1s" }],
+    },
+    {
+      pattern: ITEMS_PATTERN,
+      limits: [{ name: "items", by: "key", algorithm: "token_bucket", limit: big, window: "1s" }],
     },
   ],
   tenants: [

@@ -21,7 +21,16 @@ function direct(key: typeof backend, subject: string | null) {
 describe("check shapes", () => {
   it("give every key and subject the keys and specs of a check resolved for them alone", () => {
     for (const key of [backend, mobile]) {
-      for (const subject of ["1.2.3.4", "user-42", "a b{c}:*", "é\u00e9", "s.x", "x".repeat(256)]) {
+      for (const subject of [
+        "1.2.3.4",
+        "user-42",
+        "a b{c}:*",
+        "é\u00e9",
+        "s.x",
+        "x".repeat(256),
+        "x\ud800",
+        "\udc00y",
+      ]) {
         const parts = checkParts(shape, key, subject);
         const expected = direct(key, subject);
         expect(parts.keys).toEqual(expected.keys);

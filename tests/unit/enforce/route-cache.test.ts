@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { resolveRoutes } from "@/lib/config/compile";
+import { RouteCache } from "@/lib/enforce/route-cache";
+import { shapeSnapshot } from "./shape-fixture";
+
+const snapshot = shapeSnapshot("T1");
+
+describe("RouteCache", () => {
+  it("answers as the matchers do, for matching, unmatched and absent routes", () => {
+    const cache = new RouteCache();
+    for (const route of ["GET /items/1", "GET /items/2", "POST /items/1", "GET /other", null]) {
+      expect(cache.resolve(snapshot, "acme", route)).toEqual(resolveRoutes(snapshot, "acme", route));
+      // a second time from the cache, the same answer
+      expect(cache.resolve(snapshot, "acme", route)).toEqual(resolveRoutes(snapshot, "acme", route));
+    }
+    expect(cache.size).toBe(4);
+  });
+
+  it("keeps each tenant within its bound without emptying another's", () => {
+    const cache = new RouteCache(10);
+    cache.resolve(snapshot, "globex", "GET /items/1");
+    for (let i = 0; i < 1_000; i++) {
+      cache.resolve(snapshot, "acme", `GET /items/${i}`);
+      expect(cache.size).toBeLessThanOrEqual(11);
+    }
+    expect(cache.size).toBeGreaterThan(1);
+    cache.clear();
+    expect(cache.size).toBe(0);
+  });
+});
