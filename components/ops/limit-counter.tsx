@@ -35,7 +35,7 @@ export function LimitCounter({ figures }: { figures: CounterFigures }) {
     return (
       <span className="counter">
         <strong className="denied">blocked</strong>
-        <span className="muted"> · every check denied for {formatDuration(figures.resetMs)}</span>
+        <span className="muted"> · every check denied for {roughly(figures.resetMs)}</span>
       </span>
     );
   const capacity = Math.max(figures.burst ?? figures.limit, 1);
