@@ -3,6 +3,8 @@ import { formatDuration } from "@/lib/shared/duration";
 // A limit's live counter as a bar and "used / limit", shared by the simulator and the lookup.
 
 export interface CounterFigures {
+  /** a temporary override of 0 blocks every check: there is nothing to count */
+  override?: { value: number | "disabled" } | null;
   limit: number;
   windowMs: number;
   burst: number | null;
@@ -29,6 +31,13 @@ export function roughly(ms: number): string {
 }
 
 export function LimitCounter({ figures }: { figures: CounterFigures }) {
+  if (figures.override?.value === 0)
+    return (
+      <span className="counter">
+        <strong className="denied">blocked</strong>
+        <span className="muted"> · every check denied for {roughly(figures.resetMs)}</span>
+      </span>
+    );
   const capacity = Math.max(figures.burst ?? figures.limit, 1);
   const used = Math.max(0, capacity - figures.remaining);
   const percent = Math.min(100, Math.round((used / capacity) * 100));

@@ -3,6 +3,8 @@ import type { ResetResult } from "@/lib/data/counter-reset";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { LimitCounter, ruleText } from "@/components/ops/limit-counter";
+import { OverrideBadge } from "@/components/ops/override-badge";
+import { SkippedLimits } from "@/components/ops/skipped-limits";
 
 // An identifier's live counters for every limit it meets (with a reset for those who may),
 // and its latest sampled decisions and denials with the limit that denied each.
@@ -84,7 +86,10 @@ export function LookupView({ lookup, reset }: { lookup: Lookup; reset: ResetActi
                     <strong>{l.name}</strong> <span className="badge">{l.level}</span>
                     {l.route && <div className="muted mono">{l.route}</div>}
                   </td>
-                  <td data-label="Rule">{ruleText(l)}</td>
+                  <td data-label="Rule">
+                    {ruleText(l)}
+                    {l.override && <OverrideBadge override={l.override} />}
+                  </td>
                   <td data-label="Counter now">
                     <LimitCounter figures={l} />
                   </td>
@@ -115,11 +120,7 @@ export function LookupView({ lookup, reset }: { lookup: Lookup; reset: ResetActi
           </table>
         </div>
       )}
-      {state.skipped.length > 0 && (
-        <p className="muted">
-          Not counted here: {state.skipped.map((s) => `${s.name} (${s.reason})`).join("; ")}.
-        </p>
-      )}
+      <SkippedLimits skipped={state.skipped} label="Not counted here" />
       <h3>Recent denials</h3>
       <DecisionTable rows={lookup.denials} label="recent denials" />
       <h3>Recent decisions</h3>

@@ -1,6 +1,8 @@
 import type { Simulation } from "@/lib/data/simulate-check";
 import { formatDuration } from "@/lib/shared/duration";
 import { LimitCounter, ruleText } from "@/components/ops/limit-counter";
+import { OverrideBadge } from "@/components/ops/override-badge";
+import { SkippedLimits } from "@/components/ops/skipped-limits";
 
 // What the next check would decide, and every limit it meets: where each value comes from
 // (base first, then overrides), its live counter, and whether it admits this check.
@@ -55,7 +57,10 @@ export function SimulationView({ sim }: { sim: Simulation }) {
                     <strong>{l.name}</strong>
                     {l.route && <div className="muted mono">{l.route}</div>}
                   </td>
-                  <td data-label="Rule">{ruleText(l)}</td>
+                  <td data-label="Rule">
+                    {ruleText(l)}
+                    {l.override && <OverrideBadge override={l.override} />}
+                  </td>
                   <td data-label="Comes from">
                     <ol className="provenance">
                       {l.provenance.map((step, i) => (
@@ -79,11 +84,7 @@ export function SimulationView({ sim }: { sim: Simulation }) {
           </table>
         </div>
       )}
-      {sim.skipped.length > 0 && (
-        <p className="muted">
-          Not evaluated: {sim.skipped.map((s) => `${s.name} (${s.reason})`).join("; ")}.
-        </p>
-      )}
+      <SkippedLimits skipped={sim.skipped} label="Not evaluated" />
     </section>
   );
 }

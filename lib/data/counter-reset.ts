@@ -12,7 +12,8 @@ import { ForbiddenError, NotFoundError } from "@/lib/data/errors";
 import { imposedBy } from "@/lib/data/imposed-limits";
 import { tenantFor } from "@/lib/data/tenant-access";
 import { counterTarget, limitsNamed } from "@/lib/data/counter-specs";
-import { CounterQuery, resolveCheck } from "@/lib/data/counters";
+import { CounterQuery } from "@/lib/data/counters";
+import { resolveCheck } from "@/lib/data/resolve-check";
 import {
   counterClient,
   countOrDropEntries,

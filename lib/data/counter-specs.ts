@@ -1,12 +1,11 @@
 import "server-only";
 import {
-  effectiveLimits,
+  effectiveLimitsOf,
   limitSetFor,
   type CompiledLimit,
   type CompiledTenant,
   type LimitSet,
   type RouteResolution,
-  type Snapshot,
 } from "@/lib/config/compile";
 import { encodeKeyPart, entryId, limitKeyPrefix, ownerKey, ownerKeyPrefix } from "@/lib/limiter/keys";
 import type { LimitSpec } from "@/lib/limiter/types";
@@ -27,15 +26,18 @@ export interface PlannedLimit {
   spec: LimitSpec | null;
 }
 
-/** The effective limits of a check and, where it has the owner, the spec to evaluate. */
+/**
+ * The effective limits of a check and, where it has the owner, the spec to evaluate. The
+ * tenant object is used as given, like the check path's resolvedOf: a subject override's
+ * variant of the tenant (apply-overrides.ts) is one.
+ */
 export function planCheck(
-  snapshot: Snapshot,
   tenant: CompiledTenant,
   keyName: string | null,
   routes: RouteResolution,
   owners: CounterOwners,
 ): PlannedLimit[] {
-  return effectiveLimits(snapshot, tenant.slug, keyName, routes).map((limit) => ({
+  return effectiveLimitsOf(tenant, keyName, routes).map((limit) => ({
     limit,
     spec: specOf(limit, { ...owners, tenantId: tenant.id }),
   }));

@@ -30,23 +30,28 @@ export async function withStore<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-let cachedSnapshot: Snapshot | null = null;
+let cachedPublished: PublishedConfig | null = null;
 
-/** The newest compiled snapshot; re-parsed only when the version moved. */
-export async function latestSnapshot(): Promise<Snapshot | null> {
+/** The newest published version (snapshot and overrides); re-parsed only when the version moved. */
+export async function latestPublished(): Promise<PublishedConfig | null> {
   const newest = await db().configVersion.findFirst({
     orderBy: { version: "desc" },
     select: { version: true },
   });
   if (!newest) return null;
-  if (cachedSnapshot?.version === newest.version) return cachedSnapshot;
+  if (cachedPublished?.version === newest.version) return cachedPublished;
   const row = await db().configVersion.findUnique({
     where: { version: newest.version },
     select: { snapshot: true },
   });
   if (!row) return null;
-  cachedSnapshot = (row.snapshot as unknown as PublishedConfig).snapshot;
-  return cachedSnapshot;
+  cachedPublished = row.snapshot as unknown as PublishedConfig;
+  return cachedPublished;
+}
+
+/** The newest compiled snapshot as saved, without temporary overrides (snapshot-now.ts applies them). */
+export async function latestSnapshot(): Promise<Snapshot | null> {
+  return (await latestPublished())?.snapshot ?? null;
 }
 
 const holder = globalThis as unknown as { sluiceCounterRedis?: RedisClient };

@@ -1,19 +1,30 @@
 import "server-only";
 import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import type { CompiledLimit, ProvenanceStep } from "@/lib/config/compile";
+import type { ProvenanceStep } from "@/lib/config/compile";
 import { db } from "@/lib/data/db";
 import { evaluate } from "@/lib/limiter/evaluate";
-import type { LimitSpec } from "@/lib/limiter/types";
 import { tenantFor } from "@/lib/data/tenant-access";
-import { planCheck } from "@/lib/data/counter-specs";
+import { checkNow } from "@/lib/data/check-now";
 import { counterClient, withStore } from "@/lib/data/counters-store";
-import { CounterQuery, report, resolveCheck, type LimitState } from "@/lib/data/counters";
+import { CounterQuery } from "@/lib/data/counters";
+import {
+  blockedReport,
+  blockLeft,
+  report,
+  skippedOf,
+  splitForLimiter,
+  type EvaluatedLimit,
+  type LimitState,
+  type SkippedLimit,
+} from "@/lib/data/limit-report";
 
-// The request simulator: every limit one check (key, route, subject, cost) meets, where each
-// value comes from, its live counter, and what the check would decide now. It runs the
+// The request simulator: every limit one check (key, route, subject, cost) meets now, with
+// the temporary overrides in force applied as /api/check applies them (check-now.ts), where
+// each value comes from, its live counter, and what the check would decide now. It runs the
 // limiter's own script with dryRun, exactly as POST /api/check with `dryRun: true` does, so
-// nothing is consumed and the verdict is the algorithm's.
+// nothing is consumed and the verdict is the algorithm's; a limit blocked by an override
+// decides in memory, as on the check path.
 
 export const SimulateQuery = CounterQuery.extend({
   cost: z.coerce
@@ -47,24 +58,61 @@ export interface Simulation {
   retryAfterMs: number | null;
   waitMs: number;
   limits: SimulatedLimit[];
-  skipped: { name: string; by: string; reason: string }[];
+  skipped: SkippedLimit[];
+}
+
+interface Verdict {
+  allowed: boolean;
+  reason: string;
+  retryAfterMs: number | null;
+  waitMs: number;
+  /** the deciding limit among the evaluated ones, or -1 */
+  deciding: number;
+}
+
+/**
+ * A blocked limit (override 0) decides the check before the limiter, as on the check path:
+ * denied until the block that ends last is over, nothing waited for.
+ */
+function blockVerdict(evaluated: readonly EvaluatedLimit[], at: number): Verdict | null {
+  let deciding = -1;
+  let left = -1;
+  evaluated.forEach((p, i) => {
+    if (p.limit.override?.blocked !== true) return;
+    const mine = blockLeft(p.limit, at);
+    if (mine > left) [deciding, left] = [i, mine];
+  });
+  return deciding < 0
+    ? null
+    : { allowed: false, reason: "rate_limited", retryAfterMs: left, waitMs: 0, deciding };
 }
 
 export async function simulateCheck(principal: Principal, query: SimulateQuery): Promise<Simulation> {
   await tenantFor(db(), principal, query.tenant, "viewer");
   const cost = query.cost ?? 1;
-  const check = await resolveCheck(query.tenant, query.key ?? null, query.route ?? null);
-  const owners = { tenantId: check.tenant.id, keyId: check.keyId, subject: query.subject ?? null };
-  const planned = planCheck(check.snapshot, check.tenant, query.key ?? null, check.routes, owners);
-  const evaluated = planned.filter((p): p is { limit: CompiledLimit; spec: LimitSpec } => p.spec !== null);
-  const specs = evaluated.map((p) => p.spec);
-  const [now, verdict] = await withStore(() =>
+  const now = await checkNow(query);
+  const { check } = now;
+  const { evaluated, counted } = splitForLimiter(now);
+  const specs = counted.map((p) => p.spec);
+  const [current, next] = await withStore(() =>
     Promise.all([
       evaluate(counterClient(), specs, { cost: 1, dryRun: true }),
       evaluate(counterClient(), specs, { cost, dryRun: true }),
     ]),
   );
-  const suspended = check.tenant.status !== "active";
+  const decider = next.deciding === null ? undefined : counted[next.deciding];
+  const decided: Verdict = blockVerdict(evaluated, now.at) ?? {
+    allowed: next.allowed,
+    reason: next.reason,
+    retryAfterMs: next.retryAfterMs,
+    waitMs: next.waitMs,
+    deciding: decider === undefined ? -1 : evaluated.indexOf(decider),
+  };
+  const verdict: Verdict =
+    check.tenant.status === "active"
+      ? decided
+      : { ...decided, allowed: false, reason: "suspended_tenant", retryAfterMs: null, waitMs: 0 };
+  let i = 0;
   return {
     tenant: query.tenant,
     key: query.key ?? null,
@@ -72,27 +120,29 @@ export async function simulateCheck(principal: Principal, query: SimulateQuery):
     subject: query.subject ?? null,
     cost,
     configVersion: check.snapshot.version,
-    allowed: !suspended && verdict.allowed,
-    reason: suspended ? "suspended_tenant" : verdict.reason,
-    retryAfterMs: suspended ? null : verdict.retryAfterMs,
-    waitMs: suspended ? 0 : verdict.waitMs,
-    limits: evaluated.map((p, i) => {
-      const current = now.limits[i];
-      const next = verdict.limits[i];
-      if (!current || !next) throw new Error("limiter reply is missing a limit");
+    allowed: verdict.allowed,
+    reason: verdict.reason,
+    retryAfterMs: verdict.retryAfterMs,
+    waitMs: verdict.waitMs,
+    limits: evaluated.map((p, index) => {
+      const deciding = verdict.deciding === index;
+      if (p.limit.override?.blocked === true)
+        return {
+          ...blockedReport(p.limit, now.at),
+          provenance: p.limit.provenance,
+          allowsThisCheck: false,
+          deciding,
+        };
+      const one = current.limits[i];
+      const mine = next.limits[i++];
+      if (!one || !mine) throw new Error("limiter reply is missing a limit");
       return {
-        ...report(p.limit, current),
+        ...report(p.limit, one),
         provenance: p.limit.provenance,
-        allowsThisCheck: next.allowed,
-        deciding: verdict.deciding === i,
+        allowsThisCheck: mine.allowed,
+        deciding,
       };
     }),
-    skipped: planned
-      .filter((p) => p.spec === null)
-      .map((p) => ({
-        name: p.limit.name,
-        by: p.limit.by,
-        reason: `counts per ${p.limit.by}; give a ${p.limit.by}`,
-      })),
+    skipped: skippedOf(now, (by) => `counts per ${by}; give a ${by}`),
   };
 }

@@ -7,7 +7,12 @@ import {
   type CompiledTenant,
   type Snapshot,
 } from "@/lib/config/compile";
-import type { PublishedConfig, PublishedKey, PublishedServiceToken } from "@/lib/config/published";
+import type {
+  PublishedConfig,
+  PublishedKey,
+  PublishedOverride,
+  PublishedServiceToken,
+} from "@/lib/config/published";
 
 // One published version as the check path reads it: the config plus Maps built once per
 // version, so a check does a few Map lookups and nothing else.
@@ -35,6 +40,24 @@ export interface ConfigIndex {
 
 export const keyNameId = (tenantSlug: string, keyName: string): string => `${tenantSlug} ${keyName}`;
 
+/** A version's snapshot as it stands at `now`: the overrides in force then, applied. */
+export interface SnapshotAt {
+  snapshot: Snapshot;
+  /** the overrides applied, oldest start first */
+  active: PublishedOverride[];
+  /** the next override start or end (epoch ms), or null */
+  nextChangeAt: number | null;
+}
+
+/**
+ * The one way overrides are applied to a published version: the check path's index and the
+ * admin API's state and simulator both go through it, so they cannot disagree.
+ */
+export function snapshotAt(config: PublishedConfig, now: number): SnapshotAt {
+  const { active, nextChangeAt } = overridesAt(config.overrides ?? [], now);
+  return { snapshot: applyOverrides(config.snapshot, active), active, nextChangeAt };
+}
+
 /** The index of a version as it stands at `now` (temporary overrides in force applied). */
 export function buildIndex(config: PublishedConfig, now: number = Date.now()): ConfigIndex {
   const keysByHash = new Map<string, KeyRecord>();
@@ -45,10 +68,10 @@ export function buildIndex(config: PublishedConfig, now: number = Date.now()): C
     keysByHash.set(hash, record);
     keysByName.set(keyNameId(key.tenant, key.name), record);
   }
-  const { active, nextChangeAt } = overridesAt(config.overrides ?? [], now);
+  const { snapshot, nextChangeAt } = snapshotAt(config, now);
   return {
     version: config.version,
-    snapshot: applyOverrides(config.snapshot, active),
+    snapshot,
     published: config,
     nextChangeAt,
     keysByHash,

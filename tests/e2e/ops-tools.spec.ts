@@ -69,6 +69,27 @@ test("the simulator shows every limit of a key on a route, where it comes from a
   await expect(page.getByTestId("verdict")).toContainText("Denied");
 });
 
+test("the simulator shows a temporary override in force beside the limit's value", async ({ browser }) => {
+  const slug = uniqueSlug("e2e-sim-ovr");
+  const page = await signedIn(browser, operator);
+  await putTenant(page, slug, 10);
+  const auth = { authorization: `Bearer ${bootstrap}` };
+  const endsAt = new Date(Date.now() + 3_600_000);
+  const created = await page.request.post("/api/admin/overrides", {
+    headers: auth,
+    data: { tenant: slug, limit: "hist-rpm", value: 50, endsAt: endsAt.toISOString(), reason: "e2e" },
+  });
+  expect(created.status()).toBe(201);
+  await page.goto(`/tenants/${slug}/simulate?go=1`);
+  const row = page.getByTestId("simulation").getByRole("row").filter({ hasText: "hist-rpm" });
+  // the value in force (50, not the configured 10), and the badge (with the date past midnight UTC)
+  await expect(row).toContainText("50 / 1m");
+  const hhmm = endsAt.toISOString().slice(11, 16);
+  await expect(row.getByTestId("override-badge")).toHaveText(
+    new RegExp(`^override until (\\d{4}-\\d{2}-\\d{2} )?${hhmm} UTC$`),
+  );
+});
+
 test("identifier lookup shows a subject's counters and denials, and resets them", async ({ browser }) => {
   const slug = uniqueSlug("e2e-look");
   const page = await signedIn(browser, operator);

@@ -38,6 +38,27 @@ export const RevokedKeySchema = z
   .strictObject({ name: z.string(), revoked: z.literal(true) })
   .openapi("RevokedKey");
 
+export const LimitOverrideSchema = z
+  .strictObject({
+    id: z.string(),
+    value: z
+      .union([z.number().int().min(0), z.literal("disabled")])
+      .openapi({ description: 'the limit in force: 0 blocks; "disabled": not evaluated' }),
+    endsAt: isoTime,
+  })
+  .openapi("LimitOverride", {
+    description: "the temporary override in force on the limit (docs/overrides.md)",
+  });
+
+export const SkippedLimitSchema = z.strictObject({
+  name: z.string(),
+  by: z.string(),
+  reason: z.string(),
+  override: LimitOverrideSchema.nullable().openapi({
+    description: 'the "disabled" override that takes the limit out of the check, or null',
+  }),
+});
+
 export const LimitStateSchema = z
   .strictObject({
     name: z.string(),
@@ -54,6 +75,9 @@ export const LimitStateSchema = z
     resetMs: z.number().int(),
     wouldAllow: z.boolean(),
     retryAfterMs: z.number().int().nullable(),
+    override: LimitOverrideSchema.nullable().openapi({
+      description: "the temporary override in force on this limit (`limit` is its value), or null",
+    }),
   })
   .openapi("LimitState");
 
@@ -65,7 +89,7 @@ export const CounterStateSchema = z
     subject: z.string().nullable(),
     configVersion: z.number().int(),
     limits: z.array(LimitStateSchema),
-    skipped: z.array(z.strictObject({ name: z.string(), by: z.string(), reason: z.string() })),
+    skipped: z.array(SkippedLimitSchema),
   })
   .openapi("CounterState");
 

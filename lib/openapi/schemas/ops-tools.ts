@@ -1,6 +1,6 @@
 import { z } from "@/lib/openapi/zod";
 import { LIMIT_FIELD_NAMES, type LimitFieldName } from "@/lib/config/document";
-import { CounterStateSchema, LimitStateSchema } from "@/lib/openapi/schemas/admin";
+import { CounterStateSchema, LimitStateSchema, SkippedLimitSchema } from "@/lib/openapi/schemas/admin";
 
 // Answers of the ops tools: the request simulator, identifier lookup, configuration history
 // and rollback (lib/data/simulate-check.ts, identifier-lookup.ts, config-history.ts,
@@ -43,7 +43,7 @@ export const SimulationSchema = z
         deciding: z.boolean(),
       }),
     ),
-    skipped: z.array(z.strictObject({ name: z.string(), by: z.string(), reason: z.string() })),
+    skipped: z.array(SkippedLimitSchema),
   })
   .openapi("Simulation");
 

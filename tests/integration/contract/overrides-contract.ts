@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Contract } from "./contract-context";
 
-// Contract topic: temporary overrides (list, create, end early).
+// Contract topic: temporary overrides (list, create, end early), and state and the simulator
+// answering a limit under one.
 
 export function overridesContract(c: Contract): void {
   describe("temporary overrides", () => {
@@ -18,6 +19,19 @@ export function overridesContract(c: Contract): void {
       await c.conforms(create, "/api/admin/overrides", 404, {
         body: { ...body, tenant: "no-such-tenant-x" },
       });
+      // state and the simulator answer the limit with the override in force, as documented
+      for (const path of ["/api/admin/state", "/api/admin/simulate"]) {
+        const seen = await c.conforms(
+          `GET ${path}`,
+          `${path}?tenant=${c.f.slug}&route=GET%20/v1/items/1`,
+          200,
+        );
+        const limits = (seen.body as { limits: { name: string; limit: number; override: unknown }[] }).limits;
+        expect(limits.find((l) => l.name === "items")).toMatchObject({
+          limit: 5,
+          override: { id, value: 5, endsAt: (made.body as { endsAt: string }).endsAt },
+        });
+      }
       const list = "GET /api/admin/overrides";
       await c.conforms(list, `/api/admin/overrides?tenant=${c.f.slug}`, 200, { token: c.f.viewerToken });
       await c.conforms(list, "/api/admin/overrides?state=bogus", 400);

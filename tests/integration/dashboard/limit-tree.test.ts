@@ -41,7 +41,7 @@ async function consume(
   const tenant = snapshot?.tenants[s];
   if (!snapshot || !tenant) throw new Error("no snapshot");
   const owners = { tenantId: tenant.id, keyId: tenant.keys[key]?.id ?? null, subject };
-  const specs = planCheck(snapshot, tenant, key, resolveRoutes(snapshot, s, route), owners).flatMap((p) =>
+  const specs = planCheck(tenant, key, resolveRoutes(snapshot, s, route), owners).flatMap((p) =>
     p.spec ? [p.spec] : [],
   );
   const decision = await evaluate(counterClient(), specs as LimitSpec[], { cost, dryRun: false });

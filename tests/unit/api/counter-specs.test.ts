@@ -30,7 +30,6 @@ const acme = snapshot.tenants.acme!;
 describe("planCheck", () => {
   it("gives specs whose keys are the ones enforcement uses, skipping owners the check lacks", () => {
     const planned = planCheck(
-      snapshot,
       acme,
       "backend",
       { global: "POST /search", tenant: null },
@@ -73,7 +72,7 @@ const matches = (pattern: string, key: string): boolean =>
 describe("counterTarget", () => {
   it("finds exactly the counter a check uses for one owner, and every owner's without one", () => {
     const owners = { tenantId: acme.id, keyId: "backend", subject: "1.2.3.4" };
-    const planned = planCheck(snapshot, acme, "backend", { global: "POST /search", tenant: null }, owners);
+    const planned = planCheck(acme, "backend", { global: "POST /search", tenant: null }, owners);
     let entries = 0;
     for (const { limit, spec } of planned) {
       if (!spec) continue;
