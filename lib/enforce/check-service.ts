@@ -3,12 +3,11 @@ import { summarize } from "@/lib/limiter/decide";
 import type { CheckDecision } from "@/lib/limiter/types";
 import type { ConfigHolder } from "@/lib/enforce/config-holder";
 import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
-import { decisionSink } from "@/lib/enforce/decision-sink";
-import { degradedBody, earlyBody, limiterBody } from "@/lib/enforce/decision-body";
+import { recordedAnswer, refusedAnswer, renderedReply, type CheckAnswer } from "@/lib/enforce/check-answer";
+import { degradedBody, limiterBody } from "@/lib/enforce/decision-body";
 import {
   buildShape,
   CheckShapes,
-  degradedAnswer,
   keyParts,
   resolvedFor,
   shapeKeyOf,
@@ -21,7 +20,6 @@ import {
   refused,
   resolvedOf,
   resolveTarget,
-  type Early,
   type KeyCaches,
   type TargetResolution,
 } from "@/lib/enforce/resolve";
@@ -30,32 +28,15 @@ import { mayCheck, type Caller } from "@/lib/enforce/service-auth";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import { TtlLru } from "@/lib/enforce/ttl-lru";
 import { RouteCache } from "@/lib/enforce/route-cache";
-import { renderBlock } from "@/lib/enforce/override-shape";
-import { subjectShape } from "@/lib/enforce/override-variants";
-import type { CheckInput, ErrorBody } from "@/lib/enforce/types";
+import { overriddenShape } from "@/lib/enforce/override-variants";
+import type { CheckInput } from "@/lib/enforce/types";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
 import type { LocalLimits } from "@/lib/enforce/local/local-limits";
-import { UNMATCHED_ROUTE_MARK } from "@/lib/shared/usage-route";
 
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
 
-export type CheckAnswer = { status: 200; decision: RenderedDecision } | { status: 403; body: ErrorBody };
-
 const NO_LIMITS: CheckDecision = summarize([]);
-
-function forbiddenAnswer(tenantSlug: string, input: CheckInput): CheckAnswer {
-  return {
-    status: 403,
-    body: {
-      error: {
-        code: "forbidden",
-        message: `This service token may not check for tenant ${tenantSlug}; use a token that lists it.`,
-        path: input.apiKey !== null ? "apiKey" : "tenant",
-      },
-    },
-  };
-}
 
 export class CheckService {
   /** raw apiKey values known (not) to exist in the current version; see resolve.ts */
@@ -115,12 +96,12 @@ export class CheckService {
     const hot = this.hot.get(hotKey, config.version);
     if (hot !== undefined) {
       if (mayCheck(caller, hot.resolved.tenant.slug)) this.limited(hot, input, done, timeoutMs);
-      else this.refuse(refused(input, hot.resolved.tenant.slug), input, config.version, done);
+      else done(refusedAnswer(refused(input, hot.resolved.tenant.slug), input, config.version));
       return;
     }
     const target: TargetResolution = resolveTarget(input, caller, config, this.keys);
     if (target.kind !== "target") {
-      this.refuse(target, input, config.version, done);
+      done(refusedAnswer(target, input, config.version));
       return;
     }
     const shapeKey = shapeKeyOf(target, input.subject !== null);
@@ -137,7 +118,7 @@ export class CheckService {
           console.error("[sluice] a limit cannot be evaluated:", error);
           const resolved = resolvedOf(target, config.snapshot, input.subject);
           const rendered = renderBody(degradedBody(resolved, config.version));
-          done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
+          done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
           return;
         }
         this.shapes.remember(shapeKey, shape);
@@ -157,22 +138,6 @@ export class CheckService {
     this.limited(entry, input, done, timeoutMs);
   }
 
-  /** A check that needs no counter: an early answer (unknown key...) or a refusal. */
-  private refuse(
-    target: Early | { kind: "forbidden"; tenantSlug: string },
-    input: CheckInput,
-    version: number,
-    done: (answer: CheckAnswer) => void,
-  ): void {
-    if (target.kind === "forbidden") {
-      done(forbiddenAnswer(target.tenantSlug, input));
-      return;
-    }
-    if (target.cached) checkMetrics.cacheHit("negative");
-    const rendered = renderBody(earlyBody(target, version));
-    done(this.answer(rendered, target.tenant?.id ?? null, target.keyId, target.route, input));
-  }
-
   /** A check with its limits: from the deny cache, local counts or one limiter call. */
   private limited(
     hot: HotCheck,
@@ -183,15 +148,9 @@ export class CheckService {
     const { key, version } = hot;
     let { shape: entry, resolved, base } = hot;
     if (entry.overrides !== null) {
-      // temporary overrides (override-shape.ts): a subject's own shape, or a block
-      const { snapshot } = this.holder.current;
-      const variant = subjectShape(entry, entry.overrides, hot.target, input.subject, snapshot, version);
-      if (variant.overrides?.block) {
-        const rendered = renderBlock(variant.overrides.block, key?.name ?? null, Date.now());
-        const tenantId = variant.resolved.tenant.id;
-        done(this.answer(rendered, tenantId, key?.id ?? null, variant.resolved.route, input));
-        return;
-      }
+      // temporary overrides: a subject's own shape, or a block answered there
+      const variant = overriddenShape(hot, entry.overrides, input, this.holder.current.snapshot, done);
+      if (variant === null) return;
       if (variant !== entry) {
         entry = variant;
         resolved = resolvedFor(variant, key);
@@ -200,14 +159,14 @@ export class CheckService {
     }
     if (entry.specs.length === 0) {
       const rendered = renderBody(limiterBody(resolved, NO_LIMITS, version));
-      done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
+      done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       return;
     }
     const parts = subjectParts(entry, base, input.subject);
     const { keys, specs, signature, template } = parts;
     if (resolved.matched.hasLocal && this.local !== null) {
       const answer = (rendered: RenderedDecision) =>
-        done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
+        done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       this.local.decide({ shape: entry, parts, key }, input, version, answer, timeoutMs);
       return;
     }
@@ -215,7 +174,7 @@ export class CheckService {
     if (hit) {
       checkMetrics.cacheHit("deny");
       const rendered = answerFor(hit, performance.now());
-      done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
+      done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       return;
     }
     const sentAt = performance.now();
@@ -227,47 +186,14 @@ export class CheckService {
     this.store.check(
       prepared,
       (result: StoreResult) => {
-        let rendered: RenderedDecision;
-        if (result.ok) {
-          try {
-            rendered = template.render(result.reply, result.at);
-          } catch (error) {
-            // a reply that does not fit: Redis' verdict is unknown, as if it had failed
-            console.error("[sluice] unreadable limiter reply:", error);
-            rendered = degradedAnswer(entry, key, version);
-          }
-          if (signature !== null && !rendered.allowed) {
-            const denial = { template, reply: result.reply, at: result.at, rendered };
-            this.denied.remember(signature, input.cost, denial, sentAt);
-          }
-        } else {
-          rendered = degradedAnswer(entry, key, version);
+        const rendered = renderedReply(result, template, entry, key, version);
+        if (result.ok && signature !== null && !rendered.allowed) {
+          const denial = { template, reply: result.reply, at: result.at, rendered };
+          this.denied.remember(signature, input.cost, denial, sentAt);
         }
-        done(this.answer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
+        done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
       },
       timeoutMs,
     );
-  }
-
-  private answer(
-    rendered: RenderedDecision,
-    tenantId: string | null,
-    keyId: string | null,
-    route: string | null,
-    input: CheckInput,
-  ): CheckAnswer {
-    decisionSink().record({
-      tenantId,
-      keyId,
-      // a route that was sent but matched nothing is told apart from none in usage views
-      route: route ?? (input.route === null ? null : UNMATCHED_ROUTE_MARK),
-      subject: input.subject,
-      outcome: rendered.outcome,
-      reason: rendered.reason,
-      cost: input.cost,
-      dryRun: input.dryRun,
-      body: rendered.json,
-    });
-    return { status: 200, decision: rendered };
   }
 }

@@ -1,8 +1,11 @@
 import "server-only";
 import type { Snapshot } from "@/lib/config/compile";
+import { recordedAnswer, type CheckAnswer } from "@/lib/enforce/check-answer";
 import { buildShape, type CheckShape } from "@/lib/enforce/check-shapes";
-import type { ShapeOverrides } from "@/lib/enforce/override-shape";
+import type { HotCheck } from "@/lib/enforce/hot-checks";
+import { renderBlock, type ShapeOverrides } from "@/lib/enforce/override-shape";
 import type { Target } from "@/lib/enforce/resolve";
+import type { CheckInput } from "@/lib/enforce/types";
 
 // A check whose subject has overrides of its own gets a shape built from the tenant with
 // them applied (apply-overrides.ts), kept on the shape: as many as that tenant has subject
@@ -24,6 +27,29 @@ export function subjectShape(
   if (variant === undefined) {
     variant = buildShape({ ...target, tenant }, snapshot, true, version);
     overrides.variants.set(subject, variant);
+  }
+  return variant;
+}
+
+/**
+ * The shape a check with temporary overrides (override-shape.ts) counts with: its
+ * subject's own, or the hot check's; null when an override blocks it, answered through
+ * `done` in memory, without counting.
+ */
+export function overriddenShape(
+  hot: HotCheck,
+  overrides: ShapeOverrides,
+  input: CheckInput,
+  snapshot: Snapshot,
+  done: (answer: CheckAnswer) => void,
+): CheckShape | null {
+  const { key } = hot;
+  const variant = subjectShape(hot.shape, overrides, hot.target, input.subject, snapshot, hot.version);
+  if (variant.overrides?.block) {
+    const rendered = renderBlock(variant.overrides.block, key?.name ?? null, Date.now());
+    const tenantId = variant.resolved.tenant.id;
+    done(recordedAnswer(rendered, tenantId, key?.id ?? null, variant.resolved.route, input));
+    return null;
   }
   return variant;
 }

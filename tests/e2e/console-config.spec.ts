@@ -1,153 +1,25 @@
-import { mkdirSync } from "node:fs";
-import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
-import { check, operator, signedIn, uniqueSlug, viewer } from "./support/dashboard";
+import { expect, test, type Page } from "@playwright/test";
+import { adminHeaders } from "./support/admin-api";
+import { check, operator, signedIn, viewer } from "./support/dashboard";
+import { threeShots } from "./support/shots";
 
-// Issue 15, the configuration side of the console: every table sorts by its headers (mouse
-// and keyboard, aria-sort, ties keep their order), /plans folds each plan to one line, the
+// Issue 15, the configuration side of the console: /plans folds each plan to one line, the
 // Limits tab shows each limit's live counter beside it, and Hottest limits stays readable
-// at 390 px. Screenshots (light, dark, 390 px phone) go to
-// tests/e2e/screenshots/console-config-*.png for a person to look at.
-
-const SHOTS = "tests/e2e/screenshots";
-const bootstrap = process.env.SLUICE_BOOTSTRAP_TOKEN ?? "test-bootstrap-token-000000000000";
-const admin = { authorization: `Bearer ${bootstrap}` };
+// at 390 px (the tables' sorting: console-sorting.spec.ts). Screenshots (light, dark, 390 px
+// phone) go to tests/e2e/screenshots/console-config-*.png for a person to look at.
 
 let page: Page;
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ browser }) => {
-  mkdirSync(SHOTS, { recursive: true });
   page = await signedIn(browser, operator);
 });
 
-async function shots(name: string): Promise<void> {
-  const size = page.viewportSize() ?? { width: 1280, height: 720 };
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.screenshot({ path: `${SHOTS}/console-config-${name}-light.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: "dark" });
-  await page.screenshot({ path: `${SHOTS}/console-config-${name}-dark.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${SHOTS}/console-config-${name}-phone.png`, fullPage: true });
-  await page.setViewportSize(size);
-}
-
-/** The texts of one column (by its header's label) of a table, top to bottom. */
-async function column(table: Locator, label: string): Promise<string[]> {
-  const headers = await table.locator(":scope > thead th").allTextContents();
-  const index = headers.findIndex((h) => h.replace(/[▲▼↕]/g, "").trim() === label);
-  expect(index, `column ${label} in ${headers.join(" | ")}`).toBeGreaterThanOrEqual(0);
-  return table.locator(`:scope > tbody > tr > :nth-child(${index + 1})`).allInnerTexts();
-}
-
-const header = (table: Locator, label: string) =>
-  table.locator(":scope > thead th").filter({ has: page.getByRole("button", { name: label, exact: false }) });
-
-const byText = (a: string, b: string) => a.localeCompare(b);
-
-/** Clicks a text column's header twice: A to Z, then Z to A, aria-sort saying which. */
-async function sortsAsText(table: Locator, label: string): Promise<void> {
-  const th = header(table, label);
-  await expect(th).toHaveAttribute("aria-sort", "none");
-  const before = await column(table, label);
-  expect(before.length, `${label}: rows to sort`).toBeGreaterThan(1);
-  await th.getByRole("button").click();
-  await expect(th).toHaveAttribute("aria-sort", "ascending");
-  expect(await column(table, label)).toEqual([...before].sort(byText));
-  await th.getByRole("button").click();
-  await expect(th).toHaveAttribute("aria-sort", "descending");
-  expect(await column(table, label)).toEqual([...before].sort(byText).reverse());
-}
-
-/** A second member of acme (the seed has one), joined by invitation as a person would. */
-async function secondMember(browser: Browser): Promise<void> {
-  await page.goto("/tenants/acme/members");
-  const form = page.getByTestId("invite-member");
-  await form.getByLabel("Email").fill(`${uniqueSlug("sorter")}@invite.test`);
-  await form.getByRole("button", { name: "Invite" }).click();
-  const link = (await page.getByTestId("secret-value").textContent()) ?? "";
-  const invited = await (await browser.newContext()).newPage();
-  await invited.goto(link);
-  const join = invited.getByTestId("create-account");
-  await join.getByLabel("Your name").fill("Aaron Sorter");
-  await join.getByLabel("Choose a password").fill("a-sorter-password");
-  await join.getByRole("button", { name: "Create account" }).click();
-  await expect(invited).toHaveURL(/\/login\?notice=account-ready/);
-  await invited.context().close();
-  // and two invitations left pending, for the invitations table
-  for (const who of ["zz-pending", "aa-pending"]) {
-    await page.goto("/tenants/acme/members");
-    await form.getByLabel("Email").fill(`${uniqueSlug(who)}@invite.test`);
-    await form.getByRole("button", { name: "Invite" }).click();
-    await expect(page.getByTestId("secret-value")).toBeVisible();
-  }
-}
-
-test("every configuration table sorts by its headers, by mouse and by keyboard", async ({ browser }) => {
-  await secondMember(browser);
-  // two service tokens, so the tokens table has something to order
-  for (const name of ["zeta-sorter", "alpha-sorter"]) {
-    const made = await page.request.post("/api/admin/service-tokens", { headers: admin, data: { name } });
-    expect(made.status()).toBe(201);
-  }
-  const tables: [string, string, string][] = [
-    ["/", "tenants-table", "Tenant"],
-    ["/tenants/acme/keys", "keys-table", "Name"],
-    ["/tenants/acme/routes", "tenant-routes-table", "Pattern"],
-    ["/tenants/acme/members", "members-table", "Member"],
-    ["/tenants/acme/members", "invitations-table", "Invited"],
-    ["/users", "users-table", "Account"],
-    ["/tokens", "tokens-table", "Name"],
-    ["/audit", "audit-table", "Who"],
-  ];
-  for (const [path, testId, label] of tables) {
-    await page.goto(path);
-    await sortsAsText(page.getByTestId(testId), label);
-  }
-
-  // numbers sort high to low first; the audit's newest-first order reversed is oldest first
-  await page.goto("/audit");
-  const audit = page.getByTestId("audit-table");
-  const versions = (await column(audit, "Version")).map((v) => (v === "—" ? 0 : Number(v)));
-  await header(audit, "Version").getByRole("button").click();
-  await expect(header(audit, "Version")).toHaveAttribute("aria-sort", "descending");
-  const sortedVersions = (await column(audit, "Version")).map((v) => (v === "—" ? 0 : Number(v)));
-  expect(sortedVersions).toEqual([...versions].sort((a, b) => b - a));
-
-  // ties keep the server's order (stable): tenants on the same plan stay in list order
-  await page.goto("/");
-  const tenants = page.getByTestId("tenants-table");
-  const listed = await column(tenants, "Tenant");
-  const plans = await column(tenants, "Plan");
-  expect(new Set(plans).size).toBeLessThan(plans.length); // some plan is shared: a tie to keep
-  const planOf = new Map(listed.map((t, i) => [t, plans[i]!]));
-  // keyboard: the header is a button; Enter sorts, Space reverses
-  await header(tenants, "Plan").getByRole("button").focus();
-  await page.keyboard.press("Enter");
-  await expect(header(tenants, "Plan")).toHaveAttribute("aria-sort", "ascending");
-  const expected = [...listed].sort((a, b) => byText(planOf.get(a)!, planOf.get(b)!));
-  expect(await column(tenants, "Tenant")).toEqual(expected);
-  await page.keyboard.press("Space");
-  await expect(header(tenants, "Plan")).toHaveAttribute("aria-sort", "descending");
-  const reversed = [...listed].sort((a, b) => byText(planOf.get(b)!, planOf.get(a)!));
-  expect(await column(tenants, "Tenant")).toEqual(reversed);
-
-  // a plan's limits sort too (by name; by rule = rate, highest first)
-  await page.goto("/plans");
-  await page.getByTestId("plan-free").locator("summary").click();
-  const free = page.getByTestId("plan-free").locator("table");
-  await sortsAsText(free, "Limit");
-  await header(free, "Rule").getByRole("button").click();
-  expect(await column(free, "Limit")).toEqual(["tenant-rpm", "key-rps", "ip-per-min"]);
-
-  await page.goto("/tenants/acme/keys");
-  await header(page.getByTestId("keys-table"), "Name").getByRole("button").click();
-  await shots("sorting");
-});
+const shots = (name: string): Promise<void> => threeShots(page, `console-config-${name}`);
 
 test("/plans folds every plan to one line and stays short with many plans", async () => {
-  const exported = await page.request.get("/api/admin/config", { headers: admin });
+  const exported = await page.request.get("/api/admin/config", { headers: adminHeaders });
   expect(exported.status()).toBe(200);
   const doc = (await exported.json()) as { plans: { name: string; limits: unknown[] }[] };
   // ten more plans of eight limits each: the old page drew every one as a full table
@@ -162,7 +34,7 @@ test("/plans folds every plan to one line and stays short with many plans", asyn
     })),
   }));
   const put = await page.request.put("/api/admin/config", {
-    headers: admin,
+    headers: adminHeaders,
     data: { plans: [...doc.plans, ...tall] },
   });
   expect(put.status(), await put.text()).toBe(200);
@@ -189,7 +61,7 @@ test("/plans folds every plan to one line and stays short with many plans", asyn
     expect(folded).toBeLessThan(unfolded / 2);
   } finally {
     const restored = await page.request.put("/api/admin/config", {
-      headers: admin,
+      headers: adminHeaders,
       data: { plans: doc.plans },
     });
     expect(restored.status()).toBe(200);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { Redis } from "ioredis";
-import { check, operator, query } from "./support/dashboard";
+import { check, operator, query, signedIn } from "./support/dashboard";
 
 // The ops console as issue 15 found it wanting: degraded decisions visible, drill-down and
 // headings that say what is shown, rejection rate on long ranges, the phone layout, the
@@ -51,13 +51,8 @@ let page: Page;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ browser }) => {
-  page = await (await browser.newContext()).newPage();
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(operator.email);
-  await page.getByLabel("Password").fill(operator.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
   // the first sign-in after the apps start can be slow on a loaded machine
-  await expect(page.getByTestId("signed-in-as")).toContainText(operator.email, { timeout: 20_000 });
+  page = await signedIn(browser, operator, 20_000);
 });
 
 async function themed(options: { colorScheme: "light" | "dark"; width?: number }): Promise<Page> {

@@ -1,39 +1,23 @@
 import { expect, test, type Page } from "@playwright/test";
-import { check, operator, uniqueSlug } from "./support/dashboard";
+import { adminHeaders, seedTenant } from "./support/admin-api";
+import { check, operator, signedIn, uniqueSlug } from "./support/dashboard";
+import { SHOTS } from "./support/shots";
 
 // The what-if replay in the limit editor (docs/replay.md): real checks are recorded by the
 // running app, the editor lowers a limit, and the replay shows what the lower limit would
 // have rejected of that traffic against what today's rejected. Screenshots (light, dark,
 // 390 px) go to tests/e2e/screenshots/replay-*.png, looked at by a person, not diffed.
 
-const SHOTS = "tests/e2e/screenshots";
-const bootstrap = process.env.SLUICE_BOOTSTRAP_TOKEN ?? "test-bootstrap-token-000000000000";
 const slug = uniqueSlug("replay");
-const auth = { authorization: `Bearer ${bootstrap}` };
 let page: Page;
 
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ browser }) => {
-  page = await (await browser.newContext()).newPage();
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(operator.email);
-  await page.getByLabel("Password").fill(operator.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
   // the first sign-in after the apps start can be slow on a loaded machine
-  await expect(page.getByTestId("signed-in-as")).toContainText(operator.email, { timeout: 30_000 });
-  const config = await page.request.get("/api/admin/config", { headers: auth });
-  const plan = ((await config.json()) as { plans?: { name: string }[] }).plans?.[0]?.name;
+  page = await signedIn(browser, operator, 30_000);
   const limits = [{ name: "replay-burst", by: "key", algorithm: "token_bucket", limit: 100, window: "1s" }];
-  const put = await page.request.put("/api/admin/config", {
-    headers: auth,
-    data: { tenants: [{ slug, name: "Replay demo", plan, limits }] },
-  });
-  expect(put.status()).toBe(200);
-  for (const name of ["web", "batch"]) {
-    const key = await page.request.post(`/api/admin/tenants/${slug}/keys`, { headers: auth, data: { name } });
-    expect(key.status()).toBe(201);
-  }
+  await seedTenant(page, { slug, name: "Replay demo", limits }, ["web", "batch"]);
   // a burst from two keys: today's limit (100/s) admits it, a limit of 2/s would not
   await Promise.all(
     Array.from({ length: 30 }, (_, i) =>
@@ -111,7 +95,7 @@ test("a subject limit says what the replay cannot know; another tenant's limit i
   await expect(page.getByTestId("replay-caveats")).toContainText("busiest 50 subjects");
   // the replay API refuses a range past an hour, naming the field
   const tooLong = await page.request.post("/api/admin/replay", {
-    headers: auth,
+    headers: adminHeaders,
     data: {
       tenant: slug,
       by: "key",

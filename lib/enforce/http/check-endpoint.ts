@@ -1,7 +1,7 @@
 import "server-only";
 import { decideBatch } from "@/lib/enforce/batch";
 import { parseBatch, parseCheck } from "@/lib/enforce/body-schema";
-import type { CheckAnswer } from "@/lib/enforce/check-service";
+import type { CheckAnswer } from "@/lib/enforce/check-answer";
 import type { Enforcement } from "@/lib/enforce/runtime";
 import type { Caller } from "@/lib/enforce/service-auth";
 import {

@@ -8,7 +8,7 @@ import {
   tooLarge,
   UNAUTHORIZED,
 } from "@/lib/enforce/http/check-endpoint";
-import type { FrontHandler } from "@/lib/enforce/http/front/connection";
+import type { FrontHandler } from "@/lib/enforce/http/front/contract";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
 
 // The check endpoints as the lean front serves them (lib/enforce/http/front): the same

@@ -4,15 +4,17 @@ import { connect as connectTls } from "node:tls";
 import { ReplyError, RespReader, type RespValue } from "@/lib/limiter/lean-redis/resp-reader";
 import type { HotClient, ReplyCallback, Script } from "@/lib/limiter/script-client";
 import type { RedisAddress, SentinelLocator } from "@/lib/limiter/lean-redis/sentinel-locator";
+import { PING, scriptCommand, setupCommands } from "@/lib/limiter/lean-redis/resp-commands";
+import { PendingReplies, type Pending } from "@/lib/limiter/lean-redis/pending-replies";
 
 // The limiter's own connection to a single Redis, for the check path only: it sends script
 // calls (EVALSHA, EVAL after NOSCRIPT) and PINGs, encoded straight into one string per
-// command, and reads the replies with RespReader. ioredis does far more per command
-// (Command objects, promises, argument flattening, a generic decoder): on the check path
-// that was about a tenth of the server's CPU. Fail-fast like the hot path needs: nothing is
-// queued while disconnected (`ready` is false and callers answer degraded), every call in
-// flight fails at once when the connection drops, and it reconnects by itself with a short
-// backoff. Redis Cluster keeps ioredis (lib/limiter/ioredis-scripts.ts). Behind Redis
+// command (resp-commands.ts), and reads the replies with RespReader. ioredis does far more
+// per command (Command objects, promises, argument flattening, a generic decoder): on the
+// check path that was about a tenth of the server's CPU. Fail-fast like the hot path needs:
+// nothing is queued while disconnected (`ready` is false and callers answer degraded), every
+// call in flight fails at once when the connection drops, and it reconnects by itself with a
+// short backoff. Redis Cluster keeps ioredis (lib/limiter/ioredis-scripts.ts). Behind Redis
 // Sentinel (`sentinel`), every connection first asks the sentinels where the master is,
 // checks ROLE, and is dropped (so re-resolved) on a +switch-master or a READONLY reply.
 
@@ -36,26 +38,11 @@ export interface LeanRedisOptions {
 
 type Status = "connecting" | "ready" | "closed" | "ended";
 
-interface Pending {
-  done: ReplyCallback;
-  /** a script call that may be sent again as EVAL after NOSCRIPT */
-  retry?: { script: Script; keys: readonly string[]; args: readonly (string | number)[] };
-}
-
-const arg = (value: string): string => `$${Buffer.byteLength(value)}\r\n${value}\r\n`;
-
-function command(parts: readonly string[]): string {
-  let text = `*${parts.length}\r\n`;
-  for (const part of parts) text += arg(part);
-  return text;
-}
-
 export class LeanRedis implements HotClient {
   private socket: Socket | null = null;
   private status: Status = "closed";
   private readonly reader = new RespReader();
-  private pending: Pending[] = [];
-  private head = 0;
+  private readonly pending = new PendingReplies();
   private attempt = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly readyListeners: Array<() => void> = [];
@@ -84,11 +71,12 @@ export class LeanRedis implements HotClient {
     args: readonly (string | number)[],
     done: ReplyCallback,
   ): void {
-    this.send(this.scriptCommand("EVALSHA", script.sha, keys, args), { done, retry: { script, keys, args } });
+    const text = scriptCommand("EVALSHA", script.sha, keys, args, this.prefix);
+    this.send(text, { done, retry: { script, keys, args } });
   }
 
   ping(done: ReplyCallback): void {
-    this.send("*1\r\n$4\r\nPING\r\n", { done });
+    this.send(PING, { done });
   }
 
   disconnect(): void {
@@ -96,18 +84,6 @@ export class LeanRedis implements HotClient {
     this.options.sentinel?.stop();
     if (this.timer) clearTimeout(this.timer);
     this.socket?.destroy();
-  }
-
-  private scriptCommand(
-    verb: "EVALSHA" | "EVAL",
-    body: string,
-    keys: readonly string[],
-    args: readonly (string | number)[],
-  ): string {
-    let text = `*${3 + keys.length + args.length}\r\n${arg(verb)}${arg(body)}${arg(String(keys.length))}`;
-    for (const key of keys) text += arg(this.prefix + key);
-    for (const value of args) text += arg(typeof value === "string" ? value : String(value));
-    return text;
   }
 
   private send(text: string, entry: Pending): void {
@@ -137,7 +113,7 @@ export class LeanRedis implements HotClient {
   }
 
   private open(address: RedisAddress): void {
-    const { protocol, username, password, pathname } = this.target;
+    const { protocol } = this.target;
     const host = address.host;
     const options = { host, port: address.port };
     const socket =
@@ -150,21 +126,8 @@ export class LeanRedis implements HotClient {
     );
     socket.once(protocol === "rediss:" ? "secureConnect" : "connect", () => {
       socket.setTimeout(0);
-      const setup: string[] = [];
-      if (password)
-        setup.push(
-          command(
-            username
-              ? ["AUTH", decodeURIComponent(username), decodeURIComponent(password)]
-              : ["AUTH", decodeURIComponent(password)],
-          ),
-        );
-      const db = Number(pathname.slice(1) || 0);
-      if (db > 0) setup.push(command(["SELECT", String(db)]));
-      if (this.options.clientName) setup.push(command(["CLIENT", "SETNAME", this.options.clientName]));
-      if (this.options.sentinel) setup.push(command(["ROLE"]));
-      for (const script of this.options.scripts ?? []) setup.push(command(["SCRIPT", "LOAD", script.lua]));
-      this.handshake(socket, setup);
+      const { clientName, sentinel, scripts } = this.options;
+      this.handshake(socket, setupCommands(this.target, { clientName, checkRole: !!sentinel, scripts }));
     });
     socket.on("data", (chunk: Buffer) => {
       try {
@@ -204,19 +167,14 @@ export class LeanRedis implements HotClient {
   }
 
   private readonly deliver = (value: RespValue): void => {
-    const entry = this.pending[this.head];
+    const entry = this.pending.next();
     if (entry === undefined) throw new Error("RESP: a reply without a command");
-    this.pending[this.head++] = undefined as unknown as Pending;
-    if (this.head > 1024 && this.head * 2 > this.pending.length) {
-      this.pending = this.pending.slice(this.head);
-      this.head = 0;
-    }
     if (value instanceof ReplyError) {
       // SCRIPT FLUSH: send the text once. Its answer comes after those of calls sent since,
       // which Redis may already have run: each call stays atomic, only their order changes.
       if (entry.retry && value.message.startsWith("NOSCRIPT")) {
         const { script, keys, args } = entry.retry;
-        this.send(this.scriptCommand("EVAL", script.lua, keys, args), { done: entry.done });
+        this.send(scriptCommand("EVAL", script.lua, keys, args, this.prefix), { done: entry.done });
         return;
       }
       entry.done(value);
@@ -231,9 +189,7 @@ export class LeanRedis implements HotClient {
     if (socket !== this.socket) return;
     this.socket = null;
     this.reader.reset();
-    const failed = this.pending.slice(this.head);
-    this.pending = [];
-    this.head = 0;
+    const failed = this.pending.drain();
     const ended = this.status === "ended";
     if (!ended) this.status = "closed";
     const error = new Error("the Redis connection closed");

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { expect, type Browser, type Page } from "@playwright/test";
 import pg from "pg";
 import { demoPassword } from "../../../prisma/seed/demo-secrets";
+import { adminHeaders } from "./admin-api";
 
 // Shared by the dashboard specs: sign-in (once per role per file, to stay far below the
 // login limits), the bootstrap-token check call, and read-only database probes.
@@ -14,18 +15,25 @@ export const viewer = {
   email: "viewer@acme.example",
   password: demoPassword(process.env.NEXTAUTH_SECRET ?? "test-secret-test-secret-test-secret-0", "viewer"),
 };
-const bootstrap = process.env.SLUICE_BOOTSTRAP_TOKEN ?? "test-bootstrap-token-000000000000";
 
 export const uniqueSlug = (prefix: string) =>
   `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
-export async function signedIn(browser: Browser, who: { email: string; password: string }): Promise<Page> {
+/**
+ * A new page signed in as `who`. `timeoutMs`: how long to wait for it (the first sign-in
+ * after the apps start can be slow on a loaded machine); the expect default otherwise.
+ */
+export async function signedIn(
+  browser: Browser,
+  who: { email: string; password: string },
+  timeoutMs?: number,
+): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await page.goto("/login");
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByTestId("signed-in-as")).toContainText(who.email);
+  await expect(page.getByTestId("signed-in-as")).toContainText(who.email, { timeout: timeoutMs });
   return page;
 }
 
@@ -38,7 +46,7 @@ export interface Decision {
 
 export async function check(page: Page, body: Record<string, unknown>): Promise<Decision> {
   const response = await page.request.post("/api/check", {
-    headers: { authorization: `Bearer ${bootstrap}` },
+    headers: adminHeaders,
     data: body,
   });
   expect(response.status()).toBe(200);

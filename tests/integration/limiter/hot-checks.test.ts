@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CheckService, type CheckAnswer } from "@/lib/enforce/check-service";
+import type { CheckAnswer } from "@/lib/enforce/check-answer";
+import { CheckService } from "@/lib/enforce/check-service";
 import type { ConfigHolder, VersionListener } from "@/lib/enforce/config-holder";
 import { buildIndex, type ConfigIndex } from "@/lib/enforce/config-index";
 import { LimiterStore } from "@/lib/enforce/limiter-store";

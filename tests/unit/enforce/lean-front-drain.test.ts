@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import type { FrontHandler } from "@/lib/enforce/http/front/connection";
+import type { FrontHandler } from "@/lib/enforce/http/front/contract";
 import { LeanFront } from "@/lib/enforce/http/front/lean-front";
 import { parseEnv, workerCount } from "@/lib/env";
 

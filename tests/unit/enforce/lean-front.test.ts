@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FrontHandler } from "@/lib/enforce/http/front/connection";
+import type { FrontHandler } from "@/lib/enforce/http/front/contract";
 import { LeanFront } from "@/lib/enforce/http/front/lean-front";
 
 // The lean front on real sockets in front of a real node:http server: plain check requests

@@ -2,11 +2,12 @@ import type { Socket } from "node:net";
 import type { HttpAnswer } from "@/lib/enforce/http/answer";
 import { atTurnEnd } from "@/lib/enforce/http/turn-end-writes";
 import {
-  MAX_HEAD_BYTES,
+  HEAD_FOREIGN,
+  headEnd,
   parseRequestHead,
-  type Endpoint,
   type LeanRequest,
 } from "@/lib/enforce/http/front/request-head";
+import type { ConnectionOptions, FrontHandler } from "@/lib/enforce/http/front/contract";
 import { AnswerQueue, type AnswerSlot } from "@/lib/enforce/http/front/answer-queue";
 import { responseHead } from "@/lib/enforce/http/front/response-text";
 import { errorAnswer } from "@/lib/enforce/http/answer";
@@ -16,20 +17,6 @@ import { errorAnswer } from "@/lib/enforce/http/answer";
 // (answer-queue.ts). The first request it does not
 // accept, and everything after it, goes to node:http: once the answers before it are
 // written, the unread bytes are put back on the socket and the socket is handed over.
-
-export interface FrontHandler {
-  bodyLimit(endpoint: Endpoint): number;
-  /** The refusal of a request whose body is over the limit (401 or 413); the connection then closes. */
-  refuse(request: LeanRequest): HttpAnswer;
-  /** Answers a request with its body read; `respond` is called once, now or later. */
-  serve(request: LeanRequest, body: string, respond: (answer: HttpAnswer) => void): void;
-}
-
-export interface ConnectionOptions {
-  keepAliveSeconds: number;
-  /** the socket, paused, with the bytes not yet read by this connection */
-  handOff(socket: Socket, unread: Buffer | null): void;
-}
 
 /** Unanswered requests per connection before reading pauses (a pipelining client). */
 const MAX_IN_FLIGHT = 256;
@@ -158,16 +145,9 @@ export class FrontConnection {
   private nextRequest(data: Buffer): boolean {
     let request = this.request;
     if (request === null) {
-      const end = data.indexOf("\r\n\r\n");
-      // A head ending in a bare LF is not this parser's: node:http answers it (400 or
-      // parses it) rather than the front waiting for a CRLF that never comes. (With a
-      // CRLF end found, a bare LF inside the head makes parseRequestHead refuse it.)
-      if (end < 0 && (data.indexOf("\n\n") >= 0 || data.indexOf("\n\r\n") >= 0)) {
-        this.handOff();
-        return false;
-      }
-      if (end < 0 || end > MAX_HEAD_BYTES) {
-        if (end >= 0 || data.length > MAX_HEAD_BYTES) this.handOff();
+      const end = headEnd(data);
+      if (end < 0) {
+        if (end === HEAD_FOREIGN) this.handOff();
         return false;
       }
       request = parseRequestHead(data.toString("latin1", 0, end));

@@ -1,5 +1,6 @@
 import type { Server as NetServer, Socket } from "node:net";
-import { FrontConnection, type FrontHandler } from "@/lib/enforce/http/front/connection";
+import { FrontConnection } from "@/lib/enforce/http/front/connection";
+import type { FrontHandler } from "@/lib/enforce/http/front/contract";
 import { startDateClock, stopDateClock } from "@/lib/enforce/http/front/response-text";
 
 // The lean front: the app's own HTTP server accepts every connection, but the connection

@@ -19,6 +19,24 @@ export interface LeanRequest {
 /** node:http's default limit on a request head; a longer head is left to it (431). */
 export const MAX_HEAD_BYTES = 16 * 1024;
 
+/** headEnd: the head is not complete yet; more bytes may complete it. */
+export const HEAD_INCOMPLETE = -1;
+/** headEnd: not this parser's head (a bare-LF end, or longer than node:http allows). */
+export const HEAD_FOREIGN = -2;
+
+/** Where the head at the start of `data` ends (its CRLF CRLF), or HEAD_INCOMPLETE or HEAD_FOREIGN. */
+export function headEnd(data: Buffer): number {
+  const end = data.indexOf("\r\n\r\n");
+  // A head ending in a bare LF is not this parser's: node:http answers it (400 or
+  // parses it) rather than the front waiting for a CRLF that never comes. (With a
+  // CRLF end found, a bare LF inside the head makes parseRequestHead refuse it.)
+  if (end < 0 && (data.indexOf("\n\n") >= 0 || data.indexOf("\n\r\n") >= 0)) return HEAD_FOREIGN;
+  if (end < 0 || end > MAX_HEAD_BYTES) {
+    return end >= 0 || data.length > MAX_HEAD_BYTES ? HEAD_FOREIGN : HEAD_INCOMPLETE;
+  }
+  return end;
+}
+
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // RFC 9110 field-value characters (latin1 text: bytes 0x80-0xff are obs-text); no CR or LF.
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;

@@ -1,20 +1,7 @@
 // The what-if replay a dry-run import answers (docs/replay.md), as lines for `config diff`:
 // per changed limit, the checks of the last hour and what today's and the proposed values
 // would have rejected of them.
-
-export interface ReplayAnswer {
-  replays: {
-    tenant: string;
-    key: string | null;
-    limit: string;
-    route: string | null;
-    result: {
-      totals: { checks: number; currentRejected: number; proposedRejected: number };
-      bounds: { truncated: boolean };
-    };
-  }[];
-  leftOut: number;
-}
+import type { ReplayAnswer } from "./views";
 
 const n = (v: number): string => v.toLocaleString("en-US");
 

@@ -5,17 +5,7 @@ import { CliError, EXIT_OK } from "../errors";
 import { expectJson, request } from "../http";
 import type { Io } from "../io";
 import type { Connection } from "../options";
-
-interface EndpointRow {
-  id: string;
-  name: string;
-  url: string;
-  format: string;
-  secretPrefix: string;
-  allowPrivate: boolean;
-  createdAt: string;
-  disabledAt: string | null;
-}
+import type { CreatedEndpoint, EndpointList, EndpointRow } from "../views";
 
 export interface EndpointFlags {
   format?: string;
@@ -44,7 +34,7 @@ export async function endpointsList(
   tenant: string,
 ): Promise<number> {
   const reply = await request(connection, "GET", alertsPath(tenant, "endpoints"));
-  const body = expectJson("Listing alert endpoints", reply) as { endpoints: EndpointRow[] };
+  const body = expectJson("Listing alert endpoints", reply) as EndpointList;
   if (json) io.out(JSON.stringify(body, null, 2));
   else if (body.endpoints.length === 0) io.out(`Tenant ${tenant} has no alert endpoints.`);
   else for (const e of body.endpoints) io.out(line(e));
@@ -71,10 +61,7 @@ export async function endpointsAdd(
   const reply = await request(connection, "POST", alertsPath(tenant, "endpoints"), {
     body: JSON.stringify(body),
   });
-  const created = expectJson("Adding the alert endpoint", reply, 201) as {
-    endpoint: EndpointRow;
-    secret: string;
-  };
+  const created = expectJson("Adding the alert endpoint", reply, 201) as CreatedEndpoint;
   if (json) io.out(JSON.stringify(created, null, 2));
   else {
     io.err(

@@ -7,32 +7,7 @@ import { expectJson, request } from "../http";
 import type { Io } from "../io";
 import type { Connection } from "../options";
 import { alertsPath } from "./alerts-endpoints";
-
-interface RuleRow {
-  id: string;
-  name: string;
-  kind: string;
-  limitName: string | null;
-  keyName: string | null;
-  route: string | null;
-  thresholdPct: number | null;
-  forSeconds: number;
-  endpoint: string;
-  disabledAt: string | null;
-  firing?: boolean;
-}
-
-interface DeliveryRow {
-  id: string;
-  event: string;
-  rule: string;
-  endpoint: string;
-  status: string;
-  attempts: number;
-  responseCode: number | null;
-  lastError: string | null;
-  createdAt: string;
-}
+import type { DeliveryList, RuleList, RuleRow } from "../views";
 
 export interface RuleFlags {
   kind?: string;
@@ -72,7 +47,7 @@ export async function rulesList(
   tenant: string,
 ): Promise<number> {
   const reply = await request(connection, "GET", alertsPath(tenant, "rules"));
-  const body = expectJson("Listing alert rules", reply) as { rules: RuleRow[] };
+  const body = expectJson("Listing alert rules", reply) as RuleList;
   if (json) io.out(JSON.stringify(body, null, 2));
   else if (body.rules.length === 0) io.out(`Tenant ${tenant} has no alert rules.`);
   else for (const r of body.rules) io.out(ruleLine(r));
@@ -132,7 +107,7 @@ export async function deliveriesList(
 ): Promise<number> {
   const query = limit === undefined ? "" : `?limit=${encodeURIComponent(limit)}`;
   const reply = await request(connection, "GET", `${alertsPath(tenant, "deliveries")}${query}`);
-  const body = expectJson("Listing alert deliveries", reply) as { deliveries: DeliveryRow[] };
+  const body = expectJson("Listing alert deliveries", reply) as DeliveryList;
   if (json) io.out(JSON.stringify(body, null, 2));
   else if (body.deliveries.length === 0) io.out(`Tenant ${tenant} has no alert deliveries.`);
   else

@@ -6,21 +6,9 @@ import { exportScopedTo } from "../export-scope";
 import { expectJson, failure, isApiError, request } from "../http";
 import type { Io } from "../io";
 import { unifiedDiff } from "../line-diff";
-import { replayLines, type ReplayAnswer } from "../replay-lines";
+import { replayLines } from "../replay-lines";
 import type { Connection } from "../options";
-
-interface ChangeItem {
-  action: string;
-  target: string;
-  name: string;
-}
-
-interface ImportAnswer {
-  configVersion: number | null;
-  changes: ChangeItem[];
-  /** dry runs: the what-if replay of changed limits (docs/replay.md) */
-  replay?: ReplayAnswer;
-}
+import type { ChangeItem, ImportAnswer } from "../views";
 
 export interface ConfigContext {
   connection: Connection;

@@ -4,6 +4,7 @@ import { CliError, EXIT_CHANGES, EXIT_OK } from "../errors";
 import { expectJson, request } from "../http";
 import type { Io } from "../io";
 import type { Connection } from "../options";
+import type { Decision, ResetAnswer, StateAnswer } from "../views";
 
 export interface CounterFlags {
   "api-key"?: string;
@@ -14,15 +15,6 @@ export interface CounterFlags {
   cost?: string;
   limit?: string;
   "dry-run"?: boolean;
-}
-
-interface Decision {
-  allowed: boolean;
-  reason?: string | null;
-  tenant?: string | null;
-  remaining?: number | null;
-  retryAfterMs?: number | null;
-  limits?: { name: string; limit: number; remaining: number | null; allowed: boolean }[];
 }
 
 function positiveInt(value: string | undefined, flag: string): number | undefined {
@@ -75,19 +67,6 @@ function counterQuery(flags: CounterFlags): URLSearchParams {
   return query;
 }
 
-interface StateAnswer {
-  limits: {
-    name: string;
-    level: string;
-    limit: number;
-    windowMs: number;
-    remaining: number;
-    wouldAllow: boolean;
-    retryAfterMs: number | null;
-  }[];
-  skipped: { name: string; by: string; reason: string }[];
-}
-
 export async function state(
   connection: Connection,
   io: Io,
@@ -117,7 +96,7 @@ export async function reset(
   if (flags.limit === undefined) throw new CliError("--limit: required (the limit's name).");
   const body = Object.fromEntries([...counterQuery(flags), ["limit", flags.limit]]);
   const reply = await request(connection, "POST", "/api/admin/reset", { body: JSON.stringify(body) });
-  const answer = expectJson("The reset", reply) as { limit: string; deleted: number };
+  const answer = expectJson("The reset", reply) as ResetAnswer;
   io.out(
     json
       ? JSON.stringify(answer, null, 2)

@@ -4,13 +4,7 @@ import { CliError, EXIT_OK } from "../errors";
 import { expectJson, request } from "../http";
 import type { Io } from "../io";
 import type { Connection } from "../options";
-
-interface KeyRow {
-  name: string;
-  prefix: string;
-  createdAt?: string;
-  revokedAt?: string | null;
-}
+import type { CreatedKey, KeyList } from "../views";
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -31,9 +25,7 @@ export async function keysList(
   tenant?: string,
 ): Promise<number> {
   const slug = slugArg(tenant, "tenant");
-  const body = expectJson("Listing keys", await request(connection, "GET", keysPath(slug))) as {
-    keys: KeyRow[];
-  };
+  const body = expectJson("Listing keys", await request(connection, "GET", keysPath(slug))) as KeyList;
   if (json) io.out(JSON.stringify(body, null, 2));
   else if (body.keys.length === 0) io.out(`Tenant ${slug} has no API keys.`);
   else for (const key of body.keys) io.out(`${key.name}\t${key.prefix}…${key.revokedAt ? "\trevoked" : ""}`);
@@ -52,7 +44,7 @@ export async function keysCreate(
   const reply = await request(connection, "POST", keysPath(slug), {
     body: JSON.stringify({ name: keyName }),
   });
-  const created = expectJson("Creating the key", reply, 201) as { name: string; key: string; prefix: string };
+  const created = expectJson("Creating the key", reply, 201) as CreatedKey;
   if (json) io.out(JSON.stringify(created, null, 2));
   else {
     io.err(`Created key ${created.name} of tenant ${slug}. Its secret is shown only now:`);

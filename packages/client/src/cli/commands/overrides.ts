@@ -4,19 +4,7 @@ import { CliError, EXIT_OK } from "../errors";
 import { expectJson, request } from "../http";
 import type { Io } from "../io";
 import type { Connection } from "../options";
-
-interface OverrideRow {
-  id: string;
-  tenant: string;
-  key: string | null;
-  subject: string | null;
-  limit: string;
-  value: number | "disabled";
-  startsAt: string;
-  endsAt: string;
-  state: string;
-  reason: string;
-}
+import type { OverrideList, OverrideRow } from "../views";
 
 export interface OverrideFlags {
   tenant?: string;
@@ -52,9 +40,7 @@ export async function overridesList(
   const body = expectJson(
     "Listing overrides",
     await request(connection, "GET", `/api/admin/overrides${query}`),
-  ) as {
-    overrides: OverrideRow[];
-  };
+  ) as OverrideList;
   if (json) io.out(JSON.stringify(body, null, 2));
   else if (body.overrides.length === 0) io.out("No overrides in force or waiting.");
   else for (const o of body.overrides) io.out(line(o));
