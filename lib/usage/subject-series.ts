@@ -3,8 +3,8 @@ import { randomBytes } from "node:crypto";
 
 // Per-second check counts per subject, for the what-if replay of a subject limit
 // (docs/replay.md). The seconds hashes count per key and route only. Kept in memory for the
-// minute (an array of 60 counters per subject and route, so a check costs two Map lookups
-// and an increment, no string built) and written every WRITE_EVERY_MS as ONE hash field per
+// minute (an array of 60 counters per subject, tenant and route, in one Map by subject for
+// all tenants, so a check costs one Map lookup and an increment, no string built) and written every WRITE_EVERY_MS as ONE hash field per
 // tenant, minute and app process: the minute's busiest SUBJECTS_PER_MINUTE subjects, and
 // the checks of all others per second (not replayed, but counted).
 //
@@ -24,29 +24,35 @@ export const TRACKED_TOTAL = 20_000;
 export const WRITE_EVERY_MS = 15_000;
 export const MAX_VALUE_BYTES = 64 * 1024;
 
-/** One subject's checks per second on one route; `next`: the same subject on another route. */
+/** One subject's checks per second on one route of one tenant; `next`: the same subject elsewhere. */
 interface Slot {
+  tenantId: string;
   route: string;
   counts: Uint32Array;
+  /** its tenant's part of the minute (dirty flag, count of the others) */
+  part: TenantMinute;
   next: Slot | null;
 }
 
-interface MinuteSeries {
-  minute: number;
-  /** the minute's first millisecond */
-  startMs: number;
-  /** subject -> its routes' counts: keyed by subject alone, so a check costs one lookup here */
-  subjects: Map<string, Slot>;
+/** A tenant's part of a minute. */
+interface TenantMinute {
   tracked: number;
   /** checks of subjects not tracked, per second */
   other: Uint32Array;
   dirty: boolean;
 }
 
-interface TenantSeries {
-  current: MinuteSeries;
-  previous: MinuteSeries | null;
-  lastWrite: number;
+/**
+ * One minute of every tenant: subject -> its slots, so a check costs one Map lookup (the
+ * subject's) and no tenant lookup; a tenant's part is looked up only when a slot is added or
+ * a check goes to the others.
+ */
+interface MinuteSeries {
+  minute: number;
+  /** the minute's first millisecond */
+  startMs: number;
+  subjects: Map<string, Slot>;
+  tenants: Map<string, TenantMinute>;
 }
 
 export interface SeriesWrite {
@@ -67,9 +73,7 @@ const newMinute = (minute: number): MinuteSeries => ({
   minute,
   startMs: minute * 60_000,
   subjects: new Map(),
-  tracked: 0,
-  other: new Uint32Array(60),
-  dirty: false,
+  tenants: new Map(),
 });
 
 /** "second:" and ",second:" for each second: a flush builds one string per pair, not per second */
@@ -97,64 +101,61 @@ export function unsparse(text: string): Array<[number, number]> {
 }
 
 export class SubjectSeries {
-  private readonly tenants = new Map<string, TenantSeries>();
+  private current: MinuteSeries | null = null;
+  private previous: MinuteSeries | null = null;
+  /** when each tenant's minute was last written (the current minute's every WRITE_EVERY_MS) */
+  private readonly lastWrite = new Map<string, number>();
   private tracked = 0;
   private dirty = false;
-  private lastTenantId = "";
-  private lastTenant: TenantSeries | undefined;
 
   /** `writer` names this process's field (random by default: processes never overwrite each other) */
   constructor(private readonly writer = randomBytes(6).toString("hex")) {}
 
   add(tenantId: string, route: string, subject: string, nowMs: number): void {
-    // the last tenant cached: checks come in bursts per tenant, and its Map lookup is skipped
-    let tenant = tenantId === this.lastTenantId ? this.lastTenant : this.tenants.get(tenantId);
-    if (!tenant) tenant = this.addTenant(tenantId, nowMs);
-    this.lastTenantId = tenantId;
-    this.lastTenant = tenant;
-    let series = tenant.current;
+    let series = this.current;
     // the second from the minute's start: no minute arithmetic unless the minute changed
-    let offset = nowMs - series.startMs;
+    let offset = series === null ? -1 : nowMs - series.startMs;
     if (offset < 0 || offset >= 60_000) {
-      const found = this.otherMinute(tenant, nowMs);
-      if (!found) return;
-      series = found;
+      series = this.otherMinute(nowMs);
+      if (series === null) return;
       offset = nowMs - series.startMs;
     }
     const second = (offset / 1_000) | 0;
-    series.dirty = this.dirty = true;
-    const first = series.subjects.get(subject);
+    this.dirty = true;
+    const first = series!.subjects.get(subject);
     let slot: Slot | undefined | null = first;
-    while (slot && slot.route !== route) slot = slot.next;
+    while (slot && (slot.route !== route || slot.tenantId !== tenantId)) slot = slot.next;
     if (slot) {
       slot.counts[second]! += 1;
+      slot.part.dirty = true;
       return;
     }
-    if (series.tracked >= TRACKED_PER_MINUTE || this.tracked >= TRACKED_TOTAL) {
-      series.other[second]! += 1;
+    let part = series!.tenants.get(tenantId);
+    if (part === undefined) {
+      part = { tracked: 0, other: new Uint32Array(60), dirty: false };
+      series!.tenants.set(tenantId, part);
+    }
+    part.dirty = true;
+    if (part.tracked >= TRACKED_PER_MINUTE || this.tracked >= TRACKED_TOTAL) {
+      part.other[second]! += 1;
       return;
     }
     const counts = new Uint32Array(60);
     counts[second] = 1;
-    series.subjects.set(subject, { route, counts, next: first ?? null });
-    series.tracked++;
+    series!.subjects.set(subject, { tenantId, route, counts, part, next: first ?? null });
+    part.tracked++;
     this.tracked++;
   }
 
-  private addTenant(tenantId: string, nowMs: number): TenantSeries {
-    const tenant = { current: newMinute(Math.floor(nowMs / 60_000)), previous: null, lastWrite: nowMs };
-    this.tenants.set(tenantId, tenant);
-    return tenant;
-  }
-
-  /** The series of a check outside the tenant's current minute: a new minute, the previous one, or none. */
-  private otherMinute(tenant: TenantSeries, nowMs: number): MinuteSeries | null {
+  /** The series of a check outside the current minute: a new minute, the previous one, or none. */
+  private otherMinute(nowMs: number): MinuteSeries | null {
     const minute = Math.floor(nowMs / 60_000);
-    if (minute < tenant.current.minute) return tenant.previous?.minute === minute ? tenant.previous : null; // older than a minute: not worth it
-    this.release(tenant.previous);
-    tenant.previous = tenant.current;
-    tenant.current = newMinute(minute);
-    return tenant.current;
+    if (this.current !== null && minute < this.current.minute)
+      return this.previous?.minute === minute ? this.previous : null; // older than a minute: not worth it
+    this.release(this.previous);
+    this.previous = this.current;
+    this.current = newMinute(minute);
+    return this.current;
   }
 
   get pending(): boolean {
@@ -165,53 +166,74 @@ export class SubjectSeries {
   drain(nowMs: number, force = false): SeriesWrite[] {
     const writes: SeriesWrite[] = [];
     const nowMinute = Math.floor(nowMs / 60_000);
-    for (const [tenantId, tenant] of this.tenants) {
-      for (const series of [tenant.previous, tenant.current]) {
-        if (!series?.dirty) continue;
-        const finished = series.minute < nowMinute;
-        if (!force && !finished && nowMs - tenant.lastWrite < WRITE_EVERY_MS) continue;
-        writes.push({ tenantId, minute: series.minute, field: this.writer, value: encode(series) });
-        series.dirty = false;
-        tenant.lastWrite = nowMs;
+    let pending = false;
+    for (const series of [this.previous, this.current]) {
+      if (series === null) continue;
+      const finished = series.minute < nowMinute;
+      const due: string[] = [];
+      for (const [tenantId, part] of series.tenants) {
+        if (!part.dirty) continue;
+        const last = this.lastWrite.get(tenantId);
+        // a tenant's current minute is first written WRITE_EVERY_MS after its first check
+        if (last === undefined) this.lastWrite.set(tenantId, nowMs);
+        if (force || finished || (last !== undefined && nowMs - last >= WRITE_EVERY_MS)) due.push(tenantId);
+        else pending = true;
       }
-      // a tenant quiet for two minutes: written already, so forgotten
-      if (tenant.current.minute < nowMinute - 1 && !tenant.current.dirty) {
-        this.release(tenant.previous);
-        this.release(tenant.current);
-        this.tenants.delete(tenantId);
-        if (this.lastTenant === tenant) this.lastTenant = undefined;
+      if (due.length === 0) continue;
+      for (const [tenantId, value] of encode(series, new Set(due))) {
+        writes.push({ tenantId, minute: series.minute, field: this.writer, value });
+        (series.tenants.get(tenantId) as TenantMinute).dirty = false;
+        this.lastWrite.set(tenantId, nowMs);
       }
     }
-    this.dirty = [...this.tenants.values()].some((t) => t.current.dirty || t.previous?.dirty);
+    // a minute two behind is written already: forgotten (a check that late is not counted)
+    if (this.previous !== null && this.previous.minute < nowMinute - 1) {
+      this.release(this.previous);
+      this.previous = null;
+    }
+    if (this.current !== null && this.current.minute < nowMinute - 1 && !pending) {
+      this.release(this.current);
+      this.current = null;
+      this.lastWrite.clear();
+    }
+    this.dirty = pending;
     return writes;
   }
 
   private release(series: MinuteSeries | null): void {
-    if (series) this.tracked -= series.tracked;
+    if (series) for (const part of series.tenants.values()) this.tracked -= part.tracked;
   }
 }
 
-/** The busiest subjects kept, the rest folded into the others' counts, within MAX_VALUE_BYTES. */
-function encode(series: MinuteSeries): string {
-  const pairs: Array<{ route: string; subject: string; counts: Uint32Array; total: number }> = [];
+/** Each due tenant's value: its busiest subjects, the rest folded into the others' counts, within MAX_VALUE_BYTES. */
+function encode(series: MinuteSeries, due: Set<string>): Map<string, string> {
+  type Pair = { route: string; subject: string; counts: Uint32Array; total: number };
+  const byTenant = new Map<string, Pair[]>();
+  for (const tenantId of due) byTenant.set(tenantId, []);
   for (const [subject, first] of series.subjects)
     for (let slot: Slot | null = first; slot; slot = slot.next) {
+      const pairs = byTenant.get(slot.tenantId);
+      if (pairs === undefined) continue;
       let total = 0;
       for (let i = 0; i < 60; i++) total += slot.counts[i]!;
       pairs.push({ route: slot.route, subject, counts: slot.counts, total });
     }
-  pairs.sort((a, b) => b.total - a.total);
-  const other = Uint32Array.from(series.other);
-  const kept: Array<[string, string, string]> = [];
-  let bytes = 0;
-  for (const pair of pairs) {
-    // sizes in UTF-16 units: a bound on the JSON's length, enough for a budget
-    const size = pair.route.length + pair.subject.length + 400;
-    if (kept.length < SUBJECTS_PER_MINUTE && bytes + size <= MAX_VALUE_BYTES) {
-      bytes += size;
-      kept.push([pair.route, pair.subject, sparse(pair.counts)]);
-    } else for (let i = 0; i < 60; i++) other[i]! += pair.counts[i]!;
+  const values = new Map<string, string>();
+  for (const [tenantId, pairs] of byTenant) {
+    pairs.sort((a, b) => b.total - a.total);
+    const other = Uint32Array.from((series.tenants.get(tenantId) as TenantMinute).other);
+    const kept: Array<[string, string, string]> = [];
+    let bytes = 0;
+    for (const pair of pairs) {
+      // sizes in UTF-16 units: a bound on the JSON's length, enough for a budget
+      const size = pair.route.length + pair.subject.length + 400;
+      if (kept.length < SUBJECTS_PER_MINUTE && bytes + size <= MAX_VALUE_BYTES) {
+        bytes += size;
+        kept.push([pair.route, pair.subject, sparse(pair.counts)]);
+      } else for (let i = 0; i < 60; i++) other[i]! += pair.counts[i]!;
+    }
+    const value: SeriesValue = { s: kept, o: sparse(other) };
+    values.set(tenantId, JSON.stringify(value));
   }
-  const value: SeriesValue = { s: kept, o: sparse(other) };
-  return JSON.stringify(value);
+  return values;
 }
