@@ -54,10 +54,12 @@ test("/plans folds every plan to one line and stays short with many plans", asyn
     const unfolded = await height();
     test.info().annotations.push({
       type: "plans page height",
-      description: `${folded} px folded, ${unfolded} px with every plan open (12 plans)`,
+      description: `${folded} px folded, ${unfolded} px with every plan open (${doc.plans.length + tall.length} plans)`,
     });
-    console.log(`/plans height: ${folded} px folded, ${unfolded} px with every plan open`);
-    expect(folded).toBeLessThan(2_200);
+    const count = doc.plans.length + tall.length;
+    console.log(`/plans height: ${folded} px folded, ${unfolded} px with every plan open (${count} plans)`);
+    // a line per plan (other suites may have left plans in the test database: a bound per plan)
+    expect(folded).toBeLessThan(500 + 140 * count);
     expect(folded).toBeLessThan(unfolded / 2);
   } finally {
     const restored = await page.request.put("/api/admin/config", {

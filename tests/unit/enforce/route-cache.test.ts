@@ -16,15 +16,28 @@ describe("RouteCache", () => {
     expect(cache.size).toBe(4);
   });
 
-  it("keeps each tenant within its bound without emptying another's", () => {
-    const cache = new RouteCache(10);
+  it("keeps each tenant within its share without emptying another's", () => {
+    const cache = new RouteCache(10, 100);
     cache.resolve(snapshot, "globex", "GET /items/1");
     for (let i = 0; i < 1_000; i++) {
       cache.resolve(snapshot, "acme", `GET /items/${i}`);
       expect(cache.size).toBeLessThanOrEqual(11);
     }
-    expect(cache.size).toBeGreaterThan(1);
+    // globex's entry survived acme's flood: asking again adds nothing
+    const size = cache.size;
+    cache.resolve(snapshot, "globex", "GET /items/1");
+    expect(cache.size).toBe(size);
     cache.clear();
     expect(cache.size).toBe(0);
+  });
+
+  it("stays within its total however many tenants fill their shares", () => {
+    const cache = new RouteCache(10, 100);
+    for (let t = 0; t < 50; t++)
+      for (let i = 0; i < 10; i++) {
+        cache.resolve(snapshot, `t${t}`, `GET /items/${i}`);
+        expect(cache.size).toBeLessThanOrEqual(100);
+      }
+    expect(cache.size).toBeGreaterThan(0);
   });
 });
