@@ -9,7 +9,7 @@ import { resolveRoutes, type RouteResolution, type Snapshot } from "@/lib/config
 // Bounded: a tenant whose raw routes outnumber its share empties its own map, never another's;
 // all of them together past TOTAL (only many tenants can get there) empty everything.
 
-export const ROUTES_PER_TENANT = 5_000;
+export const ROUTES_PER_TENANT = 20_000;
 export const ROUTES_TOTAL = 100_000;
 
 export class RouteCache {

@@ -1,17 +1,26 @@
 // An A/B comparison in one run (issue 20): BENCH_BASE_DIR=<another worktree, built with
-// `npm run build`> runs (b), (g), (e) and (m) against that build too, in the same rounds,
-// as "b@base", "g@base", "e@base", "mix@base". Both builds share the Redis, database and
+// `npm run build`> runs (b), (g), (e), (m), (s1) and (s2) against that build too, in the same
+// rounds, as "b@base", "g@base", "e@base", "mix@base", "s1@base", "s2@base". Both builds share the Redis, database and
 // seed; each round starts both pairs afresh. Two builds compared in separate runs on this
 // shared machine differ by more than the change being measured; here a slow stretch hits both.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { startAppPair, type App } from "./app-server";
 import { sluiceMixPhase, type MixContext } from "./realistic-phases";
+import { distinctPhases } from "./distinct-phases";
 import type { Measured, Phase } from "./rounds";
 
 export const BASE_DIR = process.env.BENCH_BASE_DIR ?? null;
 
-type AppPhase = (name: string, path: string, bodies: string[]) => Promise<Measured>;
+type AppPhase = (
+  name: string,
+  path: string,
+  bodies: string[],
+  rate?: number,
+  connections?: number,
+  seconds?: number,
+  script?: string,
+) => Promise<Measured>;
 
 export interface BaseContext {
   env: Record<string, string>;
@@ -21,6 +30,8 @@ export interface BaseContext {
   checkBodies: string[];
   overBody: string;
   mix: MixContext;
+  /** (s1), (s2): the identical check's keys and routes (distinct-phases.ts) */
+  distinct: { apiKeys: string[]; route: string; itemsRoute: string };
 }
 
 export interface BaseBuild {
@@ -45,6 +56,15 @@ export async function basePhases(context: BaseContext): Promise<BaseBuild> {
       { id: "g@base", run: () => on("quiet")("(g) base build", "/api/check", checkBodies) },
       { id: "e@base", run: () => on("app")("(e) base build", "/api/check", [overBody]) },
       sluiceMixPhase("mix@base", mix, false),
+      ...distinctPhases(
+        (name, path, bodies, script) =>
+          on("app")(name, path, bodies, undefined, undefined, undefined, script),
+        context.distinct.apiKeys,
+        context.distinct.route,
+        context.distinct.itemsRoute,
+        context.token,
+        "@base",
+      ),
     ],
     restart: async (round) => {
       if (round === 0) return;

@@ -37,14 +37,15 @@ export function distinctPhases(
   route: string,
   itemsRoute: string,
   token: string,
+  suffix = "",
 ): Phase[] {
   return [
     {
-      id: "s1",
+      id: `s1${suffix}`,
       run: () => appPhase("(s1) 100k subjects", "/api/check", [], distinctScript(apiKeys, route, token)),
     },
     {
-      id: "s2",
+      id: `s2${suffix}`,
       run: () =>
         appPhase(
           "(s2) 1k route ids x 100k subjects",

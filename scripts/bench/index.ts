@@ -151,7 +151,16 @@ async function main(): Promise<void> {
   };
   const mixes = await mixPhases(mixContext);
   const env = serverEnv;
-  const baseBuild = await basePhases({ env, token, appPhaseOn, checkBodies, overBody, mix: mixContext });
+  const distinct = { apiKeys: setup.keys, route: ROUTE, itemsRoute: ITEMS_PATTERN.replace(":id", "$id") };
+  const baseBuild = await basePhases({
+    env,
+    token,
+    appPhaseOn,
+    checkBodies,
+    overBody,
+    mix: mixContext,
+    distinct,
+  });
   const phases: Phase[] = [
     {
       id: "a",
@@ -181,9 +190,9 @@ async function main(): Promise<void> {
     ...mixes,
     ...distinctPhases(
       (name, path, bodies, script) => appPhase(name, path, bodies, undefined, undefined, undefined, script),
-      setup.keys,
-      ROUTE,
-      ITEMS_PATTERN.replace(":id", "$id"),
+      distinct.apiKeys,
+      distinct.route,
+      distinct.itemsRoute,
       token,
     ),
     { id: "e", run: () => appPhase("(e) key over its limit", "/api/check", [overBody]) },
