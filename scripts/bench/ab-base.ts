@@ -12,7 +12,8 @@ import type { Measured, Phase } from "./rounds";
 
 export const BASE_DIR = process.env.BENCH_BASE_DIR ?? null;
 
-type AppPhase = (
+/** A load phase against an app: bodies in turn, or a wrk `script` of its own. */
+export type AppPhase = (
   name: string,
   path: string,
   bodies: string[],

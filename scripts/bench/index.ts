@@ -9,7 +9,7 @@ import { freshBenchDatabase } from "./database";
 import { load } from "./load";
 import { describe, outcomes } from "./app-metrics";
 import { startAppPair, type App } from "./app-server";
-import { basePhases, interleave } from "./ab-base";
+import { basePhases, interleave, type AppPhase } from "./ab-base";
 import { fullReport } from "./full-report";
 import { cpuMicros } from "./cpu";
 import { runRounds, type Measured, type Phase } from "./rounds";
@@ -117,16 +117,8 @@ async function main(): Promise<void> {
     return { ...result, serverCpu: server1 - server0, redisCpu: redis1 - redis0, note: "", seconds };
   };
   const appPhaseOn =
-    (target: () => App) =>
-    async (
-      name: string,
-      path: string,
-      bodies: string[],
-      rate?: number,
-      connections?: number,
-      seconds?: number,
-      script?: string,
-    ): Promise<Measured> => {
+    (target: () => App): AppPhase =>
+    async (name, path, bodies, rate, connections, seconds, script) => {
       const { url, pid } = target();
       const before = await outcomes(url);
       const result = await phase(name, `${url}${path}`, bodies, pid, rate, connections, seconds, script);
