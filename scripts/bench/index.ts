@@ -6,13 +6,11 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { freshBenchDatabase } from "./database";
-import { load } from "./load";
-import { describe, outcomes } from "./app-metrics";
-import { startAppPair, type App } from "./app-server";
-import { basePhases, interleave, type AppPhase } from "./ab-base";
+import { startAppPair } from "./app-server";
+import { basePhases, interleave } from "./ab-base";
+import { loadPhases } from "./load-phase";
 import { fullReport } from "./full-report";
-import { cpuMicros } from "./cpu";
-import { runRounds, type Measured, type Phase } from "./rounds";
+import { runRounds, type Phase } from "./rounds";
 import { freePort, httpReady, startProcess, stopAll } from "./processes";
 import { startBenchRedis } from "./bench-redis";
 import { localPhases, seedLocal } from "./local-limits";
@@ -32,7 +30,6 @@ const BATCH = 50;
 // BENCH_PHASES=b,c: only those phases (while working on one; no targets, no (f)).
 const ONLY = process.env.BENCH_PHASES ? new Set(process.env.BENCH_PHASES.split(",")) : null;
 const HOOK = ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs"];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (text: string) => console.log(`[bench] ${text}`);
 
 async function main(): Promise<void> {
@@ -89,41 +86,12 @@ async function main(): Promise<void> {
   const overBody = JSON.stringify({ apiKey: setup.overKey, route: ROUTE });
   const token = setup.token;
 
-  const phase = async (
-    name: string,
-    url: string,
-    bodies: string[],
-    serverPid: number | undefined,
-    rate?: number,
-    connections = 50,
-    seconds = SECONDS,
-    script?: string,
-  ): Promise<Measured> => {
-    log(`${name}: warm-up 1 s, then ${seconds} s`);
-    const options = {
-      url,
-      bodies,
-      token,
-      connections,
-      ...(rate ? { rate } : {}),
-      ...(script ? { script } : {}),
-    };
-    await load({ ...options, seconds: 1 });
-    await sleep(300);
-    const [server0, redis0] = [cpuMicros(serverPid), cpuMicros(redisServer.pid)];
-    const result = await load({ ...options, seconds });
-    const [server1, redis1] = [cpuMicros(serverPid), cpuMicros(redisServer.pid)];
-    if (result.failures > 0) log(`${name}: ${result.failures} failed requests`);
-    return { ...result, serverCpu: server1 - server0, redisCpu: redis1 - redis0, note: "", seconds };
-  };
-  const appPhaseOn =
-    (target: () => App): AppPhase =>
-    async (name, path, bodies, rate, connections, seconds, script) => {
-      const { url, pid } = target();
-      const before = await outcomes(url);
-      const result = await phase(name, `${url}${path}`, bodies, pid, rate, connections, seconds, script);
-      return { ...result, note: describe(before, await outcomes(url)) };
-    };
+  const { phase, appPhaseOn } = loadPhases({
+    token,
+    redisPid: redisServer.pid,
+    defaultSeconds: SECONDS,
+    log,
+  });
   const appPhase = appPhaseOn(() => app);
 
   // The over-limit key is spent once; every (e) round then finds it over its limit.
