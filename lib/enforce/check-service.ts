@@ -5,14 +5,8 @@ import type { ConfigHolder } from "@/lib/enforce/config-holder";
 import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
 import { recordedAnswer, refusedAnswer, renderedReply, type CheckAnswer } from "@/lib/enforce/check-answer";
 import { degradedBody, limiterBody } from "@/lib/enforce/decision-body";
-import {
-  buildShape,
-  CheckShapes,
-  keyParts,
-  resolvedFor,
-  shapeKeyOf,
-  subjectParts,
-} from "@/lib/enforce/check-shapes";
+import { buildShape, keyParts, resolvedFor, shapeKeyOf, subjectParts } from "@/lib/enforce/check-shapes";
+import { CheckShapes } from "@/lib/enforce/check-shape-cache";
 import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/enforce/hot-checks";
 import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";

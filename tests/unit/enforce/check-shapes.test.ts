@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildShape, checkParts, CheckShapes, shapeKeyOf } from "@/lib/enforce/check-shapes";
+import { CheckShapes } from "@/lib/enforce/check-shape-cache";
+import { buildShape, checkParts, shapeKeyOf } from "@/lib/enforce/check-shapes";
 import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
 import { resolvedOf } from "@/lib/enforce/resolve";
 import { prepareCheck } from "@/lib/limiter/evaluate-many";
