@@ -1,6 +1,7 @@
 // Child processes of the benchmark: a throwaway Redis and the servers under test, each its
 // own process so the load generator (this process) and a server use separate cores.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream } from "node:fs";
 import { createServer } from "node:net";
 
 const children = new Set<ChildProcess>();
@@ -34,7 +35,12 @@ export async function startProcess(
   });
   children.add(child);
   let output = "";
+  // BENCH_LOG_DIR: every child's output also goes to <dir>/<name>-<pid>.log (GC traces, profiles)
+  const log = process.env.BENCH_LOG_DIR
+    ? createWriteStream(`${process.env.BENCH_LOG_DIR}/${name}-${child.pid}.log`)
+    : null;
   const keep = (chunk: Buffer) => {
+    log?.write(chunk);
     output = (output + chunk.toString()).slice(-8_000);
   };
   child.stdout?.on("data", keep);

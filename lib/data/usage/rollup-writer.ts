@@ -29,26 +29,43 @@ async function fenced(
   stillHeld: () => Promise<boolean>,
   write: (tx: Prisma.TransactionClient) => Promise<void>,
 ) {
-  await db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_ID}::bigint)`;
-    if (!(await stillHeld())) throw new LeaseLost("the rollup lease moved to another server");
-    await write(tx);
-  });
+  await db().$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_ID}::bigint)`;
+      if (!(await stillHeld())) throw new LeaseLost("the rollup lease moved to another server");
+      await write(tx);
+    },
+    // a busy minute is tens of thousands of rows in several statements: more than the
+    // default 5 s an interactive transaction may take
+    { timeout: 60_000, maxWait: 10_000 },
+  );
 }
 
+/**
+ * Rows per INSERT: a statement carries at most 65,535 bind parameters (a 16-bit count in the
+ * protocol), 8 a row. One statement for a whole minute failed from 8,192 rows on (a busy
+ * minute of many keys and routes), so that minute was retried, and refused, forever.
+ */
+export const ROWS_PER_INSERT = 2_000;
+
+/** Writes one minute's rows, all or none (one transaction of ROWS_PER_INSERT-row statements). */
 export async function writeMinute(minuteMs: number, rows: MinuteRow[], stillHeld: () => Promise<boolean>) {
   if (rows.length === 0) return;
   await fenced(stillHeld, async (tx) => {
-    const values = rows.map(
-      (r) =>
-        Prisma.sql`(${at(minuteMs)}, ${r.tenantId}, ${r.keyId}, ${r.route}, ${r.allowed}, ${r.rejected}, ${r.shadowRejected}, ${r.degraded})`,
-    );
-    await tx.$executeRaw`
-      INSERT INTO "UsageMinute" ("minute", "tenantId", "keyId", "route", "allowed", "rejected", "shadowRejected", "degraded")
-      VALUES ${Prisma.join(values)}
-      ON CONFLICT ("tenantId", "minute", "keyId", "route") DO UPDATE SET
-        "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
-        "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded"`;
+    for (let from = 0; from < rows.length; from += ROWS_PER_INSERT) {
+      const values = rows
+        .slice(from, from + ROWS_PER_INSERT)
+        .map(
+          (r) =>
+            Prisma.sql`(${at(minuteMs)}, ${r.tenantId}, ${r.keyId}, ${r.route}, ${r.allowed}, ${r.rejected}, ${r.shadowRejected}, ${r.degraded})`,
+        );
+      await tx.$executeRaw`
+        INSERT INTO "UsageMinute" ("minute", "tenantId", "keyId", "route", "allowed", "rejected", "shadowRejected", "degraded")
+        VALUES ${Prisma.join(values)}
+        ON CONFLICT ("tenantId", "minute", "keyId", "route") DO UPDATE SET
+          "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
+          "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded"`;
+    }
   });
 }
 

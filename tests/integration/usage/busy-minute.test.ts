@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, db } from "@/lib/data/db";
+import { ROWS_PER_INSERT } from "@/lib/data/usage/rollup-writer";
+import { closeRedis } from "@/lib/redis";
+import { UsageRollup } from "@/lib/usage/rollup";
+import { connect, createTenant, HOUR, NS, recorderFor, TestClock, type TestTenant } from "./setup";
+
+// A busy minute: more (key, route) pairs than one INSERT can carry (65,535 bind parameters,
+// 8 a row: 8,192 rows). Written as one statement it failed, and the rollup retried that
+// minute forever, holding every row in memory each time (the app process grew past 2 GB
+// under the bench's realistic mix). Real Redis and PostgreSQL, through recorder and rollup.
+
+const client = connect();
+let tenant: TestTenant;
+const boundary = Math.floor(Date.now() / 60_000) * 60_000 - 10 * 60_000;
+const PAIRS_PER_SECOND = 3_500;
+const SECONDS = 3;
+const ROWS = PAIRS_PER_SECOND * SECONDS; // 10,500: past 8,192 and several statements
+
+beforeAll(async () => {
+  tenant = await createTenant("busy", []);
+  const clock = new TestClock(boundary + 1_000);
+  const recorder = recorderFor(client, clock);
+  for (let second = 0; second < SECONDS; second++) {
+    clock.ms = boundary + 1_000 + second * 1_000;
+    for (let i = 0; i < PAIRS_PER_SECOND; i++) {
+      const n = second * PAIRS_PER_SECOND + i;
+      const outcome = n % 10 === 0 ? "rejected" : "allowed";
+      recorder.record({
+        tenantId: tenant.id,
+        keyId: `k${n % 97}`,
+        route: `GET /v1/r${n}`,
+        outcome,
+        subject: null,
+      });
+    }
+    await recorder.flush();
+  }
+  await recorder.stop();
+  expect(recorder.stats()).toMatchObject({ recorded: ROWS, failedFlushes: 0, droppedEvents: 0 });
+}, 60_000);
+
+afterAll(async () => {
+  client.disconnect();
+  await closeRedis();
+  await closeDb();
+});
+
+describe("the rollup of a busy minute", () => {
+  it("writes every row of a minute with more rows than one statement can carry, exactly", async () => {
+    expect(ROWS).toBeGreaterThan(65_535 / 8);
+    expect(ROWS).toBeGreaterThan(ROWS_PER_INSERT);
+    const run = await new UsageRollup({
+      client,
+      ns: NS,
+      owner: "busy",
+      clock: () => boundary + 2 * 60_000,
+      secondsRetentionMs: HOUR,
+      minutesRetentionMs: 30 * 24 * HOUR,
+      hoursRetentionMs: 365 * 24 * HOUR,
+      retentionEveryMs: Number.MAX_SAFE_INTEGER,
+    }).runOnce();
+    expect(run.held).toBe(true);
+    const where = { tenantId: tenant.id, minute: new Date(boundary) };
+    expect(await db().usageMinute.count({ where })).toBe(ROWS);
+    const sums = await db().usageMinute.aggregate({ where, _sum: { allowed: true, rejected: true } });
+    expect(Number(sums._sum.rejected)).toBe(ROWS / 10);
+    expect(Number(sums._sum.allowed)).toBe(ROWS - ROWS / 10);
+    const one = await db().usageMinute.findFirstOrThrow({ where: { ...where, route: "GET /v1/r9999" } });
+    expect([one.keyId, Number(one.allowed), Number(one.rejected)]).toEqual([`k${9999 % 97}`, 1, 0]);
+  }, 60_000);
+});
