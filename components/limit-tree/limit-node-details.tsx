@@ -1,4 +1,5 @@
 "use client";
+import "@/components/ops/ops-tools.css";
 
 import type { LimitReading, TreeNode } from "@/lib/limit-tree/types";
 import {
@@ -9,11 +10,14 @@ import {
   sourceText,
   windowText,
 } from "@/components/limit-tree/tree-format";
+import { OverrideBadge } from "@/components/ops/override-badge";
 
 // A node's details: each limit's settings, its live reading, and where its values come from
-// (plan, tenant override, key override, route), step by step.
+// (plan, tenant override, key override, route), step by step. A limit under a temporary
+// override shows the value in force with the override's badge; a disabled one says so.
 
 function settings(l: LimitReading): string {
+  if (l.override?.value === 0) return `0: blocks every check · ${l.algorithm.replace("_", " ")} · by ${l.by}`;
   const burst = l.burst !== null && l.burst !== l.limit ? `, burst ${l.burst}` : "";
   return `${l.limit} per ${windowText(l.windowMs)}${burst} · ${l.algorithm.replace("_", " ")} · by ${l.by}${l.mode === "shadow" ? " · shadow" : ""}`;
 }
@@ -56,8 +60,8 @@ export function LimitNodeDetails({ node }: { node: TreeNode }) {
                   </td>
                   <td>{settings(l)}</td>
                   <td>
-                    {`${percent(l.utilization)} ${BAND_WORD[bandOf(l.utilization)]}`}
-                    <div className="muted">{`${Math.round(l.used * 10) / 10} of ${l.capacity} used, ${l.remaining} left`}</div>
+                    <Now reading={l} />
+                    {l.override ? <OverrideBadge override={l.override} /> : null}
                   </td>
                   <td>
                     {sourceText(l)}
@@ -70,5 +74,19 @@ export function LimitNodeDetails({ node }: { node: TreeNode }) {
         </div>
       )}
     </div>
+  );
+}
+
+function Now({ reading: l }: { reading: LimitReading }) {
+  if (l.override?.value === "disabled") return <span className="muted">disabled: not evaluated</span>;
+  return (
+    <>
+      {`${percent(l.utilization)} ${BAND_WORD[bandOf(l.utilization)]}`}
+      <div className="muted">
+        {l.override?.value === 0
+          ? "blocked: nothing passes"
+          : `${Math.round(l.used * 10) / 10} of ${l.capacity} used, ${l.remaining} left`}
+      </div>
+    </>
   );
 }

@@ -6,10 +6,13 @@ import { createContext, useContext, type ReactNode } from "react";
 import type { LiveCounter, LiveUtilization } from "@/lib/data/live-utilization";
 import { usePolledJson } from "@/components/live/use-polled-json";
 import { Meter } from "@/components/ops/limit-counter";
+import { OverrideBadge } from "@/components/ops/override-badge";
 
 // Current utilization beside each limit of the Limits tab: the page renders the first read,
 // then this polls /api/live-utilization every 5 s (the lookup's pace, slower than the
-// charts: it reads counters, not rollups). Each row's cell picks its own counter(s).
+// charts: it reads counters, not rollups). Each row's cell picks its own counter(s). The
+// counters are measured against the limits in force now: a temporary override's value, with
+// its badge, a block as full and a disabled limit as not evaluated (docs/overrides.md).
 
 const EVERY_MS = 5_000;
 
@@ -90,23 +93,41 @@ export function UtilizationCell({
       (by === "tenant" ? c.owner === "tenant" : owner === "tenant" || c.owner === owner),
   );
   const top = mine.reduce<LiveCounter | null>(
-    (best, c) => (best === null || c.used / c.capacity > best.used / best.capacity ? c : best),
+    (best, c) => (best === null || usedShare(c) > usedShare(best) ? c : best),
     null,
   );
   if (top === null) return <span className="muted">no counter yet</span>;
   return <UtilizationBar counter={top} busiest={owner === "tenant" && top.owner !== "tenant"} />;
 }
 
+/** 0..1 of the limit in force; a block is full, a disabled limit below every counted one. */
+function usedShare(counter: LiveCounter): number {
+  if (counter.override?.value === "disabled") return -1;
+  return counter.capacity > 0 ? counter.used / counter.capacity : 1;
+}
+
 function UtilizationBar({ counter, busiest }: { counter: LiveCounter; busiest: boolean }) {
-  const percent = Math.min(100, Math.round((counter.used / counter.capacity) * 100));
+  const { override } = counter;
+  const whose = busiest ? ` · key ${counter.owner}` : "";
+  if (override?.value === "disabled")
+    return (
+      <span className="counter" data-testid={`now-${counter.name}`}>
+        <span className="muted small">not evaluated{whose}</span>
+        <OverrideBadge override={override} />
+      </span>
+    );
+  const percent = Math.min(100, Math.round(usedShare(counter) * 100));
   return (
     <span className="counter" data-testid={`now-${counter.name}`}>
       <Meter percent={percent} label={`${counter.name} used`} />
       <span className="mono">{percent}%</span>
       <span className="muted small">
-        {counter.used.toLocaleString("en")} / {counter.capacity.toLocaleString("en")}
-        {busiest && ` · key ${counter.owner}`}
+        {override?.value === 0
+          ? "blocked: every check denied"
+          : `${counter.used.toLocaleString("en")} / ${counter.capacity.toLocaleString("en")}`}
+        {whose}
       </span>
+      {override && <OverrideBadge override={override} />}
     </span>
   );
 }

@@ -39,9 +39,9 @@ export function overrideOf(limit: CompiledLimit): LimitOverride | null {
 }
 
 /** The most specific "disabled" override in force that removed this limit from the check. */
-function disabling(
+export function disabling(
   active: readonly PublishedOverride[],
-  query: CounterQuery,
+  query: Pick<CounterQuery, "tenant" | "key" | "subject">,
   limit: CompiledLimit,
 ): PublishedOverride | undefined {
   const rank = (o: PublishedOverride): number => (o.subject !== null ? 2 : o.key !== null ? 1 : 0);

@@ -4,7 +4,8 @@ import type { Principal } from "@/lib/auth/principal";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
 import { ownerKey } from "@/lib/limiter/keys";
 import { NotFoundError } from "@/lib/data/errors";
-import { latestSnapshot } from "@/lib/data/counters-store";
+import { tenantInForce } from "@/lib/data/limits-in-force";
+import { snapshotNow } from "@/lib/data/snapshot-now";
 import { readCounters } from "@/lib/data/limit-tree-counters";
 import { readRows, sourceFor, type UsageRow } from "@/lib/data/usage/rows";
 import { usageTenant } from "@/lib/data/usage/scope";
@@ -18,8 +19,9 @@ import { keyView, routeView, tenantView } from "@/lib/limit-tree/views";
 import { safeText } from "@/lib/shared/safe-text";
 
 // The data behind the limit tree chart, for one tenant the principal may read (viewer and
-// up; others get "not found"). Per refresh: the compiled shape from the config version
-// already held, ONE counter read in Redis for the tenant, the range's usage rows for the
+// up; others get "not found"). The limits are those /api/check enforces now: the newest
+// version with the temporary overrides in force (snapshotNow, as the ops tools). Per
+// refresh: the compiled shape from the config version already held, ONE counter read in Redis for the tenant, the range's usage rows for the
 // rejections, and the subjects rejected most in the range (offenders are kept an hour).
 
 const slug = z.string().regex(NAME_PATTERN, { error: NAME_RULE });
@@ -60,11 +62,12 @@ function usesOf(rows: readonly UsageRow[], route: string): Map<string, number> {
 
 export async function limitTree(principal: Principal, query: LimitTreeQuery): Promise<LimitTreeData> {
   const ref = await usageTenant(principal, query.tenant);
-  const snapshot = await latestSnapshot();
-  const tenant = snapshot?.tenants[ref.slug];
-  if (!snapshot || !tenant || tenant.id !== ref.id)
+  const current = await snapshotNow();
+  const inForce = current && tenantInForce(current, ref.slug);
+  if (!current || !inForce || inForce.tenant.id !== ref.id)
     throw new NotFoundError(`No tenant named ${query.tenant}.`);
-  const shape = shapeOf(tenant);
+  const { tenant } = inForce;
+  const shape = shapeOf(inForce);
   const key = query.key === undefined ? null : shape.keysByName.get(query.key);
   if (key === undefined) throw new NotFoundError(`Tenant ${ref.slug} has no key named ${query.key}.`);
   const now = Date.now();
@@ -101,7 +104,7 @@ export async function limitTree(principal: Principal, query: LimitTreeQuery): Pr
   return {
     tenant: ref.slug,
     plan: tenant.plan,
-    configVersion: snapshot.version,
+    configVersion: current.snapshot.version,
     view: { key: key?.name ?? null, route: key === null ? (query.route ?? null) : null },
     range: query.range,
     nodes: view.nodes,

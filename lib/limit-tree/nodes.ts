@@ -3,6 +3,7 @@ import type { CompiledTenant } from "@/lib/config/compile";
 import type { CounterRead } from "@/lib/data/limit-tree-counters";
 import {
   bindingOf,
+  evaluated,
   levelOf,
   nodeUtilization,
   ownerNamed,
@@ -167,7 +168,7 @@ export function subjectsNode(
   let busiestUse = -1;
   for (const subject of inputs.subjects) {
     const readings = readAll(list, owners(inputs, key, subject.name), inputs.counters);
-    if (readings.some((r) => r.mode === "enforce" && r.remaining === 0)) atLimit++;
+    if (readings.some((r) => r.mode === "enforce" && evaluated(r) && r.remaining === 0)) atLimit++;
     const use = nodeUtilization(readings) ?? 0;
     if (use > busiestUse) [busiest, busiestUse] = [readings, use];
   }

@@ -2,7 +2,7 @@ import "server-only";
 import type { CompiledLimit } from "@/lib/config/compile";
 import { ownerKey } from "@/lib/limiter/keys";
 import type { CounterRead } from "@/lib/data/limit-tree-counters";
-import { logUsage, usageOf, utilizationOf } from "@/lib/limit-tree/readings";
+import { logUsage, usageOf, utilizationOf, type Usage } from "@/lib/limit-tree/readings";
 import { logKeyOf, type PlacedLimit } from "@/lib/limit-tree/shape";
 import type { LimitReading, SourceStep, TreeNode } from "@/lib/limit-tree/types";
 
@@ -43,15 +43,23 @@ function provenance(limit: CompiledLimit): SourceStep[] {
   return steps;
 }
 
+/** A block (0) holds nothing and admits nothing; a disabled limit counts nothing now. */
+const NOT_COUNTED: Usage = { used: 0, capacity: 0, remaining: 0 };
+
+function usageNow(p: PlacedLimit, owners: Owners, owner: Owner, counters: CounterRead): Usage {
+  if (p.override?.value === "disabled" || p.override?.value === 0) return NOT_COUNTED;
+  const { rule } = p.limit;
+  return rule.algorithm === "sliding_log"
+    ? logUsage(rule, counters.logs.get(logKeyOf(owners.tenantId, p.limit, owner.name)) ?? 0)
+    : usageOf(rule, counters.owners.get(owner.key)?.get(p.entry), counters.now);
+}
+
 /** The limit read from its owner's counter; null when the owners lack its owner. */
 export function readLimit(p: PlacedLimit, owners: Owners, counters: CounterRead): LimitReading | null {
   const owner = ownerFor(p.limit, owners);
   if (owner === null) return null;
   const { rule } = p.limit;
-  const usage =
-    rule.algorithm === "sliding_log"
-      ? logUsage(rule, counters.logs.get(logKeyOf(owners.tenantId, p.limit, owner.name)) ?? 0)
-      : usageOf(rule, counters.owners.get(owner.key)?.get(p.entry), counters.now);
+  const usage = usageNow(p, owners, owner, counters);
   return {
     name: p.limit.name,
     by: p.limit.by,
@@ -64,7 +72,8 @@ export function readLimit(p: PlacedLimit, owners: Owners, counters: CounterRead)
     used: usage.used,
     capacity: usage.capacity,
     remaining: usage.remaining,
-    utilization: utilizationOf(usage),
+    utilization: p.override?.value === 0 ? 1 : utilizationOf(usage),
+    override: p.override,
     from: p.limit.level,
     provenance: provenance(p.limit),
   };
@@ -74,8 +83,12 @@ export function readAll(list: readonly PlacedLimit[], owners: Owners, counters: 
   return list.flatMap((p) => readLimit(p, owners, counters) ?? []);
 }
 
-/** The highest utilization among enforce limits (shadow ones when none enforce). */
-export function nodeUtilization(limits: readonly LimitReading[]): number | null {
+/** Whether the check evaluates it now (an override can disable it for a while). */
+export const evaluated = (limit: LimitReading): boolean => limit.override?.value !== "disabled";
+
+/** The highest utilization among enforce limits (shadow ones when none enforce); disabled ones do not count. */
+export function nodeUtilization(all: readonly LimitReading[]): number | null {
+  const limits = all.filter(evaluated);
   if (limits.length === 0) return null;
   const enforce = limits.filter((l) => l.mode === "enforce");
   return Math.max(...(enforce.length ? enforce : limits).map((l) => l.utilization));
@@ -98,7 +111,7 @@ export interface LevelledReading {
 export function bindingOf(levelled: readonly LevelledReading[]): TreeNode["binding"] {
   let best: LevelledReading | null = null;
   for (const l of levelled) {
-    if (l.reading.mode !== "enforce") continue;
+    if (l.reading.mode !== "enforce" || !evaluated(l.reading)) continue;
     if (best === null || l.reading.remaining < best.reading.remaining) best = l;
   }
   return best && { level: best.level, limit: best.reading.name, remaining: best.reading.remaining };

@@ -1,5 +1,12 @@
 import "server-only";
-import type { CompiledLimit, CompiledTenant, LimitSet } from "@/lib/config/compile";
+import type { CompiledLimit, CompiledTenant } from "@/lib/config/compile";
+import type { LimitOverride } from "@/lib/data/check-now";
+import {
+  allInForce,
+  type LimitInForce,
+  type SetInForce,
+  type TenantInForce,
+} from "@/lib/data/limits-in-force";
 import { identityFor } from "@/lib/enforce/limit-specs";
 import { encodeKeyPart, entryId, limitKeyPrefix, ownerKey } from "@/lib/limiter/keys";
 
@@ -7,11 +14,15 @@ import { encodeKeyPart, entryId, limitKeyPrefix, ownerKey } from "@/lib/limiter/
 // compiled tenant (a new config version brings new tenant objects, so the WeakMap is the
 // per-version cache): which limits sit at which level, their entry names in the owner keys,
 // and the owner keys to read. Each refresh then only reads counters and places numbers.
+// The limits are those in force (limits-in-force.ts): a temporary override's value, and a
+// limit an override disables kept with that override, so the tree can say so.
 
 export interface PlacedLimit {
   limit: CompiledLimit;
   /** the entry's name in its owner key (lib/limiter/keys.ts) */
   entry: string;
+  /** the temporary override in force on it ("disabled": not evaluated now), or null */
+  override: LimitOverride | null;
 }
 
 /** A sliding log's own sorted set, read beside the owner keys. */
@@ -51,16 +62,11 @@ export interface TenantShape {
 
 const shapes = new WeakMap<CompiledTenant, TenantShape>();
 
-function place(limit: CompiledLimit): PlacedLimit {
-  return { limit, entry: entryId(limit.id, limit.route, limit.rule.algorithm) };
+function place({ limit, override }: LimitInForce): PlacedLimit {
+  return { limit, entry: entryId(limit.id, limit.route, limit.rule.algorithm), override };
 }
 
-function allOf(set: LimitSet): CompiledLimit[] {
-  return [...set.unrouted, ...Object.values(set.routed).flat()];
-}
-
-function keyShape(tenant: CompiledTenant, key: CompiledTenant["keys"][string]): KeyShape {
-  const set = key.limits ?? tenant.keyDefault;
+function keyShape(tenant: CompiledTenant, key: CompiledTenant["keys"][string], set: SetInForce): KeyShape {
   const owner = `k.${key.id}`;
   const routed = new Map(Object.entries(set.routed).map(([pattern, list]) => [pattern, list.map(place)]));
   return {
@@ -80,18 +86,22 @@ export function logsOf(tenantId: string, limits: readonly PlacedLimit[], owner: 
     .map((p) => ({ key: logKeyOf(tenantId, p.limit, owner), windowMs: p.limit.rule.windowMs }));
 }
 
-function build(tenant: CompiledTenant): TenantShape {
+function build(inForce: TenantInForce): TenantShape {
+  const { tenant } = inForce;
   const sets = [
-    tenant.limits,
-    tenant.keyDefault,
-    ...Object.values(tenant.keys).flatMap((k) => (k.limits ? [k.limits] : [])),
+    inForce.limits,
+    inForce.keyDefault,
+    ...Object.values(tenant.keys).flatMap((k) =>
+      k.limits ? [inForce.keys[k.name] ?? inForce.keyDefault] : [],
+    ),
   ];
   const tenantWide = new Map<string, PlacedLimit>();
   const subjects = new Map<string, PlacedLimit>();
-  for (const limit of sets.flatMap(allOf)) {
+  for (const one of sets.flatMap(allInForce)) {
+    const { limit } = one;
     const id = `${limit.id}\n${limit.route ?? ""}`;
-    if (limit.by === "tenant" && !tenantWide.has(id)) tenantWide.set(id, place(limit));
-    if (limit.by === "subject" && !subjects.has(id)) subjects.set(id, place(limit));
+    if (limit.by === "tenant" && !tenantWide.has(id)) tenantWide.set(id, place(one));
+    if (limit.by === "subject" && !subjects.has(id)) subjects.set(id, place(one));
   }
   const wide = [...tenantWide.values()];
   const routes = new Map<string, PlacedLimit[]>();
@@ -99,7 +109,7 @@ function build(tenant: CompiledTenant): TenantShape {
     if (p.limit.route !== null) routes.set(p.limit.route, [...(routes.get(p.limit.route) ?? []), p]);
   const unrouted = wide.filter((p) => p.limit.route === null);
   const keys = Object.values(tenant.keys)
-    .map((k) => keyShape(tenant, k))
+    .map((k) => keyShape(tenant, k, inForce.keys[k.name] ?? inForce.keyDefault))
     .sort((a, b) => a.name.localeCompare(b.name));
   const owner = `t.${tenant.id}`;
   const tenantKey = ownerKey(tenant.id, owner);
@@ -128,9 +138,10 @@ function build(tenant: CompiledTenant): TenantShape {
   };
 }
 
-export function shapeOf(tenant: CompiledTenant): TenantShape {
-  let shape = shapes.get(tenant);
-  if (!shape) shapes.set(tenant, (shape = build(tenant)));
+/** Cached per tenant object: one with overrides applied is a new object, so it gets its own. */
+export function shapeOf(inForce: TenantInForce): TenantShape {
+  let shape = shapes.get(inForce.tenant);
+  if (!shape) shapes.set(inForce.tenant, (shape = build(inForce)));
   return shape;
 }
 

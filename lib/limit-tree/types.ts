@@ -2,6 +2,7 @@
 // plan -> tenant -> keys -> routes, subject limits summarized; every node with the live
 // reading of its limits and the rejections of the checks through it in the selected range.
 
+import type { LimitOverride } from "@/lib/data/check-now";
 import type { Algorithm, LimitBy, LimitMode } from "@/lib/shared/limit-types";
 
 /** Where a node sits in the hierarchy; `subjects` summarizes a set of `by: subject` limits. */
@@ -21,6 +22,7 @@ export interface LimitReading {
   route: string | null;
   algorithm: Algorithm;
   mode: LimitMode;
+  /** in force now: a temporary override's value while one applies (0 blocks) */
   limit: number;
   windowMs: number;
   burst: number | null;
@@ -29,8 +31,10 @@ export interface LimitReading {
   /** the capacity `used` is measured against (burst for buckets, else limit) */
   capacity: number;
   remaining: number;
-  /** used / capacity, 0..1 */
+  /** used / capacity, 0..1 (a blocked limit: 1; a disabled one: 0, and left out of its node's) */
   utilization: number;
+  /** the temporary override in force on it ("disabled": not evaluated now), or null */
+  override: LimitOverride | null;
   /** the level its values came from last: plan, tenant override, key override, route */
   from: SourceStep["level"];
   provenance: SourceStep[];

@@ -14,6 +14,7 @@ await import(new URL("../server-only-hook.mjs", import.meta.url).href);
 const { evaluate } = await import("@/lib/limiter/evaluate");
 const { specOf } = await import("@/lib/enforce/limit-specs");
 const { shapeOf } = await import("@/lib/limit-tree/shape");
+const { plainInForce } = await import("@/lib/data/limits-in-force");
 const { readCounters } = await import("@/lib/data/limit-tree-counters");
 const { tenantView } = await import("@/lib/limit-tree/views");
 
@@ -129,7 +130,7 @@ try {
     await evaluate(redis, specs, { cost: 1 + (i % 20), dryRun: false });
   }
   const t0 = performance.now();
-  const shape = shapeOf(tenant);
+  const shape = shapeOf(plainInForce(tenant));
   const shapeMs = performance.now() - t0;
   const reads: number[] = [];
   const builds: number[] = [];

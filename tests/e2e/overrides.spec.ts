@@ -1,9 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
+import { createOverride, endOverride } from "./support/admin-api";
 import { check, operator, query, signedIn, uniqueSlug, viewer } from "./support/dashboard";
 
 // Temporary overrides from the dashboard: create one on the tenant page (refused with the
 // field named when the reason or the duration is wrong), see it with its countdown, checks
-// decided under it, an upcoming one on the operators' list, and end it early. Screenshots:
+// decided under it, an upcoming one on the operators' list, and end it early; the Limits
+// tab's live numbers and the limit tree read the limit in force, with its badge. Screenshots:
 // tests/e2e/screenshots/overrides-light.png, overrides-dark.png, overrides-phone.png.
 
 test.describe.configure({ mode: "serial" });
@@ -120,4 +122,37 @@ test("a viewer sees overrides but gets no form", async ({ browser }) => {
   await asViewer.goto("/tenants/acme");
   await expect(asViewer.getByTestId("overrides-panel")).toBeVisible();
   await expect(asViewer.getByTestId("override-form")).toHaveCount(0);
+});
+
+test("the Limits tab and the limit tree show the limit in force with the override's badge", async () => {
+  for (let i = 0; i < 2; i += 1) await check(page, { tenant: slug });
+  const id = await createOverride(page, {
+    tenant: slug,
+    limit: "e2e-few",
+    value: 40,
+    endsAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+    reason: "live views",
+  });
+  await page.goto(`/tenants/${slug}`);
+  const now = page.locator("#effective-limits").getByTestId("limit-e2e-few").getByTestId("now-e2e-few");
+  // use measured against the 40 in force (not the configured 5), beside the badge
+  await expect(now).toContainText(/\d+ \/ 40/);
+  await expect(now.getByTestId("override-badge")).toHaveText(
+    /override until (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC/,
+  );
+  const tree = page.getByTestId("limit-tree");
+  await tree.scrollIntoViewIfNeeded();
+  await page.getByTestId("tree-node-tenant").click();
+  const details = page.getByTestId("limit-node-details");
+  await expect(details.getByTestId("limit-reading").filter({ hasText: "e2e-few" })).toContainText(
+    "40 per 1 h",
+  );
+  await expect(details.getByTestId("override-badge")).toBeVisible();
+  await page.getByTestId("limit-tree").screenshot({ path: "tests/e2e/screenshots/override-in-tree.png" });
+  await page.locator("#effective-limits").screenshot({ path: "tests/e2e/screenshots/override-live.png" });
+
+  // ended: the configured limit again, without the badge (the tab polls every 5 s)
+  await endOverride(page, id);
+  await expect(now).toContainText(/\d+ \/ 5\b/, { timeout: 15_000 });
+  await expect(now.getByTestId("override-badge")).toHaveCount(0);
 });

@@ -40,3 +40,26 @@ export async function seedTenant(
     expect(key.status()).toBe(201);
   }
 }
+
+export interface OverrideBody {
+  tenant: string;
+  limit: string;
+  value: number | "disabled";
+  endsAt: string;
+  reason: string;
+  key?: string;
+  subject?: string;
+}
+
+/** Creates a temporary override (docs/overrides.md) through the admin API; its id. */
+export async function createOverride(page: Page, body: OverrideBody): Promise<string> {
+  const reply = await page.request.post("/api/admin/overrides", { headers: adminHeaders, data: body });
+  expect(reply.status(), await reply.text()).toBe(201);
+  return ((await reply.json()) as { id: string }).id;
+}
+
+/** Ends an override now through the admin API. */
+export async function endOverride(page: Page, id: string): Promise<void> {
+  const reply = await page.request.post(`/api/admin/overrides/${id}/end`, { headers: adminHeaders });
+  expect(reply.status(), await reply.text()).toBe(200);
+}
