@@ -135,7 +135,8 @@ export class LimiterStore {
       clearTimeout(timer);
       this.breaker.probeResult(ok);
     };
-    const timer = setTimeout(() => finish(false), this.options.timeoutMs);
+    // decided after the turn's I/O, like a check's deadline (batcher.ts): a stall is not Redis's
+    const timer = setTimeout(() => setImmediate(() => finish(false)), this.options.timeoutMs);
     (this.clients[0] as HotClient).ping((error) => finish(error === null));
   }
 }

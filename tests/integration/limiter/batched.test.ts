@@ -216,6 +216,28 @@ describe.each(KINDS)("micro-batched checks (%s) agree with the reference model t
     }
   });
 
+  it("a reply that came in time while the event loop stalled past the deadline answers the check", async () => {
+    const spec: LimitSpec = { id: "a", tenantId: `${RUN}stall`, identity: "t", rule: randomRule(prng(7)) };
+    const prepared = prepareCheck({ limits: [spec], request: { cost: 1, dryRun: true } });
+    // ioredis as the check path has it: the call written in its turn (auto-pipelining defers it)
+    const direct = kind === "ioredis" ? connect(false) : null;
+    if (direct) {
+      if (direct.status !== "ready") await once(direct, "ready");
+      await loadScripts(direct, SCRIPTS);
+    }
+    const batcher = new CheckBatcher(() => (direct ? ioredisScripts(direct) : clientOf(kind)));
+    const answered = new Promise<Outcome>((resolve) => batcher.submitPrepared(prepared, resolve, 30));
+    // queued after the batcher's flush, which sends the call: Redis answers during this stall,
+    // and the deadline's timer then fires before the turn that reads the reply
+    setImmediate(() => {
+      const until = performance.now() + 150;
+      while (performance.now() < until);
+    });
+    const outcome = await answered;
+    direct?.disconnect();
+    expect(outcome.ok ? "ok" : String(outcome.error)).toBe("ok");
+  });
+
   it("a reply that does not fit its check fails it at once, not at its deadline", async () => {
     // two integers where one limit's check expects eight (read after the call resolved)
     const { client, close } = await fakeRedis(kind, "*2\r\n:1\r\n:2\r\n");

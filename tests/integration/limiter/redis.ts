@@ -20,10 +20,12 @@ export function redisUrl(): string {
   return process.env.REDIS_URL ?? "redis://127.0.0.1:63799";
 }
 
-export function connect(): RedisClient {
+/** `autoPipelining: false` as on the check path, where a call is written in the turn it is made. */
+export function connect(autoPipelining = true): RedisClient {
   const nodes = clusterNodes();
-  if (nodes) return new Cluster(nodes, { redisOptions: { protocol: 2 }, enableAutoPipelining: true });
-  return new Redis(redisUrl(), { protocol: 2, enableAutoPipelining: true });
+  if (nodes)
+    return new Cluster(nodes, { redisOptions: { protocol: 2 }, enableAutoPipelining: autoPipelining });
+  return new Redis(redisUrl(), { protocol: 2, enableAutoPipelining: autoPipelining });
 }
 
 /** The masters to run a command on each of (SCRIPT FLUSH, key scans). */
