@@ -15,6 +15,7 @@ import cluster from "node:cluster";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getHeapStatistics } from "node:v8";
 import { fileURLToPath } from "node:url";
 import type { Socket } from "node:net";
 import { env, workerCount } from "@/lib/env";
@@ -27,6 +28,13 @@ import { AppGone } from "@/lib/server/cluster-primary";
 
 const settings = env();
 const workers = workerCount(settings.SLUICE_WORKERS);
+// The front's heap cap comes from its command line (npm start passes SLUICE_FRONT_HEAP_MB):
+// without it V8 lets a busy front's heap grow to about four times what its caches hold.
+const heapLimitMb = getHeapStatistics().heap_size_limit / 2 ** 20;
+if (!cluster.isWorker && heapLimitMb > settings.SLUICE_FRONT_HEAP_MB * 1.5 + 64)
+  console.warn(
+    `[sluice] the front's heap may grow to ${Math.round(heapLimitMb)} MB: start it with node --max-old-space-size=${settings.SLUICE_FRONT_HEAP_MB} (npm start does)`,
+  );
 const appScript = fileURLToPath(new URL("./server-app.mjs", import.meta.url));
 
 /** A worker passes a connection it does not answer to the primary, which owns the app process. */
@@ -61,7 +69,7 @@ if (cluster.isWorker && settings.SLUICE_WORKER_SOCKET) {
   const privateDir = mkdtempSync(join(tmpdir(), "sluice-"));
   const appSocket = join(privateDir, "app.sock");
   const frontSockets = Array.from({ length: workers }, (_, i) => join(privateDir, `front-${i}.sock`));
-  const app = new AppProcess(appScript, [frontSockets.join(","), appSocket]);
+  const app = new AppProcess(appScript, [frontSockets.join(","), appSocket], settings.SLUICE_APP_HEAP_MB);
   await app.whenReady();
   if (workers === 1) {
     const front = await startFront({

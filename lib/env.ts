@@ -97,6 +97,11 @@ const EnvSchema = z.object({
   // connections per process (the check front and the app each) beyond the cap are closed.
   SLUICE_REQUEST_TIMEOUT_MS: intInRange(1_000, 300_000, 10_000),
   SLUICE_MAX_CONNECTIONS: intInRange(16, 1_000_000, 4_096),
+  // V8 heap caps, MiB (docs/deployment.md, "Memory"): the front's is given on its command
+  // line by `npm start` (a running process cannot change its own); the app process gets its
+  // own when the front starts it.
+  SLUICE_FRONT_HEAP_MB: intInRange(64, 65_536, 512),
+  SLUICE_APP_HEAP_MB: intInRange(128, 65_536, 1_024),
   // Check processes sharing the port (node:cluster): a number, or "auto" for one per core.
   SLUICE_WORKERS: z
     .string()

@@ -45,6 +45,17 @@ export function takeUnread(socket: Socket, unread: Buffer | null): Buffer | null
   return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
 }
 
+/** The app's node flags: the front's (source maps, profiling) without its heap cap, and its own. */
+export function appExecArgv(frontArgv: readonly string[], heapMb: number): string[] {
+  const own: string[] = [];
+  for (let i = 0; i < frontArgv.length; i++) {
+    const arg = frontArgv[i] as string;
+    if (arg === "--max-old-space-size" || arg === "--max_old_space_size") i++;
+    else if (!/^--max[-_]old[-_]space[-_]size=/.test(arg)) own.push(arg);
+  }
+  return [...own, `--max-old-space-size=${heapMb}`];
+}
+
 export class AppProcess {
   private child: ChildProcess | null = null;
   private ready = false;
@@ -54,6 +65,7 @@ export class AppProcess {
   constructor(
     private readonly script: string,
     private readonly args: readonly string[],
+    private readonly heapMb: number,
   ) {
     this.spawn();
   }
@@ -92,7 +104,11 @@ export class AppProcess {
   }
 
   private spawn(): void {
-    const child = fork(this.script, [...this.args], { serialization: "advanced", stdio: "inherit" });
+    const child = fork(this.script, [...this.args], {
+      serialization: "advanced",
+      stdio: "inherit",
+      execArgv: appExecArgv(process.execArgv, this.heapMb),
+    });
     this.child = child;
     child.on("message", (message: unknown) => {
       if (!ReadyMessage.safeParse(message).success) return;

@@ -20,8 +20,10 @@ export async function startApp(
   const child = await startProcess(
     name,
     process.execPath,
-    // BENCH_APP_NODE_ARGS="--cpu-prof": extra node flags for the app (profiling).
+    // The front's heap cap as `npm start` gives it (scripts/start.sh); BENCH_APP_NODE_ARGS="--cpu-prof":
+    // extra node flags for the app (profiling; a later --max-old-space-size wins).
     [
+      `--max-old-space-size=${process.env.SLUICE_FRONT_HEAP_MB ?? 512}`,
       ...(process.env.BENCH_APP_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
       "--enable-source-maps",
       ".next/sluice/server.mjs",

@@ -6,6 +6,7 @@ import { issueTargets, printTable, printTargets, type Row } from "./report";
 import { phaseRow, redisRow } from "./rows";
 import { bytesPerIdentity, localRows, localTargets } from "./local-limits";
 import { clientRows } from "./client-rows";
+import { seriesShareTarget } from "./replay-recording";
 import { mixRows, mixTargets } from "./realistic-phases";
 import { distinctRows, distinctTargets } from "./distinct-phases";
 import type { Measured, PhaseSummary } from "./rounds";
@@ -94,7 +95,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     ...localTargets(get("l").median, e, a),
     ...distinctTargets(get),
     ...mixTargets(get),
-    ...(input.recording ? [input.recording.target] : []),
+    ...(input.recording ? [input.recording.target, seriesShareTarget(input.recording.rows, get("b"))] : []),
   ]);
   const ceiling = fMany.rps * BATCH;
   console.log(
