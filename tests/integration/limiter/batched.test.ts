@@ -1,6 +1,4 @@
 import { once } from "node:events";
-import { createServer, type AddressInfo } from "node:net";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckBatcher, CheckTimeoutError, type Outcome } from "@/lib/limiter/batcher";
 import { ioredisScripts, loadScripts } from "@/lib/limiter/ioredis-scripts";
@@ -14,6 +12,7 @@ import { ReferenceLimiter } from "@/lib/limiter/reference/model";
 import type { Check, CheckDecision, LimitSpec } from "@/lib/limiter/types";
 import { createVirtualClock } from "./virtual-clock";
 import { clusterNodes, connect, redisUrl, RUN } from "./redis";
+import { fakeRedis } from "./fake-redis";
 import { int, pick, prng, randomRule, type Random } from "./random";
 
 // The micro-batched path (lib/limiter/batcher.ts, lua/check-many.lua) against the reference
@@ -59,40 +58,6 @@ function randomPool(rand: Random, tenant: string): LimitSpec[] {
 function someOf(rand: Random, pool: LimitSpec[]): LimitSpec[] {
   const used = pool.filter(() => rand() < 0.6);
   return used.length > 0 ? used : [pool[0] as LimitSpec];
-}
-
-/** A TCP peer that answers ioredis' hand-shake (CLIENT SETINFO) and, with `reply`, every other command. */
-async function fakeRedis(kind: Kind, reply?: string): Promise<{ client: HotClient; close: () => void }> {
-  const server = createServer((socket) => {
-    socket.on("data", (data: Buffer) => {
-      const text = data.toString();
-      const handshakes = text.split("SETINFO").length - 1;
-      if (handshakes > 0) socket.write("+OK\r\n".repeat(handshakes));
-      else if (reply !== undefined) socket.write(reply);
-    });
-  }).listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as AddressInfo).port;
-  if (kind === "lean") {
-    const client = new LeanRedis({ url: `redis://127.0.0.1:${port}` });
-    await new Promise<void>((resolve) => client.onReady(resolve));
-    return {
-      client,
-      close: () => {
-        client.disconnect();
-        server.close();
-      },
-    };
-  }
-  const ioredis = new Redis({ port, enableReadyCheck: false, protocol: 2, maxRetriesPerRequest: 0 });
-  await once(ioredis, "ready");
-  return {
-    client: ioredisScripts(ioredis),
-    close: () => {
-      ioredis.disconnect();
-      server.close();
-    },
-  };
 }
 
 /** The decision of a check from its part of the call's reply. */
