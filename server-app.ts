@@ -4,7 +4,7 @@
 // arrive here go back to the front (lib/server/forward.ts). Slow clients get 408 after
 // SLUICE_REQUEST_TIMEOUT_MS; connections past SLUICE_MAX_CONNECTIONS are closed.
 import { rmSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import next from "next";
 import { z } from "zod";
@@ -32,6 +32,8 @@ const usage = startUsageJobs({ recording: false });
 const alerts = startAlertJobs();
 
 const timeout = settings.SLUICE_REQUEST_TIMEOUT_MS;
+/** Responses not yet sent: at a stop each becomes its connection's last. */
+const underWay = new Set<ServerResponse>();
 const server = createServer(
   // checked every second, so a deadline is kept within a second
   { requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: 1_000 },
@@ -39,6 +41,8 @@ const server = createServer(
     // stopping: this answer is the connection's last (Connection: close), so a balancer
     // holding it sends nothing more here that could be cut off by the exit
     if (stopping) response.shouldKeepAlive = false;
+    underWay.add(response);
+    response.once("close", () => underWay.delete(response));
     if (frontOwns(request.url)) return forward(request, response);
     // The client address from the socket (not a client-sent header), for sign-in limits.
     stampClientAddress(request);
@@ -69,13 +73,34 @@ process.on("message", (message: unknown, socket: unknown) => {
 // Graceful: requests under way are answered while usage rollups stop and release their
 // lease (another server's rollup takes over at once); then the stores are closed.
 let stopping = false;
+
+/**
+ * Resolves when every connection the front handed over has closed: idle ones are closed
+ * now, busy ones once their answer is out (it says Connection: close). server.close()
+ * does not wait for them (it counts only connections it accepted itself), and exiting
+ * under a forwarded check would drop an answer the front had already counted: the
+ * balancer then sends the check again to another server, where it counts a second time.
+ */
+function handedOverClosed(): Promise<void> {
+  for (const response of underWay) if (!response.headersSent) response.shouldKeepAlive = false;
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => {
+      // an answer sent with keep-alive before the stop leaves its connection idle: close it
+      server.closeIdleConnections();
+      if (open > 0) return;
+      clearInterval(sweep);
+      resolve();
+    }, 20);
+    server.closeIdleConnections();
+  });
+}
+
 function shutdown(): void {
   if (stopping) return;
   stopping = true;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
   setTimeout(() => process.exit(0), 2_500).unref();
-  void Promise.allSettled([closed, usage.stop(), alerts.stop()])
+  void Promise.allSettled([closed, handedOverClosed(), usage.stop(), alerts.stop()])
     .then(() => Promise.allSettled([closeRedis(), closeDatabase()]))
     .finally(() => process.exit(0));
 }
