@@ -2,10 +2,13 @@ import "server-only";
 import type { Outcome, UsageEvent } from "@/lib/usage/types";
 
 // A bounded sample of each tenant's latest decisions, for the identifier lookup: the last N
-// decisions and the last N denials per tenant. On the check path this is one array slot
-// written per decision (a reference to the event the sink already has, and its time); the
+// decisions and the last N denials per tenant. On the check path this is a few array slots
+// written per decision (references to strings the event already has, and its time); the
 // flush turns the slots into entries and names the limit that denied (parsing the answer's
-// JSON of the few denials kept, off the check path).
+// JSON of the few denials kept, off the check path). A ring does not hold the event itself:
+// that kept every answer's JSON body alive past the young generation (about half of what
+// the front promoted to the old generation under the bench's mix, issue 20); only a
+// denial's body is kept.
 
 type RecentEvent = UsageEvent;
 
@@ -23,20 +26,41 @@ export interface RecentEntry {
 /** Entries kept per tenant in each Redis list (decisions, denials). */
 export const RECENT_PER_TENANT = 50;
 
+function isDenial(outcome: Outcome): boolean {
+  return outcome === "rejected" || outcome === "shadow_rejected";
+}
+
 class Ring {
-  private readonly events: (RecentEvent | undefined)[];
+  private readonly keyIds: (string | null)[];
+  private readonly routes: (string | null)[];
+  private readonly subjects: (string | null)[];
+  private readonly outcomes: Outcome[];
+  private readonly reasons: (string | undefined)[];
+  /** the bodies of denials only (to name the limit that denied) */
+  private readonly bodies: (string | undefined)[];
   private readonly times: Float64Array;
   private next = 0;
   private size = 0;
 
   constructor(private readonly capacity: number) {
-    this.events = new Array<RecentEvent | undefined>(capacity);
+    this.keyIds = new Array<string | null>(capacity).fill(null);
+    this.routes = new Array<string | null>(capacity).fill(null);
+    this.subjects = new Array<string | null>(capacity).fill(null);
+    this.outcomes = new Array<Outcome>(capacity).fill("allowed");
+    this.reasons = new Array<string | undefined>(capacity).fill(undefined);
+    this.bodies = new Array<string | undefined>(capacity).fill(undefined);
     this.times = new Float64Array(capacity);
   }
 
   push(event: RecentEvent, at: number): void {
-    this.events[this.next] = event;
-    this.times[this.next] = at;
+    const i = this.next;
+    this.keyIds[i] = event.keyId;
+    this.routes[i] = event.route;
+    this.subjects[i] = event.subject;
+    this.outcomes[i] = event.outcome;
+    this.reasons[i] = event.reason;
+    this.bodies[i] = isDenial(event.outcome) ? event.body : undefined;
+    this.times[i] = at;
     // a compare, not a modulo: this runs once per decision
     if (++this.next === this.capacity) this.next = 0;
     if (this.size < this.capacity) this.size++;
@@ -45,10 +69,18 @@ class Ring {
   /** Oldest first. */
   entries(): RecentEntry[] {
     const out: RecentEntry[] = [];
-    for (let i = 0; i < this.size; i++) {
-      const slot = (this.next - this.size + i + this.capacity) % this.capacity;
-      const event = this.events[slot];
-      if (event) out.push(entryOf(event, this.times[slot] ?? 0));
+    for (let n = 0; n < this.size; n++) {
+      const i = (this.next - this.size + n + this.capacity) % this.capacity;
+      const outcome = this.outcomes[i] as Outcome;
+      out.push({
+        at: this.times[i] ?? 0,
+        keyId: this.keyIds[i] ?? null,
+        route: this.routes[i] ?? null,
+        subject: this.subjects[i] ?? null,
+        outcome,
+        reason: this.reasons[i] ?? outcome,
+        deniedBy: isDenial(outcome) ? deniedBy(this.bodies[i]) : null,
+      });
     }
     return out;
   }
@@ -64,19 +96,6 @@ export function deniedBy(body: string | undefined): string | null {
   } catch {
     return null;
   }
-}
-
-function entryOf(event: RecentEvent, at: number): RecentEntry {
-  const denied = event.outcome === "rejected" || event.outcome === "shadow_rejected";
-  return {
-    at,
-    keyId: event.keyId,
-    route: event.route,
-    subject: event.subject,
-    outcome: event.outcome,
-    reason: event.reason ?? event.outcome,
-    deniedBy: denied ? deniedBy(event.body) : null,
-  };
 }
 
 export interface TenantRecent {

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { UsageBatch } from "@/lib/usage/batch";
 import { deniedBy, RecentDecisions } from "@/lib/usage/recent";
@@ -43,5 +45,30 @@ describe("recent decisions sample", () => {
     const batch = new UsageBatch({ maxFields: 100, maxSubjects: 10, recentPerTenant: 4 });
     for (let i = 0; i < 1000; i++) batch.add(event(i, "allowed"), 60_000 + i);
     expect(batch.recent.drainTenant("t1")?.decisions).toHaveLength(4);
+  });
+
+  it("holds no decision's event, so an allowed answer's body is not kept alive", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const recent = new RecentDecisions(3);
+    const refs: WeakRef<UsageEvent>[] = [];
+    const add = (i: number, outcome: UsageEvent["outcome"]) => {
+      const e = event(i, outcome, outcome === "allowed" ? `{"allowed":true,"n":${i}}` : denial);
+      refs.push(new WeakRef(e));
+      recent.add(e, 1000 + i);
+    };
+    add(0, "allowed");
+    add(1, "rejected");
+    add(2, "shadow_rejected");
+    // a WeakRef is cleared once the job that made it has ended
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    expect(refs.map((r) => r.deref() === undefined)).toEqual([true, true, true]);
+    const t1 = recent.drainTenant("t1");
+    expect(t1?.decisions.map((d) => [d.subject, d.outcome, d.reason, d.deniedBy])).toEqual([
+      ["s0", "allowed", "ok", null],
+      ["s1", "rejected", "rate_limited", "per-ip"],
+      ["s2", "shadow_rejected", "rate_limited", "per-ip"],
+    ]);
   });
 });
