@@ -124,7 +124,6 @@ export class CheckService {
         target,
         resolved: resolvedFor(shape, key),
         base: keyParts(shape, key),
-        used: false,
       };
       this.byShape.remember(byShapeKey, entry);
     }
