@@ -58,7 +58,8 @@ export function disabling(
     .sort((a, b) => rank(b) - rank(a))[0];
 }
 
-const slot = (limit: CompiledLimit): string => `${limit.id}\n${limit.route ?? ""}`;
+/** A limit's place in a set: its id and route (one limit may sit on several routes). */
+export const limitSlot = (limit: CompiledLimit): string => `${limit.id}\n${limit.route ?? ""}`;
 
 export async function checkNow(query: CounterQuery): Promise<CheckNow> {
   const now = await snapshotNow();
@@ -74,9 +75,9 @@ export async function checkNow(query: CounterQuery): Promise<CheckNow> {
   const disabled: CheckNow["disabled"] = [];
   const plainTenant = now.plain.tenants[query.tenant];
   if (now.active.length > 0 && plainTenant) {
-    const kept = new Set(planned.map((p) => slot(p.limit)));
+    const kept = new Set(planned.map((p) => limitSlot(p.limit)));
     for (const { limit } of planCheck(plainTenant, keyName, check.routes, owners)) {
-      if (kept.has(slot(limit))) continue;
+      if (kept.has(limitSlot(limit))) continue;
       const override = disabling(now.active, query, limit);
       if (override)
         disabled.push({

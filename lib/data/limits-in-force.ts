@@ -1,6 +1,6 @@
 import "server-only";
 import { limitSetFor, type CompiledLimit, type CompiledTenant, type LimitSet } from "@/lib/config/compile";
-import { disabling, overrideOf, type LimitOverride } from "@/lib/data/check-now";
+import { disabling, limitSlot, overrideOf, type LimitOverride } from "@/lib/data/check-now";
 import type { SnapshotNow } from "@/lib/data/snapshot-now";
 
 // A tenant's limits as /api/check enforces them now, for the dashboard's live views (the
@@ -35,13 +35,11 @@ export interface TenantInForce {
 
 type Disabled = (limit: CompiledLimit) => LimitOverride | null;
 
-const slot = (limit: CompiledLimit): string => `${limit.id}\n${limit.route ?? ""}`;
-
 function listInForce(plain: readonly CompiledLimit[], now: readonly CompiledLimit[], off: Disabled) {
   if (plain === now) return plain.map((limit) => ({ limit, override: null }));
-  const enforced = new Map(now.map((limit) => [slot(limit), limit]));
+  const enforced = new Map(now.map((limit) => [limitSlot(limit), limit]));
   return plain.flatMap((limit): LimitInForce[] => {
-    const current = enforced.get(slot(limit));
+    const current = enforced.get(limitSlot(limit));
     if (current) return [{ limit: current, override: overrideOf(current) }];
     const override = off(limit);
     return override ? [{ limit, override }] : [];
@@ -55,13 +53,12 @@ function setInForce(plain: LimitSet, now: LimitSet, off: Disabled): SetInForce {
   return { unrouted: listInForce(plain.unrouted, now.unrouted, off), routed };
 }
 
-function build(plain: CompiledTenant, tenant: CompiledTenant, snapshotNow: SnapshotNow): TenantInForce {
-  const offFor =
-    (key: string | null): Disabled =>
-    (limit) => {
-      const found = disabling(snapshotNow.active, { tenant: tenant.slug, key: key ?? undefined }, limit);
-      return found ? { id: found.id, value: "disabled", endsAt: new Date(found.endsAt).toISOString() } : null;
-    };
+/** `offFor(key)`: the "disabled" override, if any, that removed a limit from that key's checks. */
+function build(
+  plain: CompiledTenant,
+  tenant: CompiledTenant,
+  offFor: (key: string | null) => Disabled,
+): TenantInForce {
   const keys: Record<string, SetInForce> = {};
   for (const name of Object.keys(tenant.keys))
     keys[name] = setInForce(limitSetFor(plain, name), limitSetFor(tenant, name), offFor(name));
@@ -73,6 +70,13 @@ function build(plain: CompiledTenant, tenant: CompiledTenant, snapshotNow: Snaps
   };
 }
 
+function disabledBy(now: SnapshotNow, slug: string): (key: string | null) => Disabled {
+  return (key) => (limit) => {
+    const found = disabling(now.active, { tenant: slug, key: key ?? undefined }, limit);
+    return found ? { id: found.id, value: "disabled", endsAt: new Date(found.endsAt).toISOString() } : null;
+  };
+}
+
 // per tenant object: snapshotNow keeps the same objects until the next override start or end
 const built = new WeakMap<CompiledTenant, TenantInForce>();
 
@@ -81,22 +85,14 @@ export function tenantInForce(now: SnapshotNow, slug: string): TenantInForce | n
   const tenant = now.snapshot.tenants[slug];
   if (!tenant) return null;
   let found = built.get(tenant);
-  if (!found) built.set(tenant, (found = build(now.plain.tenants[slug] ?? tenant, tenant, now)));
+  if (!found)
+    built.set(tenant, (found = build(now.plain.tenants[slug] ?? tenant, tenant, disabledBy(now, slug))));
   return found;
 }
 
 /** A tenant without overrides (every limit as configured): the benchmark's, and tests'. */
 export function plainInForce(tenant: CompiledTenant): TenantInForce {
-  const none = () => null;
-  const keys: Record<string, SetInForce> = {};
-  for (const name of Object.keys(tenant.keys))
-    keys[name] = setInForce(limitSetFor(tenant, name), limitSetFor(tenant, name), none);
-  return {
-    tenant,
-    limits: setInForce(tenant.limits, tenant.limits, none),
-    keyDefault: setInForce(tenant.keyDefault, tenant.keyDefault, none),
-    keys,
-  };
+  return build(tenant, tenant, () => () => null);
 }
 
 /** Every limit of a set, unrouted first. */

@@ -1,6 +1,6 @@
 import "server-only";
 import type { CompiledLimit, CompiledTenant } from "@/lib/config/compile";
-import type { LimitOverride } from "@/lib/data/check-now";
+import { limitSlot, type LimitOverride } from "@/lib/data/check-now";
 import {
   allInForce,
   type LimitInForce,
@@ -99,7 +99,7 @@ function build(inForce: TenantInForce): TenantShape {
   const subjects = new Map<string, PlacedLimit>();
   for (const one of sets.flatMap(allInForce)) {
     const { limit } = one;
-    const id = `${limit.id}\n${limit.route ?? ""}`;
+    const id = limitSlot(limit);
     if (limit.by === "tenant" && !tenantWide.has(id)) tenantWide.set(id, place(one));
     if (limit.by === "subject" && !subjects.has(id)) subjects.set(id, place(one));
   }
