@@ -12,7 +12,18 @@ const CALLS = Number(process.env.BENCH_CLIENT_CALLS ?? 2_000);
 
 function row(id: string, what: string, times: CallTimes, note: string): Row {
   const rps = 1e6 / times.usPerCall;
-  return { id, what, rps, cps: rps, p50: times.p50, p99: times.p99, serverUs: NaN, redisUs: NaN, note };
+  return {
+    id,
+    what,
+    rps,
+    cps: rps,
+    p50: times.p50,
+    p99: times.p99,
+    serverUs: NaN,
+    redisUs: NaN,
+    clientUs: NaN,
+    note,
+  };
 }
 
 export async function clientRows(

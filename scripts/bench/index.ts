@@ -205,9 +205,9 @@ async function main(): Promise<void> {
       printTable(recording.rows, recording.rows[0] as Row);
       printTargets([recording.target]);
     }
-    for (const [id, { median, serverCpu, redisCpu, requests }] of summaries)
+    for (const [id, { median, serverCpu, redisCpu, clientCpu, requests }] of summaries)
       console.log(
-        `${id}: ${Math.round(median.rps)} req/s, p50 ${median.p50} ms, p99 ${median.p99} ms, server ${(serverCpu / requests).toFixed(1)} µs/req, Redis ${(redisCpu / requests).toFixed(1)} µs/req, ${median.note}`,
+        `${id}: ${Math.round(median.rps)} req/s, p50 ${median.p50} ms, p99 ${median.p99} ms, server ${(serverCpu / requests).toFixed(1)} µs/req, Redis ${(redisCpu / requests).toFixed(1)} µs/req, wrk ${(clientCpu / requests).toFixed(1)} µs/req, ${median.note}`,
       );
     return;
   }

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
+import { endedChildrenCpuMicros } from "./cpu";
 
 const run = promisify(execFile);
 
@@ -20,6 +21,8 @@ export interface LoadResult {
   /** the slowest request (fixed-rate phases) */
   max?: number;
   failures: number;
+  /** CPU µs the load generator used (wrk only) */
+  clientCpu?: number;
 }
 
 export interface LoadOptions {
@@ -66,6 +69,7 @@ async function wrk(options: LoadOptions): Promise<LoadResult> {
   const script = join(dir, "requests.lua");
   writeFileSync(script, options.script ?? wrkScript(url.pathname, options.bodies, options.token));
   try {
+    const client0 = endedChildrenCpuMicros();
     const { stdout } = await run(
       "wrk",
       [
@@ -88,6 +92,7 @@ async function wrk(options: LoadOptions): Promise<LoadResult> {
       p50: latencyMs(stdout, "50"),
       p99: latencyMs(stdout, "99"),
       failures: non2xx + socketErrors,
+      clientCpu: endedChildrenCpuMicros() - client0,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

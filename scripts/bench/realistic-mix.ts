@@ -34,3 +34,20 @@ request = function()
 end
 `;
 }
+
+/**
+ * (mi): ONE check of the mix, repeated: its most frequent key and subject (rank 1) on
+ * `GET /v1/res3/1`, whose pattern has no route limit, so the four limits every check of
+ * the mix has (the mix averages 4.4). The same work per check as (m) but for what varied
+ * traffic adds: new subjects and routes to resolve, and distinct counters in Redis.
+ */
+export function oneMixCheckScript(path: string, apiKey: string, token?: string): string {
+  const auth = token ? `wrk.headers["authorization"] = "Bearer ${token}"\n` : "";
+  return `wrk.method = "POST"
+wrk.headers["content-type"] = "application/json"
+${auth}local body = '{"apiKey":"${apiKey}","route":"GET /v1/res3/1","subject":"u1"}'
+request = function()
+  return wrk.format(nil, "${path}", nil, body)
+end
+`;
+}

@@ -9,7 +9,7 @@ import { cpuMicros } from "./cpu";
 import { load } from "./load";
 import { describe, outcomes } from "./app-metrics";
 import { freePort, httpReady, startProcess } from "./processes";
-import { mixScript } from "./realistic-mix";
+import { mixScript, oneMixCheckScript } from "./realistic-mix";
 import type { SeededKey } from "./realistic-seed";
 import type { Measured, Phase, PhaseSummary } from "./rounds";
 import type { Row, Target } from "./report";
@@ -78,6 +78,9 @@ export async function mixPhases(context: MixContext): Promise<Phase[]> {
   const quiet = context.quiet;
   return [
     sluiceMixPhase("mix", context, true),
+    sluiceMixPhase("mix1", context, false, (apiKeys, token) =>
+      oneMixCheckScript("/api/check", apiKeys[0] ?? "", token),
+    ),
     ...(quiet ? [sluiceMixPhase("mixg", { ...context, app: quiet }, false)] : []),
     {
       id: "mix-peer",
@@ -87,8 +90,18 @@ export async function mixPhases(context: MixContext): Promise<Phase[]> {
   ];
 }
 
-/** The mix sent to a Sluice app; `trackRss`: its RSS is the one the bound is judged on. */
-export function sluiceMixPhase(id: string, context: MixContext, trackRss: boolean): Phase {
+type ScriptOf = (apiKeys: readonly string[], token: string) => string;
+
+/**
+ * The mix (or `scriptOf`'s checks) sent to a Sluice app; `trackRss`: its RSS is the one
+ * the bound is judged on.
+ */
+export function sluiceMixPhase(
+  id: string,
+  context: MixContext,
+  trackRss: boolean,
+  scriptOf: ScriptOf = (apiKeys, token) => mixScript("/api/check", apiKeys, token),
+): Phase {
   const apiKeys = context.keys.map((key) => key.apiKey);
   return {
     id,
@@ -96,7 +109,7 @@ export function sluiceMixPhase(id: string, context: MixContext, trackRss: boolea
       const app = context.app();
       const before = await outcomes(app.url);
       const start = rss(app.pid).own;
-      const script = mixScript("/api/check", apiKeys, context.token);
+      const script = scriptOf(apiKeys, context.token);
       const measured = await measure(`${app.url}/api/check`, script, app.pid, context.redisPid);
       const end = rss(app.pid);
       if (trackRss && end.own > rssSeen.end) Object.assign(rssSeen, { start, end: end.own });
@@ -112,6 +125,12 @@ export function mixRows(get: (id: string) => PhaseSummary): Row[] {
       get("mix"),
       "(m)",
       "POST /api/check, realistic mix (Zipf: 100k subjects, 1k keys, 50 routes x 1k ids)",
+    ),
+    phaseRow(
+      get("mix1"),
+      "(mi)",
+      "one check of (m) repeated (its 4 limits, one key, route and subject)",
+      "the work per check of (m) without its variety: no misses, one set of counters",
     ),
     phaseRow(get("mixg"), "(mg)", "(m) with usage recording off", "same build, SLUICE_USAGE_RECORDING=off"),
     phaseRow(get("mix-peer"), "(m')", "rate-limiter-flexible, the same mix and limits", "peer on node:http"),

@@ -188,6 +188,7 @@ export async function recordingRows(
     p99: NaN,
     serverUs: c.nodeUs / c.checks,
     redisUs: c.redisUs / c.checks,
+    clientUs: NaN,
     note,
   });
   const signed = (x: number): string => `${x >= 0 ? "+" : ""}${x.toFixed(1)}%`;

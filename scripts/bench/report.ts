@@ -12,6 +12,8 @@ export interface Row {
   /** CPU µs per check of the server process and of Redis during the phase (NaN: not measured) */
   serverUs: number;
   redisUs: number;
+  /** CPU µs per check of the load generator (wrk), on the same cores (NaN: not measured) */
+  clientUs: number;
   note: string;
 }
 
@@ -21,13 +23,13 @@ const us = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : "-");
 
 export function printTable(rows: readonly Row[], ceiling: Row): void {
   console.log(
-    "\n| | what | req/s | checks/s | p50 ms | p99 ms | checks/s vs (a) | server µs/check | Redis µs/check | notes |",
+    "\n| | what | req/s | checks/s | p50 ms | p99 ms | checks/s vs (a) | server µs/check | Redis µs/check | wrk µs/check | notes |",
   );
-  console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+  console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const row of rows) {
     const ratio = (row.cps / ceiling.cps).toFixed(2);
     console.log(
-      `| ${row.id} | ${row.what} | ${num(row.rps)} | ${num(row.cps)} | ${ms(row.p50)} | ${ms(row.p99)} | ${ratio}x | ${us(row.serverUs)} | ${us(row.redisUs)} | ${row.note} |`,
+      `| ${row.id} | ${row.what} | ${num(row.rps)} | ${num(row.cps)} | ${ms(row.p50)} | ${ms(row.p99)} | ${ratio}x | ${us(row.serverUs)} | ${us(row.redisUs)} | ${us(row.clientUs)} | ${row.note} |`,
     );
   }
 }

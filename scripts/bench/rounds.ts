@@ -24,6 +24,8 @@ export interface PhaseSummary {
   /** CPU µs over all rounds, and the requests they served */
   serverCpu: number;
   redisCpu: number;
+  /** the load generator's CPU µs over all rounds (NaN when not measured) */
+  clientCpu: number;
   requests: number;
 }
 
@@ -55,6 +57,7 @@ export async function runRounds(
       median: sorted[Math.floor(sorted.length / 2)] as Measured,
       serverCpu: measured.reduce((sum, m) => sum + m.serverCpu, 0),
       redisCpu: measured.reduce((sum, m) => sum + m.redisCpu, 0),
+      clientCpu: measured.reduce((sum, m) => sum + (m.clientCpu ?? Number.NaN), 0),
       requests: measured.reduce((sum, m) => sum + m.rps * m.seconds, 0),
     });
   }

@@ -11,7 +11,7 @@ export function phaseRow(
   note?: string,
   perRequest = 1,
 ): Row {
-  const { median, serverCpu, redisCpu, requests } = summary;
+  const { median, serverCpu, redisCpu, clientCpu, requests } = summary;
   const checks = requests * perRequest;
   return {
     id,
@@ -22,6 +22,7 @@ export function phaseRow(
     p99: median.p99,
     serverUs: serverCpu / checks,
     redisUs: redisCpu / checks,
+    clientUs: clientCpu / checks,
     note: note ?? median.note,
   };
 }
@@ -43,6 +44,7 @@ export function redisRow(
     p99: result.p99,
     serverUs: Number.NaN,
     redisUs: result.redisUs / perCall,
+    clientUs: Number.NaN,
     note,
   };
 }
