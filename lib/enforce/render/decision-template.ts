@@ -2,6 +2,7 @@ import type { CompiledLimit } from "@/lib/config/compile";
 import { headerLines, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { DecisionOutcome, DecisionReason } from "@/lib/enforce/types";
 import { asciiJson } from "@/lib/shared/ascii-json";
+import { flatText } from "@/lib/enforce/render/flat-text";
 
 // The decision of a resolved check, rendered straight from the limiter script's integers
 // (lua/check.lua's reply: allowed, nowMs, then status, consumed, remaining, resetMs,
@@ -95,20 +96,21 @@ export class DecisionTemplate {
       return {
         enforce: rule.mode === "enforce",
         quota: rule.limit,
-        head:
+        head: flatText(
           `{"name":${asciiJson(limit.name)},"level":${asciiJson(limit.level)},` +
-          `"by":${asciiJson(limit.by)},"algorithm":${asciiJson(rule.algorithm)},` +
-          `"limit":${rule.limit},"windowMs":${rule.windowMs},"remaining":`,
-        allowedTail: `,"allowed":true,"mode":${mode}}`,
-        deniedTail: `,"allowed":false,"mode":${mode}}`,
-        field: `"${limit.name}";r=`,
+            `"by":${asciiJson(limit.by)},"algorithm":${asciiJson(rule.algorithm)},` +
+            `"limit":${rule.limit},"windowMs":${rule.windowMs},"remaining":`,
+        ),
+        allowedTail: flatText(`,"allowed":true,"mode":${mode}}`),
+        deniedTail: flatText(`,"allowed":false,"mode":${mode}}`),
+        field: flatText(`"${limit.name}";r=`),
       };
     });
     this.key = who.key;
     this.beforeKey = `,"tenant":${asciiJson(who.tenant)},"key":`;
     this.afterKey = `,"route":${asciiJson(who.route)},"limit":`;
-    this.middle = `${this.beforeKey}${asciiJson(who.key)}${this.afterKey}`;
-    this.tail = `],"degraded":false,"configVersion":${configVersion}}`;
+    this.middle = flatText(`${this.beforeKey}${asciiJson(who.key)}${this.afterKey}`);
+    this.tail = flatText(`],"degraded":false,"configVersion":${configVersion}}`);
     this.replySize = 2 + 6 * limits.length;
     let policy = "";
     for (const limit of limits) {
@@ -116,7 +118,7 @@ export class DecisionTemplate {
       const w = Math.max(1, seconds(limit.rule.windowMs));
       policy += `${policy === "" ? "" : ", "}"${limit.name}";q=${limit.rule.limit};w=${w}`;
     }
-    this.policyLine = policy === "" ? "" : headerLines(policy, null, null);
+    this.policyLine = policy === "" ? "" : flatText(headerLines(policy, null, null));
     let chars = this.middle.length + this.tail.length + this.policyLine.length;
     for (const text of this.limits)
       chars += text.head.length + text.allowedTail.length + text.deniedTail.length + text.field.length;
@@ -131,7 +133,7 @@ export class DecisionTemplate {
     if (key === this.key) return this;
     const copy = Object.assign(Object.create(DecisionTemplate.prototype) as DecisionTemplate, this);
     copy.key = key;
-    copy.middle = `${this.beforeKey}${asciiJson(key)}${this.afterKey}`;
+    copy.middle = flatText(`${this.beforeKey}${asciiJson(key)}${this.afterKey}`);
     return copy;
   }
 

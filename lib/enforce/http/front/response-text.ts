@@ -1,4 +1,5 @@
 import type { HttpAnswer } from "@/lib/enforce/http/answer";
+import { flatText } from "@/lib/enforce/render/flat-text";
 
 // The head of an HTTP/1.1 response for an answer, with the fields node:http would add: Date
 // (kept per second, as node does), Connection and Keep-Alive.
@@ -19,7 +20,7 @@ let dateLine = "";
 let dateTimer: NodeJS.Timeout | null = null;
 
 function refreshDate(): void {
-  dateLine = `date: ${new Date().toUTCString()}\r\n`;
+  dateLine = flatText(`date: ${new Date().toUTCString()}\r\n`);
 }
 
 /** Keeps the Date field current once a second while a front is running. */
@@ -35,12 +36,18 @@ export function stopDateClock(): void {
   dateTimer = null;
 }
 
+let keepAlive = { seconds: -1, line: "" };
+
+function keepAliveLine(seconds: number): string {
+  if (keepAlive.seconds !== seconds)
+    keepAlive = { seconds, line: flatText(`connection: keep-alive\r\nkeep-alive: timeout=${seconds}\r\n`) };
+  return keepAlive.line;
+}
+
 /** The status line and header fields of an answer, up to and with the blank line. */
 export function responseHead(answer: HttpAnswer, keepAliveSeconds: number, close: boolean): string {
   if (dateTimer === null) refreshDate();
-  const connection = close
-    ? "connection: close\r\n"
-    : `connection: keep-alive\r\nkeep-alive: timeout=${keepAliveSeconds}\r\n`;
+  const connection = close ? "connection: close\r\n" : keepAliveLine(keepAliveSeconds);
   const reason = REASONS[answer.status] ?? "Unknown";
   // bodies are ASCII or bytes (answer.ts): their length is their byte length
   return (
