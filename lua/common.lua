@@ -20,7 +20,7 @@ local ALG = {}
 -- The library functions the scripts call per limit, as upvalues: in Redis' Lua 5.1 every
 -- `math.floor` is two table lookups (the globals, then math) on each call.
 local floor, max = math.floor, math.max
-local format, match, gmatch, char = string.format, string.match, string.gmatch, string.char
+local format, match, byte, char = string.format, string.match, string.byte, string.char
 local pack, unpack_bytes = struct.pack, struct.unpack
 local tonumber = tonumber
 
