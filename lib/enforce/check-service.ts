@@ -86,8 +86,10 @@ export class CheckService {
    */
   decide(input: CheckInput, caller: Caller, done: (answer: CheckAnswer) => void, timeoutMs?: number): void {
     const config = this.holder.current;
-    const hotKey = hotKeyOf(input);
-    const hot = this.hot.get(hotKey, config.version);
+    // while whole checks rarely repeat, most checks skip the cache (hot-checks.ts)
+    const consulted = this.hot.consults();
+    const hotKey = consulted ? hotKeyOf(input) : "";
+    const hot = consulted ? this.hot.get(hotKey, config.version) : undefined;
     if (hot !== undefined) {
       if (mayCheck(caller, hot.resolved.tenant.slug)) this.limited(hot, input, done, timeoutMs);
       else done(refusedAnswer(refused(input, hot.resolved.tenant.slug), input, config.version));
@@ -127,7 +129,7 @@ export class CheckService {
       };
       this.byShape.remember(byShapeKey, entry);
     }
-    if (this.hot.admits(hotKey)) this.hot.remember(hotKey, entry);
+    if (consulted && this.hot.admits(hotKey)) this.hot.remember(hotKey, entry);
     this.limited(entry, input, done, timeoutMs);
   }
 
@@ -163,7 +165,8 @@ export class CheckService {
       this.local.decide({ shape: entry, parts, key }, input, version, answer, timeoutMs);
       return;
     }
-    const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost);
+    const hit =
+      signature === null || this.denied.empty ? undefined : this.denied.lookup(signature, input.cost);
     if (hit) {
       checkMetrics.cacheHit("deny");
       const rendered = answerFor(hit, performance.now());

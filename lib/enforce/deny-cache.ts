@@ -58,6 +58,14 @@ export class DenyCache {
     );
   }
 
+  /**
+   * Nothing stored: a check need not build and hash its signature to learn it is not here
+   * (under traffic with no denials that lookup was a sixth of the pipeline's CPU, issue 20).
+   */
+  get empty(): boolean {
+    return this.entries.size === 0;
+  }
+
   /** A stored denial that still holds for this cost, else undefined. */
   lookup(signature: string, cost: number): DeniedEntry | undefined {
     const entry = this.entries.get(signature);

@@ -15,7 +15,9 @@ import type { CheckInput } from "@/lib/enforce/types";
 // in entries. Admitted on the second sighting only: in a realistic mix most checks are
 // one-off (a route id, a key) and inserting each, then evicting, was the costliest function
 // of the mix's profile (bench mix); a check seen before goes in, a one-off costs a Set
-// lookup. The doorkeeper of first sightings is bounded too (emptied when full).
+// lookup. The doorkeeper of first sightings is bounded too (emptied when full). When whole
+// checks rarely repeat (the bench's mix: 15% hits, keys x route ids), even the misses cost
+// more than the hits save, so below half hits most checks skip the cache (consults).
 
 export interface HotCheck {
   /** the config version it was resolved under */
@@ -42,6 +44,18 @@ export function hotKeyOf(input: CheckInput): string {
     : `t${head}${input.tenant ?? ""}\n${input.key ?? ""}`;
 }
 
+/** Lookups per verdict on whether the cache pays (see consults). */
+const WINDOW = 4_096;
+/**
+ * Below this share of hits a lookup costs more than it saves: a miss is two Map lookups of
+ * a new string and the doorkeeper's, with entries churning through the old generation; a
+ * hit saves the key, route and shape lookups (measured in process with the bench's mix,
+ * scripts/bench/real-mix-path.ts: 15% hits cost 2.3 µs a check against no cache at all).
+ */
+const MIN_HIT_SHARE = 0.5;
+/** While skipping, one check in this many still consults, to see when checks repeat again. */
+const SAMPLE_EVERY = 8;
+
 export class HotChecks {
   /**
    * Two generations instead of one map with eviction: entries go into `young`; when it
@@ -55,26 +69,53 @@ export class HotChecks {
   /** hot keys seen once since the doorkeeper was last emptied */
   private readonly seen = new Set<string>();
   private readonly half: number;
+  private lookups = 0;
+  private hits = 0;
+  private skipping = false;
+  private skipped = 0;
 
   constructor(private readonly capacity = 10_000) {
     if (capacity < 2) throw new RangeError("capacity must be >= 2");
     this.half = Math.floor(capacity / 2);
   }
 
+  /**
+   * Whether this check should look here: always while at least half the lookups of the last
+   * window hit; else one check in SAMPLE_EVERY (those keep the cache and the share current,
+   * so a workload that turns repetitive turns the cache back on within a few windows).
+   */
+  consults(): boolean {
+    if (!this.skipping) return true;
+    if (++this.skipped < SAMPLE_EVERY) return false;
+    this.skipped = 0;
+    return true;
+  }
+
   /** The entry of this version whose key has not expired at `nowMs()`, else undefined. */
   get(hotKey: string, version: number, nowMs: () => number = Date.now): HotCheck | undefined {
     const young = this.young.get(hotKey);
     const entry = young ?? this.old.get(hotKey);
-    if (entry === undefined) return undefined;
+    if (entry === undefined) return this.tally(undefined);
     const expiresAt = entry.key?.expiresAt ?? null;
     if (entry.version !== version || (expiresAt !== null && expiresAt <= nowMs())) {
       if (young !== undefined) this.young.delete(hotKey);
       else this.old.delete(hotKey);
-      return undefined;
+      return this.tally(undefined);
     }
     if (young === undefined) {
       this.old.delete(hotKey);
       this.put(hotKey, entry);
+    }
+    return this.tally(entry);
+  }
+
+  /** Counts a lookup and its outcome; at the end of a window, decides whether to skip. */
+  private tally(entry: HotCheck | undefined): HotCheck | undefined {
+    if (entry !== undefined) this.hits++;
+    if (++this.lookups === WINDOW) {
+      this.skipping = this.hits < WINDOW * MIN_HIT_SHARE;
+      this.lookups = 0;
+      this.hits = 0;
     }
     return entry;
   }
@@ -96,6 +137,15 @@ export class HotChecks {
     this.young = new Map();
     this.old = new Map();
     this.seen.clear();
+    // a new version starts empty: every check consults until a window says otherwise
+    this.skipping = false;
+    this.lookups = 0;
+    this.hits = 0;
+  }
+
+  /** True while most checks skip the cache (consults). */
+  get skippingLookups(): boolean {
+    return this.skipping;
   }
 
   get size(): number {

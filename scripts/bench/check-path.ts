@@ -7,13 +7,18 @@
 //   deny:      the same, every limit denying (the deny cache answers after the first)
 //   mix:       2 keys, 1,000 route ids, 100,000 subjects, by Zipf (s = 1)
 //   spread:    the bench's (s2): 100 apiKeys in turn, 1,000 route ids and 100,000 subjects uniformly
+//   realistic: the bench's mix (m) on its own configuration (realistic-index.ts): 1,000 keys
+//              of 10 tenants, 50 route patterns x 1,000 ids and 100,000 subjects, by Zipf
+//   one:       one check of that mix repeated, the bench's (mi)
 import { createHash } from "node:crypto";
 
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
 const { CheckService } = await import("@/lib/enforce/check-service");
 const { buildIndex } = await import("@/lib/enforce/config-index");
 const { shapeSnapshot } = await import("../../tests/unit/enforce/shape-fixture");
+const { realisticIndex } = await import("./realistic-index");
 import type { ConfigHolder } from "@/lib/enforce/config-holder";
+import type { ConfigIndex } from "@/lib/enforce/config-index";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import type { CheckInput } from "@/lib/enforce/types";
@@ -35,7 +40,11 @@ const index = buildIndex({
   },
   serviceTokens: {},
 });
-const holder = { current: index, onVersion: () => undefined, onCountersReset: () => undefined };
+const holderOf = (current: ConfigIndex) => ({
+  current,
+  onVersion: () => undefined,
+  onCountersReset: () => undefined,
+});
 
 function store(status: 0 | 1): LimiterStore {
   const check = (prepared: PreparedCheck, done: (result: StoreResult) => void): void => {
@@ -87,8 +96,23 @@ const spreadInputs: CheckInput[] = Array.from({ length: 200_000 }, (_, i) => ({
   subject: `u${uniform(100_000)}`,
 }));
 
-function run(name: string, status: 0 | 1, inputs: readonly CheckInput[]): void {
-  const service = new CheckService(holder as unknown as ConfigHolder, store(status));
+const realistic = realisticIndex();
+const [keyRank, patternIdRank] = [zipf(realistic.apiKeys.length), zipf(1_000)];
+const realisticInputs: CheckInput[] = Array.from({ length: 400_000 }, () => ({
+  ...base,
+  apiKey: realistic.apiKeys[keyRank() - 1] as string,
+  route: `GET /v1/res${Math.floor(Math.random() * 50)}/${patternIdRank()}`,
+  subject: `u${subjectOf()}`,
+}));
+const oneInput: CheckInput = {
+  ...base,
+  apiKey: realistic.apiKeys[0] as string,
+  route: "GET /v1/res3/1",
+  subject: "u1",
+};
+
+function run(name: string, status: 0 | 1, inputs: readonly CheckInput[], current: ConfigIndex = index): void {
+  const service = new CheckService(holderOf(current) as unknown as ConfigHolder, store(status));
   const caller = { id: "bench", tenants: null };
   let answered = 0;
   const done = () => void answered++;
@@ -106,4 +130,6 @@ for (let round = 0; round < 3; round++) {
   run("deny", 0, [base]);
   run("mix", 1, mixInputs);
   run("spread", 1, spreadInputs);
+  run("realistic", 1, realisticInputs, realistic.index);
+  run("one", 1, [oneInput], realistic.index);
 }

@@ -66,6 +66,18 @@ describe("TtlLru (negative cache)", () => {
 });
 
 describe("DenyCache", () => {
+  it("says when it holds nothing, so checks skip building a signature to look up", () => {
+    const { state, now } = clock();
+    const cache = new DenyCache(100, now);
+    expect(cache.empty).toBe(true);
+    cache.remember("allowed", 1, denial(null), state.now);
+    expect(cache.empty).toBe(true);
+    cache.remember("sig", 1, denial(500), state.now);
+    expect(cache.empty).toBe(false);
+    cache.clear();
+    expect(cache.empty).toBe(true);
+  });
+
   it("answers the same check with the same cost until its retry time", () => {
     const { state, now } = clock();
     const cache = new DenyCache(100, now);

@@ -79,4 +79,38 @@ describe("HotChecks", () => {
     hot.clear();
     expect(hot.size).toBe(0);
   });
+
+  /** Checks until `consults` says yes again, sending `key` to every one that consults. */
+  function consultsPerCheck(hot: HotChecks, key: (i: number) => string, checks: number): number {
+    let consulted = 0;
+    for (let i = 0; i < checks; i++) {
+      if (!hot.consults()) continue;
+      consulted++;
+      const hotKey = key(i);
+      if (hot.get(hotKey, 1) === undefined && hot.admits(hotKey)) hot.remember(hotKey, entry(1));
+    }
+    return consulted / checks;
+  }
+
+  it("is consulted by one check in eight while checks rarely repeat, by all again once they do", () => {
+    const hot = new HotChecks(10_000);
+    // every check a new one: after a window of misses, most checks skip the cache
+    expect(consultsPerCheck(hot, (i) => `one-off-${i}`, 4_096)).toBe(1);
+    expect(hot.skippingLookups).toBe(true);
+    expect(consultsPerCheck(hot, (i) => `again-${i}`, 80_000)).toBeCloseTo(1 / 8, 2);
+    // the same check over and over: the sampled lookups hit, and the next window turns it on
+    consultsPerCheck(hot, () => "identical", 8 * 4_096 + 8);
+    expect(hot.skippingLookups).toBe(false);
+    expect(consultsPerCheck(hot, () => "identical", 10_000)).toBe(1);
+  });
+
+  it("stays on while most lookups hit, and starts on after a new version", () => {
+    const hot = new HotChecks(10_000);
+    expect(consultsPerCheck(hot, (i) => (i % 4 !== 0 ? "identical" : `one-off-${i}`), 3 * 4_096)).toBe(1);
+    consultsPerCheck(hot, (i) => `one-off-b-${i}`, 4_096);
+    expect(hot.skippingLookups).toBe(true);
+    hot.clear();
+    expect(hot.skippingLookups).toBe(false);
+    expect(hot.consults()).toBe(true);
+  });
 });
