@@ -3,6 +3,7 @@ import type { CheckParts, CheckShape } from "@/lib/enforce/check-shapes";
 import type { KeyRecord } from "@/lib/enforce/config-index";
 import type { Resolved, Target } from "@/lib/enforce/resolve";
 import type { CheckInput } from "@/lib/enforce/types";
+import { HitGate } from "@/lib/enforce/hit-gate";
 
 // Whole checks seen in this config version, in front of the shapes (check-shapes.ts): the
 // same apiKey (or tenant and key) and raw route come back over and over, and a hit skips
@@ -44,17 +45,13 @@ export function hotKeyOf(input: CheckInput): string {
     : `t${head}${input.tenant ?? ""}\n${input.key ?? ""}`;
 }
 
-/** Lookups per verdict on whether the cache pays (see consults). */
-const WINDOW = 4_096;
 /**
- * Below this share of hits a lookup costs more than it saves: a miss is two Map lookups of
- * a new string and the doorkeeper's, with entries churning through the old generation; a
- * hit saves the key, route and shape lookups (measured in process with the bench's mix,
- * scripts/bench/real-mix-path.ts: 15% hits cost 2.3 µs a check against no cache at all).
+ * Below half hits a lookup costs more than it saves: a miss is two Map lookups of a new
+ * string and the doorkeeper's, with entries churning through the old generation; a hit
+ * saves the key, route and shape lookups (check-path.ts, realistic: 15% hits cost 2.3 µs a
+ * check against no cache at all).
  */
 const MIN_HIT_SHARE = 0.5;
-/** While skipping, one check in this many still consults, to see when checks repeat again. */
-const SAMPLE_EVERY = 8;
 
 export class HotChecks {
   /**
@@ -69,26 +66,16 @@ export class HotChecks {
   /** hot keys seen once since the doorkeeper was last emptied */
   private readonly seen = new Set<string>();
   private readonly half: number;
-  private lookups = 0;
-  private hits = 0;
-  private skipping = false;
-  private skipped = 0;
+  private readonly gate = new HitGate(MIN_HIT_SHARE);
 
   constructor(private readonly capacity = 10_000) {
     if (capacity < 2) throw new RangeError("capacity must be >= 2");
     this.half = Math.floor(capacity / 2);
   }
 
-  /**
-   * Whether this check should look here: always while at least half the lookups of the last
-   * window hit; else one check in SAMPLE_EVERY (those keep the cache and the share current,
-   * so a workload that turns repetitive turns the cache back on within a few windows).
-   */
+  /** Whether this check should look here: hit-gate.ts, below half hits one check in eight. */
   consults(): boolean {
-    if (!this.skipping) return true;
-    if (++this.skipped < SAMPLE_EVERY) return false;
-    this.skipped = 0;
-    return true;
+    return this.gate.consults();
   }
 
   /** The entry of this version whose key has not expired at `nowMs()`, else undefined. */
@@ -109,14 +96,8 @@ export class HotChecks {
     return this.tally(entry);
   }
 
-  /** Counts a lookup and its outcome; at the end of a window, decides whether to skip. */
   private tally(entry: HotCheck | undefined): HotCheck | undefined {
-    if (entry !== undefined) this.hits++;
-    if (++this.lookups === WINDOW) {
-      this.skipping = this.hits < WINDOW * MIN_HIT_SHARE;
-      this.lookups = 0;
-      this.hits = 0;
-    }
+    this.gate.tally(entry !== undefined);
     return entry;
   }
 
@@ -137,15 +118,12 @@ export class HotChecks {
     this.young = new Map();
     this.old = new Map();
     this.seen.clear();
-    // a new version starts empty: every check consults until a window says otherwise
-    this.skipping = false;
-    this.lookups = 0;
-    this.hits = 0;
+    this.gate.reset();
   }
 
   /** True while most checks skip the cache (consults). */
   get skippingLookups(): boolean {
-    return this.skipping;
+    return this.gate.skippingLookups;
   }
 
   get size(): number {

@@ -111,7 +111,11 @@ const oneInput: CheckInput = {
   subject: "u1",
 };
 
+// CHECK_PATH_CASES=realistic,spread: only those (an A/B of one case runs it more often)
+const cases = process.env.CHECK_PATH_CASES?.split(",") ?? null;
+
 function run(name: string, status: 0 | 1, inputs: readonly CheckInput[], current: ConfigIndex = index): void {
+  if (cases !== null && !cases.includes(name)) return;
   const service = new CheckService(holderOf(current) as unknown as ConfigHolder, store(status));
   const caller = { id: "bench", tenants: null };
   let answered = 0;
