@@ -9,9 +9,11 @@ DATA="${SLUICE_DATA_DIR:-$ROOT/.data}"
 mkdir -p "$DATA"
 
 # Each checkout has its own private PostgreSQL, on a port derived from its path (an even
-# port in 54400-55398; the test cluster takes the next one): two checkouts never share one,
-# so `npm run stop` in one never stops the other's. SLUICE_PG_PORT sets it explicitly.
-default_pg_port() { echo $((54400 + $(printf '%s' "$ROOT" | cksum | cut -d' ' -f1) % 500 * 2)); }
+# port in 30400-31398; the test cluster takes the next one): two checkouts never share one,
+# so `npm run stop` in one never stops the other's. SLUICE_PG_PORT sets it explicitly. Below
+# Linux's ephemeral ports (32768-60999): in that range a client connection's own port (a
+# benchmark's, just before) was seen to hold it, and PostgreSQL failed to start.
+default_pg_port() { echo $((30400 + $(printf '%s' "$ROOT" | cksum | cut -d' ' -f1) % 500 * 2)); }
 PG_PORT="${SLUICE_PG_PORT:-$(default_pg_port)}"
 
 # Set when the Redis found on our port belongs to another checkout (see below).
@@ -98,8 +100,17 @@ start_private_postgres() {
   local settings="-p $port -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200"
   [ "$mode" = fast ] && settings="$settings -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
   say "starting PostgreSQL on 127.0.0.1:$port ($dir)"
-  as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 30 -o "$settings" start >/dev/null \
-    || die "PostgreSQL did not start; see $dir/server.log."
+  local tries=0
+  until as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 30 -o "$settings" start >/dev/null; do
+    # the port held by something that is not a PostgreSQL (a client socket): the next one
+    tries=$((tries + 1))
+    if [ -n "${SLUICE_PG_PORT:-}" ] || [ "$tries" -ge 5 ] || ! tail -5 "$dir/server.log" | grep -q "Address already in use"; then
+      die "PostgreSQL did not start; see $dir/server.log."
+    fi
+    port=$((port + 2))
+    settings="${settings/-p $((port - 2)) /-p $port }"
+    say "127.0.0.1:$((port - 2)) is taken; starting PostgreSQL on 127.0.0.1:$port"
+  done
   PG_PORT="$port"
   PG_STARTED=1
 }
