@@ -235,8 +235,10 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   await main();
 } finally {
-  await stopAll();
+  // the clients before the servers: a Redis stopped under its client left it retrying,
+  // printing connection errors after the table
   const { closeDb } = await import("@/lib/data/db");
   const { closeRedis } = await import("@/lib/redis");
   await Promise.allSettled([closeDb(), closeRedis()]);
+  await stopAll();
 }
