@@ -49,7 +49,7 @@ export class CheckService {
    * route id (or apiKey spelling) but not in what they resolve to share one, so a miss above
    * costs the resolution and no new parts (issue 20, bench row (s2)).
    */
-  readonly byShape = new HotChecks();
+  readonly byShape = new HotChecks(10_000, null);
 
   constructor(
     private readonly holder: ConfigHolder,
@@ -165,8 +165,7 @@ export class CheckService {
       this.local.decide({ shape: entry, parts, key }, input, version, answer, timeoutMs);
       return;
     }
-    const hit =
-      signature === null || this.denied.empty ? undefined : this.denied.lookup(signature, input.cost);
+    const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost);
     if (hit) {
       checkMetrics.cacheHit("deny");
       const rendered = answerFor(hit, performance.now());

@@ -66,16 +66,18 @@ export class HotChecks {
   /** hot keys seen once since the doorkeeper was last emptied */
   private readonly seen = new Set<string>();
   private readonly half: number;
-  private readonly gate = new HitGate(MIN_HIT_SHARE);
-
-  constructor(private readonly capacity = 10_000) {
+  constructor(
+    private readonly capacity = 10_000,
+    /** null: always consulted (a cache behind another's misses, whose share no one reads) */
+    private readonly gate: HitGate | null = new HitGate(MIN_HIT_SHARE),
+  ) {
     if (capacity < 2) throw new RangeError("capacity must be >= 2");
     this.half = Math.floor(capacity / 2);
   }
 
   /** Whether this check should look here: hit-gate.ts, below half hits one check in eight. */
   consults(): boolean {
-    return this.gate.consults();
+    return this.gate === null || this.gate.consults();
   }
 
   /** The entry of this version whose key has not expired at `nowMs()`, else undefined. */
@@ -97,7 +99,7 @@ export class HotChecks {
   }
 
   private tally(entry: HotCheck | undefined): HotCheck | undefined {
-    this.gate.tally(entry !== undefined);
+    this.gate?.tally(entry !== undefined);
     return entry;
   }
 
@@ -118,12 +120,12 @@ export class HotChecks {
     this.young = new Map();
     this.old = new Map();
     this.seen.clear();
-    this.gate.reset();
+    this.gate?.reset();
   }
 
   /** True while most checks skip the cache (consults). */
   get skippingLookups(): boolean {
-    return this.gate.skippingLookups;
+    return this.gate?.skippingLookups ?? false;
   }
 
   get size(): number {

@@ -63,7 +63,7 @@ export function buildManyCall(prepared: readonly PreparedCheck[], options?: Eval
   let checks = "";
   for (const p of prepared) {
     const { request } = p.check;
-    checks += `${checkInt(request.cost)}${request.dryRun ? "1" : "0"}${checkInt(p.keys.length)}`;
+    checks += checkInt(request.cost) + checkInt(request.dryRun ? 1 : 0) + checkInt(p.keys.length);
     for (let i = 0; i < p.keys.length; i++) {
       const key = p.keys[i] as string;
       let k = keyIndex.get(key);

@@ -25,11 +25,14 @@ export function realisticIndex(): RealisticIndex {
   const keyIds: Record<string, Record<string, string>> = {};
   const keys: Record<string, PublishedKey> = {};
   const apiKeys: string[] = [];
+  for (let t = 0; t < TENANTS; t++) {
+    tenants[tenantSlug(t)] = `tenant-${t}`;
+    keyIds[tenantSlug(t)] = {};
+  }
   for (let k = 0; k < KEYS_PER_TENANT; k++)
     for (let t = 0; t < TENANTS; t++) {
       const slug = tenantSlug(t);
-      tenants[slug] = `tenant-${t}`;
-      (keyIds[slug] ??= {})[keyName(k)] = `key-${t}-${k}`;
+      (keyIds[slug] as Record<string, string>)[keyName(k)] = `key-${t}-${k}`;
       const apiKey = `sk_realistic_${t}_${k}`;
       keys[sha(apiKey)] = { tenant: slug, name: keyName(k), expiresAt: null, revoked: false };
       apiKeys.push(apiKey);

@@ -97,19 +97,18 @@ start_private_postgres() {
     [ -z "${SLUICE_PG_PORT:-}" ] || die "127.0.0.1:$port already serves a PostgreSQL that this checkout did not start; set SLUICE_PG_PORT to a free port."
     port=$((port + 2))
   done
-  local settings="-p $port -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200"
+  local settings="-k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200"
   [ "$mode" = fast ] && settings="$settings -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
   say "starting PostgreSQL on 127.0.0.1:$port ($dir)"
   local tries=0
-  until as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 30 -o "$settings" start >/dev/null; do
+  until as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 30 -o "-p $port $settings" start >/dev/null; do
     # the port held by something that is not a PostgreSQL (a client socket): the next one
     tries=$((tries + 1))
     if [ -n "${SLUICE_PG_PORT:-}" ] || [ "$tries" -ge 5 ] || ! tail -5 "$dir/server.log" | grep -q "Address already in use"; then
       die "PostgreSQL did not start; see $dir/server.log."
     fi
+    say "127.0.0.1:$port is taken; starting PostgreSQL on 127.0.0.1:$((port + 2))"
     port=$((port + 2))
-    settings="${settings/-p $((port - 2)) /-p $port }"
-    say "127.0.0.1:$((port - 2)) is taken; starting PostgreSQL on 127.0.0.1:$port"
   done
   PG_PORT="$port"
   PG_STARTED=1
