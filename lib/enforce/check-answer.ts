@@ -4,7 +4,6 @@ import { degradedAnswer, type CheckShape } from "@/lib/enforce/check-shapes";
 import { decisionSink } from "@/lib/enforce/decision-sink";
 import { earlyBody } from "@/lib/enforce/decision-body";
 import type { StoreResult } from "@/lib/enforce/limiter-store";
-import type { DecisionTemplate } from "@/lib/enforce/render/decision-template";
 import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { Early } from "@/lib/enforce/resolve";
 import type { CheckInput, ErrorBody } from "@/lib/enforce/types";
@@ -67,14 +66,14 @@ export function refusedAnswer(
 /** The limiter's verdict rendered, degraded when it failed or its reply does not fit. */
 export function renderedReply(
   result: StoreResult,
-  template: DecisionTemplate,
   shape: CheckShape,
   key: KeyRecord | null,
+  keyJson: string,
   version: number,
 ): RenderedDecision {
   if (!result.ok) return degradedAnswer(shape, key, version);
   try {
-    return template.render(result.reply, result.at);
+    return shape.template.render(result.reply, result.at, keyJson);
   } catch (error) {
     // a reply that does not fit: Redis' verdict is unknown, as if it had failed
     console.error("[sluice] unreadable limiter reply:", error);

@@ -5,7 +5,14 @@ import type { ConfigHolder } from "@/lib/enforce/config-holder";
 import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
 import { recordedAnswer, refusedAnswer, renderedReply, type CheckAnswer } from "@/lib/enforce/check-answer";
 import { degradedBody, limiterBody } from "@/lib/enforce/decision-body";
-import { buildShape, keyParts, resolvedFor, shapeKeyOf, subjectParts } from "@/lib/enforce/check-shapes";
+import {
+  buildShape,
+  checkKeys,
+  denySignature,
+  keyJsonOf,
+  resolvedFor,
+  shapeKeyOf,
+} from "@/lib/enforce/check-shapes";
 import { CheckShapes } from "@/lib/enforce/check-shape-cache";
 import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/enforce/hot-checks";
 import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
@@ -21,7 +28,6 @@ import type { KeyRecord } from "@/lib/enforce/config-index";
 import { mayCheck, type Caller } from "@/lib/enforce/service-auth";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import { TtlLru } from "@/lib/enforce/ttl-lru";
-import { RouteCache } from "@/lib/enforce/route-cache";
 import { overriddenShape } from "@/lib/enforce/override-variants";
 import type { CheckInput } from "@/lib/enforce/types";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
@@ -37,19 +43,12 @@ export class CheckService {
   readonly keys: KeyCaches = {
     unknown: new TtlLru<true>(10_000, 10_000),
     known: new TtlLru<KeyRecord>(10_000, 60_000),
-    routes: new RouteCache(),
   };
   readonly denied = new DenyCache();
   /** what checks of this version resolved to apart from their subject (check-shapes.ts) */
   readonly shapes = new CheckShapes();
   /** whole checks of this version in front of the shapes, subject apart (hot-checks.ts) */
   readonly hot = new HotChecks();
-  /**
-   * The same entries by shape and key instead of raw input: checks that differ in their
-   * route id (or apiKey spelling) but not in what they resolve to share one, so a miss above
-   * costs the resolution and no new parts (issue 20, bench row (s2)).
-   */
-  readonly byShape = new HotChecks(10_000, null);
 
   constructor(
     private readonly holder: ConfigHolder,
@@ -62,10 +61,8 @@ export class CheckService {
       // Keys, limits or owners may have changed: nothing cached stays exact.
       this.keys.unknown.clear();
       this.keys.known.clear();
-      this.keys.routes.clear();
       this.shapes.clear();
       this.hot.clear();
-      this.byShape.clear();
       this.denied.clear();
       checkMetrics.configVersion(index.version);
     });
@@ -91,8 +88,9 @@ export class CheckService {
     const hotKey = consulted ? hotKeyOf(input) : "";
     const hot = consulted ? this.hot.get(hotKey, config.version) : undefined;
     if (hot !== undefined) {
-      if (mayCheck(caller, hot.resolved.tenant.slug)) this.limited(hot, input, done, timeoutMs);
-      else done(refusedAnswer(refused(input, hot.resolved.tenant.slug), input, config.version));
+      const slug = hot.shape.resolved.tenant.slug;
+      if (mayCheck(caller, slug)) this.limited(hot, input, done, timeoutMs);
+      else done(refusedAnswer(refused(input, slug), input, config.version));
       return;
     }
     const target: TargetResolution = resolveTarget(input, caller, config, this.keys);
@@ -101,34 +99,21 @@ export class CheckService {
       return;
     }
     const shapeKey = shapeKeyOf(target, input.subject !== null);
-    const { key } = target;
-    const byShapeKey = `${shapeKey}\n${key?.id ?? ""}`;
-    let entry = this.byShape.get(byShapeKey, config.version);
-    if (entry === undefined) {
-      let shape = this.shapes.get(shapeKey);
-      if (!shape) {
-        try {
-          shape = buildShape(target, config.snapshot, input.subject !== null, config.version);
-        } catch (error) {
-          // rules the limiter cannot count exactly (validation refuses them at import)
-          console.error("[sluice] a limit cannot be evaluated:", error);
-          const resolved = resolvedOf(target, config.snapshot, input.subject);
-          const rendered = renderBody(degradedBody(resolved, config.version));
-          done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
-          return;
-        }
-        this.shapes.remember(shapeKey, shape);
+    let shape = this.shapes.get(shapeKey);
+    if (!shape) {
+      try {
+        shape = buildShape(target, config.snapshot, input.subject !== null, config.version);
+      } catch (error) {
+        // rules the limiter cannot count exactly (validation refuses them at import)
+        console.error("[sluice] a limit cannot be evaluated:", error);
+        const resolved = resolvedOf(target, config.snapshot, input.subject);
+        const rendered = renderBody(degradedBody(resolved, config.version));
+        done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
+        return;
       }
-      entry = {
-        version: config.version,
-        shape,
-        key,
-        target,
-        resolved: resolvedFor(shape, key),
-        base: keyParts(shape, key),
-      };
-      this.byShape.remember(byShapeKey, entry);
+      this.shapes.remember(shapeKey, shape);
     }
+    const entry: HotCheck = { version: config.version, shape, key: target.key, target };
     if (consulted && this.hot.admits(hotKey)) this.hot.remember(hotKey, entry);
     this.limited(entry, input, done, timeoutMs);
   }
@@ -141,52 +126,55 @@ export class CheckService {
     timeoutMs: number | undefined,
   ): void {
     const { key, version } = hot;
-    let { shape: entry, resolved, base } = hot;
-    if (entry.overrides !== null) {
+    let { shape } = hot;
+    if (shape.overrides !== null) {
       // temporary overrides: a subject's own shape, or a block answered there
-      const variant = overriddenShape(hot, entry.overrides, input, this.holder.current.snapshot, done);
+      const variant = overriddenShape(hot, shape.overrides, input, this.holder.current.snapshot, done);
       if (variant === null) return;
-      if (variant !== entry) {
-        entry = variant;
-        resolved = resolvedFor(variant, key);
-        base = keyParts(variant, key);
-      }
+      shape = variant;
     }
-    if (entry.specs.length === 0) {
-      const rendered = renderBody(limiterBody(resolved, NO_LIMITS, version));
-      done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
+    const { tenant, route } = shape.resolved;
+    const keyId = key?.id ?? null;
+    const keyJson = keyJsonOf(key);
+    if (shape.specs.length === 0) {
+      const rendered = renderBody(limiterBody(resolvedFor(shape, key), NO_LIMITS, version));
+      done(recordedAnswer(rendered, tenant.id, keyId, route, input));
       return;
     }
-    const parts = subjectParts(entry, base, input.subject);
-    const { keys, specs, signature, template } = parts;
-    if (resolved.matched.hasLocal && this.local !== null) {
-      const answer = (rendered: RenderedDecision) =>
-        done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
-      this.local.decide({ shape: entry, parts, key }, input, version, answer, timeoutMs);
+    if (shape.resolved.matched.hasLocal && this.local !== null) {
+      const answer = (rendered: RenderedDecision) => done(recordedAnswer(rendered, tenant.id, keyId, route, input));
+      this.local.decide({ shape, key }, input, version, answer, timeoutMs);
       return;
     }
+    // the signature is built only when a denial may be stored (most traffic has none)
+    const signature = this.denied.empty ? null : denySignature(shape, key, input.subject);
     const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost);
     if (hit) {
       checkMetrics.cacheHit("deny");
       const rendered = answerFor(hit, performance.now());
-      done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
+      done(recordedAnswer(rendered, tenant.id, keyId, route, input));
       return;
     }
     const sentAt = performance.now();
     const prepared: PreparedCheck = {
-      check: { limits: specs, request: { cost: input.cost, dryRun: input.dryRun } },
-      keys,
-      rules: entry.rules,
+      // the shape's specs: the store reads their tenant only, the keys carry the owners
+      check: { limits: shape.specs, request: { cost: input.cost, dryRun: input.dryRun } },
+      keys: checkKeys(shape, key, input.subject),
+      rules: shape.rules,
     };
+    const counted = shape;
     this.store.check(
       prepared,
       (result: StoreResult) => {
-        const rendered = renderedReply(result, template, entry, key, version);
-        if (result.ok && signature !== null && !rendered.allowed) {
-          const denial = { template, reply: result.reply, at: result.at, rendered };
-          this.denied.remember(signature, input.cost, denial, sentAt);
+        const rendered = renderedReply(result, counted, key, keyJson, version);
+        if (result.ok && !rendered.allowed) {
+          const denied = signature ?? denySignature(counted, key, input.subject);
+          if (denied !== null) {
+            const denial = { template: counted.template, keyJson, reply: result.reply, at: result.at, rendered };
+            this.denied.remember(denied, input.cost, denial, sentAt);
+          }
         }
-        done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
+        done(recordedAnswer(rendered, tenant.id, keyId, route, input));
       },
       timeoutMs,
     );

@@ -5,6 +5,7 @@ import { identityFor } from "@/lib/enforce/limit-specs";
 import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
 import { shapeOverrides, type ShapeOverrides } from "@/lib/enforce/override-shape";
 import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
+import { asciiJson } from "@/lib/shared/ascii-json";
 import type { KeyRecord } from "@/lib/enforce/config-index";
 import { resolvedOf, type Resolved, type Target } from "@/lib/enforce/resolve";
 import { prepareCheck } from "@/lib/limiter/evaluate-many";
@@ -18,7 +19,7 @@ import type { LimitArgs, LimitSpec } from "@/lib/limiter/types";
 // thousand and keys by the thousand (issue 20): keyed by the limit set (the keys without
 // limits of their own share the tenant's key default) and the resolved patterns, never the
 // raw route, the key or the subject, a shape serves them all, and a check costs only its
-// own part (checkParts): the Redis key of the counters its key and subject own. Cleared on
+// own part (checkKeys): the Redis key of the counters its key and subject own. Cleared on
 // every new version; bounded in entries and in bytes, the oldest going first.
 
 export interface CheckShape {
@@ -42,16 +43,102 @@ export interface CheckShape {
   overrides: ShapeOverrides | null;
 }
 
-/** A check's own part of its shape. */
+/** The key's texts a check of it needs, made once per key record (keyTextOf). */
+interface KeyText {
+  /** its name as JSON, for the answer */
+  json: string;
+  /** `k.<id>` */
+  owner: string;
+  /** `k.<encoded id>`, for a sliding log's key */
+  encoded: string;
+}
+
+const NO_KEY: KeyText = { json: "null", owner: "", encoded: "" };
+// keyed by the config's own key records: as many as the config has keys, gone with the index
+const keyTexts = new WeakMap<KeyRecord, KeyText>();
+
+function keyTextOf(key: KeyRecord | null): KeyText {
+  if (key === null) return NO_KEY;
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    const id = key.id ?? "";
+    text = { json: asciiJson(key.name), owner: `k.${id}`, encoded: `k.${encodeKeyPart(id)}` };
+    keyTexts.set(key, text);
+  }
+  return text;
+}
+
+/** The answer's JSON text of a key name (`null` without a key). */
+export const keyJsonOf = (key: KeyRecord | null): string => (key === null ? "null" : keyTextOf(key).json);
+
+/**
+ * A check's Redis keys: the shape's, with its key's and subject's counters in their slots
+ * (the shape's own array when no slot is filled). Built per check and never kept: the
+ * pairs of shape and key under real traffic outnumber any cache of them (issue 20).
+ */
+export function checkKeys(shape: CheckShape, key: KeyRecord | null, subject: string | null): string[] {
+  const { keySlots, subjectSlots } = shape;
+  const subjects = subject !== null && subjectSlots.length > 0;
+  if (!subjects && (keySlots.length === 0 || key?.id === shape.resolved.keyId)) return shape.keys;
+  const keys = shape.keys.slice();
+  const { limits } = shape.resolved.matched;
+  const tenantId = shape.resolved.tenant.id;
+  if (keySlots.length > 0 && key !== null && key.id !== shape.resolved.keyId) {
+    const { encoded } = keyTextOf(key);
+    const ownerKey = `${ownerKeyPrefix(tenantId)}${encoded}`;
+    for (const i of keySlots) keys[i] = slotKey(shape, limits[i] as CompiledLimit, ownerKey, encoded);
+  }
+  if (subjects) {
+    const encoded = `s.${encodeKeyPart(subject)}`;
+    const ownerKey = `${ownerKeyPrefix(tenantId)}${encoded}`;
+    for (const i of subjectSlots) keys[i] = slotKey(shape, limits[i] as CompiledLimit, ownerKey, encoded);
+  }
+  return keys;
+}
+
+/** limitKey(spec) from the owner's parts: every limit but a sliding log shares the owner's key. */
+function slotKey(shape: CheckShape, limit: CompiledLimit, ownerKey: string, encoded: string): string {
+  if (limit.rule.algorithm !== "sliding_log") return ownerKey;
+  return `${limitKeyPrefix(shape.resolved.tenant.id, limit.id)}${encoded}${logSuffix(limit)}`;
+}
+
+/** A check's own part of its shape, where more than its keys is needed (local limits). */
 export interface CheckParts {
   keys: string[];
   specs: LimitSpec[];
-  /** the deny cache's signature: the same counters (subject only when one counts), or null */
-  signature: string | null;
-  template: DecisionTemplate;
 }
 
-/** The shape's resolution as this check's key sees it. */
+export function checkParts(shape: CheckShape, key: KeyRecord | null, subject: string | null): CheckParts {
+  return { keys: checkKeys(shape, key, subject), specs: checkSpecs(shape, key, subject) };
+}
+
+/** A check's limiter specs (counter identities and owners): local limits and tests need them. */
+export function checkSpecs(shape: CheckShape, key: KeyRecord | null, subject: string | null): LimitSpec[] {
+  const specs = shape.specs.slice();
+  const { limits } = shape.resolved.matched;
+  const respec = (slots: readonly number[], owner: string): void => {
+    for (const i of slots) {
+      const identity = identityFor(limits[i] as CompiledLimit, owner);
+      specs[i] = { ...(specs[i] as LimitSpec), identity, owner };
+    }
+  };
+  if (key !== null && key.id !== shape.resolved.keyId) respec(shape.keySlots, keyTextOf(key).owner);
+  if (subject !== null) respec(shape.subjectSlots, `s.${subject}`);
+  return specs;
+}
+
+/**
+ * The deny cache's signature of a check: the same counters (the subject only where one
+ * counts), or null with a shadow limit. Built only when the deny cache is asked.
+ */
+export function denySignature(shape: CheckShape, key: KeyRecord | null, subject: string | null): string | null {
+  if (shape.hasShadow) return null;
+  const { resolved } = shape;
+  const head = `${resolved.tenant.id}\n${key?.id ?? ""}\n${resolved.route ?? ""}\n`;
+  return subject === null || shape.subjectSlots.length === 0 ? head : head + subject;
+}
+
+/** The shape's resolution as this check's key sees it (degraded and empty answers). */
 export function resolvedFor(shape: CheckShape, key: KeyRecord | null): Resolved {
   const { resolved } = shape;
   const keyName = key?.name ?? null;
@@ -134,33 +221,6 @@ export function buildShape(
   };
 }
 
-/** Puts one owner's counters (`k.<key id>`, `s.<subject>`) in the given slots. */
-function fill(
-  shape: CheckShape,
-  slots: readonly number[],
-  kind: "k" | "s",
-  part: string,
-  keys: string[],
-  specs: LimitSpec[],
-): void {
-  const owner = `${kind}.${part}`;
-  // every limit of the owner but a sliding log shares the owner's one key; the part is
-  // encoded alone ("k." and "s." need none): the check's own flat string, not a new one
-  const tenantId = shape.resolved.tenant.id;
-  const encoded = `${kind}.${encodeKeyPart(part)}`;
-  const ownerKey = `${ownerKeyPrefix(tenantId)}${encoded}`;
-  for (const i of slots) {
-    const limit = shape.resolved.matched.limits[i] as CompiledLimit;
-    const spec: LimitSpec = { ...(specs[i] as LimitSpec), identity: identityFor(limit, owner), owner };
-    specs[i] = spec;
-    // limitKey(spec), with the owner encoded once and the route's part memoized per limit
-    keys[i] =
-      spec.rule.algorithm === "sliding_log"
-        ? `${limitKeyPrefix(tenantId, spec.id)}${encoded}${logSuffix(limit)}`
-        : ownerKey;
-  }
-}
-
 /** What follows the owner in a sliding log's key: its route (encoded) and ":l". */
 const logSuffixes = new WeakMap<CompiledLimit, string>();
 function logSuffix(limit: CompiledLimit): string {
@@ -170,39 +230,4 @@ function logSuffix(limit: CompiledLimit): string {
     logSuffixes.set(limit, suffix);
   }
   return suffix;
-}
-
-/**
- * The key's part of a check (no subject filled in yet): the shape's keys and specs with its
- * key's counters, the answer naming the key, and the deny signature up to the subject.
- * Kept per hot check (hot-checks.ts), so a new subject costs only subjectParts.
- */
-export function keyParts(shape: CheckShape, key: KeyRecord | null): CheckParts {
-  const { resolved, keySlots } = shape;
-  const keyId = key?.id ?? null;
-  const template = shape.template.forKey(key?.name ?? null);
-  const signature = shape.hasShadow
-    ? null
-    : `${resolved.tenant.id}\n${keyId ?? ""}\n${resolved.route ?? ""}\n`;
-  if (keySlots.length === 0 || keyId === resolved.keyId)
-    return { keys: shape.keys, specs: shape.specs, signature, template };
-  const keys = shape.keys.slice();
-  const specs = shape.specs.slice();
-  fill(shape, keySlots, "k", String(keyId), keys, specs);
-  return { keys, specs, signature, template };
-}
-
-/** A check's parts from its key's: the subject's counters where a limit counts per subject. */
-export function subjectParts(shape: CheckShape, base: CheckParts, subject: string | null): CheckParts {
-  if (subject === null || shape.subjectSlots.length === 0) return base;
-  const keys = base.keys.slice();
-  const specs = base.specs.slice();
-  fill(shape, shape.subjectSlots, "s", subject, keys, specs);
-  const signature = base.signature === null ? null : base.signature + subject;
-  return { keys, specs, signature, template: base.template };
-}
-
-/** A check's own part: the shape's keys and specs with its key's and subject's counters. */
-export function checkParts(shape: CheckShape, key: KeyRecord | null, subject: string | null): CheckParts {
-  return subjectParts(shape, keyParts(shape, key), subject);
 }

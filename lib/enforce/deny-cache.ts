@@ -16,6 +16,8 @@ import { TtlLru, type Clock } from "@/lib/enforce/ttl-lru";
 /** A denial as Redis gave it: the script's integers for the check and how to render them. */
 export interface Denial {
   template: DecisionTemplate;
+  /** the key's name as JSON (the template is its limit set's) */
+  keyJson: string;
   reply: readonly number[];
   at: number;
   rendered: RenderedDecision;
@@ -23,6 +25,7 @@ export interface Denial {
 
 export interface DeniedEntry {
   template: DecisionTemplate;
+  keyJson: string;
   /** the check's own part of the reply */
   reply: readonly number[];
   /** the last answer built from this entry and the two integers it depends on (see answerFor) */
@@ -53,7 +56,7 @@ export class DenyCache {
     const reply = denial.reply.slice(denial.at, denial.at + denial.template.replySize);
     this.entries.set(
       signature,
-      { template: denial.template, reply, cost, sentAt, until },
+      { template: denial.template, keyJson: denial.keyJson, reply, cost, sentAt, until },
       until - this.now(),
     );
   }
@@ -90,7 +93,7 @@ export function answerFor(entry: DeniedEntry, now: number): RenderedDecision {
   const retry = Math.max(1, Math.ceil(entry.until - now));
   const memo = entry.memo;
   if (memo && memo.elapsed === elapsed && memo.retry === retry) return memo.rendered;
-  const rendered = entry.template.render(entry.reply, 0, elapsed, retry);
+  const rendered = entry.template.render(entry.reply, 0, entry.keyJson, elapsed, retry);
   entry.memo = { elapsed, retry, rendered };
   return rendered;
 }

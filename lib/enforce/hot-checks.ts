@@ -1,7 +1,7 @@
 import "server-only";
-import type { CheckParts, CheckShape } from "@/lib/enforce/check-shapes";
+import type { CheckShape } from "@/lib/enforce/check-shapes";
 import type { KeyRecord } from "@/lib/enforce/config-index";
-import type { Resolved, Target } from "@/lib/enforce/resolve";
+import type { Target } from "@/lib/enforce/resolve";
 import type { CheckInput } from "@/lib/enforce/types";
 import { HitGate } from "@/lib/enforce/hit-gate";
 
@@ -27,10 +27,6 @@ export interface HotCheck {
   key: KeyRecord | null;
   /** what the check resolved to (a subject with temporary overrides builds its shape from it) */
   target: Target;
-  /** the shape's resolution as this key sees it */
-  resolved: Resolved;
-  /** the key's part: keys, specs, answer template, deny signature up to the subject */
-  base: CheckParts;
 }
 
 /**

@@ -1,4 +1,5 @@
 import "server-only";
+import { asciiJson } from "@/lib/shared/ascii-json";
 import type { CompiledLimit, CompiledTenant } from "@/lib/config/compile";
 import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
 import type { RenderedDecision } from "@/lib/enforce/render/rendered";
@@ -56,5 +57,5 @@ export function renderBlock(block: BlockTemplate, keyName: string | null, now: n
     const left = Math.max(0, end - now);
     reply.push(0, 0, 0, left, left, 0);
   }
-  return block.template.forKey(keyName).render(reply, 0);
+  return block.template.render(reply, 0, asciiJson(keyName));
 }

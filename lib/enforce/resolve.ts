@@ -2,6 +2,7 @@ import "server-only";
 import { sha256Hex } from "@/lib/auth/secrets";
 import {
   effectiveLimitsOf,
+  resolveRoutes,
   shownRoute,
   type CompiledTenant,
   type RouteResolution,
@@ -12,7 +13,6 @@ import { keyNameId } from "@/lib/enforce/config-index";
 import { matchLimits, type MatchedLimits } from "@/lib/enforce/limit-specs";
 import { mayCheck, type Caller } from "@/lib/enforce/service-auth";
 import type { TtlLru } from "@/lib/enforce/ttl-lru";
-import type { RouteCache } from "@/lib/enforce/route-cache";
 import type { CheckInput, DecisionReason } from "@/lib/enforce/types";
 
 // From a validated check to what it is about, using only the in-memory config: the tenant,
@@ -77,8 +77,6 @@ export interface KeyCaches {
   /** the negative cache: values known not to be a key */
   unknown: TtlLru<true>;
   known: TtlLru<KeyRecord>;
-  /** raw routes already matched, per tenant (route-cache.ts) */
-  routes: RouteCache;
 }
 
 /** The answer for an API key that is not one, or not one this caller may check. */
@@ -128,7 +126,7 @@ export function resolveTarget(
   if (!mayCheck(caller, slug)) return refused(input, slug);
   const tenant = config.snapshot.tenants[slug];
   if (!tenant) return early("unknown_tenant", slug, null, key, null);
-  const routes = caches.routes.resolve(config.snapshot, slug, input.route);
+  const routes = resolveRoutes(config.snapshot, slug, input.route);
   const route = shownRoute(routes);
   if (input.apiKey === null && input.key !== null) {
     key = config.keysByName.get(keyNameId(slug, input.key)) ?? null;

@@ -15,7 +15,6 @@
 //      at equal path and method rank, the tenant's own route beats a global one.
 // `*` matches one or more remaining segments: "GET /files/*" does not match "GET /files".
 
-import { parseCheckRoute } from "./check-route";
 import { parseRoutePattern, type PatternMethod } from "./route-pattern";
 
 export type RouteScope = "global" | "tenant";
@@ -81,19 +80,57 @@ function pick(terminal: Terminal | null, method: string): string | null {
   return terminal.byMethod.get("*")?.text ?? null;
 }
 
-function walk(node: TrieNode, segments: string[], index: number, method: string): string | null {
-  if (index === segments.length) return pick(node.end, method);
-  const literal = node.literal.get(segments[index] as string);
-  if (literal) {
-    const found = walk(literal, segments, index + 1, method);
-    if (found !== null) return found;
+/**
+ * The first complete match below `node` for the path between `pos` and `end` of the check's
+ * route text: segments are read in place (parseCheckRoute's rules: empty segments skipped),
+ * so a check allocates only the segment strings it looks up among literals.
+ */
+function walk(node: TrieNode, route: string, pos: number, end: number, method: string): string | null {
+  while (pos < end && route.charCodeAt(pos) === SLASH) pos++;
+  if (pos === end) return pick(node.end, method);
+  let next = route.indexOf("/", pos);
+  if (next < 0 || next > end) next = end;
+  if (node.literal.size > 0) {
+    const literal = node.literal.get(route.slice(pos, next));
+    if (literal) {
+      const found = walk(literal, route, next, end, method);
+      if (found !== null) return found;
+    }
   }
   if (node.param) {
-    const found = walk(node.param, segments, index + 1, method);
+    const found = walk(node.param, route, next, end, method);
     if (found !== null) return found;
   }
-  // index < length here, so a rest pattern always has at least one segment to take.
+  // a segment is left here, so a rest pattern always has at least one segment to take
   return pick(node.rest, method);
+}
+
+const SLASH = 47;
+const [QUESTION, HASH, UPPER_A, UPPER_Z] = [63, 35, 65, 90];
+
+/** parseCheckRoute's method: upper-cased, without a copy when it already is (nearly always). */
+function methodOf(route: string, space: number): string {
+  for (let i = 0; i < space; i++) {
+    const c = route.charCodeAt(i);
+    if (c < UPPER_A || c > UPPER_Z) return route.slice(0, space).toUpperCase();
+  }
+  return route.slice(0, space);
+}
+
+/** The pattern a check route matches, read in place (parseCheckRoute splits; this must agree). */
+function matchText(root: TrieNode, route: string): string | null {
+  const space = route.indexOf(" ");
+  if (space <= 0 || route.charCodeAt(space + 1) !== SLASH) return null;
+  // the query string and fragment never take part in matching
+  let end = route.length;
+  for (let i = space + 1; i < end; i++) {
+    const c = route.charCodeAt(i);
+    if (c === QUESTION || c === HASH) {
+      end = i;
+      break;
+    }
+  }
+  return walk(root, route, space + 1, end, methodOf(route, space));
 }
 
 /** Patterns must be valid (validated documents only); an invalid one throws. */
@@ -105,10 +142,6 @@ export function createRouteMatcher(
   for (const text of globalPatterns) insert(root, text, "global");
   for (const text of tenantPatterns) insert(root, text, "tenant");
   return {
-    match(route: string): string | null {
-      const parsed = parseCheckRoute(route);
-      if (!parsed) return null;
-      return walk(root, parsed.segments, 0, parsed.method);
-    },
+    match: (route: string): string | null => matchText(root, route),
   };
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { degradedAnswer, type CheckParts, type CheckShape } from "@/lib/enforce/check-shapes";
+import { checkParts, degradedAnswer, keyJsonOf, type CheckShape } from "@/lib/enforce/check-shapes";
 import type { KeyRecord } from "@/lib/enforce/config-index";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
 import type { RenderedDecision } from "@/lib/enforce/render/rendered";
@@ -56,13 +56,14 @@ export class LocalLimits {
   }
 
   decide(
-    check: { shape: CheckShape; parts: CheckParts; key: KeyRecord | null },
+    check: { shape: CheckShape; key: KeyRecord | null },
     input: CheckInput,
     configVersion: number,
     done: Done,
     timeoutMs?: number,
   ): void {
-    const { shape, parts, key } = check;
+    const { shape, key } = check;
+    const parts = checkParts(shape, key, input.subject);
     let local = this.shapes.get(shape);
     if (local === undefined) this.shapes.set(shape, (local = shapeLocal(shape)));
     const plan = planLocal(local, parts);
@@ -91,7 +92,7 @@ export class LocalLimits {
       });
       reply[0] = allowed ? 1 : 0;
       reply[1] = now;
-      return parts.template.render(reply, 0);
+      return shape.template.render(reply, 0, keyJsonOf(key));
     };
     if (plan.exactIndex.length === 0) {
       done(settle(localAdmits));

@@ -67,10 +67,7 @@ function decidingLimit(limits: readonly LimitText[], reply: readonly number[], a
 
 export class DecisionTemplate {
   private readonly limits: LimitText[];
-  /** `,"tenant":...,"key":...,"route":...,"limit":` */
-  private middle: string;
-  /** the key it names, and the middle's text around it (forKey) */
-  private key: string | null;
+  /** `,"tenant":...,"key":` and `,"route":...,"limit":`: the key's name goes between */
   private readonly beforeKey: string;
   private readonly afterKey: string;
   /** `],"degraded":false,"configVersion":N}` */
@@ -83,7 +80,7 @@ export class DecisionTemplate {
 
   constructor(
     limits: readonly CompiledLimit[],
-    who: { tenant: string; key: string | null; route: string | null },
+    who: { tenant: string; route: string | null },
     configVersion: number,
   ) {
     this.limits = limits.map((limit) => {
@@ -106,10 +103,8 @@ export class DecisionTemplate {
         field: flatText(`"${limit.name}";r=`),
       };
     });
-    this.key = who.key;
-    this.beforeKey = `,"tenant":${asciiJson(who.tenant)},"key":`;
-    this.afterKey = `,"route":${asciiJson(who.route)},"limit":`;
-    this.middle = flatText(`${this.beforeKey}${asciiJson(who.key)}${this.afterKey}`);
+    this.beforeKey = flatText(`,"tenant":${asciiJson(who.tenant)},"key":`);
+    this.afterKey = flatText(`,"route":${asciiJson(who.route)},"limit":`);
     this.tail = flatText(`],"degraded":false,"configVersion":${configVersion}}`);
     this.replySize = 2 + 6 * limits.length;
     let policy = "";
@@ -119,32 +114,22 @@ export class DecisionTemplate {
       policy += `${policy === "" ? "" : ", "}"${limit.name}";q=${limit.rule.limit};w=${w}`;
     }
     this.policyLine = policy === "" ? "" : flatText(headerLines(policy, null, null));
-    let chars = this.middle.length + this.tail.length + this.policyLine.length;
+    let chars = this.beforeKey.length + this.afterKey.length + this.tail.length + this.policyLine.length;
     for (const text of this.limits)
       chars += text.head.length + text.allowedTail.length + text.deniedTail.length + text.field.length;
     this.chars = chars;
   }
 
   /**
-   * The same template naming another key of the tenant: limits, tenant and route are the
-   * same for every key that shares a limit set (check-shapes.ts), only the name differs.
-   */
-  forKey(key: string | null): DecisionTemplate {
-    if (key === this.key) return this;
-    const copy = Object.assign(Object.create(DecisionTemplate.prototype) as DecisionTemplate, this);
-    copy.key = key;
-    copy.middle = flatText(`${this.beforeKey}${asciiJson(key)}${this.afterKey}`);
-    return copy;
-  }
-
-  /**
-   * The decision of the check whose reply starts at reply[at]. A deny cache hit passes the
+   * The decision of the check whose reply starts at reply[at], naming the key whose name's
+   * JSON is `keyJson` (keys sharing a limit set share a template). A deny cache hit passes the
    * whole ms `elapsed` since the call (reset times count down by it) and the top-level
    * retryAfterMs to report (see deny-cache.ts).
    */
   render(
     reply: readonly number[],
     at: number,
+    keyJson: string,
     elapsed = 0,
     retryOverride: number | null = null,
   ): RenderedDecision {
@@ -190,7 +175,7 @@ export class DecisionTemplate {
       top = `${quota},"remaining":${reply[base + 2]},"resetMs":${resetMs},"retryAfterMs":${retryAfterMs}`;
     }
     const json =
-      `{"allowed":${!denied},"reason":"${reason}"${this.middle}${top},` +
+      `{"allowed":${!denied},"reason":"${reason}"${this.beforeKey}${keyJson}${this.afterKey}${top},` +
       `"waitMs":${denied ? 0 : waitMs},"limits":[${items}${this.tail}`;
     const retryLine = denied && retryAfterMs !== null ? `retry-after: ${seconds(retryAfterMs)}\r\n` : "";
     const outcome: DecisionOutcome = denied ? "rejected" : shadowDenied ? "shadow_rejected" : "allowed";

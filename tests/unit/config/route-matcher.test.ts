@@ -2,6 +2,7 @@
 
 import { describe, expect, it } from "vitest";
 
+import { parseCheckRoute } from "@/lib/config/routes/check-route";
 import { createRouteMatcher } from "@/lib/config/routes/route-matcher";
 
 const GLOBAL = [
@@ -79,5 +80,27 @@ describe("route specificity", () => {
 
   it("throws on a pattern that does not parse (snapshots hold validated patterns only)", () => {
     expect(() => createRouteMatcher(["GET /a/"])).toThrow(/does not parse/);
+  });
+
+  // The matcher reads the route in place; parseCheckRoute's split is the rule it must keep.
+  it("matches any spelling of a route as parseCheckRoute reads it (random spellings)", () => {
+    const segments = ["v1", "items", "42", "new", "users", "me", "posts", "orders", "reports", "?x=1", "#top", "a b", ""];
+    const methods = ["GET", "get", "Post", "DELETE", "ß", "", " "];
+    let seed = 7;
+    const next = (n: number): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    let compared = 0;
+    for (let i = 0; i < 5_000; i++) {
+      let path = ["/", "/v1/", "//v1/", "v1/", " /v1/"][next(5)] as string;
+      for (let j = next(5); j > 0; j--) path += `${segments[next(segments.length)]}${next(4) ? "/" : "//"}`;
+      if (next(2)) path = path.slice(0, -1);
+      const route = `${methods[next(methods.length)]} ${path}`;
+      const parsed = parseCheckRoute(route);
+      const canonical = parsed && `${parsed.method} /${parsed.segments.join("/")}`;
+      // the canonical spelling has no query, empty segment or lower case left to disagree on
+      const expected = canonical === null ? null : matcher.match(canonical);
+      expect(matcher.match(route), route).toBe(expected);
+      if (expected !== null) compared++;
+    }
+    expect(compared).toBeGreaterThan(1_000);
   });
 });

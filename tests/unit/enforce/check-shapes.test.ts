@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CheckShapes } from "@/lib/enforce/check-shape-cache";
-import { buildShape, checkParts, shapeKeyOf } from "@/lib/enforce/check-shapes";
+import { buildShape, checkKeys, checkParts, denySignature, keyJsonOf, shapeKeyOf } from "@/lib/enforce/check-shapes";
 import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
 import { resolvedOf } from "@/lib/enforce/resolve";
 import { prepareCheck } from "@/lib/limiter/evaluate-many";
@@ -35,6 +35,7 @@ describe("check shapes", () => {
         const parts = checkParts(shape, key, subject);
         const expected = direct(key, subject);
         expect(parts.keys).toEqual(expected.keys);
+        expect(checkKeys(shape, key, subject)).toEqual(expected.keys);
         expect(parts.specs).toEqual(expected.check.limits);
         expect(shape.rules).toEqual(expected.rules);
       }
@@ -51,18 +52,16 @@ describe("check shapes", () => {
       if (shape.subjectSlots.includes(i)) expect(a.keys[i]).not.toBe(b.keys[i]);
       else expect(a.keys[i]).toBe(b.keys[i]);
     }
-    // the tenant's and key's counters, the rules and the answer's text are one object for both
+    // the tenant's and key's counters and the rules are one object for both
     expect(a.specs[0]).toBe(b.specs[0]);
     expect(a.specs[1]).toBe(b.specs[1]);
-    expect(a.template).toBe(b.template);
-    expect(a.signature).not.toBe(b.signature);
-    expect(a.signature).toBe("T1\nK1\nGET /items/:id\nalice");
+    expect(denySignature(shape, backend, "alice")).toBe("T1\nK1\nGET /items/:id\nalice");
+    expect(denySignature(shape, backend, "bob")).toBe("T1\nK1\nGET /items/:id\nbob");
   });
 
   it("serve every key of one limit set from one shape, each naming its own key", () => {
     expect(shapeKeyOf(shapeTarget(snapshot, mobile), true)).toBe(shapeKeyOf(target, true));
-    const parts = checkParts(shape, mobile, "alice");
-    expect(parts.signature).toBe("T1\nK2\nGET /items/:id\nalice");
+    expect(denySignature(shape, mobile, "alice")).toBe("T1\nK2\nGET /items/:id\nalice");
     const reply = [
       1,
       5,
@@ -71,19 +70,21 @@ describe("check shapes", () => {
       ...[1, 1, 9, 3_000, -1, 0],
     ];
     reply.push(1, 1, 99, 60_000, -1, 0);
-    const who = { tenant: "acme", key: "mobile", route: "GET /items/:id" };
-    const fresh = new DecisionTemplate(shape.resolved.matched.limits, who, 7).render(reply, 0);
-    expect(parts.template.render(reply, 0)).toEqual(fresh);
-    expect(shape.template.render(reply, 0).json).toContain('"key":"backend"');
+    const who = { tenant: "acme", route: "GET /items/:id" };
+    const fresh = new DecisionTemplate(shape.resolved.matched.limits, who, 7).render(reply, 0, '"mobile"');
+    const mobiles = shape.template.render(reply, 0, keyJsonOf(mobile));
+    expect(mobiles).toEqual(fresh);
+    expect(mobiles.json).toContain('"tenant":"acme","key":"mobile","route":"GET /items/:id"');
+    expect(shape.template.render(reply, 0, keyJsonOf(backend)).json).toContain('"key":"backend"');
+    expect(keyJsonOf(null)).toBe("null");
   });
 
   it("leave the subject out of the signature when no limit counts per subject", () => {
     const limits = shapeLimits().filter((l) => l.by !== "subject");
     const plain = shapeSnapshot("T1", limits);
     const noSubjects = buildShape(shapeTarget(plain), plain, true, 7);
-    const parts = checkParts(noSubjects, backend, "alice");
-    expect(parts.keys).toBe(noSubjects.keys);
-    expect(parts.signature).toBe("T1\nK1\nGET /items/:id\n");
+    expect(checkKeys(noSubjects, backend, "alice")).toBe(noSubjects.keys);
+    expect(denySignature(noSubjects, backend, "alice")).toBe("T1\nK1\nGET /items/:id\n");
   });
 
   it("key a target by tenant, limit set and resolved patterns, never by the raw route or subject", () => {
@@ -100,7 +101,7 @@ describe("check shapes", () => {
 
   it("have no signature with a shadow limit, and refuse rules the limiter cannot count", () => {
     const shadow = shapeSnapshot("T1", [compiledLimit("s", "subject", { mode: "shadow" })]);
-    expect(checkParts(buildShape(shapeTarget(shadow), shadow, true, 1), backend, "x").signature).toBeNull();
+    expect(denySignature(buildShape(shapeTarget(shadow), shadow, true, 1), backend, "x")).toBeNull();
     const huge = shapeSnapshot("T1", [
       compiledLimit("k", "key", { limit: Number.MAX_SAFE_INTEGER, windowMs: 86_400_000 * 365 }),
     ]);

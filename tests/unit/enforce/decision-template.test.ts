@@ -1,3 +1,4 @@
+import { asciiJson } from "@/lib/shared/ascii-json";
 import { describe, expect, it } from "vitest";
 import type { CompiledLimit } from "@/lib/config/compile";
 import { limiterBody } from "@/lib/enforce/decision-body";
@@ -99,10 +100,11 @@ describe("DecisionTemplate", () => {
       const padding = Array.from({ length: int(rand, 0, 2) * 8 }, () => 7);
       const template = new DecisionTemplate(
         limits,
-        { tenant: "acme", key: resolved.keyName, route: resolved.route },
+        { tenant: "acme", route: resolved.route },
         version,
       );
-      const fast = template.render([...padding, ...reply, 9, 9], padding.length);
+      const keyJson = asciiJson(resolved.keyName);
+      const fast = template.render([...padding, ...reply, 9, 9], padding.length, keyJson);
       const slow = renderBody(limiterBody(resolved, readReply(specs, reply), version));
       expect(fast, `run ${run}`).toEqual(slow);
     }
@@ -124,10 +126,10 @@ describe("DecisionTemplate", () => {
       const retry = Math.max(1, Math.ceil(until - now));
       const template = new DecisionTemplate(
         limits,
-        { tenant: "acme", key: resolved.keyName, route: resolved.route },
+        { tenant: "acme", route: resolved.route },
         3,
       );
-      expect(template.render(reply, 0, elapsed, retry), `run ${run}`).toEqual(
+      expect(template.render(reply, 0, asciiJson(resolved.keyName), elapsed, retry), `run ${run}`).toEqual(
         renderBody(limiterBody(resolved, agedDecision(entry, now), 3)),
       );
     }
@@ -138,8 +140,8 @@ describe("DecisionTemplate", () => {
     const limits = [
       { ...randomLimits(prng(2))[0], rule: { ...randomRule(rand), mode: "enforce" } } as CompiledLimit,
     ];
-    const template = new DecisionTemplate(limits, { tenant: "a", key: null, route: null }, 1);
-    expect(() => template.render([1, 0, 0, 0, 5, 10, 100, 0], 0)).toThrow(/disagrees/);
-    expect(() => template.render([1, 0, 3, 0, 5, 10, 100, 0], 0)).toThrow(/bad status/);
+    const template = new DecisionTemplate(limits, { tenant: "a", route: null }, 1);
+    expect(() => template.render([1, 0, 0, 0, 5, 10, 100, 0], 0, "null")).toThrow(/disagrees/);
+    expect(() => template.render([1, 0, 3, 0, 5, 10, 100, 0], 0, "null")).toThrow(/bad status/);
   });
 });

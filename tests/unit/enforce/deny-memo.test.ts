@@ -18,7 +18,7 @@ describe("answerFor", () => {
       // always exactly what rendering the stored reply at that moment gives
       const elapsed = Math.max(0, Math.floor(now - 1_000.25));
       const retry = Math.max(1, Math.ceil(1_500.25 - now));
-      expect(answer).toEqual(stored.template.render(stored.reply, 0, elapsed, retry));
+      expect(answer).toEqual(stored.template.render(stored.reply, 0, stored.keyJson, elapsed, retry));
     }
     // elapsed ms 0 (five times), then 1 (twice), then 200: three distinct answers
     expect(seen.size).toBe(3);

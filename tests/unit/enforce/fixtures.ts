@@ -92,8 +92,8 @@ export function denial(
   reason: "rate_limited" | "cost_exceeds_capacity" | "ok" = "rate_limited",
 ): Denial {
   const limits = [compiledLimit("key-rps", "key", { algorithm: "gcra" })];
-  const template = new DecisionTemplate(limits, { tenant: "acme", key: "k", route: null }, 1);
+  const template = new DecisionTemplate(limits, { tenant: "acme", route: null }, 1);
   const status = reason === "ok" ? 1 : reason === "rate_limited" ? 0 : 2;
   const reply = [status === 1 ? 1 : 0, 0, status, 0, 0, 900, retryAfterMs ?? -1, 0];
-  return { template, reply, at: 0, rendered: template.render(reply, 0) };
+  return { template, keyJson: '"k"', reply, at: 0, rendered: template.render(reply, 0, '"k"') };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildShape, keyParts } from "@/lib/enforce/check-shapes";
+import { buildShape } from "@/lib/enforce/check-shapes";
 import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/enforce/hot-checks";
 import type { CheckInput } from "@/lib/enforce/types";
 import { keyRecord, shapeSnapshot, shapeTarget } from "./shape-fixture";
@@ -21,7 +21,7 @@ const shape = buildShape(shapeTarget(snapshot), snapshot, true, 1);
 function entry(version: number, expiresAt: number | null = null): HotCheck {
   const key = { ...keyRecord("backend", "K1"), expiresAt };
   const target = shapeTarget(snapshot, key);
-  return { version, shape, key, target, resolved: shape.resolved, base: keyParts(shape, key) };
+  return { version, shape, key, target };
 }
 
 describe("hotKeyOf", () => {
