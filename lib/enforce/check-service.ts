@@ -11,9 +11,9 @@ import {
   denySignature,
   keyJsonOf,
   resolvedFor,
-  shapeKeyOf,
+  shapeTagOf,
 } from "@/lib/enforce/check-shapes";
-import { CheckShapes } from "@/lib/enforce/check-shape-cache";
+import { ShapeTable } from "@/lib/enforce/shape-table";
 import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/enforce/hot-checks";
 import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
@@ -46,7 +46,7 @@ export class CheckService {
   };
   readonly denied = new DenyCache();
   /** what checks of this version resolved to apart from their subject (check-shapes.ts) */
-  readonly shapes = new CheckShapes();
+  readonly shapes = new ShapeTable();
   /** whole checks of this version in front of the shapes, subject apart (hot-checks.ts) */
   readonly hot = new HotChecks();
 
@@ -98,11 +98,13 @@ export class CheckService {
       done(refusedAnswer(target, input, config.version));
       return;
     }
-    const shapeKey = shapeKeyOf(target, input.subject !== null);
-    let shape = this.shapes.get(shapeKey);
+    const hasSubject = input.subject !== null;
+    const slot = this.shapes.slot(target.tenant.slug, target.routes);
+    const tag = shapeTagOf(target);
+    let shape = this.shapes.get(slot, tag, hasSubject);
     if (!shape) {
       try {
-        shape = buildShape(target, config.snapshot, input.subject !== null, config.version);
+        shape = buildShape(target, config.snapshot, hasSubject, config.version);
       } catch (error) {
         // rules the limiter cannot count exactly (validation refuses them at import)
         console.error("[sluice] a limit cannot be evaluated:", error);
@@ -111,7 +113,7 @@ export class CheckService {
         done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
         return;
       }
-      this.shapes.remember(shapeKey, shape);
+      this.shapes.remember(slot, tag, hasSubject, shape);
     }
     const entry: HotCheck = { version: config.version, shape, key: target.key, target };
     if (consulted && this.hot.admits(hotKey)) this.hot.remember(hotKey, entry);

@@ -1,5 +1,5 @@
 import "server-only";
-import type { CompiledLimit, Snapshot } from "@/lib/config/compile";
+import type { CompiledLimit, CompiledTenant, Snapshot } from "@/lib/config/compile";
 import { degradedBody } from "@/lib/enforce/decision-body";
 import { identityFor } from "@/lib/enforce/limit-specs";
 import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
@@ -51,6 +51,8 @@ interface KeyText {
   owner: string;
   /** `k.<encoded id>`, for a sliding log's key */
   encoded: string;
+  /** its limit set's tag (shapeTagOf), on first need */
+  tag?: string;
 }
 
 const NO_KEY: KeyText = { json: "null", owner: "", encoded: "" };
@@ -157,19 +159,21 @@ export function degradedAnswer(
   return (shape.degraded ??= renderBody(degradedBody(resolved, configVersion)));
 }
 
-/** Which limit set a check's key has: none, its own, or the tenant's key default ("*"). */
-function limitSetTag(target: Target): string {
+/**
+ * Which limit set a check's key has, within its slot (shape-table.ts): none ("-"), its own
+ * (`k<name>`), or the tenant's key default ("*"). Made once per key record.
+ */
+export function shapeTagOf(target: Target): string {
   const { key } = target;
   if (key === null) return "-";
-  // without an id, `by: key` limits have no owner and are left out: a set of its own
-  if (key.id === null) return `n${key.name}`;
-  return target.tenant.keys[key.name]?.limits ? `k${key.name}` : "*";
+  const text = keyTextOf(key);
+  return (text.tag ??= tagOf(target.tenant, key));
 }
 
-/** The cache key of a target: tenant, limit set and both resolved patterns (none holds a newline). */
-export function shapeKeyOf(target: Target, hasSubject: boolean): string {
-  const { routes } = target;
-  return `${target.tenant.slug}\n${limitSetTag(target)}\n${routes.global ?? ""}\n${routes.tenant ?? ""}\n${hasSubject ? "s" : "-"}`;
+function tagOf(tenant: CompiledTenant, key: KeyRecord): string {
+  // without an id, `by: key` limits have no owner and are left out: a set of its own
+  if (key.id === null) return `n${key.name}`;
+  return tenant.keys[key.name]?.limits ? `k${key.name}` : "*";
 }
 
 /** Builds a shape; throws RangeError for rules the limiter refuses. */

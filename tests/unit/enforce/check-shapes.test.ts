@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CheckShapes } from "@/lib/enforce/check-shape-cache";
-import { buildShape, checkKeys, checkParts, denySignature, keyJsonOf, shapeKeyOf } from "@/lib/enforce/check-shapes";
+import { buildShape, checkKeys, checkParts, denySignature, keyJsonOf, shapeTagOf } from "@/lib/enforce/check-shapes";
+import { ShapeTable } from "@/lib/enforce/shape-table";
 import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
 import { resolvedOf } from "@/lib/enforce/resolve";
 import { prepareCheck } from "@/lib/limiter/evaluate-many";
@@ -60,7 +60,7 @@ describe("check shapes", () => {
   });
 
   it("serve every key of one limit set from one shape, each naming its own key", () => {
-    expect(shapeKeyOf(shapeTarget(snapshot, mobile), true)).toBe(shapeKeyOf(target, true));
+    expect(shapeTagOf(shapeTarget(snapshot, mobile))).toBe(shapeTagOf(target));
     expect(denySignature(shape, mobile, "alice")).toBe("T1\nK2\nGET /items/:id\nalice");
     const reply = [
       1,
@@ -87,16 +87,25 @@ describe("check shapes", () => {
     expect(denySignature(noSubjects, backend, "alice")).toBe("T1\nK1\nGET /items/:id\n");
   });
 
-  it("key a target by tenant, limit set and resolved patterns, never by the raw route or subject", () => {
+  it("find a target's shape by tenant, limit set and resolved patterns, never by the raw route or subject", () => {
+    const table = new ShapeTable();
     const other = { ...target, routes: { global: null, tenant: null }, route: null };
     const noKey = { ...target, key: null };
-    const keys = [
-      shapeKeyOf(target, true),
-      shapeKeyOf(target, false),
-      shapeKeyOf(other, true),
-      shapeKeyOf(noKey, true),
-    ];
-    expect(new Set(keys).size).toBe(4);
+    const place = (t: typeof target, hasSubject: boolean) =>
+      [table.slot(t.tenant.slug, t.routes), shapeTagOf(t), hasSubject] as const;
+    const places = [place(target, true), place(target, false), place(other, true), place(noKey, true)];
+    places.forEach(([slot, tag, hasSubject], i) => {
+      expect(table.get(slot, tag, hasSubject)).toBeUndefined();
+      table.remember(slot, tag, hasSubject, { ...shape, bytes: i + 1 });
+    });
+    // four places, four shapes: each found again where it was put, from fresh lookups
+    expect(table.size).toBe(4);
+    expect(table.get(...place(target, true))?.bytes).toBe(1);
+    expect(table.get(...place(noKey, true))?.bytes).toBe(4);
+    // another key of the same limit set, and another route spelling with the same patterns
+    const sameRoutes = { ...target, key: mobile, routes: { ...target.routes } };
+    expect(table.get(...place(sameRoutes, false))?.bytes).toBe(2);
+    expect(table.slot("T1", { ...target.routes })).toBe(table.slot("T1", target.routes));
   });
 
   it("have no signature with a shadow limit, and refuse rules the limiter cannot count", () => {
@@ -108,18 +117,24 @@ describe("check shapes", () => {
     expect(() => buildShape(shapeTarget(huge), huge, true, 1)).toThrow(RangeError);
   });
 
-  it("stay within their entries and bytes, the oldest leaving first", () => {
-    const byCount = new CheckShapes(2);
-    for (const key of ["a", "b", "c"]) byCount.remember(key, shape);
+  it("stay within their entries and bytes: past either, every slot is emptied", () => {
+    const byCount = new ShapeTable(2);
+    const slot = byCount.slot("T1", target.routes);
+    for (const tag of ["a", "b"]) byCount.remember(slot, tag, true, shape);
     expect(byCount.size).toBe(2);
-    expect(byCount.get("a")).toBeUndefined();
-    expect(byCount.get("c")).toBe(shape);
-    const byBytes = new CheckShapes(100, shape.bytes * 3);
-    for (let i = 0; i < 10; i++) byBytes.remember(`k${i}`, shape);
+    byCount.remember(byCount.slot("T1", { global: null, tenant: null }), "c", true, shape);
+    expect(byCount.size).toBe(1);
+    expect(byCount.get(slot, "a", true)).toBeUndefined();
+    expect(byCount.get(byCount.slot("T1", { global: null, tenant: null }), "c", true)).toBe(shape);
+    const byBytes = new ShapeTable(100, shape.bytes * 3);
+    const other = byBytes.slot("T2", target.routes);
+    for (let i = 0; i < 3; i++) byBytes.remember(other, `k${i}`, false, shape);
+    expect([byBytes.size, byBytes.bytes]).toEqual([3, shape.bytes * 3]);
+    // the same place again replaces, counted once
+    byBytes.remember(other, "k2", false, shape);
     expect(byBytes.size).toBe(3);
-    expect(byBytes.bytes).toBe(shape.bytes * 3);
-    byBytes.remember("k9", shape);
-    expect(byBytes.size).toBe(3);
+    byBytes.remember(other, "k3", false, shape);
+    expect([byBytes.size, byBytes.bytes]).toEqual([1, shape.bytes]);
     byBytes.clear();
     expect([byBytes.size, byBytes.bytes]).toEqual([0, 0]);
   });
