@@ -4,8 +4,7 @@ import "server-only";
 // lookup that misses costs its Map probe, a new entry and, in a map this big, the garbage
 // collector's time for what the entry keeps alive, so below some share of hits the cache
 // costs more than it saves (issue 20: under the bench's mix the whole-check cache hit 15%
-// of lookups and made a check dearer than no cache at all; the raw-route cache, at 64%
-// there, measured the same gated and not, so it is not gated).
+// of lookups and made a check dearer than no cache at all).
 // The gate counts hits over windows of lookups; while a window's share is under the cache's
 // own threshold, only one check in `sampleEvery` consults it, which keeps both the cache and
 // the share current, so traffic that turns repetitive turns the cache back on.

@@ -7,10 +7,9 @@ import { HitGate } from "@/lib/enforce/hit-gate";
 
 // Whole checks seen in this config version, in front of the shapes (check-shapes.ts): the
 // same apiKey (or tenant and key) and raw route come back over and over, and a hit skips
-// the key lookup, route matching, the shape's cache key and the key's part of the answer
-// (issue 20: the shapes alone made the identical check 10% and a denial 23% dearer). The
-// subject is not part of the cache key: an entry holds the key's part, and a subject is
-// filled in per check only where a limit counts per subject (subjectParts). What can change
+// the key lookup, route matching and the shape's lookup (issue 20: the shapes alone made
+// the identical check 10% and a denial 23% dearer). The subject is not part of the cache
+// key: the key's and subject's counters are filled in per check (checkKeys). What can change
 // within a version is checked on every hit: the key's expiry, and the caller's tenants.
 // Cleared with every new version (and an entry of another version is never used). Bounded
 // in entries. Admitted on the second sighting only: in a realistic mix most checks are
