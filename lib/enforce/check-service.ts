@@ -144,7 +144,8 @@ export class CheckService {
       return;
     }
     if (shape.resolved.matched.hasLocal && this.local !== null) {
-      const answer = (rendered: RenderedDecision) => done(recordedAnswer(rendered, tenant.id, keyId, route, input));
+      const answer = (rendered: RenderedDecision) =>
+        done(recordedAnswer(rendered, tenant.id, keyId, route, input));
       this.local.decide({ shape, key }, input, version, answer, timeoutMs);
       return;
     }
@@ -172,7 +173,13 @@ export class CheckService {
         if (result.ok && !rendered.allowed) {
           const denied = signature ?? denySignature(counted, key, input.subject);
           if (denied !== null) {
-            const denial = { template: counted.template, keyJson, reply: result.reply, at: result.at, rendered };
+            const denial = {
+              template: counted.template,
+              keyJson,
+              reply: result.reply,
+              at: result.at,
+              rendered,
+            };
             this.denied.remember(denied, input.cost, denial, sentAt);
           }
         }

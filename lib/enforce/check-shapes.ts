@@ -133,7 +133,11 @@ export function checkSpecs(shape: CheckShape, key: KeyRecord | null, subject: st
  * The deny cache's signature of a check: the same counters (the subject only where one
  * counts), or null with a shadow limit. Built only when the deny cache is asked.
  */
-export function denySignature(shape: CheckShape, key: KeyRecord | null, subject: string | null): string | null {
+export function denySignature(
+  shape: CheckShape,
+  key: KeyRecord | null,
+  subject: string | null,
+): string | null {
   if (shape.hasShadow) return null;
   const { resolved } = shape;
   const head = `${resolved.tenant.id}\n${key?.id ?? ""}\n${resolved.route ?? ""}\n`;

@@ -102,17 +102,28 @@ const [keyRank, patternIdRank] = [zipf(realistic.apiKeys.length), zipf(1_000)];
 // cached yet, in memory the CPU has just written (400,000 inputs built ahead were read
 // cold from memory, a cost the server does not pay).
 const realisticDraws = Int32Array.from({ length: 3 * 400_000 }, (_, i) =>
-  i % 3 === 0 ? keyRank() - 1 : i % 3 === 1 ? Math.floor(Math.random() * 50) * 10_000 + patternIdRank() : subjectOf(),
+  i % 3 === 0
+    ? keyRank() - 1
+    : i % 3 === 1
+      ? Math.floor(Math.random() * 50) * 10_000 + patternIdRank()
+      : subjectOf(),
 );
 const apiKeyOf = (rank: number): string => `sk_realistic_${rank % 10}_${Math.floor(rank / 10)}`;
-if (realistic.apiKeys.some((apiKey, rank) => apiKey !== apiKeyOf(rank))) throw new Error("realistic-index's apiKeys changed");
+if (realistic.apiKeys.some((apiKey, rank) => apiKey !== apiKeyOf(rank)))
+  throw new Error("realistic-index's apiKeys changed");
 const realisticInput = (i: number): CheckInput => {
   const at = 3 * (i % 400_000);
-  const [k, route, subject] = [realisticDraws[at] as number, realisticDraws[at + 1] as number, realisticDraws[at + 2] as number];
+  const [k, route, subject] = [
+    realisticDraws[at] as number,
+    realisticDraws[at + 1] as number,
+    realisticDraws[at + 2] as number,
+  ];
   return {
     ...base,
     apiKey: process.env.FIX_K ? apiKeyOf(0) : apiKeyOf(k),
-    route: process.env.FIX_R ? `GET /v1/res3/${1}` : `GET /v1/res${Math.floor(route / 10_000)}/${route % 10_000}`,
+    route: process.env.FIX_R
+      ? `GET /v1/res3/${1}`
+      : `GET /v1/res${Math.floor(route / 10_000)}/${route % 10_000}`,
     subject: process.env.FIX_S ? `u${1}` : `u${subject}`,
   };
 };
@@ -135,7 +146,8 @@ function run(
   if (cases !== null && !cases.includes(name)) return;
   const service = new CheckService(holderOf(current) as unknown as ConfigHolder, store(status));
   const caller = { id: "bench", tenants: null };
-  const input = typeof inputs === "function" ? inputs : (i: number) => inputs[i % inputs.length] as CheckInput;
+  const input =
+    typeof inputs === "function" ? inputs : (i: number) => inputs[i % inputs.length] as CheckInput;
   let answered = 0;
   const done = () => void answered++;
   // warm-up: the JIT, and the caches of a steady state

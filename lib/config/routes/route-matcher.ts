@@ -26,6 +26,8 @@ interface Terminal {
 
 interface TrieNode {
   literal: Map<string, TrieNode>;
+  /** the same children while they are few (SMALL): compared in place, no segment string */
+  few: [string, TrieNode][] | null;
   param: TrieNode | null;
   /** patterns ending in "*" below this node */
   rest: Terminal | null;
@@ -38,7 +40,10 @@ export interface RouteMatcher {
   match(route: string): string | null;
 }
 
-const newNode = (): TrieNode => ({ literal: new Map(), param: null, rest: null, end: null });
+const newNode = (): TrieNode => ({ literal: new Map(), few: [], param: null, rest: null, end: null });
+
+/** Up to this many literal children are compared in place; more are looked up by segment. */
+const SMALL = 8;
 
 function place(terminal: Terminal | null, method: PatternMethod, text: string, scope: RouteScope): Terminal {
   const target = terminal ?? { byMethod: new Map() };
@@ -66,7 +71,10 @@ function insert(root: TrieNode, text: string, scope: RouteScope): void {
       node = node.param;
     } else {
       let child = node.literal.get(segment.value);
-      if (!child) node.literal.set(segment.value, (child = newNode()));
+      if (!child) {
+        node.literal.set(segment.value, (child = newNode()));
+        node.few = node.literal.size > SMALL ? null : [...node.literal];
+      }
       node = child;
     }
   }
@@ -91,7 +99,7 @@ function walk(node: TrieNode, route: string, pos: number, end: number, method: s
   let next = route.indexOf("/", pos);
   if (next < 0 || next > end) next = end;
   if (node.literal.size > 0) {
-    const literal = node.literal.get(route.slice(pos, next));
+    const literal = literalChild(node, route, pos, next);
     if (literal) {
       const found = walk(literal, route, next, end, method);
       if (found !== null) return found;
@@ -105,8 +113,17 @@ function walk(node: TrieNode, route: string, pos: number, end: number, method: s
   return pick(node.rest, method);
 }
 
+/** The literal child named by route[pos..next), or undefined. */
+function literalChild(node: TrieNode, route: string, pos: number, next: number): TrieNode | undefined {
+  const { few } = node;
+  if (few === null) return node.literal.get(route.slice(pos, next));
+  const length = next - pos;
+  for (const [name, child] of few) if (name.length === length && route.startsWith(name, pos)) return child;
+  return undefined;
+}
+
 const SLASH = 47;
-const [QUESTION, HASH, UPPER_A, UPPER_Z] = [63, 35, 65, 90];
+const [UPPER_A, UPPER_Z] = [65, 90];
 
 /** parseCheckRoute's method: upper-cased, without a copy when it already is (nearly always). */
 function methodOf(route: string, space: number): string {
@@ -122,14 +139,10 @@ function matchText(root: TrieNode, route: string): string | null {
   const space = route.indexOf(" ");
   if (space <= 0 || route.charCodeAt(space + 1) !== SLASH) return null;
   // the query string and fragment never take part in matching
-  let end = route.length;
-  for (let i = space + 1; i < end; i++) {
-    const c = route.charCodeAt(i);
-    if (c === QUESTION || c === HASH) {
-      end = i;
-      break;
-    }
-  }
+  const query = route.indexOf("?", space);
+  const fragment = route.indexOf("#", space);
+  let end = query < 0 ? route.length : query;
+  if (fragment >= 0 && fragment < end) end = fragment;
   return walk(root, route, space + 1, end, methodOf(route, space));
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { buildShape, checkKeys, checkParts, denySignature, keyJsonOf, shapeTagOf } from "@/lib/enforce/check-shapes";
+import {
+  buildShape,
+  checkKeys,
+  checkParts,
+  denySignature,
+  keyJsonOf,
+  shapeTagOf,
+} from "@/lib/enforce/check-shapes";
 import { ShapeTable } from "@/lib/enforce/shape-table";
 import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
 import { resolvedOf } from "@/lib/enforce/resolve";

@@ -98,11 +98,7 @@ describe("DecisionTemplate", () => {
       const reply = randomReply(rand, limits);
       // the check's reply somewhere inside a longer check-many reply
       const padding = Array.from({ length: int(rand, 0, 2) * 8 }, () => 7);
-      const template = new DecisionTemplate(
-        limits,
-        { tenant: "acme", route: resolved.route },
-        version,
-      );
+      const template = new DecisionTemplate(limits, { tenant: "acme", route: resolved.route }, version);
       const keyJson = asciiJson(resolved.keyName);
       const fast = template.render([...padding, ...reply, 9, 9], padding.length, keyJson);
       const slow = renderBody(limiterBody(resolved, readReply(specs, reply), version));
@@ -124,11 +120,7 @@ describe("DecisionTemplate", () => {
       const entry = { decision, cost: 1, sentAt, until };
       const elapsed = Math.max(0, Math.floor(now - sentAt));
       const retry = Math.max(1, Math.ceil(until - now));
-      const template = new DecisionTemplate(
-        limits,
-        { tenant: "acme", route: resolved.route },
-        3,
-      );
+      const template = new DecisionTemplate(limits, { tenant: "acme", route: resolved.route }, 3);
       expect(template.render(reply, 0, asciiJson(resolved.keyName), elapsed, retry), `run ${run}`).toEqual(
         renderBody(limiterBody(resolved, agedDecision(entry, now), 3)),
       );
