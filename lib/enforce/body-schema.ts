@@ -2,6 +2,7 @@ import { z } from "zod";
 import { NAME_PATTERN } from "@/lib/config/document";
 import type { CheckInput } from "@/lib/enforce/types";
 import { isSafeText, SAFE_TEXT_RULE } from "@/lib/shared/safe-text";
+import { validFields, type CheckFields } from "@/lib/enforce/check-fields";
 
 // The check body of docs/api.md, validated at the boundary. Unknown fields are refused: a typo
 // such as "cots" silently falling back to cost 1 is worse for a rate limiter than a 400.
@@ -78,23 +79,35 @@ function firstIssue(error: z.ZodError, prefix: string): FieldError {
 
 /** Validates one check; `prefix` places errors inside a batch ("checks[3]"). */
 export function parseCheck(input: unknown, prefix = ""): Parsed<CheckInput> {
+  // a valid body (nearly every one) is read as it is; the schema names what is wrong
+  const fields = validFields(input, MAX_COST);
+  if (fields !== null) return checkOf(fields, prefix);
   const result = checkSchema.safeParse(input);
   if (!result.success) return { ok: false, error: firstIssue(result.error, prefix) };
-  const body = result.data;
-  const at = (field: string): string => pathOf(prefix, [field]);
+  return checkOf(result.data, prefix);
+}
+
+/** The rules between fields, then the check with its defaults. */
+function checkOf(body: CheckFields, prefix: string): Parsed<CheckInput> {
   if (body.apiKey !== undefined && body.tenant !== undefined) {
-    return { ok: false, error: { path: at("tenant"), message: "give either apiKey or tenant, not both" } };
+    return {
+      ok: false,
+      error: { path: pathOf(prefix, ["tenant"]), message: "give either apiKey or tenant, not both" },
+    };
   }
   if (body.apiKey === undefined && body.tenant === undefined) {
     return {
       ok: false,
-      error: { path: at("apiKey"), message: "give apiKey, or tenant (and optionally key)" },
+      error: { path: pathOf(prefix, ["apiKey"]), message: "give apiKey, or tenant (and optionally key)" },
     };
   }
   if (body.key !== undefined && body.tenant === undefined) {
     return {
       ok: false,
-      error: { path: at("key"), message: "key names a key of tenant; with apiKey leave it out" },
+      error: {
+        path: pathOf(prefix, ["key"]),
+        message: "key names a key of tenant; with apiKey leave it out",
+      },
     };
   }
   return {
