@@ -2,7 +2,7 @@ import type { CompiledLimit } from "@/lib/config/compile";
 import { headerLines, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import type { DecisionOutcome, DecisionReason } from "@/lib/enforce/types";
 import { asciiJson } from "@/lib/shared/ascii-json";
-import { flatText } from "@/lib/enforce/render/flat-text";
+import { sharedText } from "@/lib/enforce/render/flat-text";
 
 // The decision of a resolved check, rendered straight from the limiter script's integers
 // (lua/check.lua's reply: allowed, nowMs, then status, consumed, remaining, resetMs,
@@ -65,6 +65,36 @@ function decidingLimit(limits: readonly LimitText[], reply: readonly number[], a
   return deciding;
 }
 
+// A limit's text is the same in every template it appears in: made once per compiled limit
+// (objects of one config version), its strings shared (sharedText).
+const limitTexts = new WeakMap<CompiledLimit, LimitText>();
+
+function limitText(limit: CompiledLimit): LimitText {
+  let text = limitTexts.get(limit);
+  if (text === undefined) {
+    const { rule } = limit;
+    const over = limit.override;
+    // a temporary override in force is named after the mode (decision-body.ts's order)
+    const mode =
+      asciiJson(rule.mode) +
+      (over ? `,"override":{"id":${asciiJson(over.id)},"endsAt":${asciiJson(over.endsAt)}}` : "");
+    text = {
+      enforce: rule.mode === "enforce",
+      quota: rule.limit,
+      head: sharedText(
+        `{"name":${asciiJson(limit.name)},"level":${asciiJson(limit.level)},` +
+          `"by":${asciiJson(limit.by)},"algorithm":${asciiJson(rule.algorithm)},` +
+          `"limit":${rule.limit},"windowMs":${rule.windowMs},"remaining":`,
+      ),
+      allowedTail: sharedText(`,"allowed":true,"mode":${mode}}`),
+      deniedTail: sharedText(`,"allowed":false,"mode":${mode}}`),
+      field: sharedText(`"${limit.name}";r=`),
+    };
+    limitTexts.set(limit, text);
+  }
+  return text;
+}
+
 export class DecisionTemplate {
   private readonly limits: LimitText[];
   /** `,"tenant":...,"key":` and `,"route":...,"limit":`: the key's name goes between */
@@ -75,7 +105,8 @@ export class DecisionTemplate {
   private readonly policyLine: string;
   /** how many integers of the script's reply are this check's: 2 + 6 per limit */
   readonly replySize: number;
-  /** the length of the text it holds (what a cache of templates counts in bytes) */
+  /** the length of the text it refers to (what a cache of templates counts in bytes; an
+   * upper bound, as templates share their limits' and route's text) */
   readonly chars: number;
 
   constructor(
@@ -83,29 +114,10 @@ export class DecisionTemplate {
     who: { tenant: string; route: string | null },
     configVersion: number,
   ) {
-    this.limits = limits.map((limit) => {
-      const { rule } = limit;
-      const over = limit.override;
-      // a temporary override in force is named after the mode (decision-body.ts's order)
-      const mode =
-        asciiJson(rule.mode) +
-        (over ? `,"override":{"id":${asciiJson(over.id)},"endsAt":${asciiJson(over.endsAt)}}` : "");
-      return {
-        enforce: rule.mode === "enforce",
-        quota: rule.limit,
-        head: flatText(
-          `{"name":${asciiJson(limit.name)},"level":${asciiJson(limit.level)},` +
-            `"by":${asciiJson(limit.by)},"algorithm":${asciiJson(rule.algorithm)},` +
-            `"limit":${rule.limit},"windowMs":${rule.windowMs},"remaining":`,
-        ),
-        allowedTail: flatText(`,"allowed":true,"mode":${mode}}`),
-        deniedTail: flatText(`,"allowed":false,"mode":${mode}}`),
-        field: flatText(`"${limit.name}";r=`),
-      };
-    });
-    this.beforeKey = flatText(`,"tenant":${asciiJson(who.tenant)},"key":`);
-    this.afterKey = flatText(`,"route":${asciiJson(who.route)},"limit":`);
-    this.tail = flatText(`],"degraded":false,"configVersion":${configVersion}}`);
+    this.limits = limits.map(limitText);
+    this.beforeKey = sharedText(`,"tenant":${asciiJson(who.tenant)},"key":`);
+    this.afterKey = sharedText(`,"route":${asciiJson(who.route)},"limit":`);
+    this.tail = sharedText(`],"degraded":false,"configVersion":${configVersion}}`);
     this.replySize = 2 + 6 * limits.length;
     let policy = "";
     for (const limit of limits) {
@@ -113,7 +125,7 @@ export class DecisionTemplate {
       const w = Math.max(1, seconds(limit.rule.windowMs));
       policy += `${policy === "" ? "" : ", "}"${limit.name}";q=${limit.rule.limit};w=${w}`;
     }
-    this.policyLine = policy === "" ? "" : flatText(headerLines(policy, null, null));
+    this.policyLine = policy === "" ? "" : sharedText(headerLines(policy, null, null));
     let chars = this.beforeKey.length + this.afterKey.length + this.tail.length + this.policyLine.length;
     for (const text of this.limits)
       chars += text.head.length + text.allowedTail.length + text.deniedTail.length + text.field.length;
