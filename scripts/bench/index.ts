@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { freshBenchDatabase } from "./database";
 import { startAppPair } from "./app-server";
-import { basePhases, interleave } from "./ab-base";
+import { BASE_DIR, basePhases, interleave } from "./ab-base";
 import { loadPhases } from "./load-phase";
 import { fullReport } from "./full-report";
 import { runRounds, type Phase } from "./rounds";
@@ -195,7 +195,9 @@ async function main(): Promise<void> {
       await Promise.all([app.stop(), quiet.stop()]);
       ({ app, quiet } = await startAppPair(round, serverEnv, setup.token));
     },
-    ["b", "g"],
+    // with a base build, (b) and its twin take turns going first (after a restart the first
+    // phase shares the CPU with the new processes still warming up)
+    BASE_DIR === null ? ["b", "g"] : ["b", "b@base"],
   );
   // (u): in process against the bench Redis, recording with and without the replay's series
   const recording =
