@@ -115,8 +115,20 @@ export class CheckService {
       }
       this.shapes.remember(slot, tag, hasSubject, shape);
     }
-    const entry: HotCheck = { version: config.version, shape, key: target.key, target };
-    if (consulted && this.hot.admits(hotKey)) this.hot.remember(hotKey, entry);
+    const entry: HotCheck = {
+      version: config.version,
+      shape,
+      key: target.key,
+      target,
+      keys: null,
+      keyJson: null,
+    };
+    if (consulted && this.hot.admits(hotKey)) {
+      // what a repeat of this check would build again
+      entry.keys = checkKeys(shape, target.key, null);
+      entry.keyJson = keyJsonOf(target.key);
+      this.hot.remember(hotKey, entry);
+    }
     this.limited(entry, input, done, timeoutMs);
   }
 
@@ -128,16 +140,17 @@ export class CheckService {
     timeoutMs: number | undefined,
   ): void {
     const { key, version } = hot;
-    let { shape } = hot;
+    let { shape, keys: base } = hot;
     if (shape.overrides !== null) {
       // temporary overrides: a subject's own shape, or a block answered there
       const variant = overriddenShape(hot, shape.overrides, input, this.holder.current.snapshot, done);
       if (variant === null) return;
+      if (variant !== shape) base = null;
       shape = variant;
     }
     const { tenant, route } = shape.resolved;
     const keyId = key?.id ?? null;
-    const keyJson = keyJsonOf(key);
+    const keyJson = hot.keyJson ?? keyJsonOf(key);
     if (shape.specs.length === 0) {
       const rendered = renderBody(limiterBody(resolvedFor(shape, key), NO_LIMITS, version));
       done(recordedAnswer(rendered, tenant.id, keyId, route, input));
@@ -162,7 +175,7 @@ export class CheckService {
     const prepared: PreparedCheck = {
       // the shape's specs: the store reads their tenant only, the keys carry the owners
       check: { limits: shape.specs, request: { cost: input.cost, dryRun: input.dryRun } },
-      keys: checkKeys(shape, key, input.subject),
+      keys: checkKeys(shape, key, input.subject, base),
       rules: shape.rules,
     };
     const counted = shape;

@@ -6,6 +6,7 @@ import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
 import { shapeOverrides, type ShapeOverrides } from "@/lib/enforce/override-shape";
 import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";
 import { asciiJson } from "@/lib/shared/ascii-json";
+import { flatText } from "@/lib/enforce/render/flat-text";
 import type { KeyRecord } from "@/lib/enforce/config-index";
 import { resolvedOf, type Resolved, type Target } from "@/lib/enforce/resolve";
 import { prepareCheck } from "@/lib/limiter/evaluate-many";
@@ -53,6 +54,8 @@ interface KeyText {
   encoded: string;
   /** its limit set's tag (shapeTagOf), on first need */
   tag?: string;
+  /** the Redis key of its counters (its tenant's prefix and `encoded`), on first need */
+  ownerKey?: string;
 }
 
 const NO_KEY: KeyText = { json: "null", owner: "", encoded: "" };
@@ -75,20 +78,30 @@ export const keyJsonOf = (key: KeyRecord | null): string => (key === null ? "nul
 
 /**
  * A check's Redis keys: the shape's, with its key's and subject's counters in their slots
- * (the shape's own array when no slot is filled). Built per check and never kept: the
- * pairs of shape and key under real traffic outnumber any cache of them (issue 20).
+ * (the shape's own array when no slot is filled). Built per check: the pairs of shape and
+ * key under real traffic outnumber any cache of them (issue 20). `base`, the keys with the
+ * key's counters already in (a whole-check cache entry's, hot-checks.ts), leaves only the
+ * subject's to fill.
  */
-export function checkKeys(shape: CheckShape, key: KeyRecord | null, subject: string | null): string[] {
+export function checkKeys(
+  shape: CheckShape,
+  key: KeyRecord | null,
+  subject: string | null,
+  base: string[] | null = null,
+): string[] {
   const { keySlots, subjectSlots } = shape;
   const subjects = subject !== null && subjectSlots.length > 0;
-  if (!subjects && (keySlots.length === 0 || key?.id === shape.resolved.keyId)) return shape.keys;
-  const keys = shape.keys.slice();
+  const keyed = base === null && keySlots.length > 0 && key !== null && key.id !== shape.resolved.keyId;
+  if (!subjects && !keyed) return base ?? shape.keys;
+  const keys = (base ?? shape.keys).slice();
   const { limits } = shape.resolved.matched;
   const tenantId = shape.resolved.tenant.id;
-  if (keySlots.length > 0 && key !== null && key.id !== shape.resolved.keyId) {
-    const { encoded } = keyTextOf(key);
-    const ownerKey = `${ownerKeyPrefix(tenantId)}${encoded}`;
-    for (const i of keySlots) keys[i] = slotKey(shape, limits[i] as CompiledLimit, ownerKey, encoded);
+  if (keyed) {
+    const text = keyTextOf(key);
+    // a key belongs to one tenant: its owner key is made once, flat (written per check)
+    if (text.ownerKey === undefined) text.ownerKey = flatText(`${ownerKeyPrefix(tenantId)}${text.encoded}`);
+    for (const i of keySlots)
+      keys[i] = slotKey(shape, limits[i] as CompiledLimit, text.ownerKey, text.encoded);
   }
   if (subjects) {
     const encoded = `s.${encodeKeyPart(subject)}`;

@@ -26,6 +26,10 @@ export interface HotCheck {
   key: KeyRecord | null;
   /** what the check resolved to (a subject with temporary overrides builds its shape from it) */
   target: Target;
+  /** kept with an entry of the cache: the shape's Redis keys with the key's counters in, and
+   * the key's name as JSON (null on a check that is not kept: made per check) */
+  keys: string[] | null;
+  keyJson: string | null;
 }
 
 /**

@@ -43,6 +43,8 @@ describe("check shapes", () => {
         const expected = direct(key, subject);
         expect(parts.keys).toEqual(expected.keys);
         expect(checkKeys(shape, key, subject)).toEqual(expected.keys);
+        // from a cache entry's keys (the key's counters already in), only the subject's filled
+        expect(checkKeys(shape, key, subject, checkKeys(shape, key, null))).toEqual(expected.keys);
         expect(parts.specs).toEqual(expected.check.limits);
         expect(shape.rules).toEqual(expected.rules);
       }

@@ -21,7 +21,7 @@ const shape = buildShape(shapeTarget(snapshot), snapshot, true, 1);
 function entry(version: number, expiresAt: number | null = null): HotCheck {
   const key = { ...keyRecord("backend", "K1"), expiresAt };
   const target = shapeTarget(snapshot, key);
-  return { version, shape, key, target };
+  return { version, shape, key, target, keys: null, keyJson: null };
 }
 
 describe("hotKeyOf", () => {
