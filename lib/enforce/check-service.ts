@@ -5,14 +5,8 @@ import type { ConfigHolder } from "@/lib/enforce/config-holder";
 import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
 import { recordedAnswer, refusedAnswer, renderedReply, type CheckAnswer } from "@/lib/enforce/check-answer";
 import { degradedBody, limiterBody } from "@/lib/enforce/decision-body";
-import {
-  buildShape,
-  checkKeys,
-  denySignature,
-  keyJsonOf,
-  resolvedFor,
-  shapeTagOf,
-} from "@/lib/enforce/check-shapes";
+import { buildShape, resolvedFor, shapeTagOf } from "@/lib/enforce/check-shapes";
+import { checkKeys, denySignature, keyJsonOf } from "@/lib/enforce/check-parts";
 import { ShapeTable } from "@/lib/enforce/shape-table";
 import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/enforce/hot-checks";
 import { renderBody, type RenderedDecision } from "@/lib/enforce/render/rendered";

@@ -1,5 +1,6 @@
 import "server-only";
-import { checkParts, degradedAnswer, keyJsonOf, type CheckShape } from "@/lib/enforce/check-shapes";
+import { degradedAnswer, type CheckShape } from "@/lib/enforce/check-shapes";
+import { checkParts, keyJsonOf } from "@/lib/enforce/check-parts";
 import type { KeyRecord } from "@/lib/enforce/config-index";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
 import type { RenderedDecision } from "@/lib/enforce/render/rendered";

@@ -1,5 +1,6 @@
 import "server-only";
-import type { CheckParts, CheckShape } from "@/lib/enforce/check-shapes";
+import type { CheckShape } from "@/lib/enforce/check-shapes";
+import type { CheckParts } from "@/lib/enforce/check-parts";
 import type { LimitArgs, LimitSpec } from "@/lib/limiter/types";
 import type { LocalCode, LocalRule } from "@/lib/limiter/local/local-algorithms";
 import { localCodeOf, localCounterKey } from "@/lib/limiter/local/local-keys";

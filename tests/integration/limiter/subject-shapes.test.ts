@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildShape, checkParts } from "@/lib/enforce/check-shapes";
+import { buildShape } from "@/lib/enforce/check-shapes";
+import { checkParts } from "@/lib/enforce/check-parts";
 import { CheckBatcher, type Outcome } from "@/lib/limiter/batcher";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import { ioredisScripts, loadScripts } from "@/lib/limiter/ioredis-scripts";

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  buildShape,
-  checkKeys,
-  checkParts,
-  denySignature,
-  keyJsonOf,
-  shapeTagOf,
-} from "@/lib/enforce/check-shapes";
+import { buildShape, shapeTagOf } from "@/lib/enforce/check-shapes";
+import { checkKeys, checkParts, denySignature, keyJsonOf } from "@/lib/enforce/check-parts";
 import { ShapeTable } from "@/lib/enforce/shape-table";
 import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
 import { resolvedOf } from "@/lib/enforce/resolve";

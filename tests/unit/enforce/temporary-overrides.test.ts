@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { applyOverrides, effectiveLimits, overridesAt } from "@/lib/config/compile";
 import type { PublishedOverride } from "@/lib/config/published";
-import { buildShape, checkParts } from "@/lib/enforce/check-shapes";
+import { buildShape } from "@/lib/enforce/check-shapes";
+import { checkParts } from "@/lib/enforce/check-parts";
 import { buildIndex } from "@/lib/enforce/config-index";
 import { renderBlock } from "@/lib/enforce/override-shape";
 import { subjectShape } from "@/lib/enforce/override-variants";
