@@ -7,7 +7,7 @@ import { phaseRow, redisRow } from "./rows";
 import { bytesPerIdentity, localRows, localTargets } from "./local-limits";
 import { clientRows } from "./client-rows";
 import { seriesShareTarget } from "./replay-recording";
-import { mixRows, mixTargets } from "./realistic-phases";
+import { mixBudget, mixRows, mixTargets } from "./realistic-phases";
 import { distinctRows, distinctTargets } from "./distinct-phases";
 import type { Measured, PhaseSummary } from "./rounds";
 import type { Target } from "./report";
@@ -102,4 +102,6 @@ export async function fullReport(input: ReportInput): Promise<void> {
     `\n(c) reaches ${((100 * c.rps * BATCH) / ceiling).toFixed(0)}% of (f'), Redis alone running the same ${BATCH}-check calls with nothing else on the machine;` +
       ` (f') itself is ${(ceiling / b.rps).toFixed(2)}x (b), so (c) >= 5x (b) is ${ceiling >= 5 * b.rps ? "within" : "beyond"} what this Redis can do here.`,
   );
+  const budget = mixBudget(get);
+  if (budget) console.log(`\n${budget}`);
 }

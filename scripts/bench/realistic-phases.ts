@@ -154,3 +154,27 @@ export function mixTargets(get: (id: string) => PhaseSummary): Target[] {
     },
   ];
 }
+
+/**
+ * What (m) >= 0.8x (b) leaves the front, on a machine where the front, Redis and wrk share
+ * the cores: checks/s is about the cores over the CPU a check costs all three, so the goal
+ * holds only when (m)'s total is at most 1.25x (b)'s. Take away what Redis and wrk spent on
+ * (m), and the rest is the front's budget, set beside what the front spent on (m) and on
+ * (mi), the same checks with no variety (its cheapest case: every check from its caches).
+ */
+export function mixBudget(get: (id: string) => PhaseSummary): string {
+  const perCheck = (s: PhaseSummary) => ({
+    server: s.serverCpu / s.requests,
+    redis: s.redisCpu / s.requests,
+    wrk: s.clientCpu / s.requests,
+  });
+  const [m, b, mi] = [perCheck(get("mix")), perCheck(get("b")), perCheck(get("mix1"))];
+  if (![m.wrk, b.wrk].every(Number.isFinite)) return "";
+  const budget = 1.25 * (b.server + b.redis + b.wrk) - m.redis - m.wrk;
+  const us = (n: number): string => `${n.toFixed(1)} µs`;
+  return (
+    `(m) >= 0.8x (b) needs (m)'s CPU a check (front + Redis + wrk) within 1.25x (b)'s ${us(b.server + b.redis + b.wrk)}:` +
+    ` Redis and wrk took ${us(m.redis + m.wrk)} of it on (m), which leaves the front ${us(budget)};` +
+    ` the front spent ${us(m.server)} on (m) and ${us(mi.server)} on (mi), the same checks with no variety.`
+  );
+}
