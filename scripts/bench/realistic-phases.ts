@@ -17,7 +17,6 @@ import { phaseRow } from "./rows";
 import { mb, rss } from "./rss";
 
 const MIX_SECONDS = Number(process.env.BENCH_MIX_SECONDS ?? process.env.BENCH_SECONDS ?? 4);
-const MIX_WARMUP_SECONDS = Number(process.env.BENCH_MIX_WARMUP_SECONDS ?? 1);
 // The front's bound (docs/deployment.md, "Memory"): its caches are capped in entries and
 // bytes and its heap by SLUICE_FRONT_HEAP_MB (the bench starts it as `npm start` does); the
 // rest, about 100 MB, is the young generation, code and sockets. A heap this busy grows
@@ -46,7 +45,7 @@ async function measure(
   redisPid: number | undefined,
 ): Promise<Measured> {
   const options = { url, bodies: [], connections: 50, script };
-  await load({ ...options, seconds: MIX_WARMUP_SECONDS });
+  await load({ ...options, seconds: 1 });
   const [server0, redis0] = [cpuMicros(pid), cpuMicros(redisPid)];
   const result = await load({ ...options, seconds: MIX_SECONDS });
   const [server1, redis1] = [cpuMicros(pid), cpuMicros(redisPid)];
