@@ -163,18 +163,15 @@ export function mixTargets(get: (id: string) => PhaseSummary): Target[] {
  * (mi), the same checks with no variety (its cheapest case: every check from its caches).
  */
 export function mixBudget(get: (id: string) => PhaseSummary): string {
-  const perCheck = (s: PhaseSummary) => ({
-    server: s.serverCpu / s.requests,
-    redis: s.redisCpu / s.requests,
-    wrk: s.clientCpu / s.requests,
-  });
-  const [m, b, mi] = [perCheck(get("mix")), perCheck(get("b")), perCheck(get("mix1"))];
-  if (![m.wrk, b.wrk].every(Number.isFinite)) return "";
-  const budget = 1.25 * (b.server + b.redis + b.wrk) - m.redis - m.wrk;
+  // the table's own CPU per check (phaseRow), so the line and the rows agree
+  const [m, b, mi] = ["mix", "b", "mix1"].map((id) => phaseRow(get(id), id, id)) as [Row, Row, Row];
+  if (![m.clientUs, b.clientUs].every(Number.isFinite)) return "";
+  const total = b.serverUs + b.redisUs + b.clientUs;
+  const budget = 1.25 * total - m.redisUs - m.clientUs;
   const us = (n: number): string => `${n.toFixed(1)} µs`;
   return (
-    `(m) >= 0.8x (b) needs (m)'s CPU a check (front + Redis + wrk) within 1.25x (b)'s ${us(b.server + b.redis + b.wrk)}:` +
-    ` Redis and wrk took ${us(m.redis + m.wrk)} of it on (m), which leaves the front ${us(budget)};` +
-    ` the front spent ${us(m.server)} on (m) and ${us(mi.server)} on (mi), the same checks with no variety.`
+    `(m) >= 0.8x (b) needs (m)'s CPU a check (front + Redis + wrk) within 1.25x (b)'s ${us(total)}:` +
+    ` Redis and wrk took ${us(m.redisUs + m.clientUs)} of it on (m), which leaves the front ${us(budget)};` +
+    ` the front spent ${us(m.serverUs)} on (m) and ${us(mi.serverUs)} on (mi), the same checks with no variety.`
   );
 }
