@@ -60,12 +60,12 @@ export function checkKeys(
 ): string[] {
   const { keySlots, subjectSlots } = shape;
   const subjects = subject !== null && subjectSlots.length > 0;
-  const keyed = base === null && keySlots.length > 0 && key !== null && key.id !== shape.resolved.keyId;
+  const keyed = base === null && keySlots.length > 0 && fillsKeySlots(shape, key);
   if (!subjects && !keyed) return base ?? shape.keys;
   const keys = (base ?? shape.keys).slice();
   const { limits } = shape.resolved.matched;
   const tenantId = shape.resolved.tenant.id;
-  if (keyed) {
+  if (keyed && key !== null) {
     const text = keyTextOf(key);
     // a key belongs to one tenant: its owner key is made once, flat (written per check)
     if (text.ownerKey === undefined) text.ownerKey = flatText(`${ownerKeyPrefix(tenantId)}${text.encoded}`);
@@ -78,6 +78,11 @@ export function checkKeys(
     for (const i of subjectSlots) keys[i] = slotKey(shape, limits[i] as CompiledLimit, ownerKey, encoded);
   }
   return keys;
+}
+
+/** Whether the check's key is not the one the shape was built for: its slots hold another's. */
+function fillsKeySlots(shape: CheckShape, key: KeyRecord | null): key is KeyRecord {
+  return key !== null && key.id !== shape.resolved.keyId;
 }
 
 /** limitKey(spec) from the owner's parts: every limit but a sliding log shares the owner's key. */
@@ -106,7 +111,7 @@ export function checkSpecs(shape: CheckShape, key: KeyRecord | null, subject: st
       specs[i] = { ...(specs[i] as LimitSpec), identity, owner };
     }
   };
-  if (key !== null && key.id !== shape.resolved.keyId) respec(shape.keySlots, keyTextOf(key).owner);
+  if (fillsKeySlots(shape, key)) respec(shape.keySlots, keyTextOf(key).owner);
   if (subject !== null) respec(shape.subjectSlots, `s.${subject}`);
   return specs;
 }
