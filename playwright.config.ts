@@ -6,6 +6,9 @@ export default defineConfig({
   testDir: "tests/e2e",
   outputDir: ".data/test-results",
   timeout: 30_000,
+  // Assertions wait up to 10 s, not 5: CI shares two cores among the app, PostgreSQL,
+  // Redis and Chromium, and one render past 5 s failed a run that was otherwise green.
+  expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,

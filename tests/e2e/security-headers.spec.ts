@@ -47,7 +47,9 @@ test("dashboard pages carry them and work under the policy (sign-in, forms, char
   await page.getByLabel("Email").fill(operator.email);
   await page.getByLabel("Password").fill(operator.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByTestId("signed-in-as")).toContainText(operator.email);
+  // The first render after signing in waits on the password hash and the session: on a
+  // loaded 2-core CI machine that passed the 5 s default once (as signedIn() allows).
+  await expect(page.getByTestId("signed-in-as")).toContainText(operator.email, { timeout: 30_000 });
 
   expectSecurityHeaders(await page.goto("/"));
   expectSecurityHeaders(await page.goto("/tokens"));
