@@ -34,9 +34,14 @@ export interface Front {
 const KEEP_ALIVE_MS = 65_000;
 // Shutting down, within the 4.5 s of lib/server/shutdown.ts: connections answer what they
 // were asked within 2 s; checks the app process passes back are answered until it exits or
-// 3 s have passed (its own grace); then 1 s at most to flush the usage counts.
+// 3 s have passed (its own grace); the usage counts are written once the front's own
+// connections are done (while the app goes) and last by 4.2 s after the signal, at least 1 s
+// for that last write however long the app took (a worker is killed at 4.4 s:
+// lib/server/cluster-primary.ts).
 const DRAIN_MS = 2_000;
 const APP_GONE_MS = 3_000;
+const FLUSHED_BY_MS = 4_200;
+const LAST_FLUSH_MIN_MS = 1_000;
 
 export async function startFront(options: FrontOptions): Promise<Front> {
   const settings = env();
@@ -79,12 +84,15 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       const started = Date.now();
       server.close();
       await front.drain(DRAIN_MS);
+      // the front's own checks are answered: their counts go now, not after the app's grace
+      // (the recorder runs one flush at a time; stop() below waits for this one)
+      void usage.flush();
       const left = Math.max(0, APP_GONE_MS - (Date.now() - started));
       await Promise.race([appGone, new Promise((resolve) => setTimeout(resolve, left))]);
       internal.close();
       internal.closeAllConnections();
       // every check is answered: now the last counts are written and the connections closed
-      await usage.stop();
+      await usage.stop(Math.max(LAST_FLUSH_MIN_MS, FLUSHED_BY_MS - (Date.now() - started)));
       await Promise.allSettled([enforcement.close(), closeRedis()]);
     },
   };

@@ -16,7 +16,10 @@ import { startPeriodicTask } from "@/lib/shared/periodic-task";
 // lease holder acts on; likewise the per-tenant Redis memory pass (tenant-memory.ts).
 
 export interface UsageJobs {
-  stop(): Promise<void>;
+  /** Writes what was counted so far (a no-op where nothing records). */
+  flush(): Promise<void>;
+  /** Stops the jobs; the last counts get up to `flushDeadlineMs` (default 1 s) to be written. */
+  stop(flushDeadlineMs?: number): Promise<void>;
 }
 
 const holder = globalThis as unknown as { sluiceUsageJobs?: UsageJobs };
@@ -65,12 +68,13 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
   // where the tenants' slugs are known (the front, which serves it).
   const memory = startMemoryJob({ prefix: settings.ns, slugById: options.tenantSlugs, measure: rollups });
   holder.sluiceUsageJobs = {
-    async stop() {
+    flush: () => (recording ? recorder.flush() : Promise.resolve()),
+    async stop(flushDeadlineMs) {
       rollupTask?.stop();
       lastUsedTask?.stop();
       await memory.stop();
       if (recording) {
-        await recorder.stop();
+        await recorder.stop(flushDeadlineMs);
         const { recorded, droppedEvents, failedFlushes } = recorder.stats();
         if (droppedEvents > 0 || failedFlushes > 0) {
           console.warn(
