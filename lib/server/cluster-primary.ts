@@ -3,6 +3,7 @@ import cluster, { type Worker } from "node:cluster";
 import { Socket } from "node:net";
 import { z } from "zod";
 import type { AppProcess } from "@/lib/server/app-process";
+import { WORKER_KILL_MS } from "@/lib/server/shutdown";
 
 // SLUICE_WORKERS > 1: this process (the primary) answers nothing itself. node:cluster shares
 // the port among N check fronts (server.ts as a worker: lib/server/front.ts), each with its
@@ -15,10 +16,6 @@ const HandOff = z.object({ kind: z.literal("connection"), unread: z.instanceof(U
 export const AppGone = z.object({ kind: z.literal("app-gone") });
 
 const RESTART_MS = 1_000;
-// A worker writes its last usage counts up to 4.2 s after SIGTERM (lib/server/front.ts):
-// killing it at 4 s cut that write short under load (a deploy test counted 414 of 640).
-// This process itself exits at 4.5 s (lib/server/shutdown.ts).
-const STOP_GRACE_MS = 4_400;
 
 export interface WorkerPool {
   /** Resolves once every worker listens. */
@@ -79,7 +76,7 @@ export function startWorkers(sockets: readonly string[], app: AppProcess): Worke
           (worker) =>
             new Promise<void>((resolve) => {
               if (worker.isDead()) return resolve();
-              const kill = setTimeout(() => worker.process.kill("SIGKILL"), STOP_GRACE_MS);
+              const kill = setTimeout(() => worker.process.kill("SIGKILL"), WORKER_KILL_MS);
               worker.once("exit", () => {
                 clearTimeout(kill);
                 resolve();

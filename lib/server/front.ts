@@ -8,6 +8,7 @@ import { checkFrontHandler } from "@/lib/enforce/http/front-handler";
 import { LeanFront } from "@/lib/enforce/http/front/lean-front";
 import { startUsageJobs } from "@/lib/usage/jobs";
 import { closeRedis } from "@/lib/redis";
+import { USAGE_FLUSHED_BY_MS } from "@/lib/server/shutdown";
 
 // One check front: owns (or, as a worker, shares) the port and answers checks; every other
 // connection goes to the app process through `handOff`. Checks and metrics the app passes
@@ -35,12 +36,11 @@ const KEEP_ALIVE_MS = 65_000;
 // Shutting down, within the 4.5 s of lib/server/shutdown.ts: connections answer what they
 // were asked within 2 s; checks the app process passes back are answered until it exits or
 // 3 s have passed (its own grace); the usage counts are written once the front's own
-// connections are done (while the app goes) and last by 4.2 s after the signal, at least 1 s
-// for that last write however long the app took (a worker is killed at 4.4 s:
-// lib/server/cluster-primary.ts).
+// connections are done (while the app goes) and last by USAGE_FLUSHED_BY_MS, at least 1 s
+// for that last write however long the app took (a worker is killed soon after: killed at
+// 4 s, a last write that began at 3 s was cut short under load).
 const DRAIN_MS = 2_000;
 const APP_GONE_MS = 3_000;
-const FLUSHED_BY_MS = 4_200;
 const LAST_FLUSH_MIN_MS = 1_000;
 
 export async function startFront(options: FrontOptions): Promise<Front> {
@@ -92,7 +92,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       internal.close();
       internal.closeAllConnections();
       // every check is answered: now the last counts are written and the connections closed
-      await usage.stop(Math.max(LAST_FLUSH_MIN_MS, FLUSHED_BY_MS - (Date.now() - started)));
+      await usage.stop(Math.max(LAST_FLUSH_MIN_MS, USAGE_FLUSHED_BY_MS - (Date.now() - started)));
       await Promise.allSettled([enforcement.close(), closeRedis()]);
     },
   };
