@@ -60,13 +60,14 @@ export function checkKeys(
 ): string[] {
   const { keySlots, subjectSlots } = shape;
   const subjects = subject !== null && subjectSlots.length > 0;
-  const keyed = base === null && keySlots.length > 0 && fillsKeySlots(shape, key);
-  if (!subjects && !keyed) return base ?? shape.keys;
+  // the key whose counters go in the key slots, or null when the shape's own stay
+  const keyed = base === null && keySlots.length > 0 && fillsKeySlots(shape, key) ? key : null;
+  if (!subjects && keyed === null) return base ?? shape.keys;
   const keys = (base ?? shape.keys).slice();
   const { limits } = shape.resolved.matched;
   const tenantId = shape.resolved.tenant.id;
-  if (keyed && key !== null) {
-    const text = keyTextOf(key);
+  if (keyed !== null) {
+    const text = keyTextOf(keyed);
     // a key belongs to one tenant: its owner key is made once, flat (written per check)
     if (text.ownerKey === undefined) text.ownerKey = flatText(`${ownerKeyPrefix(tenantId)}${text.encoded}`);
     for (const i of keySlots)
