@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Response } from "@playwright/test";
-import { operator } from "./support/dashboard";
+import { operator, signIn } from "./support/dashboard";
 
 // Issue 12: every dashboard page carries a nonce-based CSP (no framing), nosniff and a
 // referrer policy; with NEXTAUTH_URL on http there is no HSTS. And the pages still work
@@ -43,13 +43,9 @@ test("the login page carries the security headers, a fresh nonce each time", asy
 
 test("dashboard pages carry them and work under the policy (sign-in, forms, charts)", async ({ page }) => {
   const problems = watchViolations(page);
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(operator.email);
-  await page.getByLabel("Password").fill(operator.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
   // The first render after signing in waits on the password hash and the session: on a
-  // loaded 2-core CI machine that passed the 5 s default once (as signedIn() allows).
-  await expect(page.getByTestId("signed-in-as")).toContainText(operator.email, { timeout: 30_000 });
+  // loaded 2-core CI machine it once took past 5 s.
+  await signIn(page, operator, 30_000);
 
   expectSecurityHeaders(await page.goto("/"));
   expectSecurityHeaders(await page.goto("/tokens"));

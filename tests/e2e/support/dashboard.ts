@@ -29,12 +29,21 @@ export async function signedIn(
   timeoutMs?: number,
 ): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
+  await signIn(page, who, timeoutMs);
+  return page;
+}
+
+/** Signs `page` in as `who` through the login form (a page already being watched, say). */
+export async function signIn(
+  page: Page,
+  who: { email: string; password: string },
+  timeoutMs?: number,
+): Promise<void> {
   await page.goto("/login");
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("signed-in-as")).toContainText(who.email, { timeout: timeoutMs });
-  return page;
 }
 
 export interface Decision {
