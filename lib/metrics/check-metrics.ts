@@ -51,14 +51,17 @@ const breakerCell = breakerOpen.cell();
 const versionCell = configVersion.cell();
 const degradedCells = { true: degraded.cell("true"), false: degraded.cell("false") };
 
-const checkCells = new Map<string, Cell>();
+// outcome -> reason -> cell: two lookups of the literals' cached hashes, where one joined
+// key was a string built, flattened and hashed per check
+const checkCells = new Map<DecisionOutcome, Map<DecisionReason, Cell>>();
 const requestCells = { check: new Map<number, Cell>(), batch: new Map<number, Cell>() };
 
 export const checkMetrics = {
   decision(outcome: DecisionOutcome, reason: DecisionReason): void {
-    const id = outcome + reason;
-    let cell = checkCells.get(id);
-    if (!cell) checkCells.set(id, (cell = checks.cell(outcome, reason)));
+    let byReason = checkCells.get(outcome);
+    if (!byReason) checkCells.set(outcome, (byReason = new Map()));
+    let cell = byReason.get(reason);
+    if (!cell) byReason.set(reason, (cell = checks.cell(outcome, reason)));
     cell.value += 1;
   },
   degraded(allowed: boolean): void {

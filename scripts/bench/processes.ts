@@ -60,7 +60,10 @@ export async function httpReady(url: string): Promise<boolean> {
   return response.status > 0;
 }
 
-/** SIGTERM first (a server writes its --cpu-prof on a clean exit), SIGKILL after 3 s. */
+/**
+ * SIGTERM first (a server writes its --cpu-prof on a clean exit, which takes it up to 4.5 s:
+ * lib/server/shutdown.ts), SIGKILL after 6 s.
+ */
 export async function stopAll(): Promise<void> {
   await stopProcesses([...children]);
 }
@@ -68,7 +71,7 @@ export async function stopAll(): Promise<void> {
 export async function stopProcesses(running: ChildProcess[]): Promise<void> {
   const exited = running.map((child) => new Promise((resolve) => child.once("exit", resolve)));
   for (const child of running) child.kill("SIGTERM");
-  await Promise.race([Promise.all(exited), sleep(3_000)]);
+  await Promise.race([Promise.all(exited), sleep(6_000)]);
   for (const child of running)
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const child of running) children.delete(child);
