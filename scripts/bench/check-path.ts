@@ -22,6 +22,7 @@ import type { ConfigIndex } from "@/lib/enforce/config-index";
 import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import type { CheckInput } from "@/lib/enforce/types";
+import { zipf } from "./zipf";
 
 const CHECKS = Number(process.argv[2] ?? 300_000);
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
@@ -53,22 +54,6 @@ function store(status: 0 | 1): LimiterStore {
     done({ ok: true, reply, at: 0 });
   };
   return { check, onReconnect: () => undefined } as unknown as LimiterStore;
-}
-
-function zipf(n: number): () => number {
-  const cdf = new Float64Array(n);
-  let sum = 0;
-  for (let i = 0; i < n; i++) cdf[i] = sum += 1 / (i + 1);
-  return () => {
-    const u = Math.random() * sum;
-    let [lo, hi] = [0, n - 1];
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((cdf[mid] as number) < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo + 1;
-  };
 }
 
 const base: CheckInput = {
