@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { startBenchRedis } from "./bench-redis";
+import { cpuMicros } from "./cpu";
 import { freePort, stopAll } from "./processes";
 import { realisticCalls } from "./realistic-calls";
 
@@ -35,12 +36,6 @@ function scriptsOf(label: string, dir: string): Scripts {
   return { label, lua, sha: createHash("sha1").update(lua).digest("hex") };
 }
 
-/** Redis' CPU time so far, in µs (utime + stime, in clock ticks of 10 ms). */
-function redisCpu(pid: number): number {
-  const fields = (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1] as string).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
@@ -57,7 +52,7 @@ async function main(): Promise<void> {
   const pass = async (variant: Scripts): Promise<{ evalsha: number; cpu: number }> => {
     await redis.flushall();
     await redis.config("RESETSTAT");
-    const before = redisCpu(server.pid as number);
+    const before = cpuMicros(server.pid);
     let inFlight: Array<Promise<unknown>> = [];
     for (const call of built.calls) {
       inFlight.push(redis.evalsha(variant.sha, call.keys.length, ...call.keys, ...call.args));
@@ -67,7 +62,7 @@ async function main(): Promise<void> {
       }
     }
     await Promise.all(inFlight);
-    const cpu = redisCpu(server.pid as number) - before;
+    const cpu = cpuMicros(server.pid) - before;
     const usec = Number(/cmdstat_evalsha:calls=\d+,usec=(\d+)/.exec(await redis.info("commandstats"))?.[1]);
     return { evalsha: usec / built.checks, cpu: cpu / built.checks };
   };
