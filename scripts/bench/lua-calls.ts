@@ -20,8 +20,14 @@ await import(new URL("../server-only-hook.mjs", import.meta.url).href);
 const { MANY_SCRIPT_FILES } = await import("@/lib/limiter/script");
 const { luaDir } = await import("@/lib/limiter/lua-files");
 
-const CHECKS = Number(process.env.BENCH_LUA_CHECKS ?? 120_000);
-const PASSES = Number(process.env.BENCH_LUA_PASSES ?? 6);
+function positive(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a whole number >= 1`);
+  return value;
+}
+
+const CHECKS = positive("BENCH_LUA_CHECKS", 120_000);
+const PASSES = positive("BENCH_LUA_PASSES", 6);
 const PER_CALL = 11;
 const IN_FLIGHT = 4;
 
