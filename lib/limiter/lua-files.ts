@@ -25,9 +25,11 @@ export function luaDir(): string {
   throw new Error(`no lua/ directory with check.lua above ${start}`);
 }
 
-/** One script from files of lua/, joined in order (Redis runs a script as a single chunk). */
-export function readScript(files: readonly string[]): Script {
-  const dir = luaDir();
+/**
+ * One script from files of lua/ (or of another copy of it: the bench's A/B), joined in order
+ * (Redis runs a script as a single chunk).
+ */
+export function readScript(files: readonly string[], dir: string = luaDir()): Script {
   const lua = files.map((file) => readFileSync(join(dir, file), "utf8")).join("\n");
   return { lua, sha: createHash("sha1").update(lua).digest("hex") };
 }

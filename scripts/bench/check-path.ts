@@ -17,12 +17,10 @@ const { CheckService } = await import("@/lib/enforce/check-service");
 const { buildIndex } = await import("@/lib/enforce/config-index");
 const { shapeSnapshot } = await import("../../tests/unit/enforce/shape-fixture");
 const { realisticIndex } = await import("./realistic-index");
-import type { ConfigHolder } from "@/lib/enforce/config-holder";
 import type { ConfigIndex } from "@/lib/enforce/config-index";
-import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
-import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import type { CheckInput } from "@/lib/enforce/types";
 import { zipf } from "./zipf";
+import { fixedHolder, instantStore } from "./instant-store";
 
 const CHECKS = Number(process.argv[2] ?? 300_000);
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
@@ -41,21 +39,6 @@ const index = buildIndex({
   },
   serviceTokens: {},
 });
-const holderOf = (current: ConfigIndex) => ({
-  current,
-  onVersion: () => undefined,
-  onCountersReset: () => undefined,
-});
-
-function store(status: 0 | 1): LimiterStore {
-  const check = (prepared: PreparedCheck, done: (result: StoreResult) => void): void => {
-    const reply = [status, 0];
-    for (let i = 0; i < prepared.keys.length; i++) reply.push(status, 10, 5, 60_000, 1_000, 0);
-    done({ ok: true, reply, at: 0 });
-  };
-  return { check, onReconnect: () => undefined } as unknown as LimiterStore;
-}
-
 const base: CheckInput = {
   apiKey: "sk_backend",
   tenant: null,
@@ -127,7 +110,7 @@ function run(
   current: ConfigIndex = index,
 ): void {
   if (cases !== null && !cases.includes(name)) return;
-  const service = new CheckService(holderOf(current) as unknown as ConfigHolder, store(status));
+  const service = new CheckService(fixedHolder(current), instantStore(status));
   const caller = { id: "bench", tenants: null };
   const input =
     typeof inputs === "function" ? inputs : (i: number) => inputs[i % inputs.length] as CheckInput;

@@ -7,18 +7,16 @@
 // BENCH_LUA_BASE=<a lua/ directory> replays the same calls with those scripts too, in turns
 // with this tree's: the A/B of a script change (passes differ by a few percent here; read
 // the minimum). BENCH_LUA_CHECKS (default 120,000) and BENCH_LUA_PASSES (default 6).
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { Redis } from "ioredis";
 import { startBenchRedis } from "./bench-redis";
 import { cpuMicros } from "./cpu";
 import { freePort, stopAll } from "./processes";
 import { realisticCalls } from "./realistic-calls";
+import type { Script } from "@/lib/limiter/script-client";
 
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
 const { MANY_SCRIPT_FILES } = await import("@/lib/limiter/script");
-const { luaDir } = await import("@/lib/limiter/lua-files");
+const { luaDir, readScript } = await import("@/lib/limiter/lua-files");
 
 function positive(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
@@ -31,16 +29,11 @@ const PASSES = positive("BENCH_LUA_PASSES", 6);
 const PER_CALL = 11;
 const IN_FLIGHT = 4;
 
-interface Scripts {
+interface Scripts extends Script {
   label: string;
-  lua: string;
-  sha: string;
 }
 
-function scriptsOf(label: string, dir: string): Scripts {
-  const lua = MANY_SCRIPT_FILES.map((file) => readFileSync(join(dir, file), "utf8")).join("\n");
-  return { label, lua, sha: createHash("sha1").update(lua).digest("hex") };
-}
+const scriptsOf = (label: string, dir: string): Scripts => ({ label, ...readScript(MANY_SCRIPT_FILES, dir) });
 
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;

@@ -1,16 +1,15 @@
 // The realistic mix's check-many calls as the front sends them (issue 20), for lua-calls.ts:
 // checks drawn like wrk's mix (realistic-mix.ts), run through the real check pipeline
 // (CheckService on the mix's configuration compiled in process, realistic-index.ts) with a
-// store that keeps what it is asked, then grouped and encoded by the limiter's own
+// store that keeps what it is asked (instant-store.ts), then grouped and encoded by the limiter's own
 // buildManyCall. So the calls carry the keys, rules and checks string the server would send.
 import type { CheckService as CheckServiceType } from "@/lib/enforce/check-service";
-import type { ConfigHolder } from "@/lib/enforce/config-holder";
-import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
 import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
 import type { ScriptCall } from "@/lib/limiter/evaluate";
 import type { CheckInput } from "@/lib/enforce/types";
 import { ROUTE_IDS, ROUTE_PATTERNS, SUBJECTS } from "./realistic-config";
 import { zipf } from "./zipf";
+import { fixedHolder, instantStore } from "./instant-store";
 
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
 const { CheckService } = await import("@/lib/enforce/check-service");
@@ -25,25 +24,13 @@ export interface RealisticCalls {
   keysPerCall: number;
 }
 
-/** A store that answers every check at once (all allowed) and keeps what it was asked. */
-function capturingStore(into: PreparedCheck[]): LimiterStore {
-  const check = (prepared: PreparedCheck, done: (result: StoreResult) => void): void => {
-    into.push(prepared);
-    const reply = [1, 0];
-    for (let i = 0; i < prepared.keys.length; i++) reply.push(1, 1, 1, 1_000, -1, 0);
-    done({ ok: true, reply, at: 0 });
-  };
-  return { check, onReconnect: () => undefined } as unknown as LimiterStore;
-}
-
 /** `checks` checks of the mix in calls of `perCall` (the bench's mix averaged 11 a call). */
 export function realisticCalls(checks: number, perCall: number): RealisticCalls {
   const realistic = realisticIndex();
-  const holder = { current: realistic.index, onVersion: () => undefined, onCountersReset: () => undefined };
   const prepared: PreparedCheck[] = [];
   const service: CheckServiceType = new CheckService(
-    holder as unknown as ConfigHolder,
-    capturingStore(prepared),
+    fixedHolder(realistic.index),
+    instantStore(1, (p) => prepared.push(p)),
   );
   const [keyRank, idRank, subjectRank] = [zipf(realistic.apiKeys.length), zipf(ROUTE_IDS), zipf(SUBJECTS)];
   const caller = { id: "bench", tenants: null };
