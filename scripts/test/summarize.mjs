@@ -5,6 +5,14 @@ import { join } from "node:path";
 
 const dir = process.argv[2];
 const rows = [];
+/** each failed test, named again just above the table: a log's tail then says what failed */
+const failures = [];
+const firstLine = (text) =>
+  String(text ?? "")
+    .split("\n")
+    .find((l) => l.trim() !== "")
+    ?.trim()
+    .slice(0, 200) ?? "";
 
 for (const line of existsSync(join(dir, "checks.txt"))
   ? readFileSync(join(dir, "checks.txt"), "utf8").trim().split("\n")
@@ -25,13 +33,36 @@ function vitest(name) {
     (f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"),
   ).length;
   rows.push({ suite: name, passed: report.numPassedTests, failed: report.numFailedTests + brokenFiles });
+  for (const f of report.testResults) {
+    const file = f.name.replace(`${process.cwd()}/`, "");
+    for (const a of f.assertionResults)
+      if (a.status === "failed")
+        failures.push(`${name}: ${file} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    if (f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"))
+      failures.push(`${name}: ${file}: ${firstLine(f.message)}`);
+  }
+}
+
+/** Playwright's suites nest; a spec's results carry its errors. */
+function playwrightFailures(name, suites) {
+  for (const suite of suites ?? []) {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? [])
+        if (t.status === "unexpected") {
+          const error = t.results?.find((r) => r.error)?.error?.message;
+          failures.push(`${name}: ${spec.file}:${spec.line} > ${spec.title}: ${firstLine(error)}`);
+        }
+    playwrightFailures(name, suite.suites);
+  }
 }
 
 function playwright(name) {
   const file = join(dir, `${name}.json`);
   if (!existsSync(file))
     return rows.push({ suite: name, passed: 0, failed: 1, note: "no report (crashed?)" });
-  const { stats, errors = [] } = JSON.parse(readFileSync(file, "utf8"));
+  const { stats, errors = [], suites } = JSON.parse(readFileSync(file, "utf8"));
+  playwrightFailures(name, suites);
+  for (const e of errors) failures.push(`${name}: ${firstLine(e.message)}`);
   rows.push({ suite: name, passed: stats.expected + stats.flaky, failed: stats.unexpected + errors.length });
 }
 
@@ -62,6 +93,10 @@ for (const line of expected) {
   else vitest(name);
 }
 
+if (failures.length > 0) {
+  console.log("\nfailed:");
+  for (const f of failures) console.log(`  ${f.replace(/\x1b\[[0-9;]*m/g, "")}`);
+}
 console.log("\nsuite                 passed  failed");
 for (const r of rows)
   console.log(
