@@ -2,13 +2,15 @@ import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
+import { SerialPgClient } from "@/lib/data/serial-pg-client";
 
 // One client per process; Next's dev server reloads modules, so keep it on globalThis.
 const holder = globalThis as unknown as { sluicePrisma?: PrismaClient };
 
 export function db(): PrismaClient {
   holder.sluicePrisma ??= new PrismaClient({
-    adapter: new PrismaPg({ connectionString: env().DATABASE_URL, max: 10 }),
+    // each client runs its queries in turn (serial-pg-client.ts)
+    adapter: new PrismaPg({ connectionString: env().DATABASE_URL, max: 10, Client: SerialPgClient }),
   });
   return holder.sluicePrisma;
 }
