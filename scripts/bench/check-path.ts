@@ -19,6 +19,7 @@ const { shapeSnapshot } = await import("../../tests/unit/enforce/shape-fixture")
 const { realisticIndex } = await import("./realistic-index");
 import type { ConfigIndex } from "@/lib/enforce/config-index";
 import type { CheckInput } from "@/lib/enforce/types";
+import { ROUTE_IDS, ROUTE_PATTERNS } from "./realistic-config";
 import { zipf } from "./zipf";
 import { fixedHolder, instantStore } from "./instant-store";
 
@@ -65,7 +66,7 @@ const spreadInputs: CheckInput[] = Array.from({ length: 200_000 }, (_, i) => ({
 }));
 
 const realistic = realisticIndex();
-const [keyRank, patternIdRank] = [zipf(realistic.apiKeys.length), zipf(1_000)];
+const [keyRank, patternIdRank] = [zipf(realistic.apiKeys.length), zipf(ROUTE_IDS)];
 // Built per check, as the server parses them: fresh strings whose hashes no lookup has
 // cached yet, in memory the CPU has just written (400,000 inputs built ahead were read
 // cold from memory, a cost the server does not pay).
@@ -73,7 +74,7 @@ const realisticDraws = Int32Array.from({ length: 3 * 400_000 }, (_, i) =>
   i % 3 === 0
     ? keyRank() - 1
     : i % 3 === 1
-      ? Math.floor(Math.random() * 50) * 10_000 + patternIdRank()
+      ? Math.floor(Math.random() * ROUTE_PATTERNS) * 10_000 + patternIdRank()
       : subjectOf(),
 );
 const apiKeyOf = (rank: number): string => `sk_realistic_${rank % 10}_${Math.floor(rank / 10)}`;

@@ -29,18 +29,16 @@ function vitest(name) {
   const report = JSON.parse(readFileSync(file, "utf8"));
   // A file that failed to load, or whose beforeAll failed (its tests then show as skipped),
   // has no failed test but counts as a failure.
-  const brokenFiles = report.testResults.filter(
+  const broken = report.testResults.filter(
     (f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"),
-  ).length;
-  rows.push({ suite: name, passed: report.numPassedTests, failed: report.numFailedTests + brokenFiles });
-  for (const f of report.testResults) {
-    const file = f.name.replace(`${process.cwd()}/`, "");
+  );
+  rows.push({ suite: name, passed: report.numPassedTests, failed: report.numFailedTests + broken.length });
+  const relative = (f) => f.name.replace(`${process.cwd()}/`, "");
+  for (const f of report.testResults)
     for (const a of f.assertionResults)
       if (a.status === "failed")
-        failures.push(`${name}: ${file} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
-    if (f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"))
-      failures.push(`${name}: ${file}: ${firstLine(f.message)}`);
-  }
+        failures.push(`${name}: ${relative(f)} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+  for (const f of broken) failures.push(`${name}: ${relative(f)}: ${firstLine(f.message)}`);
 }
 
 /** Playwright's suites nest; a spec's results carry its errors. */
