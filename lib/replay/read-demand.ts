@@ -1,14 +1,16 @@
 import "server-only";
 import type { RedisClient } from "@/lib/redis";
 import type { LimitBy } from "@/lib/shared/limit-types";
-import { parseSecondField, secondsKey, subjectSecondsKey } from "@/lib/usage/keys";
+import { pairsKey, parsePairField, parseSecondField, secondsKey, subjectSecondsKey } from "@/lib/usage/keys";
+import { pairEntries } from "@/lib/usage/pair-series";
 import { unsparse, type SeriesValue } from "@/lib/usage/subject-series";
 import type { Demand } from "@/lib/replay/simulate";
 import { MAX_FIELDS, MAX_SERIES } from "@/lib/replay/types";
 
 // Reads one tenant's recorded demand for a replay, bounded: minute hashes are sized first
-// (HLEN) and read newest first until MAX_FIELDS; owners past MAX_SERIES (the quietest) are
-// left out. A subject limit reads the per-subject series, anything else the seconds hashes.
+// (HLEN; a pairs field holds one pair's minute) and read newest first until MAX_FIELDS;
+// owners past MAX_SERIES (the quietest) are left out. A subject limit reads the per-subject
+// series, anything else the counts (the pairs hashes and the older seconds hashes).
 
 export interface DemandFilter {
   tenantId: string;
@@ -33,17 +35,25 @@ export interface ReadDemand {
   unattributed: number;
 }
 
+/** Per minute (its keys), newest first, until MAX_FIELDS: the indexes of the minutes read. */
 async function sizedMinutes(
   client: RedisClient,
-  keys: string[],
+  keys: string[][],
 ): Promise<{ read: number[]; fields: number }> {
   const pipe = client.pipeline();
-  for (const key of keys) pipe.hlen(key);
+  for (const key of keys.flat()) pipe.hlen(key);
   const replies = (await pipe.exec()) ?? [];
+  const sizes: number[] = [];
+  let r = 0;
+  for (const minuteKeys of keys) {
+    let size = 0;
+    for (let k = 0; k < minuteKeys.length; k++) size += Number(replies[r++]?.[1] ?? 0);
+    sizes.push(size);
+  }
   const read: number[] = [];
   let fields = 0;
   for (let i = keys.length - 1; i >= 0; i--) {
-    const size = Number(replies[i]?.[1] ?? 0);
+    const size = sizes[i] ?? 0;
     if (fields + size > MAX_FIELDS) break;
     fields += size;
     read.push(i);
@@ -55,41 +65,37 @@ export async function readDemand(client: RedisClient, ns: string, filter: Demand
   const minutes: number[] = [];
   for (let m = filter.fromMinute; m < filter.toMinute; m++) minutes.push(m);
   const subjects = filter.by === "subject";
-  const keyOf = subjects ? subjectSecondsKey : secondsKey;
-  const keys = minutes.map((m) => keyOf(ns, filter.tenantId, m));
+  // a subject limit reads the subject series; anything else both layouts of the counts
+  const keys = minutes.map((m) =>
+    subjects
+      ? [subjectSecondsKey(ns, filter.tenantId, m)]
+      : [pairsKey(ns, filter.tenantId, m), secondsKey(ns, filter.tenantId, m)],
+  );
   const { read, fields } = await sizedMinutes(client, keys);
-  const pipe = client.pipeline();
-  for (const i of read) pipe.hgetall(keys[i] as string);
-  const replies = (await pipe.exec()) ?? [];
   // one entry per (owner, second, key, route, subject): the outcome split is not demand's
   const merged = new Map<string, Demand>();
   let unattributed = 0;
-  replies.forEach(([error, value], j) => {
-    if (error) throw error;
-    const minute = minutes[read[j] as number] as number;
-    const add = (entry: Demand) => {
-      if (filter.route !== undefined && entry.route !== filter.route) return;
-      const id = [entry.owner, entry.second, entry.key, entry.route, entry.subject].join("\u0000");
-      const same = merged.get(id);
-      if (same) same.count += entry.count;
-      else merged.set(id, entry);
-    };
-    for (const [field, raw] of Object.entries((value ?? {}) as Record<string, string>)) {
-      if (subjects) {
-        const series = parseSeries(raw);
-        if (!series) continue;
-        for (const [, count] of unsparse(series.o)) unattributed += count;
-        for (const [route, subject, counts] of series.s)
-          for (const [second, count] of unsparse(counts))
-            add({ owner: subject, second: minute * 60 + second, count, key: null, subject, route });
-        continue;
-      }
-      const count = Number(raw);
-      if (!Number.isSafeInteger(count) || count <= 0) continue;
-      const entry = fromSeconds(field, count, minute, filter.by);
-      if (entry && (filter.keyId === undefined || entry.key === filter.keyId)) add(entry);
-    }
-  });
+  const add = (entry: Demand) => {
+    if (filter.route !== undefined && entry.route !== filter.route) return;
+    if (filter.keyId !== undefined && !subjects && entry.key !== filter.keyId) return;
+    const id = [entry.owner, entry.second, entry.key, entry.route, entry.subject].join("\u0000");
+    const same = merged.get(id);
+    if (same) same.count += entry.count;
+    else merged.set(id, entry);
+  };
+  // a minute a round trip: Redis runs a pipeline's commands back to back, and checks wait
+  for (const i of read) {
+    const minute = minutes[i] as number;
+    const pipe = client.pipeline();
+    for (const key of keys[i] ?? []) pipe.hgetall(key);
+    const replies = (await pipe.exec()) ?? [];
+    replies.forEach(([error, value], j) => {
+      if (error) throw error;
+      const hash = (value ?? {}) as Record<string, string>;
+      if (subjects) unattributed += addSeries(hash, minute, add);
+      else addCounts(hash, j === 0, minute, filter.by, add);
+    });
+  }
   const demand = [...merged.values()];
   return {
     ...busiest(demand),
@@ -97,6 +103,48 @@ export async function readDemand(client: RedisClient, ns: string, filter: Demand
     minutesSkipped: minutes.length - read.length,
     unattributed,
   };
+}
+
+/** A minute's subject series (one value per app process); returns the others' checks. */
+function addSeries(hash: Record<string, string>, minute: number, add: (entry: Demand) => void): number {
+  let unattributed = 0;
+  for (const raw of Object.values(hash)) {
+    const series = parseSeries(raw);
+    if (!series) continue;
+    for (const [, count] of unsparse(series.o)) unattributed += count;
+    for (const [route, subject, counts] of series.s)
+      for (const [second, count] of unsparse(counts))
+        add({ owner: subject, second: minute * 60 + second, count, key: null, subject, route });
+  }
+  return unattributed;
+}
+
+/** A minute's counts: its pairs hash (`pairs`) or its older seconds hash. */
+function addCounts(
+  hash: Record<string, string>,
+  pairs: boolean,
+  minute: number,
+  by: LimitBy,
+  add: (entry: Demand) => void,
+): void {
+  for (const [field, raw] of Object.entries(hash)) {
+    if (pairs) {
+      for (const entry of fromPairs(field, raw, minute, by)) add(entry);
+      continue;
+    }
+    const count = Number(raw);
+    if (!Number.isSafeInteger(count) || count <= 0) continue;
+    const entry = fromSeconds(field, count, minute, by);
+    if (entry) add(entry);
+  }
+}
+
+function* fromPairs(field: string, raw: string, minute: number, by: LimitBy): Generator<Demand> {
+  const f = parsePairField(field);
+  if (!f || (by === "key" && f.keyId === "")) return; // a check without a key skips a key limit
+  const owner = by === "key" ? f.keyId : "";
+  for (const [second, count] of pairEntries(raw))
+    yield { owner, second: minute * 60 + second, count, key: f.keyId, subject: null, route: f.route };
 }
 
 function fromSeconds(field: string, count: number, minute: number, by: LimitBy): Demand | null {

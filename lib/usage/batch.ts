@@ -1,16 +1,17 @@
 import "server-only";
-import { offenderDetail, secondField } from "@/lib/usage/keys";
+import { offenderDetail, pairField } from "@/lib/usage/keys";
+import { PairCounts } from "@/lib/usage/pair-series";
 import type { UsageEvent } from "@/lib/usage/types";
 import { RECENT_PER_TENANT, RecentDecisions } from "@/lib/usage/recent";
 
 // The in-process aggregate between two flushes: counters only, so a check costs a few Map
-// operations and no I/O. Bounded: past `maxFields` distinct counters or `maxSubjects`
+// operations and no I/O. Bounded: past `maxFields` distinct (pair, second) counters or `maxSubjects`
 // subjects per tenant, new entries are dropped and counted (an attack with random subjects
 // must not grow memory; the offender list is approximate by design).
 
 export interface TenantBatch {
-  /** minute -> seconds-hash field -> count */
-  seconds: Map<number, Map<string, number>>;
+  /** minute -> pairs-hash field (key, route, outcome) -> its counts per second */
+  pairs: Map<number, Map<string, PairCounts>>;
   /** minute -> offender member ("k:<id>" | "s:<subject>") -> rejected count */
   offenders: Map<number, Map<string, number>>;
   /** minute -> offenderDetail(key, route, subject) -> rejected count (per key / route views) */
@@ -30,7 +31,7 @@ function bump(map: Map<string, number>, field: string): void {
   map.set(field, (map.get(field) ?? 0) + 1);
 }
 
-function minuteMap(outer: Map<number, Map<string, number>>, minute: number): Map<string, number> {
+function minuteMap<T>(outer: Map<number, Map<string, T>>, minute: number): Map<string, T> {
   let inner = outer.get(minute);
   if (!inner) {
     inner = new Map();
@@ -56,21 +57,22 @@ export class UsageBatch {
     const second = Math.floor(nowMs / 1_000) % 60;
     let tenant = this.tenants.get(event.tenantId);
     if (!tenant) {
-      tenant = { seconds: new Map(), offenders: new Map(), details: new Map(), subjects: 0, detailCount: 0 };
+      tenant = { pairs: new Map(), offenders: new Map(), details: new Map(), subjects: 0, detailCount: 0 };
       this.tenants.set(event.tenantId, tenant);
     }
-    const counters = minuteMap(tenant.seconds, minute);
-    const field = secondField(second, event.keyId ?? "", event.route ?? "", event.outcome);
-    // one lookup and one write per check (has + get + set was three)
-    const count = counters.get(field);
-    if (count === undefined) {
+    const pairs = minuteMap(tenant.pairs, minute);
+    const field = pairField(event.keyId ?? "", event.route ?? "", event.outcome);
+    // one lookup per check; a new pair, or a pair's new second, is one more counter
+    const counts = pairs.get(field);
+    if (counts === undefined || counts.second !== second) {
       if (this.fields >= this.limits.maxFields) {
         this.dropped++;
         return;
       }
       this.fields++;
-      counters.set(field, 1);
-    } else counters.set(field, count + 1);
+      if (counts === undefined) pairs.set(field, new PairCounts(second));
+      else counts.add(second);
+    } else counts.add(second);
     this.events++;
     this.recent.add(event, nowMs);
     if (event.outcome !== "rejected") return;

@@ -1,7 +1,8 @@
 import "server-only";
 import type { ChainableCommander } from "ioredis";
 import type { RedisClient } from "@/lib/redis";
-import { minuteIndexKey, offenderDetailKey, offendersKey, recentKey, secondsKey } from "@/lib/usage/keys";
+import { minuteIndexKey, offenderDetailKey, offendersKey, pairsKey, recentKey } from "@/lib/usage/keys";
+import type { PairCounts } from "@/lib/usage/pair-series";
 import { RECENT_PER_TENANT } from "@/lib/usage/recent";
 import { scriptOf } from "@/lib/limiter/lua-files";
 
@@ -25,23 +26,28 @@ export interface FlushSettings {
 export const DETAIL_FACTOR = 4;
 
 /**
- * Fields per call of lua/hincrby-many.lua: a call runs alone on Redis, so a few hundred
+ * Fields per call of lua/happend-many.lua: a call runs alone on Redis, so a few hundred
  * microseconds at most, and the arguments stay a modest buffer.
  */
 export const FIELDS_PER_CALL = 500;
 
-const hincrbyMany = scriptOf("hincrby-many.lua");
+const happendMany = scriptOf("happend-many.lua");
 
 /**
- * A minute's counts into its seconds hash, FIELDS_PER_CALL fields a call. EVAL with the
+ * A minute's counts appended to its pairs hash, FIELDS_PER_CALL fields a call. EVAL with the
  * text, not EVALSHA: in a pipeline a NOSCRIPT (a restarted Redis) would fail the flush, and
  * Redis finds the compiled script by the text's SHA-1, a few hundred bytes to hash.
  */
-function writeCounts(pipe: ChainableCommander, key: string, fields: Map<string, number>, ttl: number): void {
-  const { lua } = hincrbyMany();
+function writeCounts(
+  pipe: ChainableCommander,
+  key: string,
+  fields: Map<string, PairCounts>,
+  ttl: number,
+): void {
+  const { lua } = happendMany();
   let args: Array<string | number> = [ttl];
-  for (const [field, count] of fields) {
-    args.push(field, count);
+  for (const [field, counts] of fields) {
+    args.push(field, counts.text());
     if (args.length > 2 * FIELDS_PER_CALL) {
       pipe.eval(lua, 1, key, ...args);
       args = [ttl];
@@ -58,8 +64,8 @@ function writeTenant(
 ): void {
   const tenant = batch.tenants.get(tenantId);
   if (!tenant) return;
-  for (const [minute, fields] of tenant.seconds) {
-    writeCounts(pipe, secondsKey(settings.ns, tenantId, minute), fields, settings.ttlSeconds);
+  for (const [minute, fields] of tenant.pairs) {
+    writeCounts(pipe, pairsKey(settings.ns, tenantId, minute), fields, settings.ttlSeconds);
   }
   writeRecent(pipe, settings, tenantId, batch);
   for (const [minute, members] of tenant.offenders) {
@@ -102,7 +108,7 @@ function writeRecent(
 function writeIndex(pipe: ChainableCommander, settings: FlushSettings, batch: UsageBatch): void {
   const byMinute = new Map<number, string[]>();
   for (const [tenantId, tenant] of batch.tenants) {
-    for (const minute of tenant.seconds.keys()) {
+    for (const minute of tenant.pairs.keys()) {
       const list = byMinute.get(minute) ?? [];
       list.push(tenantId);
       byMinute.set(minute, list);

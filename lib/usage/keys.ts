@@ -6,7 +6,10 @@ import type { Outcome } from "@/lib/usage/types";
 // one flush writes a tenant's keys in one pipeline on Redis Cluster too. `ns` isolates a
 // deployment or a test run; it holds no braces, so the tag stays the key's first {...}.
 //
-//   <ns>{u:<tenant>}:s:<minute>  HASH  "<second 0-59>|<keyId>|<route>|<a|r|s|d>" -> count
+//   <ns>{u:<tenant>}:p:<minute>  HASH  "<keyId>|<route>|<a|r|s|d>" -> "<second>:<count>,..." (pair-series.ts)
+//   <ns>{u:<tenant>}:s:<minute>  HASH  "<second 0-59>|<keyId>|<route>|<a|r|s|d>" -> count: the
+//                                      layout before :p:, still read (servers of an older
+//                                      version, and data written before an upgrade)
 //   <ns>{u:<tenant>}:j:<minute>  HASH  <app process> -> JSON: that minute's busiest subjects'
 //                                      per-second counts per route, and the others' (subject-series.ts)
 //   <ns>{u:<tenant>}:o:<minute>  ZSET  "k:<keyId>" | "s:<subject>" -> rejected, top N kept
@@ -38,6 +41,11 @@ export function tenantUsageTag(tenantId: string): string {
 
 export function secondsKey(ns: string, tenantId: string, minute: number): string {
   return `${ns}${tenantUsageTag(tenantId)}:s:${minute}`;
+}
+
+/** A minute's per-second counts, one field per (key, route, outcome): pair-series.ts. */
+export function pairsKey(ns: string, tenantId: string, minute: number): string {
+  return `${ns}${tenantUsageTag(tenantId)}:p:${minute}`;
 }
 
 /** Per-second checks per subject and route, for the what-if replay (subject-series.ts). */
@@ -94,6 +102,20 @@ export function jobKeys(ns: string): JobKeys {
 
 export function secondField(second: number, keyId: string, route: string, outcome: Outcome): string {
   return `${second}|${keyId}|${route}|${OUTCOME_CODE[outcome]}`;
+}
+
+export function pairField(keyId: string, route: string, outcome: Outcome): string {
+  return `${keyId}|${route}|${OUTCOME_CODE[outcome]}`;
+}
+
+/** Splits a pairs-hash field; the route is whatever lies between key id and outcome code. */
+export function parsePairField(field: string): Omit<ParsedField, "second"> | null {
+  const first = field.indexOf("|");
+  const last = field.lastIndexOf("|");
+  if (first < 0 || last <= first) return null;
+  const outcome = CODE_OUTCOME[field.slice(last + 1)];
+  if (!outcome) return null;
+  return { keyId: field.slice(0, first), route: field.slice(first + 1, last), outcome };
 }
 
 export interface ParsedField {

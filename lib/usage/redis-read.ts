@@ -1,13 +1,33 @@
 import "server-only";
 import type { RedisClient } from "@/lib/redis";
-import { parseSecondField, secondsKey, type ParsedField } from "@/lib/usage/keys";
+import { pairsKey, parsePairField, parseSecondField, secondsKey, type ParsedField } from "@/lib/usage/keys";
+import { pairEntries } from "@/lib/usage/pair-series";
 import type { MinuteRow } from "@/lib/data/usage/rollup-writer";
 import { ZERO_COUNTS, type Counts, type Outcome } from "@/lib/usage/types";
 
-// Reads per-second hashes of one tenant. On a Cluster every key here shares the tenant's
-// tag, so one pipeline still works.
+// Reads a tenant's per-second counts, minute by minute: its pairs hash and the older layout's
+// seconds hash (keys.ts). On a Cluster every key here shares the tenant's tag. One minute a
+// round trip, not all in one pipeline: Redis runs a pipeline's commands back to back, and
+// an hour of a busy tenant's minutes at once would hold up every check meanwhile.
 
-export type MinuteHash = Record<string, string>;
+export interface MinuteHash {
+  pairs: Record<string, string>;
+  seconds: Record<string, string>;
+}
+
+async function readMinute(client: RedisClient, ns: string, tenantId: string, minute: number) {
+  const replies =
+    (await client
+      .pipeline()
+      .hgetall(pairsKey(ns, tenantId, minute))
+      .hgetall(secondsKey(ns, tenantId, minute))
+      .exec()) ?? [];
+  const [pairs, seconds] = replies.map(([error, value]) => {
+    if (error) throw error;
+    return value && typeof value === "object" ? (value as Record<string, string>) : {};
+  });
+  return { pairs: pairs ?? {}, seconds: seconds ?? {} };
+}
 
 export async function readMinutes(
   client: RedisClient,
@@ -16,20 +36,21 @@ export async function readMinutes(
   minutes: readonly number[],
 ): Promise<Map<number, MinuteHash>> {
   const found = new Map<number, MinuteHash>();
-  if (minutes.length === 0) return found;
-  const pipe = client.pipeline();
-  for (const minute of minutes) pipe.hgetall(secondsKey(ns, tenantId, minute));
-  const replies = (await pipe.exec()) ?? [];
-  replies.forEach(([error, value], i) => {
-    if (error) throw error;
-    const minute = minutes[i];
-    if (minute !== undefined && value && typeof value === "object") found.set(minute, value as MinuteHash);
-  });
+  for (const minute of minutes) {
+    const hash = await readMinute(client, ns, tenantId, minute);
+    if (Object.keys(hash.pairs).length > 0 || Object.keys(hash.seconds).length > 0) found.set(minute, hash);
+  }
   return found;
 }
 
+/** A minute's counts per (second, key, route, outcome), from both layouts. */
 export function* fieldsOf(hash: MinuteHash): Generator<ParsedField & { count: number }> {
-  for (const [field, raw] of Object.entries(hash)) {
+  for (const [field, raw] of Object.entries(hash.pairs)) {
+    const parsed = parsePairField(field);
+    if (!parsed) continue;
+    for (const [second, count] of pairEntries(raw)) yield { ...parsed, second, count };
+  }
+  for (const [field, raw] of Object.entries(hash.seconds)) {
     const parsed = parseSecondField(field);
     const count = Number(raw);
     if (parsed && Number.isFinite(count)) yield { ...parsed, count };

@@ -5,6 +5,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Redis } from "ioredis";
 import { cpuMicros } from "./cpu";
 import { load } from "./load";
 import { describe, outcomes } from "./app-metrics";
@@ -38,22 +39,36 @@ export interface MixContext {
 /** Largest front RSS seen at the end of a Sluice mix round, and the RSS at its start. */
 const rssSeen = { start: 0, end: 0 };
 
+/** Redis's used_memory, bytes. */
+async function redisMemory(redisUrl: string): Promise<number> {
+  const client = new Redis(redisUrl, { protocol: 2, lazyConnect: true });
+  try {
+    await client.connect();
+    return Number(/^used_memory:(\d+)/m.exec(await client.info("memory"))?.[1]);
+  } finally {
+    client.disconnect();
+  }
+}
+
 async function measure(
   url: string,
   script: string,
   pid: number | undefined,
-  redisPid: number | undefined,
+  redis: { pid: number | undefined; url: string },
 ): Promise<Measured> {
   const options = { url, bodies: [], connections: 50, script };
   await load({ ...options, seconds: 1 });
-  const [server0, redis0] = [cpuMicros(pid), cpuMicros(redisPid)];
+  const memory0 = await redisMemory(redis.url);
+  const [server0, redis0] = [cpuMicros(pid), cpuMicros(redis.pid)];
   const result = await load({ ...options, seconds: MIX_SECONDS });
-  const [server1, redis1] = [cpuMicros(pid), cpuMicros(redisPid)];
+  const [server1, redis1] = [cpuMicros(pid), cpuMicros(redis.pid)];
+  // what the round left in Redis: counters, and Sluice's usage counts (flushed each second)
+  const grown = (await redisMemory(redis.url)) - memory0;
   return {
     ...result,
     serverCpu: server1 - server0,
     redisCpu: redis1 - redis0,
-    note: "",
+    note: `Redis memory ${grown >= 0 ? "+" : "-"}${mb(Math.abs(grown))} over the round`,
     seconds: MIX_SECONDS,
   };
 }
@@ -89,7 +104,10 @@ export async function mixPhases(context: MixContext): Promise<Phase[]> {
     {
       id: "mix-peer",
       run: () =>
-        measure(`http://localhost:${peerPort}/`, mixScript("/", apiKeys), peer.pid, context.redisPid),
+        measure(`http://localhost:${peerPort}/`, mixScript("/", apiKeys), peer.pid, {
+          pid: context.redisPid,
+          url: context.redisUrl,
+        }),
     },
   ];
 }
@@ -114,11 +132,17 @@ export function sluiceMixPhase(
       const before = await outcomes(app.url);
       const start = rss(app.pid).own;
       const script = scriptOf(apiKeys, context.token);
-      const measured = await measure(`${app.url}/api/check`, script, app.pid, context.redisPid);
+      const measured = await measure(`${app.url}/api/check`, script, app.pid, {
+        pid: context.redisPid,
+        url: context.redisUrl,
+      });
       const end = rss(app.pid);
       if (trackRss && end.own > rssSeen.end) Object.assign(rssSeen, { start, end: end.own });
       const memory = `front RSS ${mb(start)} -> ${mb(end.own)} (with the app process ${mb(end.total)})`;
-      return { ...measured, note: `${describe(before, await outcomes(app.url))}; ${memory}` };
+      return {
+        ...measured,
+        note: `${describe(before, await outcomes(app.url))}; ${memory}; ${measured.note}`,
+      };
     },
   };
 }
@@ -137,7 +161,12 @@ export function mixRows(get: (id: string) => PhaseSummary): Row[] {
       "the work per check of (m) without its variety: no misses, one set of counters",
     ),
     phaseRow(get("mixg"), "(mg)", "(m) with usage recording off", "same build, SLUICE_USAGE_RECORDING=off"),
-    phaseRow(get("mix-peer"), "(m')", "rate-limiter-flexible, the same mix and limits", "peer on node:http"),
+    phaseRow(
+      get("mix-peer"),
+      "(m')",
+      "rate-limiter-flexible, the same mix and limits",
+      `peer on node:http; ${get("mix-peer").median.note}`,
+    ),
   ];
 }
 

@@ -104,6 +104,7 @@ if bash scripts/redis-cluster.sh start "$DATA/cluster" "$CLUSTER_PORT" > "$REPOR
   expect cluster
   REDIS_CLUSTER_NODES="127.0.0.1:$CLUSTER_PORT,127.0.0.1:$((CLUSTER_PORT + 1)),127.0.0.1:$((CLUSTER_PORT + 2))" \
     npx --no-install vitest run --project integration tests/integration/limiter tests/integration/usage/recorder-rollup.test.ts \
+      tests/integration/usage/pair-layout.test.ts \
     --reporter=default --reporter=json --outputFile.json="$REPORTS/cluster.json"
 else
   record cluster-start fail; cat "$REPORTS/cluster.log"

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { UsageBatch } from "@/lib/usage/batch";
-import { parseSecondField, secondField, secondsKey } from "@/lib/usage/keys";
+import { pairField, parsePairField, parseSecondField, secondField, secondsKey } from "@/lib/usage/keys";
+import { pairEntries } from "@/lib/usage/pair-series";
 import { breakdown, toSeries } from "@/lib/usage/query";
 import { minuteRows } from "@/lib/usage/redis-read";
 import { CredentialUse, parseUses } from "@/lib/usage/credential-use";
@@ -20,6 +21,21 @@ describe("usage key layout", () => {
       outcome: "shadow_rejected",
     });
     expect(parseSecondField("x|y")).toBeNull();
+    const pair = pairField("", "GET /a|b/:id", "rejected");
+    expect(pair).toBe("|GET /a|b/:id|r");
+    expect(parsePairField(pair)).toEqual({ keyId: "", route: "GET /a|b/:id", outcome: "rejected" });
+    expect(parsePairField("k|r|z")).toBeNull();
+    expect(parsePairField("kr")).toBeNull();
+  });
+
+  it("reads a pair's entries, skipping what Sluice does not write", () => {
+    expect([...pairEntries("5:3,59:1,5:2")]).toEqual([
+      [5, 3],
+      [59, 1],
+      [5, 2],
+    ]);
+    expect([...pairEntries("x,60:1,-1:2,3:0,3:1.5,:4,7:,8:9")]).toEqual([[8, 9]]);
+    expect([...pairEntries("")]).toEqual([]);
   });
 
   it("puts every key of a tenant under one hash tag, braces in ids encoded", () => {
@@ -34,10 +50,14 @@ describe("in-process batch", () => {
     for (const subject of ["a", "b", "c", "a"])
       batch.add({ tenantId: "t", keyId: "k", route: "r", outcome: "rejected", subject }, t);
     batch.add({ tenantId: "t", keyId: null, route: null, outcome: "allowed", subject: null }, t);
+    // the same pair two seconds later: one field, its seconds listed in order
+    batch.add({ tenantId: "t", keyId: null, route: null, outcome: "allowed", subject: null }, t + 2_000);
+    batch.add({ tenantId: "t", keyId: null, route: null, outcome: "allowed", subject: null }, t + 2_500);
     const tenant = batch.tenants.get("t");
-    expect(Object.fromEntries(tenant?.seconds.get(2) ?? [])).toEqual({ "5|k|r|r": 4, "5|||a": 1 });
+    const texts = [...(tenant?.pairs.get(2) ?? [])].map(([field, counts]) => [field, counts.text()]);
+    expect(Object.fromEntries(texts)).toEqual({ "k|r|r": "5:4", "||a": "5:1,7:2" });
     expect(Object.fromEntries(tenant?.offenders.get(2) ?? [])).toEqual({ "k:k": 4, "s:a": 2, "s:b": 1 });
-    expect(batch.events).toBe(5);
+    expect(batch.events).toBe(7);
   });
 
   it("drops new counters past maxFields and counts them", () => {
@@ -46,6 +66,9 @@ describe("in-process batch", () => {
     batch.add({ tenantId: "t", keyId: "b", route: null, outcome: "allowed", subject: null }, 0);
     batch.add({ tenantId: "t", keyId: "a", route: null, outcome: "allowed", subject: null }, 0);
     expect([batch.events, batch.dropped]).toEqual([2, 1]);
+    // a known pair's next second is a new counter too
+    batch.add({ tenantId: "t", keyId: "a", route: null, outcome: "allowed", subject: null }, 1_000);
+    expect([batch.events, batch.dropped]).toEqual([2, 2]);
   });
 });
 
@@ -83,9 +106,14 @@ describe("shaping", () => {
     ]);
   });
 
-  it("sums a minute hash into rows per key and route", () => {
-    expect(minuteRows("t", { "1|k|r|a": "2", "2|k|r|a": "3", "2|k|r|r": "1" })).toEqual([
+  it("sums a minute into rows per key and route, from both layouts", () => {
+    const hash = {
+      pairs: { "k|r|a": "1:2,2:1", "k|r|r": "2:1" },
+      seconds: { "2|k|r|a": "2", "3|k|q|a": "4" },
+    };
+    expect(minuteRows("t", hash)).toEqual([
       { tenantId: "t", keyId: "k", route: "r", ...ZERO, allowed: 5, rejected: 1 },
+      { tenantId: "t", keyId: "k", route: "q", ...ZERO, allowed: 4 },
     ]);
   });
 });
