@@ -4,7 +4,7 @@ import type { RowContext } from "@/lib/data/usage/rows";
 import { sourceFor } from "@/lib/data/usage/rows";
 import { rowContext } from "@/lib/usage/context";
 import { toSeries } from "@/lib/usage/query";
-import { readScoped } from "@/lib/usage/scoped-reader";
+import { readCompact } from "@/lib/usage/scoped-reader";
 
 // GET /api/admin/usage's answer from the live stores: seconds from Redis, minutes not yet
 // rolled up included, rollups from PostgreSQL beyond. Without a tenant: the sum over every
@@ -27,7 +27,7 @@ export async function queryUsage(
   ctx: RowContext = rowContext(),
 ) {
   const source = sourceFor(request.stepMs);
-  const { rows } = await readScoped(
+  const { series } = await readCompact(
     principal,
     {
       tenant: request.tenant,
@@ -36,6 +36,7 @@ export async function queryUsage(
       from: request.fromMs,
       to: request.toMs,
       source,
+      stepMs: request.stepMs,
     },
     ctx,
   );
@@ -47,7 +48,7 @@ export async function queryUsage(
     to: new Date(request.toMs).toISOString(),
     stepMs: request.stepMs,
     resolutionMs: RESOLUTION[source],
-    points: toSeries(rows, request.fromMs, request.toMs, request.stepMs).map((p) => ({
+    points: toSeries(series, request.fromMs, request.toMs, request.stepMs).map((p) => ({
       ...p,
       t: new Date(p.t).toISOString(),
     })),

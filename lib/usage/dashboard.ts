@@ -7,15 +7,15 @@ import type { UsageDashboardData } from "@/lib/usage/dashboard-types";
 import { topOffenders } from "@/lib/usage/offenders";
 import { breakdown, toSeries } from "@/lib/usage/query";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
-import { readScoped } from "@/lib/usage/scoped-reader";
+import { readCompact } from "@/lib/usage/scoped-reader";
 import { hottestLimits } from "@/lib/usage/utilization";
 import { measurableLimits } from "@/lib/usage/limit-candidates";
 import { limitLinesOf } from "@/lib/usage/limit-lines";
 import { stepForWindow, type CustomWindow } from "@/lib/usage/custom-window";
 
-// One read per refresh for the usage page: rows of the range once (the scoped reader the
-// admin API uses too), then the series and the breakdowns from them. NotFoundError for
-// tenants the principal may not see.
+// One read per refresh for the usage page: the range once, summed as it is read into the
+// series and the totals per key and route (the compact reader the admin API uses too), then
+// the breakdowns from those totals. NotFoundError for tenants the principal may not see.
 
 export interface DashboardRequest {
   tenant?: string;
@@ -44,7 +44,7 @@ export async function dashboardData(
     : presetWindow(request.range, now);
   const source = sourceFor(stepMs);
   const scope = { tenant: request.tenant, key: request.key, route: request.route, from, to, source };
-  const { rows, names } = await readScoped(principal, scope, ctx);
+  const { series, detail: rows, names } = await readCompact(principal, { ...scope, stepMs }, ctx);
   const base = {
     tenant: request.tenant ?? null,
     key: request.key ?? null,
@@ -56,7 +56,7 @@ export async function dashboardData(
     from,
     to,
     generatedAt: now,
-    series: toSeries(rows, from, to, stepMs),
+    series: toSeries(series, from, to, stepMs),
   };
   if (request.tenant === undefined) {
     // a breakdown by tenant reuses the key breakdown with the slug as the "key"

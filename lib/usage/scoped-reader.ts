@@ -1,9 +1,9 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import type { TenantRef } from "@/lib/data/tenant-access";
-import { readRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
+import { readRows, visitRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
 import { keyIdByName, keyNames, usageTenant, visibleTenants } from "@/lib/data/usage/scope";
-import type { UsageSource } from "@/lib/usage/types";
+import { addCounts, ZERO_COUNTS, type UsageSource } from "@/lib/usage/types";
 
 // The one way usage is read for a reader: the admin API, the usage page and its live feed
 // all come through here. Scoping: one tenant the principal may see (NotFoundError
@@ -34,11 +34,14 @@ export interface ScopedUsage {
   names: Map<string, string>;
 }
 
-export async function readScoped(
-  principal: Principal,
-  scope: UsageScope,
-  ctx: RowContext,
-): Promise<ScopedUsage> {
+interface Scoped {
+  tenants: TenantRef[];
+  /** the single tenant read, if one */
+  only: TenantRef | undefined;
+  keep: (row: UsageRow) => boolean;
+}
+
+async function scoped(principal: Principal, scope: UsageScope): Promise<Scoped> {
   const tenants =
     scope.tenant === undefined
       ? await visibleTenants(principal)
@@ -47,13 +50,74 @@ export async function readScoped(
   const keyId = scope.key !== undefined && only ? await keyIdByName(only, scope.key) : undefined;
   const keep = (r: UsageRow) =>
     (keyId === undefined || r.keyId === keyId) && (scope.route === undefined || r.route === scope.route);
-  const rows: ScopedRow[] = [];
+  return { tenants, only, keep };
+}
+
+async function namesOf(read: Scoped, scope: UsageScope): Promise<Map<string, string>> {
   const names = new Map<string, string>();
-  for (const tenant of tenants) {
+  if (!read.only && !scope.withNames) return names;
+  for (const tenant of read.tenants) for (const [id, name] of await keyNames(tenant.id)) names.set(id, name);
+  return names;
+}
+
+export async function readScoped(
+  principal: Principal,
+  scope: UsageScope,
+  ctx: RowContext,
+): Promise<ScopedUsage> {
+  const read = await scoped(principal, scope);
+  const rows: ScopedRow[] = [];
+  for (const tenant of read.tenants) {
     for (const row of await readRows(tenant.id, scope.from, scope.to, scope.source, ctx)) {
-      if (keep(row)) rows.push({ ...row, tenant: tenant.slug });
+      if (read.keep(row)) rows.push({ ...row, tenant: tenant.slug });
     }
-    if (only || scope.withNames) for (const [id, name] of await keyNames(tenant.id)) names.set(id, name);
   }
-  return { tenants, rows, names };
+  return { tenants: read.tenants, rows, names: await namesOf(read, scope) };
+}
+
+export interface CompactUsage {
+  tenants: TenantRef[];
+  /** per tenant and step: t the step's start, keyId and route "" (a chart's series) */
+  series: ScopedRow[];
+  /** per tenant, key and route over the whole range: t = from (the breakdowns) */
+  detail: ScopedRow[];
+  names: Map<string, string>;
+}
+
+/**
+ * What a chart draws, summed while reading: the series per step and the totals per key and
+ * route, without the rows per second, key and route in between. Those are a busy tenant's
+ * every pair of key and route in every second (2.4 million for an hour of the bench's
+ * realistic mix, more than the app process's heap); these are the steps plus the pairs.
+ */
+export async function readCompact(
+  principal: Principal,
+  scope: UsageScope & { stepMs: number },
+  ctx: RowContext,
+): Promise<CompactUsage> {
+  const read = await scoped(principal, scope);
+  const series = new Map<string, ScopedRow>();
+  const detail = new Map<string, ScopedRow>();
+  const add = (into: Map<string, ScopedRow>, id: string, make: () => ScopedRow, row: UsageRow): void => {
+    let found = into.get(id);
+    if (!found) into.set(id, (found = make()));
+    addCounts(found, row);
+  };
+  for (const tenant of read.tenants) {
+    await visitRows(tenant.id, scope.from, scope.to, scope.source, ctx, scope.stepMs, (row) => {
+      if (!read.keep(row)) return;
+      const t = Math.floor(row.t / scope.stepMs) * scope.stepMs;
+      const slug = tenant.slug;
+      add(series, `${slug}|${t}`, () => ({ t, keyId: "", route: "", tenant: slug, ...ZERO_COUNTS }), row);
+      const { keyId, route } = row;
+      const range = () => ({ t: scope.from, keyId, route, tenant: slug, ...ZERO_COUNTS });
+      add(detail, `${slug}|${keyId}|${route}`, range, row);
+    });
+  }
+  return {
+    tenants: read.tenants,
+    series: [...series.values()],
+    detail: [...detail.values()],
+    names: await namesOf(read, scope),
+  };
 }

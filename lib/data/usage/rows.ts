@@ -35,25 +35,41 @@ async function watermarks(ctx: RowContext): Promise<{ minute: number; hour: numb
   return { minute: m, hour: hour === null ? Math.floor(m / 60) : Math.min(Number(hour), Math.floor(m / 60)) };
 }
 
-async function redisRows(tenantId: string, from: number, to: number, perSecond: boolean, ctx: RowContext) {
+/**
+ * Redis' rows in [from, to), a minute hash at a time: each minute's rows (merged per
+ * `grainMs` bucket, key and route) are handed to `visit` before the next minute is read, so
+ * only one minute is ever held, however many seconds and pairs the range has.
+ */
+async function visitRedisRows(
+  tenantId: string,
+  from: number,
+  to: number,
+  grainMs: number,
+  ctx: RowContext,
+  visit: (row: UsageRow) => void,
+): Promise<void> {
   const oldest = minuteOf(ctx.now - ctx.secondsRetentionMs);
-  const minutes: number[] = [];
-  for (let m = Math.max(minuteOf(from), oldest); m * MINUTE_MS < to && m <= minuteOf(ctx.now); m++)
-    minutes.push(m);
-  const hashes = await readMinutes(ctx.client, ctx.ns, tenantId, minutes);
-  const rows = new Map<string, UsageRow>();
-  for (const [minute, hash] of hashes) {
+  for (let m = Math.max(minuteOf(from), oldest); m * MINUTE_MS < to && m <= minuteOf(ctx.now); m++) {
+    const hash = (await readMinutes(ctx.client, ctx.ns, tenantId, [m])).get(m);
+    if (!hash) continue;
+    const rows = new Map<string, UsageRow>();
     for (const f of fieldsOf(hash)) {
-      const exact = minute * MINUTE_MS + f.second * 1_000;
+      const exact = m * MINUTE_MS + f.second * 1_000;
       if (exact < from || exact >= to) continue;
-      const t = perSecond ? exact : minute * MINUTE_MS;
+      const t = Math.floor(exact / grainMs) * grainMs;
       const id = `${t}|${f.keyId}|${f.route}`;
       let row = rows.get(id);
       if (!row) rows.set(id, (row = { t, keyId: f.keyId, route: f.route, ...ZERO_COUNTS }));
       addOutcome(row, f.outcome, f.count);
     }
+    for (const row of rows.values()) visit(row);
   }
-  return [...rows.values()];
+}
+
+async function redisRows(tenantId: string, from: number, to: number, perSecond: boolean, ctx: RowContext) {
+  const rows: UsageRow[] = [];
+  await visitRedisRows(tenantId, from, to, perSecond ? 1_000 : MINUTE_MS, ctx, (row) => rows.push(row));
+  return rows;
 }
 
 async function minuteRowsFromDb(tenantId: string, from: number, to: number): Promise<UsageRow[]> {
@@ -117,6 +133,24 @@ export async function readRows(
     minuteRows(tenantId, Math.max(from, hourSplit), to, ctx, minuteSplit),
   ]);
   return [...head, ...hours, ...tail];
+}
+
+/**
+ * readRows' rows handed to `visit` instead of returned. From Redis (source "seconds") they
+ * come a minute at a time, merged per `grainMs` (a multiple of a second: a chart's step),
+ * so a reader that aggregates as it goes holds one minute of rows, not the range's.
+ */
+export async function visitRows(
+  tenantId: string,
+  from: number,
+  to: number,
+  source: UsageSource,
+  ctx: RowContext,
+  grainMs: number,
+  visit: (row: UsageRow) => void,
+): Promise<void> {
+  if (source === "seconds") return visitRedisRows(tenantId, from, to, Math.max(1_000, grainMs), ctx, visit);
+  for (const row of await readRows(tenantId, from, to, source, ctx)) visit(row);
 }
 
 /** The store a step reads from: seconds under a minute, minutes under an hour, else hours. */

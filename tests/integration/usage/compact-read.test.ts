@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb } from "@/lib/data/db";
+import { closeRedis } from "@/lib/redis";
+import { breakdown, toSeries } from "@/lib/usage/query";
+import { readCompact, readScoped, type UsageScope } from "@/lib/usage/scoped-reader";
+import type { Outcome } from "@/lib/usage/types";
+import { connect, contextAt, createTenant, recorderFor, SYSTEM, TestClock, type TestTenant } from "./setup";
+
+// The usage page and GET /api/admin/usage read through readCompact, which sums the series
+// and the totals per key and route while it reads, a minute at a time, instead of keeping
+// a row per second, key and route (an hour of a busy tenant was more rows than the app
+// process's heap holds). It must draw exactly what the rows drew: same series, same
+// breakdowns, with and without a key and route, for one tenant and for all of them.
+
+const client = connect();
+let a: TestTenant;
+let b: TestTenant;
+const base = Math.floor(Date.now() / 60_000) * 60_000 - 4 * 60_000;
+const now = base + 3 * 60_000 + 30_000;
+const ctx = () => contextAt(client, now);
+const ROUTES = ["GET /v1/items/:id", "POST /v1/orders", ""];
+const OUTCOMES: Outcome[] = ["allowed", "allowed", "rejected", "shadow_rejected", "degraded"];
+
+beforeAll(async () => {
+  a = await createTenant("cpa", ["backend", "mobile", "batch"]);
+  b = await createTenant("cpb", ["worker"]);
+  await client.ping();
+  const clock = new TestClock(base);
+  const recorder = recorderFor(client, clock);
+  // three minutes, every second: keys, routes and outcomes varying by a fixed pattern
+  for (let second = 0; second < 180; second++) {
+    clock.ms = base + second * 1_000 + 200;
+    for (let i = 0; i < 7; i++) {
+      const n = second * 7 + i;
+      const [tenant, keys] = n % 5 === 0 ? [b, ["worker"]] : [a, ["backend", "mobile", "batch"]];
+      recorder.record({
+        tenantId: tenant.id,
+        keyId: tenant.keys[keys[n % keys.length] as string] ?? null,
+        route: ROUTES[(n >> 1) % ROUTES.length] ?? null,
+        outcome: OUTCOMES[n % OUTCOMES.length] as Outcome,
+        subject: null,
+      });
+    }
+    if (second % 10 === 9) await recorder.flush();
+  }
+  await recorder.stop();
+}, 60_000);
+
+afterAll(async () => {
+  client.disconnect();
+  await closeRedis();
+  await closeDb();
+});
+
+describe("the compact usage read", () => {
+  const cases: Array<[string, (tenant: string) => Partial<UsageScope>]> = [
+    ["one tenant", (tenant) => ({ tenant })],
+    ["one tenant, narrowed to a key", (tenant) => ({ tenant, key: "mobile" })],
+    ["one tenant, narrowed to a route", (tenant) => ({ tenant, route: "POST /v1/orders" })],
+    ["every tenant", () => ({})],
+  ];
+  for (const [name, narrow] of cases) {
+    it(`draws the same series and breakdowns as the rows: ${name}`, async () => {
+      for (const stepMs of [5_000, 15_000]) {
+        const scope = { ...narrow(a.slug), from: base, to: base + 180_000, source: "seconds" as const };
+        const { rows, names } = await readScoped(SYSTEM, scope, ctx());
+        const compact = await readCompact(SYSTEM, { ...scope, stepMs }, ctx());
+        expect(rows.length).toBeGreaterThan(0);
+        const series = toSeries(compact.series, scope.from, scope.to, stepMs);
+        expect(series).toEqual(toSeries(rows, scope.from, scope.to, stepMs));
+        expect(series.length).toBe(180_000 / stepMs);
+        for (const by of ["key", "route"] as const)
+          expect(breakdown(compact.detail, by, compact.names)).toEqual(breakdown(rows, by, names));
+        // the totals hold one row per tenant, key and route, not one per second
+        const pairs = new Set(rows.map((r) => `${r.tenant}|${r.keyId}|${r.route}`));
+        expect(compact.detail.length).toBe(pairs.size);
+        expect(compact.detail.length).toBeLessThan(rows.length / 10);
+      }
+    });
+  }
+});
