@@ -2,7 +2,7 @@ import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import { measurableLimits, type Candidate, type LimitFilter } from "@/lib/usage/limit-candidates";
 import { rowContext } from "@/lib/usage/context";
-import { readRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
+import { visitRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
 import { keyNames } from "@/lib/data/usage/scope";
 import type { LimitUtilization } from "@/lib/usage/types";
 
@@ -13,15 +13,23 @@ import type { LimitUtilization } from "@/lib/usage/types";
 
 const MAX_WINDOW_MS = 3_600_000;
 
-function measure(c: Candidate, rows: readonly UsageRow[], now: number, names: ReadonlyMap<string, string>) {
-  const since = now - c.limit.rule.windowMs;
-  const used = new Map<string, number>();
-  for (const r of rows) {
-    if (r.t < since || (c.limit.route !== null && r.route !== c.limit.route)) continue;
-    if (c.keyIds !== null && !c.keyIds.includes(r.keyId)) continue;
-    const owner = c.limit.by === "key" ? r.keyId : "";
-    used.set(owner, (used.get(owner) ?? 0) + r.allowed);
-  }
+/** Admitted checks per owner in each candidate's trailing window, counted as rows are read. */
+function tally(list: readonly Candidate[], now: number) {
+  const used = list.map(() => new Map<string, number>());
+  const visit = (r: UsageRow): void => {
+    list.forEach((c, i) => {
+      if (r.t < now - c.limit.rule.windowMs || (c.limit.route !== null && r.route !== c.limit.route)) return;
+      if (c.keyIds !== null && !c.keyIds.includes(r.keyId)) return;
+      const owner = c.limit.by === "key" ? r.keyId : "";
+      const counts = used[i] as Map<string, number>;
+      counts.set(owner, (counts.get(owner) ?? 0) + r.allowed);
+    });
+  };
+  return { used, visit };
+}
+
+/** The busiest owner's count, and where it is. */
+function busiest(c: Candidate, used: ReadonlyMap<string, number>, names: ReadonlyMap<string, string>) {
   const [owner, count] = [...used.entries()].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
   const parts = [c.limit.by === "key" ? `key ${names.get(owner) ?? (owner || "any")}` : "tenant"];
   if (c.limit.route) parts.push(`route ${c.limit.route}`);
@@ -40,16 +48,17 @@ export async function hottestLimits(
   const list = measurable.list.filter((c) => c.limit.rule.windowMs <= MAX_WINDOW_MS);
   const longest = Math.max(0, ...list.map((c) => c.limit.rule.windowMs));
   if (list.length === 0) return [];
-  const rows = (await readRows(tenant.id, ctx.now - longest, ctx.now + 1, "seconds", ctx)).filter(
-    (r) =>
-      (filter.keyId === undefined || r.keyId === filter.keyId) &&
-      (filter.route === undefined || r.route === filter.route),
-  );
+  // summed as read, a minute at a time: an hour of a busy tenant's seconds is not kept
+  const { used, visit } = tally(list, ctx.now);
+  await visitRows(tenant.id, ctx.now - longest, ctx.now + 1, "seconds", ctx, 1_000, (r) => {
+    if (filter.keyId !== undefined && r.keyId !== filter.keyId) return;
+    if (filter.route === undefined || r.route === filter.route) visit(r);
+  });
   const names = await keyNames(tenant.id);
   const seen = new Set<string>();
   return list
-    .map((c): LimitUtilization => {
-      const { scope, used } = measure(c, rows, ctx.now, names);
+    .map((c, i): LimitUtilization => {
+      const { scope, used: count } = busiest(c, used[i] ?? new Map<string, number>(), names);
       const { limit: limitValue, windowMs } = c.limit.rule;
       return {
         limit: c.limit.name,
@@ -57,9 +66,9 @@ export async function hottestLimits(
         scope,
         limitValue,
         windowMs,
-        used,
-        remaining: Math.max(0, limitValue - used),
-        utilization: used / limitValue,
+        used: count,
+        remaining: Math.max(0, limitValue - count),
+        utilization: count / limitValue,
       };
     })
     .filter((u) => !seen.has(`${u.limit}|${u.scope}`) && seen.add(`${u.limit}|${u.scope}`))

@@ -3,6 +3,7 @@ import { closeDb } from "@/lib/data/db";
 import { closeRedis } from "@/lib/redis";
 import { breakdown, toSeries } from "@/lib/usage/query";
 import { readCompact, readScoped, type UsageScope } from "@/lib/usage/scoped-reader";
+import { hottestLimits } from "@/lib/usage/utilization";
 import type { Outcome } from "@/lib/usage/types";
 import { connect, contextAt, createTenant, recorderFor, SYSTEM, TestClock, type TestTenant } from "./setup";
 
@@ -78,4 +79,26 @@ describe("the compact usage read", () => {
       }
     });
   }
+
+  it("counts the hottest limits' trailing windows as it reads, as the rows count them", async () => {
+    const at = base + 150_000; // a minute that is all recorded data
+    const hot = await hottestLimits(SYSTEM, a.slug, 20, contextAt(client, at));
+    const scope = { tenant: a.slug, from: at - 60_000, to: at + 1, source: "seconds" as const };
+    const { rows } = await readScoped(SYSTEM, scope, contextAt(client, at));
+    const allowed = (keep: (r: (typeof rows)[number]) => boolean) =>
+      rows.filter(keep).reduce((sum, r) => sum + r.allowed, 0);
+    expect(hot.find((u) => u.limit === "tenant-rpm")?.used).toBe(allowed(() => true));
+    // by key on a route: the busiest key's checks on it within the last second
+    const items = hot.find((u) => u.limit === "item-reads");
+    const perKey = Object.entries(a.keys).map(
+      ([name, id]) =>
+        [
+          name,
+          allowed((r) => r.keyId === id && r.route === "GET /v1/items/:id" && r.t >= at - 1_000),
+        ] as const,
+    );
+    const [name, most] = [...perKey].sort((x, y) => y[1] - x[1])[0] ?? ["", 0];
+    expect(items?.used).toBe(most);
+    if (most > 0) expect(items?.scope).toBe(`key ${name} · route GET /v1/items/:id`);
+  });
 });
