@@ -18,7 +18,8 @@ import {
   type JsonPayload,
   type OpenIncident,
 } from "@/lib/data/alerts/engine";
-import { readRows, type RowContext } from "@/lib/data/usage/rows";
+import type { RowContext } from "@/lib/data/usage/rows";
+import { detailFor, readAlertRows } from "@/lib/alerts/alert-rows";
 import { measurableLimits, type Candidate } from "@/lib/usage/limit-candidates";
 
 // One evaluation pass: every active rule against its tenant's per-second usage (already
@@ -130,7 +131,7 @@ export async function evaluateOnce(ctx: RowContext): Promise<PassResult> {
         ? (await measurableLimits(SYSTEM, slug)).list
         : [];
       const from = now - Math.max(...list.map((r) => spanMs(r, limits)));
-      const rows = await readRows(tenantId, from, now, "seconds", ctx);
+      const rows = await readAlertRows(tenantId, from, now, ctx, detailFor(list, limits));
       for (const rule of list) {
         const verdict = verdictOf(rule, limits, rows, now);
         const incident = openByRule.get(rule.id);
