@@ -6,7 +6,7 @@ import { routeLabel } from "@/lib/shared/usage-route";
 import { rowContext } from "@/lib/usage/context";
 import { topOffenders } from "@/lib/usage/offenders";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
-import { readScoped } from "@/lib/usage/scoped-reader";
+import { visitScoped } from "@/lib/usage/scoped-reader";
 import type { LimitedEntry } from "@/lib/usage/most-limited-types";
 
 // The overview's "most limited": keys, routes and subjects with the most rejections across
@@ -52,14 +52,14 @@ export async function mostLimited(
   const to = Math.ceil((ctx.now + 1) / stepMs) * stepMs;
   const from = to - rangeMs;
   const scope = { from, to, source: sourceFor(stepMs), withNames: true };
-  const { tenants, rows, names } = await readScoped(principal, scope, ctx);
   const keys = new Map<string, Tally>();
   const routes = new Map<string, Tally>();
-  for (const row of rows) {
+  // summed as read, a minute at a time: no row per second, key and route is kept
+  const { tenants, names } = await visitScoped(principal, scope, ctx, stepMs, (row, tenant) => {
     const checks = row.allowed + row.rejected + row.degraded;
-    if (row.keyId !== "") tally(keys, row.tenant, row.keyId, checks, row.rejected);
-    tally(routes, row.tenant, row.route, checks, row.rejected);
-  }
+    if (row.keyId !== "") tally(keys, tenant, row.keyId, checks, row.rejected);
+    tally(routes, tenant, row.route, checks, row.rejected);
+  });
   const subjectFrom = Math.max(from, ctx.now - 3_600_000);
   const offenders = await Promise.all(
     tenants.map(async (t) =>

@@ -1,13 +1,14 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import type { TenantRef } from "@/lib/data/tenant-access";
-import { readRows, visitRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
+import { visitRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
 import { keyIdByName, keyNames, usageTenant, visibleTenants } from "@/lib/data/usage/scope";
 import { addCounts, ZERO_COUNTS, type UsageSource } from "@/lib/usage/types";
 
-// The one way usage is read for a reader: the admin API, the usage page and its live feed
-// all come through here. Scoping: one tenant the principal may see (NotFoundError
-// otherwise) or, without a tenant, every tenant it sees; then narrowed to a key and a route.
+// The one way usage is read for a reader: the admin API, the usage page and its live feed,
+// the keys page and the overview all come through here, summing rows as they are read.
+// Scoping: one tenant the principal may see (NotFoundError otherwise) or, without a
+// tenant, every tenant it sees; then narrowed to a key and a route.
 
 export interface UsageScope {
   /** undefined: every tenant the principal sees */
@@ -25,13 +26,6 @@ export interface UsageScope {
 
 export interface ScopedRow extends UsageRow {
   tenant: string;
-}
-
-export interface ScopedUsage {
-  tenants: TenantRef[];
-  rows: ScopedRow[];
-  /** key id -> name over the tenants read (ids are unique across tenants); see withNames */
-  names: Map<string, string>;
 }
 
 interface Scoped {
@@ -60,21 +54,6 @@ async function namesOf(read: Scoped, scope: UsageScope): Promise<Map<string, str
   return names;
 }
 
-export async function readScoped(
-  principal: Principal,
-  scope: UsageScope,
-  ctx: RowContext,
-): Promise<ScopedUsage> {
-  const read = await scoped(principal, scope);
-  const rows: ScopedRow[] = [];
-  for (const tenant of read.tenants) {
-    for (const row of await readRows(tenant.id, scope.from, scope.to, scope.source, ctx)) {
-      if (read.keep(row)) rows.push({ ...row, tenant: tenant.slug });
-    }
-  }
-  return { tenants: read.tenants, rows, names: await namesOf(read, scope) };
-}
-
 export interface CompactUsage {
   tenants: TenantRef[];
   /** per tenant and step: t the step's start, keyId and route "" (a chart's series) */
@@ -90,12 +69,31 @@ export interface CompactUsage {
  * every pair of key and route in every second (2.4 million for an hour of the bench's
  * realistic mix, more than the app process's heap); these are the steps plus the pairs.
  */
+/**
+ * The scoped rows handed to `visit` as they are read (Redis a minute at a time, merged per
+ * `grainMs`), for readers that only sum them: nothing per second, key and route is kept.
+ */
+export async function visitScoped(
+  principal: Principal,
+  scope: UsageScope,
+  ctx: RowContext,
+  grainMs: number,
+  visit: (row: UsageRow, tenant: string) => void,
+): Promise<{ tenants: TenantRef[]; names: Map<string, string> }> {
+  const read = await scoped(principal, scope);
+  for (const tenant of read.tenants) {
+    await visitRows(tenant.id, scope.from, scope.to, scope.source, ctx, grainMs, (row) => {
+      if (read.keep(row)) visit(row, tenant.slug);
+    });
+  }
+  return { tenants: read.tenants, names: await namesOf(read, scope) };
+}
+
 export async function readCompact(
   principal: Principal,
   scope: UsageScope & { stepMs: number },
   ctx: RowContext,
 ): Promise<CompactUsage> {
-  const read = await scoped(principal, scope);
   const series = new Map<string, ScopedRow>();
   const detail = new Map<string, ScopedRow>();
   const add = (into: Map<string, ScopedRow>, id: string, make: () => ScopedRow, row: UsageRow): void => {
@@ -103,21 +101,12 @@ export async function readCompact(
     if (!found) into.set(id, (found = make()));
     addCounts(found, row);
   };
-  for (const tenant of read.tenants) {
-    await visitRows(tenant.id, scope.from, scope.to, scope.source, ctx, scope.stepMs, (row) => {
-      if (!read.keep(row)) return;
-      const t = Math.floor(row.t / scope.stepMs) * scope.stepMs;
-      const slug = tenant.slug;
-      add(series, `${slug}|${t}`, () => ({ t, keyId: "", route: "", tenant: slug, ...ZERO_COUNTS }), row);
-      const { keyId, route } = row;
-      const range = () => ({ t: scope.from, keyId, route, tenant: slug, ...ZERO_COUNTS });
-      add(detail, `${slug}|${keyId}|${route}`, range, row);
-    });
-  }
-  return {
-    tenants: read.tenants,
-    series: [...series.values()],
-    detail: [...detail.values()],
-    names: await namesOf(read, scope),
-  };
+  const { tenants, names } = await visitScoped(principal, scope, ctx, scope.stepMs, (row, slug) => {
+    const t = Math.floor(row.t / scope.stepMs) * scope.stepMs;
+    add(series, `${slug}|${t}`, () => ({ t, keyId: "", route: "", tenant: slug, ...ZERO_COUNTS }), row);
+    const { keyId, route } = row;
+    const range = () => ({ t: scope.from, keyId, route, tenant: slug, ...ZERO_COUNTS });
+    add(detail, `${slug}|${keyId}|${route}`, range, row);
+  });
+  return { tenants, series: [...series.values()], detail: [...detail.values()], names };
 }
