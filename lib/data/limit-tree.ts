@@ -7,9 +7,10 @@ import { NotFoundError } from "@/lib/data/errors";
 import { tenantInForce } from "@/lib/data/limits-in-force";
 import { snapshotNow } from "@/lib/data/snapshot-now";
 import { readCounters } from "@/lib/data/limit-tree-counters";
-import { readRows, sourceFor, type UsageRow } from "@/lib/data/usage/rows";
+import { sourceFor, visitRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
 import { usageTenant } from "@/lib/data/usage/scope";
 import { rowContext } from "@/lib/usage/context";
+import { addCounts } from "@/lib/usage/types";
 import { topOffenders } from "@/lib/usage/offenders";
 import { RANGE_IDS, RANGES } from "@/lib/usage/ranges";
 import type { Rejections, TreeInputs } from "@/lib/limit-tree/nodes";
@@ -51,6 +52,21 @@ function rejectionsOf(rows: readonly UsageRow[]): Rejections {
   return out;
 }
 
+/**
+ * The range's totals per key and route, summed as read (a minute at a time): the tree uses
+ * nothing finer, and an hour of a busy tenant's seconds is millions of rows.
+ */
+async function pairTotals(tenantId: string, rangeMs: number, stepMs: number, now: number, ctx: RowContext) {
+  const pairs = new Map<string, UsageRow>();
+  await visitRows(tenantId, now - rangeMs, now + 1, sourceFor(stepMs), ctx, rangeMs, (r) => {
+    const id = `${r.keyId} ${r.route}`;
+    const pair = pairs.get(id);
+    if (pair) addCounts(pair, r);
+    else pairs.set(id, { ...r });
+  });
+  return [...pairs.values()];
+}
+
 function usesOf(rows: readonly UsageRow[], route: string): Map<string, number> {
   const uses = new Map<string, number>();
   for (const r of rows) {
@@ -74,7 +90,7 @@ export async function limitTree(principal: Principal, query: LimitTreeQuery): Pr
   const ctx = rowContext(now);
   const { rangeMs, stepMs } = RANGES[query.range];
   const [rows, offenders] = await Promise.all([
-    readRows(ref.id, now - rangeMs, now + 1, sourceFor(stepMs), ctx),
+    pairTotals(ref.id, rangeMs, stepMs, now, ctx),
     shape.subjects.length
       ? topOffenders(
           principal,
