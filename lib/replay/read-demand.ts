@@ -39,6 +39,7 @@ export interface ReadDemand {
 async function sizedMinutes(
   client: RedisClient,
   keys: string[][],
+  maxFields: number,
 ): Promise<{ read: number[]; fields: number }> {
   const pipe = client.pipeline();
   for (const key of keys.flat()) pipe.hlen(key);
@@ -54,14 +55,19 @@ async function sizedMinutes(
   let fields = 0;
   for (let i = keys.length - 1; i >= 0; i--) {
     const size = sizes[i] ?? 0;
-    if (fields + size > MAX_FIELDS) break;
+    if (fields + size > maxFields) break;
     fields += size;
     read.push(i);
   }
   return { read, fields };
 }
 
-export async function readDemand(client: RedisClient, ns: string, filter: DemandFilter): Promise<ReadDemand> {
+export async function readDemand(
+  client: RedisClient,
+  ns: string,
+  filter: DemandFilter,
+  maxFields = MAX_FIELDS,
+): Promise<ReadDemand> {
   const minutes: number[] = [];
   for (let m = filter.fromMinute; m < filter.toMinute; m++) minutes.push(m);
   const subjects = filter.by === "subject";
@@ -71,7 +77,7 @@ export async function readDemand(client: RedisClient, ns: string, filter: Demand
       ? [subjectSecondsKey(ns, filter.tenantId, m)]
       : [pairsKey(ns, filter.tenantId, m), secondsKey(ns, filter.tenantId, m)],
   );
-  const { read, fields } = await sizedMinutes(client, keys);
+  const { read, fields } = await sizedMinutes(client, keys, maxFields);
   // one entry per (owner, second, key, route, subject): the outcome split is not demand's
   const merged = new Map<string, Demand>();
   let unattributed = 0;
@@ -83,8 +89,13 @@ export async function readDemand(client: RedisClient, ns: string, filter: Demand
     if (same) same.count += entry.count;
     else merged.set(id, entry);
   };
-  // a minute a round trip: Redis runs a pipeline's commands back to back, and checks wait
+  // a minute a round trip, newest first: Redis runs a pipeline's commands back to back, and
+  // checks wait. A pairs field holds a pair's whole minute, so HLEN undercounts the seconds
+  // in it: the bound is also kept on what was read, maxFields (second, key, route) entries.
+  let minutesRead = 0;
   for (const i of read) {
+    if (merged.size >= maxFields) break;
+    minutesRead++;
     const minute = minutes[i] as number;
     const pipe = client.pipeline();
     for (const key of keys[i] ?? []) pipe.hgetall(key);
@@ -100,7 +111,7 @@ export async function readDemand(client: RedisClient, ns: string, filter: Demand
   return {
     ...busiest(demand),
     fieldsRead: fields,
-    minutesSkipped: minutes.length - read.length,
+    minutesSkipped: minutes.length - minutesRead,
     unattributed,
   };
 }

@@ -8,7 +8,10 @@ import { ACTIONS, ALGORITHMS, LIMIT_BY } from "@/lib/shared/limit-types";
 export const MAX_RANGE_MINUTES = 60;
 /** Counter owners (keys or subjects) replayed; the busiest are kept, the rest counted. */
 export const MAX_SERIES = 200;
-/** Recorded fields read (seconds x key x route x outcome, or x subject), at most. */
+/**
+ * Recorded counts read, at most: hash fields (sized first), and counts per second, key and
+ * route (or subject) read, the minute that passes it being the last.
+ */
 export const MAX_FIELDS = 400_000;
 /** Checks fed through the reference model per rule; past it the replay stops early. */
 export const MAX_CHECKS = 400_000;

@@ -92,4 +92,16 @@ describe("usage counts in the pairs layout", () => {
       ["key9", 1],
     ]);
   });
+
+  it("stops the replay's read, newest minute first, at its bound on counts read", async () => {
+    const filter = { tenantId, by: "key" as const, fromMinute: minute - 1, toMinute: minute + 2 };
+    expect((await readDemand(client, NS, filter)).minutesSkipped).toBe(0);
+    // the newest minute is empty, this one holds 11 fields but more than 20 counts a second
+    const capped = await readDemand(client, NS, filter, 20);
+    expect(capped.fieldsRead).toBe(KEYS.length + 2);
+    expect(capped.minutesSkipped).toBe(1);
+    expect(capped.demand.some((d) => d.second === minute * 60 + 3)).toBe(true);
+    // the fields alone past the bound: only the empty newest minute is read
+    expect((await readDemand(client, NS, filter, 5)).minutesSkipped).toBe(2);
+  });
 });
