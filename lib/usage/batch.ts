@@ -1,6 +1,5 @@
 import "server-only";
 import { offenderDetail, pairField } from "@/lib/usage/keys";
-import { PairCounts } from "@/lib/usage/pair-series";
 import type { UsageEvent } from "@/lib/usage/types";
 import { RECENT_PER_TENANT, RecentDecisions } from "@/lib/usage/recent";
 
@@ -10,8 +9,8 @@ import { RECENT_PER_TENANT, RecentDecisions } from "@/lib/usage/recent";
 // must not grow memory; the offender list is approximate by design).
 
 export interface TenantBatch {
-  /** minute -> pairs-hash field (key, route, outcome) -> its counts per second */
-  pairs: Map<number, Map<string, PairCounts>>;
+  /** minute -> second -> pairs-hash field (key, route, outcome) -> count (pair-series.ts) */
+  pairs: Map<number, Map<number, Map<string, number>>>;
   /** minute -> offender member ("k:<id>" | "s:<subject>") -> rejected count */
   offenders: Map<number, Map<string, number>>;
   /** minute -> offenderDetail(key, route, subject) -> rejected count (per key / route views) */
@@ -31,7 +30,7 @@ function bump(map: Map<string, number>, field: string): void {
   map.set(field, (map.get(field) ?? 0) + 1);
 }
 
-function minuteMap<T>(outer: Map<number, Map<string, T>>, minute: number): Map<string, T> {
+function minuteMap<K, V>(outer: Map<number, Map<K, V>>, minute: number): Map<K, V> {
   let inner = outer.get(minute);
   if (!inner) {
     inner = new Map();
@@ -60,19 +59,18 @@ export class UsageBatch {
       tenant = { pairs: new Map(), offenders: new Map(), details: new Map(), subjects: 0, detailCount: 0 };
       this.tenants.set(event.tenantId, tenant);
     }
-    const pairs = minuteMap(tenant.pairs, minute);
+    const pairs = minuteMap(minuteMap(tenant.pairs, minute), second);
     const field = pairField(event.keyId ?? "", event.route ?? "", event.outcome);
-    // one lookup per check; a new pair, or a pair's new second, is one more counter
-    const counts = pairs.get(field);
-    if (counts === undefined || counts.second !== second) {
+    // one lookup and one write per check (counts are small integers: nothing allocated)
+    const count = pairs.get(field);
+    if (count === undefined) {
       if (this.fields >= this.limits.maxFields) {
         this.dropped++;
         return;
       }
       this.fields++;
-      if (counts === undefined) pairs.set(field, new PairCounts(second));
-      else counts.add(second);
-    } else counts.add(second);
+      pairs.set(field, 1);
+    } else pairs.set(field, count + 1);
     this.events++;
     this.recent.add(event, nowMs);
     if (event.outcome !== "rejected") return;

@@ -2,7 +2,7 @@ import "server-only";
 import type { ChainableCommander } from "ioredis";
 import type { RedisClient } from "@/lib/redis";
 import { minuteIndexKey, offenderDetailKey, offendersKey, pairsKey, recentKey } from "@/lib/usage/keys";
-import type { PairCounts } from "@/lib/usage/pair-series";
+import { pairTexts } from "@/lib/usage/pair-series";
 import { RECENT_PER_TENANT } from "@/lib/usage/recent";
 import { scriptOf } from "@/lib/limiter/lua-files";
 
@@ -41,13 +41,13 @@ const happendMany = scriptOf("happend-many.lua");
 function writeCounts(
   pipe: ChainableCommander,
   key: string,
-  fields: Map<string, PairCounts>,
+  seconds: ReadonlyMap<number, ReadonlyMap<string, number>>,
   ttl: number,
 ): void {
   const { lua } = happendMany();
   let args: Array<string | number> = [ttl];
-  for (const [field, counts] of fields) {
-    args.push(field, counts.text());
+  for (const [field, text] of pairTexts(seconds)) {
+    args.push(field, text);
     if (args.length > 2 * FIELDS_PER_CALL) {
       pipe.eval(lua, 1, key, ...args);
       args = [ttl];
@@ -64,8 +64,8 @@ function writeTenant(
 ): void {
   const tenant = batch.tenants.get(tenantId);
   if (!tenant) return;
-  for (const [minute, fields] of tenant.pairs) {
-    writeCounts(pipe, pairsKey(settings.ns, tenantId, minute), fields, settings.ttlSeconds);
+  for (const [minute, seconds] of tenant.pairs) {
+    writeCounts(pipe, pairsKey(settings.ns, tenantId, minute), seconds, settings.ttlSeconds);
   }
   writeRecent(pipe, settings, tenantId, batch);
   for (const [minute, members] of tenant.offenders) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { UsageBatch } from "@/lib/usage/batch";
 import { pairField, parsePairField, parseSecondField, secondField, secondsKey } from "@/lib/usage/keys";
-import { pairEntries } from "@/lib/usage/pair-series";
+import { pairEntries, pairTexts } from "@/lib/usage/pair-series";
 import { breakdown, toSeries } from "@/lib/usage/query";
 import { minuteRows } from "@/lib/usage/redis-read";
 import { CredentialUse, parseUses } from "@/lib/usage/credential-use";
@@ -54,8 +54,10 @@ describe("in-process batch", () => {
     batch.add({ tenantId: "t", keyId: null, route: null, outcome: "allowed", subject: null }, t + 2_000);
     batch.add({ tenantId: "t", keyId: null, route: null, outcome: "allowed", subject: null }, t + 2_500);
     const tenant = batch.tenants.get("t");
-    const texts = [...(tenant?.pairs.get(2) ?? [])].map(([field, counts]) => [field, counts.text()]);
-    expect(Object.fromEntries(texts)).toEqual({ "k|r|r": "5:4", "||a": "5:1,7:2" });
+    expect(Object.fromEntries(pairTexts(tenant?.pairs.get(2) ?? new Map()))).toEqual({
+      "k|r|r": "5:4",
+      "||a": "5:1,7:2",
+    });
     expect(Object.fromEntries(tenant?.offenders.get(2) ?? [])).toEqual({ "k:k": 4, "s:a": 2, "s:b": 1 });
     expect(batch.events).toBe(7);
   });
