@@ -1,8 +1,8 @@
 import "server-only";
 import type { RedisClient } from "@/lib/redis";
 import type { LimitBy } from "@/lib/shared/limit-types";
-import { pairsKey, parsePairField, parseSecondField, secondsKey, subjectSecondsKey } from "@/lib/usage/keys";
-import { pairEntries } from "@/lib/usage/pair-series";
+import { pairsKey, secondsKey, subjectSecondsKey } from "@/lib/usage/keys";
+import { fieldsOf, readMinute, type MinuteHash } from "@/lib/usage/redis-read";
 import { unsparse, type SeriesValue } from "@/lib/usage/subject-series";
 import type { Demand } from "@/lib/replay/simulate";
 import { MAX_FIELDS, MAX_SERIES } from "@/lib/replay/types";
@@ -97,15 +97,13 @@ export async function readDemand(
     if (merged.size >= maxFields) break;
     minutesRead++;
     const minute = minutes[i] as number;
-    const pipe = client.pipeline();
-    for (const key of keys[i] ?? []) pipe.hgetall(key);
-    const replies = (await pipe.exec()) ?? [];
-    replies.forEach(([error, value], j) => {
-      if (error) throw error;
-      const hash = (value ?? {}) as Record<string, string>;
-      if (subjects) unattributed += addSeries(hash, minute, add);
-      else addCounts(hash, j === 0, minute, filter.by, add);
-    });
+    if (!subjects) {
+      const hash = await readMinute(client, ns, filter.tenantId, minute);
+      if (hash) addCounts(hash, minute, filter.by, add);
+      continue;
+    }
+    const series = await client.hgetall(subjectSecondsKey(ns, filter.tenantId, minute));
+    unattributed += addSeries(series, minute, add);
   }
   const demand = [...merged.values()];
   return {
@@ -130,39 +128,21 @@ function addSeries(hash: Record<string, string>, minute: number, add: (entry: De
   return unattributed;
 }
 
-/** A minute's counts: its pairs hash (`pairs`) or its older seconds hash. */
-function addCounts(
-  hash: Record<string, string>,
-  pairs: boolean,
-  minute: number,
-  by: LimitBy,
-  add: (entry: Demand) => void,
-): void {
-  for (const [field, raw] of Object.entries(hash)) {
-    if (pairs) {
-      for (const entry of fromPairs(field, raw, minute, by)) add(entry);
-      continue;
-    }
-    const count = Number(raw);
-    if (!Number.isSafeInteger(count) || count <= 0) continue;
-    const entry = fromSeconds(field, count, minute, by);
-    if (entry) add(entry);
+/** A minute's counts, both layouts (redis-read.ts), as demand of the limit's owners. */
+function addCounts(hash: MinuteHash, minute: number, by: LimitBy, add: (entry: Demand) => void): void {
+  for (const f of fieldsOf(hash)) {
+    if (!Number.isSafeInteger(f.count) || f.count <= 0) continue;
+    if (by === "key" && f.keyId === "") continue; // a check without a key skips a key limit
+    const owner = by === "key" ? f.keyId : "";
+    add({
+      owner,
+      second: minute * 60 + f.second,
+      count: f.count,
+      key: f.keyId,
+      subject: null,
+      route: f.route,
+    });
   }
-}
-
-function* fromPairs(field: string, raw: string, minute: number, by: LimitBy): Generator<Demand> {
-  const f = parsePairField(field);
-  if (!f || (by === "key" && f.keyId === "")) return; // a check without a key skips a key limit
-  const owner = by === "key" ? f.keyId : "";
-  for (const [second, count] of pairEntries(raw))
-    yield { owner, second: minute * 60 + second, count, key: f.keyId, subject: null, route: f.route };
-}
-
-function fromSeconds(field: string, count: number, minute: number, by: LimitBy): Demand | null {
-  const f = parseSecondField(field);
-  if (!f || (by === "key" && f.keyId === "")) return null; // a check without a key skips a key limit
-  const owner = by === "key" ? f.keyId : "";
-  return { owner, second: minute * 60 + f.second, count, key: f.keyId, subject: null, route: f.route };
 }
 
 /** One process's value of a minute (subject-series.ts); null when it is not one. */

@@ -15,18 +15,24 @@ export interface MinuteHash {
   seconds: Record<string, string>;
 }
 
-async function readMinute(client: RedisClient, ns: string, tenantId: string, minute: number) {
+/** One minute of a tenant's counts in both layouts; null when it has none. */
+export async function readMinute(
+  client: RedisClient,
+  ns: string,
+  tenantId: string,
+  minute: number,
+): Promise<MinuteHash | null> {
   const replies =
     (await client
       .pipeline()
       .hgetall(pairsKey(ns, tenantId, minute))
       .hgetall(secondsKey(ns, tenantId, minute))
       .exec()) ?? [];
-  const [pairs, seconds] = replies.map(([error, value]) => {
+  const [pairs = {}, seconds = {}] = replies.map(([error, value]) => {
     if (error) throw error;
     return value && typeof value === "object" ? (value as Record<string, string>) : {};
   });
-  return { pairs: pairs ?? {}, seconds: seconds ?? {} };
+  return Object.keys(pairs).length > 0 || Object.keys(seconds).length > 0 ? { pairs, seconds } : null;
 }
 
 export async function readMinutes(
@@ -38,7 +44,7 @@ export async function readMinutes(
   const found = new Map<number, MinuteHash>();
   for (const minute of minutes) {
     const hash = await readMinute(client, ns, tenantId, minute);
-    if (Object.keys(hash.pairs).length > 0 || Object.keys(hash.seconds).length > 0) found.set(minute, hash);
+    if (hash) found.set(minute, hash);
   }
   return found;
 }

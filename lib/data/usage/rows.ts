@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/data/db";
 import type { RedisClient } from "@/lib/redis";
 import { HOUR_MS, jobKeys, MINUTE_MS, minuteOf } from "@/lib/usage/keys";
-import { addOutcome, fieldsOf, readMinutes } from "@/lib/usage/redis-read";
+import { addOutcome, fieldsOf, readMinute } from "@/lib/usage/redis-read";
 import { ZERO_COUNTS, type Counts, type UsageSource } from "@/lib/usage/types";
 
 // The one reader every usage query builds on: rows of (time, key, route, counts) at a
@@ -50,7 +50,7 @@ async function visitRedisRows(
 ): Promise<void> {
   const oldest = minuteOf(ctx.now - ctx.secondsRetentionMs);
   for (let m = Math.max(minuteOf(from), oldest); m * MINUTE_MS < to && m <= minuteOf(ctx.now); m++) {
-    const hash = (await readMinutes(ctx.client, ctx.ns, tenantId, [m])).get(m);
+    const hash = await readMinute(ctx.client, ctx.ns, tenantId, m);
     if (!hash) continue;
     const rows = new Map<string, UsageRow>();
     for (const f of fieldsOf(hash)) {
