@@ -7,7 +7,7 @@ import { NotFoundError } from "@/lib/data/errors";
 import { tenantInForce } from "@/lib/data/limits-in-force";
 import { snapshotNow } from "@/lib/data/snapshot-now";
 import { readCounters } from "@/lib/data/limit-tree-counters";
-import { sourceFor, visitRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
+import { sourceFor, totalsSource, visitRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
 import { usageTenant } from "@/lib/data/usage/scope";
 import { rowContext } from "@/lib/usage/context";
 import { addCounts } from "@/lib/usage/types";
@@ -58,7 +58,7 @@ function rejectionsOf(rows: readonly UsageRow[]): Rejections {
  */
 async function pairTotals(tenantId: string, rangeMs: number, stepMs: number, now: number, ctx: RowContext) {
   const pairs = new Map<string, UsageRow>();
-  await visitRows(tenantId, now - rangeMs, now + 1, sourceFor(stepMs), ctx, rangeMs, (r) => {
+  await visitRows(tenantId, now - rangeMs, now + 1, totalsSource(sourceFor(stepMs)), ctx, rangeMs, (r) => {
     const id = `${r.keyId} ${r.route}`;
     const pair = pairs.get(id);
     if (pair) addCounts(pair, r);

@@ -65,17 +65,25 @@ export async function keysTraffic(
   // by key id while reading (summed as read: no row per second is kept), by name after
   const byId = new Map<string, KeyTraffic>();
   const scope = { tenant: tenantSlug, from, to, source };
-  const { names } = await visitScoped(principal, scope, ctx, stepMs, (row) => {
-    if (row.keyId === "") return;
-    const bucket = Math.min(SPARK_BUCKETS - 1, Math.max(0, Math.floor((row.t - from) / bucketMs)));
-    add(
-      entryOf(byId, row.keyId),
-      row.allowed + row.rejected + row.degraded,
-      row.rejected,
-      row.degraded,
-      bucket,
-    );
-  });
+  const { names } = await visitScoped(
+    principal,
+    scope,
+    ctx,
+    stepMs,
+    (row) => {
+      if (row.keyId === "") return;
+      const bucket = Math.min(SPARK_BUCKETS - 1, Math.max(0, Math.floor((row.t - from) / bucketMs)));
+      add(
+        entryOf(byId, row.keyId),
+        row.allowed + row.rejected + row.degraded,
+        row.rejected,
+        row.degraded,
+        bucket,
+      );
+    },
+    // per key and step only: the rows come summed over routes
+    { byKey: true, byRoute: false },
+  );
   const keys = new Map<string, KeyTraffic>();
   for (const [id, entry] of byId) {
     const into = entryOf(keys, names.get(id) ?? id);

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import type { RowContext } from "@/lib/data/usage/rows";
-import { sourceFor } from "@/lib/data/usage/rows";
+import { sourceFor, totalsSource } from "@/lib/data/usage/rows";
 import { routeLabel } from "@/lib/shared/usage-route";
 import { rowContext } from "@/lib/usage/context";
 import { topOffenders } from "@/lib/usage/offenders";
@@ -51,11 +51,11 @@ export async function mostLimited(
   const { rangeMs, stepMs } = RANGES[range];
   const to = Math.ceil((ctx.now + 1) / stepMs) * stepMs;
   const from = to - rangeMs;
-  const scope = { from, to, source: sourceFor(stepMs), withNames: true };
+  const scope = { from, to, source: totalsSource(sourceFor(stepMs)), withNames: true };
   const keys = new Map<string, Tally>();
   const routes = new Map<string, Tally>();
-  // summed as read, a minute at a time: no row per second, key and route is kept
-  const { tenants, names } = await visitScoped(principal, scope, ctx, stepMs, (row, tenant) => {
+  // summed as read over the whole range (the list has no time): no row per step, key and route is kept
+  const { tenants, names } = await visitScoped(principal, scope, ctx, rangeMs, (row, tenant) => {
     const checks = row.allowed + row.rejected + row.degraded;
     if (row.keyId !== "") tally(keys, tenant, row.keyId, checks, row.rejected);
     tally(routes, tenant, row.route, checks, row.rejected);

@@ -1,7 +1,14 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import type { TenantRef } from "@/lib/data/tenant-access";
-import { visitRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
+import {
+  ALL_PAIRS,
+  totalsSource,
+  visitRows,
+  type RowContext,
+  type RowGrouping,
+  type UsageRow,
+} from "@/lib/data/usage/rows";
 import { keyIdByName, keyNames, usageTenant, visibleTenants } from "@/lib/data/usage/scope";
 import { addCounts, ZERO_COUNTS, type UsageSource } from "@/lib/usage/types";
 
@@ -32,7 +39,8 @@ interface Scoped {
   tenants: TenantRef[];
   /** the single tenant read, if one */
   only: TenantRef | undefined;
-  keep: (row: UsageRow) => boolean;
+  /** the key and route asked for, as the store filters them (in SQL for PostgreSQL's rows) */
+  filter: Pick<RowGrouping, "keyId" | "route">;
 }
 
 async function scoped(principal: Principal, scope: UsageScope): Promise<Scoped> {
@@ -42,9 +50,11 @@ async function scoped(principal: Principal, scope: UsageScope): Promise<Scoped> 
       : [await usageTenant(principal, scope.tenant)];
   const only = tenants.length === 1 ? tenants[0] : undefined;
   const keyId = scope.key !== undefined && only ? await keyIdByName(only, scope.key) : undefined;
-  const keep = (r: UsageRow) =>
-    (keyId === undefined || r.keyId === keyId) && (scope.route === undefined || r.route === scope.route);
-  return { tenants, only, keep };
+  const filter = {
+    ...(keyId === undefined ? {} : { keyId }),
+    ...(scope.route === undefined ? {} : { route: scope.route }),
+  };
+  return { tenants, only, filter };
 }
 
 async function namesOf(read: Scoped, scope: UsageScope): Promise<Map<string, string>> {
@@ -64,14 +74,9 @@ export interface CompactUsage {
 }
 
 /**
- * What a chart draws, summed while reading: the series per step and the totals per key and
- * route, without the rows per second, key and route in between. Those are a busy tenant's
- * every pair of key and route in every second (2.4 million for an hour of the bench's
- * realistic mix, more than the app process's heap); these are the steps plus the pairs.
- */
-/**
- * The scoped rows handed to `visit` as they are read (Redis a minute at a time, merged per
- * `grainMs`), for readers that only sum them: nothing per second, key and route is kept.
+ * The scoped rows handed to `visit` as they are read (Redis a minute at a time, PostgreSQL a
+ * window at a time), summed per `grainMs` and per key and route as `grouping` keeps them,
+ * for readers that only sum them: nothing per second, key and route is kept.
  */
 export async function visitScoped(
   principal: Principal,
@@ -79,15 +84,36 @@ export async function visitScoped(
   ctx: RowContext,
   grainMs: number,
   visit: (row: UsageRow, tenant: string) => void,
+  grouping: Pick<RowGrouping, "byKey" | "byRoute"> = ALL_PAIRS,
 ): Promise<{ tenants: TenantRef[]; names: Map<string, string> }> {
   const read = await scoped(principal, scope);
+  const within = { ...grouping, ...read.filter };
   for (const tenant of read.tenants) {
-    await visitRows(tenant.id, scope.from, scope.to, scope.source, ctx, grainMs, (row) => {
-      if (read.keep(row)) visit(row, tenant.slug);
-    });
+    const slug = tenant.slug;
+    await visitRows(
+      tenant.id,
+      scope.from,
+      scope.to,
+      scope.source,
+      ctx,
+      grainMs,
+      (row) => visit(row, slug),
+      within,
+    );
   }
   return { tenants: read.tenants, names: await namesOf(read, scope) };
 }
+
+/**
+ * What a chart draws, summed while reading: the series per step and the totals per key and
+ * route, without the rows per second, key and route in between. Those are a busy tenant's
+ * every pair of key and route in every second (2.4 million for an hour of the bench's
+ * realistic mix, more than the app process's heap); these are the steps plus the pairs.
+ * Rolled-up ranges (minutes, hours) are read twice, each summed in SQL: the steps without
+ * key and route, then the pairs over the whole range from the hours (totalsSource); a day
+ * of that mix's minutes is 7 million rows of a minute and pair, and these are 288 steps
+ * and 4,800 pairs.
+ */
 
 export async function readCompact(
   principal: Principal,
@@ -101,12 +127,38 @@ export async function readCompact(
     if (!found) into.set(id, (found = make()));
     addCounts(found, row);
   };
-  const { tenants, names } = await visitScoped(principal, scope, ctx, scope.stepMs, (row, slug) => {
+  const toSeries = (row: UsageRow, slug: string): void => {
     const t = Math.floor(row.t / scope.stepMs) * scope.stepMs;
     add(series, `${slug}|${t}`, () => ({ t, keyId: "", route: "", tenant: slug, ...ZERO_COUNTS }), row);
+  };
+  const toDetail = (row: UsageRow, slug: string): void => {
     const { keyId, route } = row;
     const range = () => ({ t: scope.from, keyId, route, tenant: slug, ...ZERO_COUNTS });
     add(detail, `${slug}|${keyId}|${route}`, range, row);
-  });
-  return { tenants, series: [...series.values()], detail: [...detail.values()], names };
+  };
+  let read: { tenants: TenantRef[]; names: Map<string, string> };
+  if (scope.source === "seconds") {
+    // Redis' seconds: one pass over its minutes fills both
+    read = await visitScoped(principal, scope, ctx, scope.stepMs, (row, slug) => {
+      toSeries(row, slug);
+      toDetail(row, slug);
+    });
+  } else {
+    const whole = Math.max(scope.stepMs, scope.to - scope.from);
+    read = await visitScoped(principal, scope, ctx, scope.stepMs, toSeries, { byKey: false, byRoute: false });
+    await visitScoped(
+      principal,
+      { ...scope, source: totalsSource(scope.source) },
+      ctx,
+      whole,
+      toDetail,
+      ALL_PAIRS,
+    );
+  }
+  return {
+    tenants: read.tenants,
+    series: [...series.values()],
+    detail: [...detail.values()],
+    names: read.names,
+  };
 }

@@ -1,14 +1,18 @@
 import "server-only";
-import { db } from "@/lib/data/db";
 import type { RedisClient } from "@/lib/redis";
 import { HOUR_MS, jobKeys, MINUTE_MS, minuteOf } from "@/lib/usage/keys";
 import { addOutcome, fieldsOf, readMinute } from "@/lib/usage/redis-read";
 import { ZERO_COUNTS, type Counts, type UsageSource } from "@/lib/usage/types";
+import { ALL_PAIRS, visitDbRows, type RowGrouping } from "@/lib/data/usage/db-rows";
 
 // The one reader every usage query builds on: rows of (time, key, route, counts) at a
 // resolution, each stretch of time from the store that holds it completely. Minutes before
 // the rollup watermark come from PostgreSQL, later ones from Redis; hours already rolled up
-// from UsageHour, the rest as minutes. Scoping is the caller's: tenantId is already checked.
+// from UsageHour, the rest as minutes. Rows are handed to a visitor as they are read, summed
+// per time bucket and per what the reader keeps (RowGrouping), so a reader holds what it
+// shows, never the range's rows. Scoping is the caller's: tenantId is already checked.
+
+export { ALL_PAIRS, type RowGrouping } from "@/lib/data/usage/db-rows";
 
 export interface UsageRow extends Counts {
   t: number;
@@ -23,9 +27,7 @@ export interface RowContext {
   secondsRetentionMs: number;
 }
 
-function toNumber(value: bigint): number {
-  return Number(value);
-}
+type Visit = (row: UsageRow) => void;
 
 async function watermarks(ctx: RowContext): Promise<{ minute: number; hour: number }> {
   const keys = jobKeys(ctx.ns);
@@ -37,16 +39,17 @@ async function watermarks(ctx: RowContext): Promise<{ minute: number; hour: numb
 
 /**
  * Redis' rows in [from, to), a minute hash at a time: each minute's rows (merged per
- * `grainMs` bucket, key and route) are handed to `visit` before the next minute is read, so
- * only one minute is ever held, however many seconds and pairs the range has.
+ * `grainMs` bucket and as `grouping` keeps key and route) are handed to `visit` before the
+ * next minute is read, so only one minute is ever held, however many seconds and pairs.
  */
 async function visitRedisRows(
   tenantId: string,
   from: number,
   to: number,
   grainMs: number,
+  grouping: RowGrouping,
   ctx: RowContext,
-  visit: (row: UsageRow) => void,
+  visit: Visit,
 ): Promise<void> {
   const oldest = minuteOf(ctx.now - ctx.secondsRetentionMs);
   for (let m = Math.max(minuteOf(from), oldest); m * MINUTE_MS < to && m <= minuteOf(ctx.now); m++) {
@@ -56,89 +59,43 @@ async function visitRedisRows(
     for (const f of fieldsOf(hash)) {
       const exact = m * MINUTE_MS + f.second * 1_000;
       if (exact < from || exact >= to) continue;
+      if (grouping.keyId !== undefined && f.keyId !== grouping.keyId) continue;
+      if (grouping.route !== undefined && f.route !== grouping.route) continue;
       const t = Math.floor(exact / grainMs) * grainMs;
-      const id = `${t}|${f.keyId}|${f.route}`;
+      const keyId = grouping.byKey ? f.keyId : "";
+      const route = grouping.byRoute ? f.route : "";
+      const id = `${t}|${keyId}|${route}`;
       let row = rows.get(id);
-      if (!row) rows.set(id, (row = { t, keyId: f.keyId, route: f.route, ...ZERO_COUNTS }));
+      if (!row) rows.set(id, (row = { t, keyId, route, ...ZERO_COUNTS }));
       addOutcome(row, f.outcome, f.count);
     }
     for (const row of rows.values()) visit(row);
   }
 }
 
-async function redisRows(tenantId: string, from: number, to: number, perSecond: boolean, ctx: RowContext) {
-  const rows: UsageRow[] = [];
-  await visitRedisRows(tenantId, from, to, perSecond ? 1_000 : MINUTE_MS, ctx, (row) => rows.push(row));
-  return rows;
-}
-
-async function minuteRowsFromDb(tenantId: string, from: number, to: number): Promise<UsageRow[]> {
-  if (from >= to) return [];
-  const found = await db().usageMinute.findMany({
-    where: { tenantId, minute: { gte: new Date(from), lt: new Date(to) } },
-  });
-  return found.map((r) => ({
-    t: r.minute.getTime(),
-    keyId: r.keyId,
-    route: r.route,
-    allowed: toNumber(r.allowed),
-    rejected: toNumber(r.rejected),
-    shadowRejected: toNumber(r.shadowRejected),
-    degraded: toNumber(r.degraded),
-  }));
-}
-
-async function hourRowsFromDb(tenantId: string, from: number, to: number): Promise<UsageRow[]> {
-  if (from >= to) return [];
-  const found = await db().usageHour.findMany({
-    where: { tenantId, hour: { gte: new Date(from), lt: new Date(to) } },
-  });
-  return found.map((r) => ({
-    t: r.hour.getTime(),
-    keyId: r.keyId,
-    route: r.route,
-    allowed: toNumber(r.allowed),
-    rejected: toNumber(r.rejected),
-    shadowRejected: toNumber(r.shadowRejected),
-    degraded: toNumber(r.degraded),
-  }));
-}
-
-async function minuteRows(tenantId: string, from: number, to: number, ctx: RowContext, split: number) {
-  const [old, recent] = await Promise.all([
-    minuteRowsFromDb(tenantId, from, Math.min(to, split)),
-    Math.max(from, split) < to ? redisRows(tenantId, Math.max(from, split), to, false, ctx) : [],
-  ]);
-  return [...old, ...recent];
-}
-
-/** Rows in [from, to) at the source's resolution (t = start of its second, minute or hour). */
-export async function readRows(
+/** Minutes in [from, to): PostgreSQL's before `split` (the rollup watermark), Redis' after. */
+async function visitMinutes(
   tenantId: string,
   from: number,
   to: number,
-  source: UsageSource,
+  grainMs: number,
+  grouping: RowGrouping,
   ctx: RowContext,
-): Promise<UsageRow[]> {
-  if (source === "seconds") return redisRows(tenantId, from, to, true, ctx);
-  const marks = await watermarks(ctx);
-  const minuteSplit = marks.minute * MINUTE_MS;
-  if (source === "minutes") return minuteRows(tenantId, from, to, ctx, minuteSplit);
-  // Align the hour part to whole hours, so an hour is never counted from both tables.
-  const hourFrom = Math.ceil(from / HOUR_MS) * HOUR_MS;
-  const hourSplit = Math.max(hourFrom, Math.min(to, marks.hour * HOUR_MS));
-  const [head, hours, tail] = await Promise.all([
-    minuteRows(tenantId, from, Math.min(to, hourFrom), ctx, minuteSplit),
-    hourRowsFromDb(tenantId, hourFrom, hourSplit),
-    minuteRows(tenantId, Math.max(from, hourSplit), to, ctx, minuteSplit),
-  ]);
-  return [...head, ...hours, ...tail];
+  split: number,
+  visit: Visit,
+): Promise<void> {
+  if (from < Math.min(to, split))
+    await visitDbRows("minute", tenantId, from, Math.min(to, split), grainMs, grouping, visit);
+  const recent = Math.max(from, split);
+  if (recent < to) await visitRedisRows(tenantId, recent, to, grainMs, grouping, ctx, visit);
 }
 
 /**
- * readRows' rows handed to `visit` instead of returned. From Redis (source "seconds") they
- * come a minute at a time, merged per `grainMs` (a multiple of a second: a chart's step),
- * so a reader that aggregates as it goes holds one minute of rows, not the range's.
+ * The rows in [from, to) handed to `visit`, summed per `grainMs` bucket (a multiple of the
+ * source's resolution: a chart's step, or the range for totals; t the bucket's start,
+ * aligned to the epoch) and per key and route as `grouping` keeps them (default: both, the
+ * rows of every pair). A bucket may come in more than one row (a minute from each store, a
+ * query window's edge): visitors sum. Seconds come from Redis only.
  */
 export async function visitRows(
   tenantId: string,
@@ -147,10 +104,43 @@ export async function visitRows(
   source: UsageSource,
   ctx: RowContext,
   grainMs: number,
-  visit: (row: UsageRow) => void,
+  visit: Visit,
+  grouping: RowGrouping = ALL_PAIRS,
 ): Promise<void> {
-  if (source === "seconds") return visitRedisRows(tenantId, from, to, Math.max(1_000, grainMs), ctx, visit);
-  for (const row of await readRows(tenantId, from, to, source, ctx)) visit(row);
+  const grain = Math.max(1_000, grainMs);
+  if (source === "seconds") return visitRedisRows(tenantId, from, to, grain, grouping, ctx, visit);
+  const marks = await watermarks(ctx);
+  const minuteSplit = marks.minute * MINUTE_MS;
+  if (source === "minutes") return visitMinutes(tenantId, from, to, grain, grouping, ctx, minuteSplit, visit);
+  // Align the hour part to whole hours at both ends, so an hour is never counted from both
+  // tables, nor whole when the range ends inside it (the rest comes from minutes).
+  const hourFrom = Math.ceil(from / HOUR_MS) * HOUR_MS;
+  const hourSplit = Math.max(hourFrom, Math.min(Math.floor(to / HOUR_MS) * HOUR_MS, marks.hour * HOUR_MS));
+  await visitMinutes(tenantId, from, Math.min(to, hourFrom), grain, grouping, ctx, minuteSplit, visit);
+  if (hourFrom < hourSplit) await visitDbRows("hour", tenantId, hourFrom, hourSplit, grain, grouping, visit);
+  await visitMinutes(tenantId, Math.max(from, hourSplit), to, grain, grouping, ctx, minuteSplit, visit);
+}
+
+/** Every row of every pair in [from, to) at the source's own resolution, as a list (tests, small ranges). */
+export async function readRows(
+  tenantId: string,
+  from: number,
+  to: number,
+  source: UsageSource,
+  ctx: RowContext,
+): Promise<UsageRow[]> {
+  const rows: UsageRow[] = [];
+  const resolution = source === "seconds" ? 1_000 : source === "minutes" ? MINUTE_MS : HOUR_MS;
+  await visitRows(tenantId, from, to, source, ctx, resolution, (row) => rows.push(row));
+  return rows;
+}
+
+/**
+ * The store for a range's totals (no steps): whole hours from UsageHour, 60 times fewer rows
+ * than their minutes, and the edges from minutes; the seconds stay the seconds (Redis).
+ */
+export function totalsSource(source: UsageSource): UsageSource {
+  return source === "seconds" ? "seconds" : "hours";
 }
 
 /** The store a step reads from: seconds under a minute, minutes under an hour, else hours. */

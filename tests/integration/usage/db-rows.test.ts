@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, db } from "@/lib/data/db";
+import { closeRedis } from "@/lib/redis";
+import {
+  ALL_PAIRS,
+  visitRows,
+  type RowContext,
+  type RowGrouping,
+  type UsageRow,
+} from "@/lib/data/usage/rows";
+import { jobKeys } from "@/lib/usage/keys";
+import { connect, createTenant, HOUR, NS, type TestTenant } from "./setup";
+
+// Rolled-up usage is summed in PostgreSQL to what the reader keeps (db-rows.ts): per time
+// bucket, and per key and route only where asked. The sums must equal what the rows add up
+// to in JS, over query windows (six hours of minutes) and both tables, for one tenant only,
+// and a reader that keeps neither key nor route must get one row a bucket, not one a pair.
+
+const client = connect();
+const ns = `${NS}dbrows:`;
+const MINUTE = 60_000;
+// whole days back, clear of the other tests' minutes and of the retention sweep
+const H0 = Math.floor(Date.now() / (24 * HOUR)) * 24 * HOUR - 10 * 24 * HOUR;
+const HOURS = 30;
+const M0 = H0 + HOURS * HOUR;
+const MINUTES = 8 * 60;
+const END = M0 + MINUTES * MINUTE;
+const ROUTES = ["GET /v1/items/:id", "POST /v1/orders", ""];
+
+interface Stored {
+  t: number;
+  keyId: string;
+  route: string;
+  allowed: number;
+  rejected: number;
+}
+const stored: Stored[] = [];
+let a: TestTenant;
+let b: TestTenant;
+
+const ctx = (): RowContext => ({ client, ns, now: END + 5 * MINUTE, secondsRetentionMs: HOUR });
+
+beforeAll(async () => {
+  a = await createTenant("dbr", ["backend", "mobile", "batch"]);
+  b = await createTenant("dbrb", ["other"]);
+  const keys = ["", ...Object.values(a.keys)];
+  const minuteRows = [];
+  const hourRows = [];
+  for (let i = 0; i < HOURS + MINUTES; i++) {
+    const inHours = i < HOURS;
+    const t = inHours ? H0 + i * HOUR : M0 + (i - HOURS) * MINUTE;
+    for (const [k, keyId] of keys.entries())
+      for (const [r, route] of ROUTES.entries()) {
+        if ((i + k + r) % 4 === 0) continue; // not every pair in every minute
+        const row = { keyId, route, allowed: (i * 7 + k * 3 + r) % 11, rejected: (i + k * r) % 3 };
+        stored.push({ t, ...row });
+        const data = { tenantId: a.id, ...row, allowed: BigInt(row.allowed), rejected: BigInt(row.rejected) };
+        if (inHours) hourRows.push({ ...data, hour: new Date(t) });
+        else minuteRows.push({ ...data, minute: new Date(t) });
+      }
+    // the other tenant, at the same times: never read for a
+    const other = {
+      tenantId: b.id,
+      keyId: b.keys.other as string,
+      route: ROUTES[0] as string,
+      allowed: 1000n,
+    };
+    if (inHours) hourRows.push({ ...other, hour: new Date(t) });
+    else minuteRows.push({ ...other, minute: new Date(t) });
+  }
+  await db().usageHour.createMany({ data: hourRows });
+  await db().usageMinute.createMany({ data: minuteRows });
+  // everything up to END is rolled up: minutes and hours come from PostgreSQL only
+  const marks = jobKeys(ns);
+  await client.set(marks.minutes, String(END / MINUTE));
+  await client.set(marks.hours, String(M0 / HOUR));
+}, 60_000);
+
+afterAll(async () => {
+  await db().usageMinute.deleteMany({ where: { tenantId: { in: [a.id, b.id] } } });
+  await db().usageHour.deleteMany({ where: { tenantId: { in: [a.id, b.id] } } });
+  const marks = jobKeys(ns);
+  await client.del(marks.minutes, marks.hours);
+  client.disconnect();
+  await closeRedis();
+  await closeDb();
+});
+
+type Sums = Map<string, [number, number]>;
+
+function add(into: Sums, id: string, allowed: number, rejected: number): void {
+  const sum = into.get(id) ?? [0, 0];
+  into.set(id, [sum[0] + allowed, sum[1] + rejected]);
+}
+
+const idOf = (t: number, grain: number, g: RowGrouping, keyId: string, route: string): string =>
+  `${Math.floor(t / grain) * grain}|${g.byKey ? keyId : ""}|${g.byRoute ? route : ""}`;
+
+/** What the stored rows in [from, to) add up to, in JS. */
+function expected(from: number, to: number, grain: number, g: RowGrouping): Sums {
+  const sums: Sums = new Map();
+  for (const r of stored) {
+    if (r.t < from || r.t >= to) continue;
+    if (g.keyId !== undefined && r.keyId !== g.keyId) continue;
+    if (g.route !== undefined && r.route !== g.route) continue;
+    add(sums, idOf(r.t, grain, g, r.keyId, r.route), r.allowed, r.rejected);
+  }
+  return sums;
+}
+
+async function read(
+  from: number,
+  to: number,
+  source: "minutes" | "hours",
+  grain: number,
+  g: RowGrouping,
+): Promise<{ sums: Sums; rows: UsageRow[] }> {
+  const rows: UsageRow[] = [];
+  await visitRows(a.id, from, to, source, ctx(), grain, (row) => rows.push(row), g);
+  const sums: Sums = new Map();
+  for (const r of rows) add(sums, idOf(r.t, grain, g, r.keyId, r.route), r.allowed, r.rejected);
+  return { sums, rows };
+}
+
+describe("usage rows summed in PostgreSQL", () => {
+  it("minutes per 5-minute step, key and route: the rows' sums, across query windows", async () => {
+    const { sums } = await read(M0, END, "minutes", 5 * MINUTE, ALL_PAIRS);
+    expect(sums).toEqual(expected(M0, END, 5 * MINUTE, ALL_PAIRS));
+    expect(sums.size).toBeGreaterThan(96 * 10);
+  });
+
+  it("a reader that keeps neither key nor route gets a row a step, not a row a pair", async () => {
+    const none = { byKey: false, byRoute: false };
+    const { sums, rows } = await read(M0, END, "minutes", HOUR, none);
+    expect(sums).toEqual(expected(M0, END, HOUR, none));
+    expect(rows).toHaveLength(8);
+    expect(rows.every((r) => r.keyId === "" && r.route === "")).toBe(true);
+    // the whole range at once: one row a query window (six hours of minutes each)
+    const whole = await read(M0, END, "minutes", END - M0, none);
+    expect(whole.sums).toEqual(expected(M0, END, END - M0, none));
+    expect(whole.rows.length).toBeLessThanOrEqual(3);
+  });
+
+  it("narrowed to a key or a route in the query, summed over what is not kept", async () => {
+    const mobile = { byKey: true, byRoute: false, keyId: a.keys.mobile as string };
+    const byKey = await read(M0, END, "minutes", 15 * MINUTE, mobile);
+    expect(byKey.sums).toEqual(expected(M0, END, 15 * MINUTE, mobile));
+    expect(byKey.rows.every((r) => r.keyId === a.keys.mobile && r.route === "")).toBe(true);
+    const orders = { byKey: false, byRoute: true, route: "POST /v1/orders" };
+    expect((await read(M0 + 7 * MINUTE, END - 3 * MINUTE, "minutes", HOUR, orders)).sums).toEqual(
+      expected(M0 + 7 * MINUTE, END - 3 * MINUTE, HOUR, orders),
+    );
+  });
+
+  it("a range's totals read from the hours (totalsSource) equal its minutes' totals", async () => {
+    // three hours before H0 with both: minutes, and hours as the rollup sums them
+    const start = H0 - 3 * HOUR;
+    const minutes = [];
+    for (let m = 0; m < 180; m++)
+      for (const [k, keyId] of ["", a.keys.batch as string].entries())
+        minutes.push({
+          tenantId: a.id,
+          minute: new Date(start + m * MINUTE),
+          keyId,
+          route: ROUTES[m % 3] as string,
+          allowed: BigInt(1 + ((m * (k + 2)) % 9)),
+        });
+    await db().usageMinute.createMany({ data: minutes });
+    const hours = new Map<
+      string,
+      { tenantId: string; hour: Date; keyId: string; route: string; allowed: bigint }
+    >();
+    for (const m of minutes) {
+      const hour = Math.floor(m.minute.getTime() / HOUR) * HOUR;
+      const id = `${hour}|${m.keyId}|${m.route}`;
+      const sum = hours.get(id) ?? { ...m, hour: new Date(hour), allowed: 0n };
+      hours.set(id, {
+        tenantId: sum.tenantId,
+        hour: sum.hour,
+        keyId: sum.keyId,
+        route: sum.route,
+        allowed: sum.allowed + m.allowed,
+      });
+    }
+    await db().usageHour.createMany({ data: [...hours.values()] });
+    // not on hour edges: the head and tail come from minutes, the whole hour between from UsageHour
+    const [from, to] = [start + 25 * MINUTE, start + 150 * MINUTE];
+    const totals = async (source: "minutes" | "hours"): Promise<Sums> => {
+      const perPair: Sums = new Map();
+      for (const r of (await read(from, to, source, to - from, ALL_PAIRS)).rows)
+        add(perPair, `${r.keyId}|${r.route}`, r.allowed, r.rejected);
+      return perPair;
+    };
+    const fromMinutes = await totals("minutes");
+    expect(fromMinutes.size).toBe(6);
+    expect(await totals("hours")).toEqual(fromMinutes);
+  });
+
+  it("hours from UsageHour, then the minutes after the hour watermark, in 6-hour steps", async () => {
+    const keysOnly = { byKey: true, byRoute: false };
+    const { sums } = await read(H0, END, "hours", 6 * HOUR, keysOnly);
+    expect(sums).toEqual(expected(H0, END, 6 * HOUR, keysOnly));
+    const total = [...sums.values()].reduce((s, [allowed]) => s + allowed, 0);
+    expect(total).toBe(stored.reduce((s, r) => s + r.allowed, 0));
+  });
+});
