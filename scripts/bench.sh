@@ -21,4 +21,5 @@ finish() {
 trap finish EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-node --import tsx scripts/bench/index.ts
+# an argument names another benchmark that needs the database (npm run bench:usage-db)
+node --import tsx "scripts/bench/${1:-index}.ts"
