@@ -1,4 +1,5 @@
 import "server-only";
+import { utcAt } from "@/lib/data/usage/utc-at";
 import { db } from "@/lib/data/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Counts } from "@/lib/usage/types";
@@ -18,11 +19,6 @@ export interface MinuteRow extends Counts {
 
 export class LeaseLost extends Error {
   override name = "LeaseLost";
-}
-
-function at(ms: number): Prisma.Sql {
-  // columns are TIMESTAMP(3) holding UTC wall time, as Prisma writes them
-  return Prisma.sql`${new Date(ms).toISOString()}::timestamp`;
 }
 
 async function fenced(
@@ -57,7 +53,7 @@ export async function writeMinute(minuteMs: number, rows: MinuteRow[], stillHeld
         .slice(from, from + ROWS_PER_INSERT)
         .map(
           (r) =>
-            Prisma.sql`(${at(minuteMs)}, ${r.tenantId}, ${r.keyId}, ${r.route}, ${r.allowed}, ${r.rejected}, ${r.shadowRejected}, ${r.degraded})`,
+            Prisma.sql`(${utcAt(minuteMs)}, ${r.tenantId}, ${r.keyId}, ${r.route}, ${r.allowed}, ${r.rejected}, ${r.shadowRejected}, ${r.degraded})`,
         );
       await tx.$executeRaw`
         INSERT INTO "UsageMinute" ("minute", "tenantId", "keyId", "route", "allowed", "rejected", "shadowRejected", "degraded")
@@ -74,10 +70,10 @@ export async function writeHour(hourMs: number, stillHeld: () => Promise<boolean
   await fenced(stillHeld, async (tx) => {
     await tx.$executeRaw`
       INSERT INTO "UsageHour" ("hour", "tenantId", "keyId", "route", "allowed", "rejected", "shadowRejected", "degraded")
-      SELECT ${at(hourMs)}, "tenantId", "keyId", "route",
+      SELECT ${utcAt(hourMs)}, "tenantId", "keyId", "route",
         SUM("allowed"), SUM("rejected"), SUM("shadowRejected"), SUM("degraded")
       FROM "UsageMinute"
-      WHERE "minute" >= ${at(hourMs)} AND "minute" < ${at(hourMs + 3_600_000)}
+      WHERE "minute" >= ${utcAt(hourMs)} AND "minute" < ${utcAt(hourMs + 3_600_000)}
       GROUP BY "tenantId", "keyId", "route"
       ON CONFLICT ("tenantId", "hour", "keyId", "route") DO UPDATE SET
         "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
