@@ -114,7 +114,6 @@ export async function visitScoped(
  * of that mix's minutes is 7 million rows of a minute and pair, and these are 288 steps
  * and 4,800 pairs.
  */
-
 export async function readCompact(
   principal: Principal,
   scope: UsageScope & { stepMs: number },

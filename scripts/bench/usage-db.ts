@@ -16,6 +16,7 @@ import { startBenchRedis } from "./bench-redis";
 import { freshBenchDatabase } from "./database";
 import { freePort, stopAll } from "./processes";
 import { mb } from "./rss";
+import { seedUsage } from "./usage-db-seed";
 
 const run = promisify(execFile);
 const HOURS = Number(process.env.BENCH_USAGE_HOURS ?? 24);
@@ -117,54 +118,6 @@ async function readOnce(
   process.exit(0);
 }
 
-/** Seeds `hours` of minutes and a week of hours for one tenant, in SQL (seconds, not minutes). */
-async function seed(now: number): Promise<string> {
-  await import(new URL("../server-only-hook.mjs", import.meta.url).href);
-  const { db } = await import("@/lib/data/db");
-  const { importConfig } = await import("@/lib/data/import-config");
-  const system = { kind: "system", label: "bench" } as const;
-  await importConfig(system, {
-    plans: [{ name: "usage-bench", limits: [] }],
-    tenants: [{ slug: "busy", name: "Busy", plan: "usage-bench" }],
-  });
-  const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: "busy" } });
-  const lastMinute = Math.floor(now / 60_000) * 60_000;
-  const lastHour = Math.floor(now / HOUR) * HOUR;
-  // 4,800 distinct pairs a minute: each of 1,000 keys on up to five of the 50 routes
-  const pairs = `'key' || (p % 1000), 'GET /v1/res' || ((p % 1000 + p / 1000) % 50) || '/:id', 1 + (s + p) % 7, (s * p) % 2`;
-  const utc = (ms: string) => `to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC'`;
-  const q = (sql: string, ...values: Array<string | number>) => db().$executeRawUnsafe(sql, ...values);
-  // an hour more of minutes than the view, so the hours the view spans are complete
-  await q(
-    `INSERT INTO "UsageMinute" ("tenantId", "minute", "keyId", "route", "allowed", "rejected")
-     SELECT $1, ${utc("($2::bigint - s * 60000)")}, ${pairs}
-       FROM generate_series(1, $3::int) s, generate_series(0, ${PAIRS_PER_MINUTE - 1}) p`,
-    tenant.id,
-    lastMinute,
-    (HOURS + 1) * 60,
-  );
-  // the hours as the rollup writes them: the sums of their minutes, up to the current hour
-  await q(
-    `INSERT INTO "UsageHour" ("tenantId", "hour", "keyId", "route", "allowed", "rejected")
-     SELECT "tenantId", date_trunc('hour', "minute"), "keyId", "route", sum("allowed"), sum("rejected")
-       FROM "UsageMinute" WHERE "tenantId" = $1 AND "minute" < ${utc("$2::bigint")} GROUP BY 1, 2, 3, 4`,
-    tenant.id,
-    lastHour,
-  );
-  // and the week's older hours, whose minutes have gone
-  await q(
-    `INSERT INTO "UsageHour" ("tenantId", "hour", "keyId", "route", "allowed", "rejected")
-     SELECT $1, ${utc("($2::bigint - s * 3600000)")}, ${pairs}
-       FROM generate_series(1, 7 * 24) s, generate_series(0, ${PAIRS_PER_MINUTE - 1}) p
-      WHERE ${utc("($2::bigint - s * 3600000)")} < (SELECT min(date_trunc('hour', "minute")) FROM "UsageMinute")`,
-    tenant.id,
-    lastHour,
-  );
-  // statistics, as autovacuum keeps them on a table that grew this way
-  await db().$executeRawUnsafe(`ANALYZE "UsageMinute", "UsageHour"`);
-  return "busy";
-}
-
 async function main(): Promise<void> {
   if (process.argv[2] === "read") {
     const [, , , view, way, slug, now, redisUrl] = process.argv;
@@ -179,7 +132,7 @@ async function main(): Promise<void> {
   Object.assign(process.env, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: "" });
   const now = Date.now();
   const started = performance.now();
-  const slug = await seed(now);
+  const slug = await seedUsage(now, HOURS, PAIRS_PER_MINUTE);
   console.log(
     `seeded ${HOURS} h of minutes and 7 d of hours, ${PAIRS_PER_MINUTE} pairs each, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
