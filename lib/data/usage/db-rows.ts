@@ -27,23 +27,18 @@ export const ALL_PAIRS: RowGrouping = { byKey: true, byRoute: true };
 /** The most time one query spans: six hours of minutes, two weeks of hours. */
 const WINDOW_MS = { minute: 6 * 3_600_000, hour: 14 * 86_400_000 } as const;
 
-interface SummedRow {
-  t: number;
-  keyId: string;
-  route: string;
-  allowed: number;
-  rejected: number;
-  shadowRejected: number;
-  degraded: number;
+/** What one read asks for: a tenant's [from, to), summed per `grainMs` and as `grouping` keeps. */
+export interface RowSpan {
+  tenantId: string;
+  from: number;
+  to: number;
+  grainMs: number;
+  grouping: RowGrouping;
 }
 
 function summedQuery(
   table: "minute" | "hour",
-  tenantId: string,
-  from: number,
-  to: number,
-  grainMs: number,
-  grouping: RowGrouping,
+  { tenantId, from, to, grainMs, grouping }: RowSpan,
 ): Prisma.Sql {
   // identifiers from a fixed pair, never from input
   const [name, column] =
@@ -72,24 +67,22 @@ function summedQuery(
 }
 
 /**
- * The table's rows in [from, to), summed per `grainMs` bucket (t its start, aligned to the
+ * The table's rows in the span's [from, to), summed per `grainMs` bucket (t its start, aligned to the
  * epoch as the Redis rows are) and per key and route as `grouping` keeps them, handed to
  * `visit` a window at a time. A bucket cut by a window's edge comes as two rows: readers sum.
  */
 export async function visitDbRows(
   table: "minute" | "hour",
-  tenantId: string,
-  from: number,
-  to: number,
-  grainMs: number,
-  grouping: RowGrouping,
+  span: RowSpan,
   visit: (row: UsageRow) => void,
 ): Promise<void> {
-  const grain = Math.max(1_000, Math.floor(grainMs));
-  const span = Math.max(grain, Math.floor(WINDOW_MS[table] / grain) * grain);
-  for (let start = from; start < to;) {
-    const end = Math.min(to, (Math.floor(start / span) + 1) * span);
-    const rows = await db().$queryRaw<SummedRow[]>(summedQuery(table, tenantId, start, end, grain, grouping));
+  const grainMs = Math.max(1_000, Math.floor(span.grainMs));
+  const window = Math.max(grainMs, Math.floor(WINDOW_MS[table] / grainMs) * grainMs);
+  for (let start = span.from; start < span.to;) {
+    const end = Math.min(span.to, (Math.floor(start / window) + 1) * window);
+    const rows = await db().$queryRaw<UsageRow[]>(
+      summedQuery(table, { ...span, from: start, to: end, grainMs }),
+    );
     for (const row of rows) visit(row);
     start = end;
   }

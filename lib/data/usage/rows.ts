@@ -3,7 +3,7 @@ import type { RedisClient } from "@/lib/redis";
 import { HOUR_MS, jobKeys, MINUTE_MS, minuteOf } from "@/lib/usage/keys";
 import { addOutcome, fieldsOf, readMinute } from "@/lib/usage/redis-read";
 import { ZERO_COUNTS, type Counts, type UsageSource } from "@/lib/usage/types";
-import { ALL_PAIRS, visitDbRows, type RowGrouping } from "@/lib/data/usage/db-rows";
+import { ALL_PAIRS, visitDbRows, type RowGrouping, type RowSpan } from "@/lib/data/usage/db-rows";
 
 // The one reader every usage query builds on: rows of (time, key, route, counts) at a
 // resolution, each stretch of time from the store that holds it completely. Minutes before
@@ -12,7 +12,7 @@ import { ALL_PAIRS, visitDbRows, type RowGrouping } from "@/lib/data/usage/db-ro
 // per time bucket and per what the reader keeps (RowGrouping), so a reader holds what it
 // shows, never the range's rows. Scoping is the caller's: tenantId is already checked.
 
-export { ALL_PAIRS, type RowGrouping } from "@/lib/data/usage/db-rows";
+export { ALL_PAIRS, type RowGrouping, type RowSpan } from "@/lib/data/usage/db-rows";
 
 export interface UsageRow extends Counts {
   t: number;
@@ -42,15 +42,8 @@ async function watermarks(ctx: RowContext): Promise<{ minute: number; hour: numb
  * `grainMs` bucket and as `grouping` keeps key and route) are handed to `visit` before the
  * next minute is read, so only one minute is ever held, however many seconds and pairs.
  */
-async function visitRedisRows(
-  tenantId: string,
-  from: number,
-  to: number,
-  grainMs: number,
-  grouping: RowGrouping,
-  ctx: RowContext,
-  visit: Visit,
-): Promise<void> {
+async function visitRedisRows(span: RowSpan, ctx: RowContext, visit: Visit): Promise<void> {
+  const { tenantId, from, to, grainMs, grouping } = span;
   const oldest = minuteOf(ctx.now - ctx.secondsRetentionMs);
   for (let m = Math.max(minuteOf(from), oldest); m * MINUTE_MS < to && m <= minuteOf(ctx.now); m++) {
     const hash = await readMinute(ctx.client, ctx.ns, tenantId, m);
@@ -73,21 +66,12 @@ async function visitRedisRows(
   }
 }
 
-/** Minutes in [from, to): PostgreSQL's before `split` (the rollup watermark), Redis' after. */
-async function visitMinutes(
-  tenantId: string,
-  from: number,
-  to: number,
-  grainMs: number,
-  grouping: RowGrouping,
-  ctx: RowContext,
-  split: number,
-  visit: Visit,
-): Promise<void> {
-  if (from < Math.min(to, split))
-    await visitDbRows("minute", tenantId, from, Math.min(to, split), grainMs, grouping, visit);
+/** Minutes of the span: PostgreSQL's before `split` (the rollup watermark), Redis' after. */
+async function visitMinutes(span: RowSpan, ctx: RowContext, split: number, visit: Visit): Promise<void> {
+  const { from, to } = span;
+  if (from < Math.min(to, split)) await visitDbRows("minute", { ...span, to: Math.min(to, split) }, visit);
   const recent = Math.max(from, split);
-  if (recent < to) await visitRedisRows(tenantId, recent, to, grainMs, grouping, ctx, visit);
+  if (recent < to) await visitRedisRows({ ...span, from: recent }, ctx, visit);
 }
 
 /**
@@ -107,18 +91,18 @@ export async function visitRows(
   visit: Visit,
   grouping: RowGrouping = ALL_PAIRS,
 ): Promise<void> {
-  const grain = Math.max(1_000, grainMs);
-  if (source === "seconds") return visitRedisRows(tenantId, from, to, grain, grouping, ctx, visit);
+  const span: RowSpan = { tenantId, from, to, grainMs: Math.max(1_000, grainMs), grouping };
+  if (source === "seconds") return visitRedisRows(span, ctx, visit);
   const marks = await watermarks(ctx);
   const minuteSplit = marks.minute * MINUTE_MS;
-  if (source === "minutes") return visitMinutes(tenantId, from, to, grain, grouping, ctx, minuteSplit, visit);
+  if (source === "minutes") return visitMinutes(span, ctx, minuteSplit, visit);
   // Align the hour part to whole hours at both ends, so an hour is never counted from both
   // tables, nor whole when the range ends inside it (the rest comes from minutes).
   const hourFrom = Math.ceil(from / HOUR_MS) * HOUR_MS;
   const hourSplit = Math.max(hourFrom, Math.min(Math.floor(to / HOUR_MS) * HOUR_MS, marks.hour * HOUR_MS));
-  await visitMinutes(tenantId, from, Math.min(to, hourFrom), grain, grouping, ctx, minuteSplit, visit);
-  if (hourFrom < hourSplit) await visitDbRows("hour", tenantId, hourFrom, hourSplit, grain, grouping, visit);
-  await visitMinutes(tenantId, Math.max(from, hourSplit), to, grain, grouping, ctx, minuteSplit, visit);
+  await visitMinutes({ ...span, to: Math.min(to, hourFrom) }, ctx, minuteSplit, visit);
+  if (hourFrom < hourSplit) await visitDbRows("hour", { ...span, from: hourFrom, to: hourSplit }, visit);
+  await visitMinutes({ ...span, from: Math.max(from, hourSplit) }, ctx, minuteSplit, visit);
 }
 
 /** Every row of every pair in [from, to) at the source's own resolution, as a list (tests, small ranges). */
