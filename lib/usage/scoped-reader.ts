@@ -73,6 +73,23 @@ export interface CompactUsage {
   names: Map<string, string>;
 }
 
+type ScopedVisit = (row: UsageRow, tenant: string) => void;
+
+/** The resolved scope's rows from `source`, tenant by tenant, narrowed and grouped by the store. */
+async function visitTenants(
+  read: Scoped,
+  scope: UsageScope,
+  source: UsageSource,
+  ctx: RowContext,
+  grainMs: number,
+  visit: ScopedVisit,
+  grouping: Pick<RowGrouping, "byKey" | "byRoute">,
+): Promise<void> {
+  const within = { ...grouping, ...read.filter };
+  for (const { id, slug } of read.tenants)
+    await visitRows(id, scope.from, scope.to, source, ctx, grainMs, (row) => visit(row, slug), within);
+}
+
 /**
  * The scoped rows handed to `visit` as they are read (Redis a minute at a time, PostgreSQL a
  * window at a time), summed per `grainMs` and per key and route as `grouping` keeps them,
@@ -83,24 +100,11 @@ export async function visitScoped(
   scope: UsageScope,
   ctx: RowContext,
   grainMs: number,
-  visit: (row: UsageRow, tenant: string) => void,
+  visit: ScopedVisit,
   grouping: Pick<RowGrouping, "byKey" | "byRoute"> = ALL_PAIRS,
 ): Promise<{ tenants: TenantRef[]; names: Map<string, string> }> {
   const read = await scoped(principal, scope);
-  const within = { ...grouping, ...read.filter };
-  for (const tenant of read.tenants) {
-    const slug = tenant.slug;
-    await visitRows(
-      tenant.id,
-      scope.from,
-      scope.to,
-      scope.source,
-      ctx,
-      grainMs,
-      (row) => visit(row, slug),
-      within,
-    );
-  }
+  await visitTenants(read, scope, scope.source, ctx, grainMs, visit, grouping);
   return { tenants: read.tenants, names: await namesOf(read, scope) };
 }
 
@@ -135,29 +139,25 @@ export async function readCompact(
     const range = () => ({ t: scope.from, keyId, route, tenant: slug, ...ZERO_COUNTS });
     add(detail, `${slug}|${keyId}|${route}`, range, row);
   };
-  let read: { tenants: TenantRef[]; names: Map<string, string> };
+  // the scope is resolved once (tenants, the key's id), however many passes read it
+  const read = await scoped(principal, scope);
   if (scope.source === "seconds") {
     // Redis' seconds: one pass over its minutes fills both
-    read = await visitScoped(principal, scope, ctx, scope.stepMs, (row, slug) => {
+    const both: ScopedVisit = (row, slug) => {
       toSeries(row, slug);
       toDetail(row, slug);
-    });
+    };
+    await visitTenants(read, scope, "seconds", ctx, scope.stepMs, both, ALL_PAIRS);
   } else {
     const whole = Math.max(scope.stepMs, scope.to - scope.from);
-    read = await visitScoped(principal, scope, ctx, scope.stepMs, toSeries, { byKey: false, byRoute: false });
-    await visitScoped(
-      principal,
-      { ...scope, source: totalsSource(scope.source) },
-      ctx,
-      whole,
-      toDetail,
-      ALL_PAIRS,
-    );
+    const none = { byKey: false, byRoute: false };
+    await visitTenants(read, scope, scope.source, ctx, scope.stepMs, toSeries, none);
+    await visitTenants(read, scope, totalsSource(scope.source), ctx, whole, toDetail, ALL_PAIRS);
   }
   return {
     tenants: read.tenants,
     series: [...series.values()],
     detail: [...detail.values()],
-    names: read.names,
+    names: await namesOf(read, scope),
   };
 }
