@@ -1,12 +1,12 @@
 import "server-only";
 import type { SecondRow } from "@/lib/alerts/conditions";
 import type { ActiveRule } from "@/lib/data/alerts/engine";
-import { visitRows, type RowContext } from "@/lib/data/usage/rows";
+import { visitRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
 
 // A tenant's per-second rows for one evaluation pass, with only the detail its rules look
 // at: the key where a rule or a measured limit tells keys apart, the route where one names
-// a route; otherwise the rows of a second merge into one. Read a minute at a time and
-// merged as read: an hour of a busy tenant has millions of rows per second, key and route,
+// a route; otherwise the rows of a second merge into one (rows.ts' RowGrouping). Read a
+// minute at a time and merged as read: an hour of a busy tenant has millions of rows per second, key and route,
 // and the evaluator reads every tenant with rules on every pass, with nobody watching.
 
 /** What the conditions compare: keys, routes, both or neither. */
@@ -40,18 +40,12 @@ export async function readAlertRows(
   ctx: RowContext,
   detail: RowDetail,
 ): Promise<SecondRow[]> {
-  const rows = new Map<string, SecondRow>();
-  await visitRows(tenantId, from, to, "seconds", ctx, 1_000, (r) => {
-    const keyId = detail.keys ? r.keyId : "";
-    const route = detail.routes ? r.route : "";
-    const id = `${r.t}|${keyId}|${route}`;
-    const row = rows.get(id);
-    if (row) {
-      row.allowed += r.allowed;
-      row.rejected += r.rejected;
-      row.degraded += r.degraded;
-    } else
-      rows.set(id, { t: r.t, keyId, route, allowed: r.allowed, rejected: r.rejected, degraded: r.degraded });
-  });
-  return [...rows.values()];
+  // the store merges what the rules do not tell apart (one row per second and kept detail)
+  const rows: SecondRow[] = [];
+  const grouping = { byKey: detail.keys, byRoute: detail.routes };
+  const keep = ({ t, keyId, route, allowed, rejected, degraded }: UsageRow): void => {
+    rows.push({ t, keyId, route, allowed, rejected, degraded });
+  };
+  await visitRows(tenantId, from, to, "seconds", ctx, 1_000, keep, grouping);
+  return rows;
 }

@@ -2,7 +2,7 @@ import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import { measurableLimits, type Candidate, type LimitFilter } from "@/lib/usage/limit-candidates";
 import { rowContext } from "@/lib/usage/context";
-import { visitRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
+import { ALL_PAIRS, visitRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows";
 import { keyNames } from "@/lib/data/usage/scope";
 import type { LimitUtilization } from "@/lib/usage/types";
 
@@ -50,10 +50,8 @@ export async function hottestLimits(
   if (list.length === 0) return [];
   // summed as read, a minute at a time: an hour of a busy tenant's seconds is not kept
   const { used, visit } = tally(list, ctx.now);
-  await visitRows(tenant.id, ctx.now - longest, ctx.now + 1, "seconds", ctx, 1_000, (r) => {
-    if (filter.keyId !== undefined && r.keyId !== filter.keyId) return;
-    if (filter.route === undefined || r.route === filter.route) visit(r);
-  });
+  const only = { ...ALL_PAIRS, keyId: filter.keyId, route: filter.route };
+  await visitRows(tenant.id, ctx.now - longest, ctx.now + 1, "seconds", ctx, 1_000, visit, only);
   const names = await keyNames(tenant.id);
   const seen = new Set<string>();
   return list
