@@ -4,7 +4,7 @@ import { degradedCount, rejectionRate, utilization, type SecondRow } from "@/lib
 import { readRows } from "@/lib/data/usage/rows";
 import { closeRedis } from "@/lib/redis";
 import type { Outcome } from "@/lib/usage/types";
-import { connect, contextAt, recorderFor, RUN, TestClock } from "../usage/setup";
+import { connect, contextAt, recordPattern, RUN } from "../usage/setup";
 
 // The evaluator reads a tenant's seconds with only the detail its rules compare (alert-rows.ts),
 // merged as read. Its conditions must come out as they do on the full rows per second, key
@@ -21,18 +21,17 @@ const OUTCOMES: Outcome[] = ["allowed", "allowed", "allowed", "rejected", "degra
 
 beforeAll(async () => {
   await client.ping();
-  const clock = new TestClock(base);
-  const recorder = recorderFor(client, clock);
-  for (let second = 0; second < 90; second++) {
-    clock.ms = base + second * 1_000 + 300;
-    for (let i = 0; i < 11; i++) {
-      const n = second * 11 + i;
+  await recordPattern(client, {
+    base,
+    seconds: 90,
+    perSecond: 11,
+    offsetMs: 300,
+    flushEvery: 15,
+    event: (n) => {
       const [keyId, route] = [KEYS[n % 3] ?? null, ROUTES[(n >> 2) % 3] ?? null];
-      recorder.record({ tenantId, keyId, route, outcome: OUTCOMES[n % 5] as Outcome, subject: null });
-    }
-    if (second % 15 === 14) await recorder.flush();
-  }
-  await recorder.stop();
+      return { tenantId, keyId, route, outcome: OUTCOMES[n % 5] as Outcome, subject: null };
+    },
+  });
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { readRows } from "@/lib/data/usage/rows";
 import { readCompact, type ScopedRow, type UsageScope } from "@/lib/usage/scoped-reader";
 import { hottestLimits } from "@/lib/usage/utilization";
 import type { Outcome } from "@/lib/usage/types";
-import { connect, contextAt, createTenant, recorderFor, SYSTEM, TestClock, type TestTenant } from "./setup";
+import { connect, contextAt, createTenant, recordPattern, SYSTEM, type TestTenant } from "./setup";
 
 // The usage page and GET /api/admin/usage read through readCompact, which sums the series
 // and the totals per key and route while it reads, a minute at a time, instead of keeping
@@ -27,25 +27,24 @@ beforeAll(async () => {
   a = await createTenant("cpa", ["backend", "mobile", "batch"]);
   b = await createTenant("cpb", ["worker"]);
   await client.ping();
-  const clock = new TestClock(base);
-  const recorder = recorderFor(client, clock);
   // three minutes, every second: keys, routes and outcomes varying by a fixed pattern
-  for (let second = 0; second < 180; second++) {
-    clock.ms = base + second * 1_000 + 200;
-    for (let i = 0; i < 7; i++) {
-      const n = second * 7 + i;
+  await recordPattern(client, {
+    base,
+    seconds: 180,
+    perSecond: 7,
+    offsetMs: 200,
+    flushEvery: 10,
+    event: (n) => {
       const [tenant, keys] = n % 5 === 0 ? [b, ["worker"]] : [a, ["backend", "mobile", "batch"]];
-      recorder.record({
+      return {
         tenantId: tenant.id,
         keyId: tenant.keys[keys[n % keys.length] as string] ?? null,
         route: ROUTES[(n >> 1) % ROUTES.length] ?? null,
         outcome: OUTCOMES[n % OUTCOMES.length] as Outcome,
         subject: null,
-      });
-    }
-    if (second % 10 === 9) await recorder.flush();
-  }
-  await recorder.stop();
+      };
+    },
+  });
 }, 60_000);
 
 afterAll(async () => {

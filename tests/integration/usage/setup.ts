@@ -5,6 +5,7 @@ import { importConfig } from "@/lib/data/import-config";
 import type { RedisClient } from "@/lib/redis";
 import type { RowContext } from "@/lib/data/usage/rows";
 import { UsageRecorder } from "@/lib/usage/recorder";
+import type { UsageEvent } from "@/lib/usage/types";
 
 // Fixtures for the usage tests: a namespace of their own in Redis (so the running apps'
 // rollup never touches the test's keys), fresh tenants with unique slugs, a movable clock.
@@ -60,4 +61,29 @@ export function recorderFor(client: RedisClient, clock: TestClock): UsageRecorde
 
 export function contextAt(client: RedisClient, now: number): RowContext {
   return { client, ns: NS, now, secondsRetentionMs: HOUR };
+}
+
+/** How a test records its traffic: `perSecond` events a second from `base` (+ `offsetMs`). */
+export interface RecordedPattern {
+  base: number;
+  seconds: number;
+  perSecond: number;
+  offsetMs: number;
+  /** flushed after every `flushEvery` seconds, and at the end */
+  flushEvery: number;
+  /** the n-th event of the run */
+  event: (n: number) => UsageEvent;
+}
+
+/** Records a fixed pattern through a real recorder on a test clock, flushing as it goes. */
+export async function recordPattern(client: RedisClient, pattern: RecordedPattern): Promise<void> {
+  const clock = new TestClock(pattern.base);
+  const recorder = recorderFor(client, clock);
+  for (let second = 0; second < pattern.seconds; second++) {
+    clock.ms = pattern.base + second * 1_000 + pattern.offsetMs;
+    for (let i = 0; i < pattern.perSecond; i++)
+      recorder.record(pattern.event(second * pattern.perSecond + i));
+    if (second % pattern.flushEvery === pattern.flushEvery - 1) await recorder.flush();
+  }
+  await recorder.stop();
 }
