@@ -6,8 +6,9 @@ import { visitRows, type RowContext, type UsageRow } from "@/lib/data/usage/rows
 // A tenant's per-second rows for one evaluation pass, with only the detail its rules look
 // at: the key where a rule or a measured limit tells keys apart, the route where one names
 // a route; otherwise the rows of a second merge into one (rows.ts' RowGrouping). Read a
-// minute at a time and merged as read: an hour of a busy tenant has millions of rows per second, key and route,
-// and the evaluator reads every tenant with rules on every pass, with nobody watching.
+// minute at a time and merged by the store as read: an hour of a busy tenant has millions
+// of rows per second, key and route, and the evaluator reads every tenant with rules on
+// every pass, with nobody watching.
 
 /** What the conditions compare: keys, routes, both or neither. */
 export interface RowDetail {

@@ -67,9 +67,10 @@ function summedQuery(
 }
 
 /**
- * The table's rows in the span's [from, to), summed per `grainMs` bucket (t its start, aligned to the
- * epoch as the Redis rows are) and per key and route as `grouping` keeps them, handed to
- * `visit` a window at a time. A bucket cut by a window's edge comes as two rows: readers sum.
+ * The table's rows in the span's [from, to), summed per `grainMs` bucket (t its start,
+ * aligned to the epoch as the Redis rows are) and per key and route as `grouping` keeps
+ * them, handed to `visit` a window at a time. A bucket cut by a window's edge comes as two
+ * rows: readers sum.
  */
 export async function visitDbRows(
   table: "minute" | "hour",
