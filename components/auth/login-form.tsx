@@ -3,6 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 // Error codes thrown by authorize() in lib/auth/options.ts (LOGIN_ERRORS), as sentences.
 const MESSAGES: Record<string, string> = {
@@ -26,6 +27,7 @@ export function LoginForm({
   const router = useRouter();
   const [error, setError] = useState<string | null>(initialError ? (MESSAGES[initialError] ?? WRONG) : null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -59,7 +61,7 @@ export function LoginForm({
           </p>
         )}
         <p>
-          <button type="submit" disabled={pending}>
+          <button type="submit" disabled={pending || !hydrated}>
             {pending ? "Signing in…" : "Sign in"}
           </button>
         </p>

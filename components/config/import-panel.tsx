@@ -5,6 +5,7 @@ import { useRef, useState } from "react";
 import type { ActionResult } from "@/components/forms/action-result";
 import { DiffView } from "@/components/config/diff-view";
 import { LocatedErrors, selectLine, type LocatedError } from "@/components/config/located-errors";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 interface Change {
   action: "create" | "update" | "delete";
@@ -32,6 +33,7 @@ export function ImportPanel({
   const [result, setResult] = useState<Preview | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const editor = useRef<HTMLTextAreaElement>(null);
 
   async function runPreview() {
@@ -69,6 +71,7 @@ export function ImportPanel({
         rows={18}
         spellCheck={false}
         className="mono"
+        readOnly={!hydrated}
         value={text}
         onChange={(e) => {
           setText(e.target.value);
@@ -76,7 +79,7 @@ export function ImportPanel({
         }}
       />
       <div className="form-actions">
-        <button type="button" onClick={() => void runPreview()} disabled={pending}>
+        <button type="button" onClick={() => void runPreview()} disabled={pending || !hydrated}>
           Preview changes
         </button>
       </div>

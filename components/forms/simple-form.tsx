@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import type { ActionResult } from "@/components/forms/action-result";
 import { SecretReveal } from "@/components/forms/secret-reveal";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 export interface FieldSpec {
   name: string;
@@ -41,6 +42,7 @@ export function SimpleForm({
   const router = useRouter();
   const [result, setResult] = useState<ActionResult<FormOutcome | null> | null>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -71,7 +73,7 @@ export function SimpleForm({
         <Field key={field.name} field={field} error={errors[field.name]} />
       ))}
       <div className="form-actions">
-        <button type="submit" disabled={pending}>
+        <button type="submit" disabled={pending || !hydrated}>
           {pending ? "Working…" : submitLabel}
         </button>
       </div>

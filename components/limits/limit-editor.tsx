@@ -22,6 +22,7 @@ import {
   type FieldName,
   type FormValues,
 } from "@/components/limits/limit-form-values";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 type SaveAction = (input: {
   target: LimitTarget;
@@ -57,6 +58,7 @@ export function LimitEditor({
   const [others, setOthers] = useState<{ path: string; message: string }[]>([]);
   const [message, setMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
   const isBase = inherited === null;
   const rule = useMemo(() => previewRule(values, inherited), [values, inherited]);
   // What applies today: the saved limit (or, for a new override, what it inherits).
@@ -116,77 +118,80 @@ export function LimitEditor({
 
   return (
     <form onSubmit={onSubmit} noValidate className="limit-editor" data-testid="limit-editor">
-      {inherited && (
-        <p className="inherit-note">
-          Overrides the inherited <strong>{describeRule(inherited)}</strong>. Leave a field empty to keep the
-          inherited value.
-        </p>
-      )}
-      <div className="grid-2">
-        {text("name", "Name", "a-z, 0-9 and -; the same name as an inherited limit overrides it")}
-        {pick("by", "Counted per", LIMIT_BY, inherited?.by)}
-      </div>
-      <AlgorithmPicker
-        value={values.algorithm}
-        onChange={set("algorithm")}
-        inherited={inherited?.algorithm}
-        canInherit={!isBase}
-        error={errors.algorithm}
-      />
-      <div className="grid-3">
-        {text("limit", "Limit", "requests (cost units) per window", inherited?.limit?.toString())}
-        {text(
-          "window",
-          "Window",
-          "250ms, 1s, 5m, 1h or 1d",
-          inherited?.windowMs ? `${inherited.windowMs}ms` : "1s",
+      {/* controlled fields: typing before hydration would show text the state never sees */}
+      <fieldset className="bare" disabled={!hydrated}>
+        {inherited && (
+          <p className="inherit-note">
+            Overrides the inherited <strong>{describeRule(inherited)}</strong>. Leave a field empty to keep
+            the inherited value.
+          </p>
         )}
-        {text("burst", "Burst", "optional; defaults to the limit", inherited?.burst?.toString())}
-      </div>
-      <div className="grid-3">
-        {pick("action", "When over", ACTIONS, inherited?.action)}
-        {text("maxDelay", "Longest delay", "with action delay (gcra, leaky bucket)")}
-        {pick("mode", "Mode", MODES, inherited?.mode)}
-      </div>
-      <div className="grid-2">
-        {pick("onStoreFailure", "If Redis is unreachable", STORE_FAILURE, inherited?.onStoreFailure)}
-        {target.kind === "tenant" || target.kind === "key" ? (
-          <RouteSelect routes={routes} value={values.route} onChange={set("route")} error={errors.route} />
-        ) : (
-          <span />
-        )}
-      </div>
-      <div className="grid-3">
-        {pick("consistency", "Consistency", CONSISTENCY, inherited?.consistency)}
-        {text(
-          "syncEvery",
-          "Sync every",
-          "with consistency local: 10ms to 60s",
-          inherited?.syncEveryMs ? `${inherited.syncEveryMs}ms` : "100ms",
-        )}
-        <OverAdmissionBound rule={rule} setting={localSettingOf(values, inherited)} />
-      </div>
-      <h3>How it treats a burst</h3>
-      <BurstChart rule={rule} />
-      {replay && (
-        <ReplayPanel
-          target={target}
-          by={((values.by || inherited?.by) as LimitBy | undefined) ?? null}
-          route={values.route || inherited?.route || null}
-          proposed={rule}
-          current={currentRule}
-          replay={replay}
+        <div className="grid-2">
+          {text("name", "Name", "a-z, 0-9 and -; the same name as an inherited limit overrides it")}
+          {pick("by", "Counted per", LIMIT_BY, inherited?.by)}
+        </div>
+        <AlgorithmPicker
+          value={values.algorithm}
+          onChange={set("algorithm")}
+          inherited={inherited?.algorithm}
+          canInherit={!isBase}
+          error={errors.algorithm}
         />
-      )}
-      <FormErrors message={message} formError={errors._form} others={others} />
-      <div className="form-actions">
-        <button type="submit" disabled={pending}>
-          {pending ? "Saving…" : "Save limit"}
-        </button>
-        <button type="button" className="secondary" onClick={() => router.push(backHref)}>
-          Cancel
-        </button>
-      </div>
+        <div className="grid-3">
+          {text("limit", "Limit", "requests (cost units) per window", inherited?.limit?.toString())}
+          {text(
+            "window",
+            "Window",
+            "250ms, 1s, 5m, 1h or 1d",
+            inherited?.windowMs ? `${inherited.windowMs}ms` : "1s",
+          )}
+          {text("burst", "Burst", "optional; defaults to the limit", inherited?.burst?.toString())}
+        </div>
+        <div className="grid-3">
+          {pick("action", "When over", ACTIONS, inherited?.action)}
+          {text("maxDelay", "Longest delay", "with action delay (gcra, leaky bucket)")}
+          {pick("mode", "Mode", MODES, inherited?.mode)}
+        </div>
+        <div className="grid-2">
+          {pick("onStoreFailure", "If Redis is unreachable", STORE_FAILURE, inherited?.onStoreFailure)}
+          {target.kind === "tenant" || target.kind === "key" ? (
+            <RouteSelect routes={routes} value={values.route} onChange={set("route")} error={errors.route} />
+          ) : (
+            <span />
+          )}
+        </div>
+        <div className="grid-3">
+          {pick("consistency", "Consistency", CONSISTENCY, inherited?.consistency)}
+          {text(
+            "syncEvery",
+            "Sync every",
+            "with consistency local: 10ms to 60s",
+            inherited?.syncEveryMs ? `${inherited.syncEveryMs}ms` : "100ms",
+          )}
+          <OverAdmissionBound rule={rule} setting={localSettingOf(values, inherited)} />
+        </div>
+        <h3>How it treats a burst</h3>
+        <BurstChart rule={rule} />
+        {replay && (
+          <ReplayPanel
+            target={target}
+            by={((values.by || inherited?.by) as LimitBy | undefined) ?? null}
+            route={values.route || inherited?.route || null}
+            proposed={rule}
+            current={currentRule}
+            replay={replay}
+          />
+        )}
+        <FormErrors message={message} formError={errors._form} others={others} />
+        <div className="form-actions">
+          <button type="submit" disabled={pending}>
+            {pending ? "Saving…" : "Save limit"}
+          </button>
+          <button type="button" className="secondary" onClick={() => router.push(backHref)}>
+            Cancel
+          </button>
+        </div>
+      </fieldset>
     </form>
   );
 }

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import type { CustomWindow } from "@/lib/usage/custom-window";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 // From/to inputs for a custom range (in the browser's time zone, sent as UTC in the URL),
 // and "Reset" back to the preset range. Dragging over the traffic chart fills the same URL.
@@ -30,6 +31,7 @@ export function CustomRangeForm({
 }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
+  const hydrated = useHydrated();
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -55,7 +57,9 @@ export function CustomRangeForm({
         To
         <input type="datetime-local" name="to" defaultValue={localInput(to)} suppressHydrationWarning />
       </label>
-      <button type="submit">Apply range</button>
+      <button type="submit" disabled={!hydrated}>
+        Apply range
+      </button>
       {window ? (
         <Link href={resetHref} data-testid="reset-range">
           Reset range

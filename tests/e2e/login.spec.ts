@@ -30,3 +30,17 @@ test("the seeded operator logs in, sees the shell, and signs out", async ({ page
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);
 });
+
+test("before the page is live, Enter in the form cannot send the password in a URL", async ({ browser }) => {
+  // without JavaScript the page stays as the server drew it, i.e. before hydration
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeDisabled();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByLabel("Password").press("Enter");
+  await page.waitForLoadState();
+  expect(page.url()).not.toContain("password");
+  await context.close();
+});

@@ -162,10 +162,16 @@ test("YAML errors are located and highlighted in the editor", async ({ browser }
   const slug = uniqueSlug("e2e-yaml");
   const page = await signedIn(browser, operator);
   await putTenant(page, slug, 10);
-  await page.goto(`/tenants/${slug}/config`);
+  // a slow CPU and no wait for the page's scripts: typing must wait for the editor to be
+  // live, or hydration resets its text and the typed text ends up doubled
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 10 });
+  await page.goto(`/tenants/${slug}/config`, { waitUntil: "commit" });
   const editor = page.locator("#yaml");
   const text = await editor.inputValue();
-  await editor.fill(text.replace("limit: 10", "limit: -3"));
+  await editor.fill(text.replace("limit: 10", "limit: -3"), { timeout: 30_000 });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+  expect(await editor.inputValue()).toBe(text.replace("limit: 10", "limit: -3"));
   await page.getByRole("button", { name: "Preview changes" }).click();
   const location = page.getByTestId("error-location").first();
   await expect(location).toContainText(/line \d+, column \d+/);
