@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { operator, signedIn } from "./support/dashboard";
 
 const email = process.env.SLUICE_ADMIN_EMAIL ?? "admin@sluice.test";
 const password = process.env.SLUICE_ADMIN_PASSWORD ?? "test-admin-password";
@@ -43,4 +44,20 @@ test("before the page is live, Enter in the form cannot send the password in a U
   await page.waitForLoadState();
   expect(page.url()).not.toContain("password");
   await context.close();
+});
+
+test("before the page is live, password forms and the YAML editor take no input", async ({ browser }) => {
+  const live = await signedIn(browser, operator);
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await live.context().storageState(),
+  });
+  const page = await context.newPage();
+  await page.goto("/account");
+  await expect(page.getByRole("button", { name: "Change password" })).toBeDisabled();
+  await page.goto("/tenants/acme/config");
+  await expect(page.locator("#yaml")).not.toBeEditable();
+  await expect(page.getByRole("button", { name: "Preview changes" })).toBeDisabled();
+  await context.close();
+  await live.context().close();
 });
