@@ -170,10 +170,10 @@ test("YAML errors are located and highlighted in the editor", async ({ browser }
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 10 });
   await page.goto(`/tenants/${slug}/config`, { waitUntil: "commit" });
   const editor = page.locator("#yaml");
-  const text = await editor.inputValue();
-  await editor.fill(text.replace("limit: 10", "limit: -3"), { timeout: 100_000 });
+  const edited = (await editor.inputValue()).replace("limit: 10", "limit: -3");
+  await editor.fill(edited, { timeout: 100_000 });
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
-  expect(await editor.inputValue()).toBe(text.replace("limit: 10", "limit: -3"));
+  expect(await editor.inputValue()).toBe(edited);
   await page.getByRole("button", { name: "Preview changes" }).click();
   const location = page.getByTestId("error-location").first();
   await expect(location).toContainText(/line \d+, column \d+/);
