@@ -70,6 +70,10 @@ const EnvSchema = z.object({
       if (typeof parsed === "string") context.addIssue({ code: "custom", message: parsed });
     }),
   SLUICE_CHECK_TIMEOUT_MS: intInRange(1, 10_000, 50),
+  // Fair share of a check front (lib/enforce/fair): checks in flight before work queues per
+  // caller, and the most checks one caller may have waiting (beyond: 429).
+  SLUICE_CHECK_WINDOW: intInRange(64, 100_000, 256),
+  SLUICE_CHECK_QUEUE: intInRange(1_000, 1_000_000, 3_000),
   SLUICE_CONFIG_POLL_MS: intInRange(50, 60_000, 500),
   // Local limits (consistency: local): counters (limit x identity) kept in memory per server.
   SLUICE_LOCAL_LIMIT_IDENTITIES: intInRange(1, 10_000_000, 100_000),

@@ -4,11 +4,13 @@ import type { CheckService } from "@/lib/enforce/check-service";
 import type { Caller } from "@/lib/enforce/service-auth";
 import type { ErrorBody } from "@/lib/enforce/types";
 import { asciiJson } from "@/lib/shared/ascii-json";
+import type { FairWork } from "@/lib/enforce/fair/fair-gate";
 
 // POST /api/check/batch: each check validated and decided on its own, a bad one answered
-// with its own error in its place. All checks are submitted in the same tick, so the
-// micro-batcher sends those of one tenant as one script call: one or a few round trips for
-// the whole batch instead of one per check.
+// with its own error in its place. The batch passes the fair gate in chunks of the gate's
+// quantum (lib/enforce/fair/fair-gate.ts): a chunk's checks are submitted in the same tick,
+// so the micro-batcher sends those of one tenant as one or two script calls, and another
+// caller's check waits for at most a chunk of it, never for the whole batch.
 
 /**
  * The batch's deadline: the check timeout plus 2 ms per check. Redis runs the scripts one
@@ -44,16 +46,18 @@ function assemble(results: readonly string[]): Buffer {
 }
 
 /**
- * Decides every item; `done` gets the answer body, `{"results":[...]}`, once the last one is
+ * The batch as units of work for the fair gate, `chunk` checks each, which decide every
+ * item once started; `done` gets the answer body, `{"results":[...]}`, once the last one is
  * answered: each result the JSON of its decision or of its error, in order.
  */
-export function decideBatch(
+export function batchWorks(
   service: CheckService,
   items: readonly unknown[],
   caller: Caller,
   checkTimeoutMs: number,
+  chunk: number,
   done: (body: Buffer) => void,
-): void {
+): FairWork[] {
   const timeoutMs = batchTimeoutMs(checkTimeoutMs, items.length);
   const results = new Array<string>(items.length);
   let pending = items.length;
@@ -61,10 +65,11 @@ export function decideBatch(
     results[i] = result;
     if (--pending === 0) done(assemble(results));
   };
-  items.forEach((item, i) => {
-    const parsed = parseCheck(item, `checks[${i}]`);
+  const decideOne = (i: number, answered: () => void): void => {
+    const parsed = parseCheck(items[i], `checks[${i}]`);
     if (!parsed.ok) {
       put(i, errorJson({ code: "invalid_request", message: parsed.error.message, path: parsed.error.path }));
+      answered();
       return;
     }
     service.decide(
@@ -77,8 +82,24 @@ export function decideBatch(
             i,
             errorJson({ ...answer.body.error, path: `checks[${i}].${answer.body.error.path ?? "tenant"}` }),
           );
+        answered();
       },
       timeoutMs,
     );
-  });
+  };
+  const works: FairWork[] = [];
+  for (let from = 0; from < items.length; from += chunk) {
+    const to = Math.min(items.length, from + chunk);
+    works.push({
+      cost: to - from,
+      run(finished) {
+        let left = to - from;
+        const answered = (): void => {
+          if (--left === 0) finished();
+        };
+        for (let i = from; i < to; i++) decideOne(i, answered);
+      },
+    });
+  }
+  return works;
 }

@@ -5,6 +5,7 @@ import { CheckService } from "@/lib/enforce/check-service";
 import { ConfigHolder } from "@/lib/enforce/config-holder";
 import { LimiterStore } from "@/lib/enforce/limiter-store";
 import { ServiceAuth } from "@/lib/enforce/service-auth";
+import { fairShare, type FairShare } from "@/lib/enforce/fair/fair-share";
 import { ioredisScripts } from "@/lib/limiter/ioredis-scripts";
 import { checkManyScript, checkScript } from "@/lib/limiter/script";
 import { LeanRedis } from "@/lib/limiter/lean-redis/lean-redis";
@@ -24,6 +25,8 @@ export interface Enforcement {
   local: LocalLimits;
   auth: ServiceAuth;
   checkTimeoutMs: number;
+  /** the fair share between callers, and its refusal (lib/enforce/fair) */
+  fair: FairShare;
   close(): Promise<void>;
 }
 
@@ -112,6 +115,7 @@ export async function startEnforcement(): Promise<Enforcement> {
     local,
     auth: new ServiceAuth(settings.SLUICE_BOOTSTRAP_TOKEN),
     checkTimeoutMs: settings.SLUICE_CHECK_TIMEOUT_MS,
+    fair: fairShare(settings.SLUICE_CHECK_WINDOW, settings.SLUICE_CHECK_QUEUE),
     async close() {
       holder.stop();
       local.stop();

@@ -2,6 +2,7 @@ import "server-only";
 import { sameDigest, sha256Hex } from "@/lib/auth/secrets";
 import type { ConfigIndex } from "@/lib/enforce/config-index";
 import { decisionSink } from "@/lib/enforce/decision-sink";
+import type { FairOwner } from "@/lib/enforce/fair/fair-owner";
 
 // Who calls /api/check*: a service token from the published config (looked up by the
 // SHA-256 of the bearer token), or the bootstrap token (compared in constant time).
@@ -15,6 +16,8 @@ import { decisionSink } from "@/lib/enforce/decision-sink";
 export interface Caller {
   id: string;
   tenants: ReadonlySet<string> | null;
+  /** its fair-share owner, filled in on first use (lib/enforce/fair/fair-owner.ts) */
+  owner?: FairOwner;
 }
 
 const BEARER = /^Bearer +(\S+) *$/i;

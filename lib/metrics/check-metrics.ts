@@ -44,10 +44,20 @@ const requests = registry.counter("sluice_check_requests_total", "Check requests
   "status",
 ]);
 
+const refusals = registry.counter(
+  "sluice_check_refusals_total",
+  "Check requests refused with 429 before any decision: a caller's fair share of the front full, or its plan's service limit spent.",
+  ["reason"],
+);
+
 // Present from the start, so dashboards see zeros rather than gaps. Cells are resolved once
 // per label combination and kept: an increment on the check path is then one addition.
 const cacheCells = { negative: cacheHits.cell("negative"), deny: cacheHits.cell("deny") };
 const breakerCell = breakerOpen.cell();
+const refusalCells = {
+  fair_share: refusals.cell("fair_share"),
+  service_limit: refusals.cell("service_limit"),
+};
 const versionCell = configVersion.cell();
 const degradedCells = { true: degraded.cell("true"), false: degraded.cell("false") };
 
@@ -69,6 +79,9 @@ export const checkMetrics = {
   },
   latency(seconds: number): void {
     latency.observe(seconds);
+  },
+  refused(reason: "fair_share" | "service_limit"): void {
+    refusalCells[reason].value += 1;
   },
   configVersion(version: number): void {
     versionCell.value = version;

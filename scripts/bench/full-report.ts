@@ -24,6 +24,7 @@ export interface ReportInput {
   batch: number;
   /** (u0)/(u1): usage recording with and without the replay's subject series */
   recording: { rows: Row[]; target: Target } | null;
+  noisy: (n: Measured, quiet: Measured) => Target;
 }
 
 const log = (text: string) => console.log(`[bench] ${text}`);
@@ -69,6 +70,8 @@ export async function fullReport(input: ReportInput): Promise<void> {
     row("(e)", "e", "POST /api/check, key over its limit"),
     row("(b½)", "half", "POST /api/check at half (b)'s peak, 10 conn."),
     row("(h)", "h", "(b½) while hostile YAML and 5,000-route imports are sent"),
+    row("(nq)", "nq", "POST /api/check, 500/s fixed, 10 conn., a quiet caller"),
+    row("(n)", "n", "(nq) while another tenant sends 4 loops of 1,000-check batches"),
     ...localRows(get, await bytesPerIdentity()),
     row("(w1)", "w1", "POST /api/check, SLUICE_WORKERS=1"),
     row("(w2)", "w2", "POST /api/check, SLUICE_WORKERS=2 (node:cluster)"),
@@ -92,6 +95,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
   printTargets([
     ...issueTargets({ a, b, c, d, e, g, half }, BATCH),
     hostileTarget(h, half.p99),
+    input.noisy(get("n").median, get("nq").median),
     ...localTargets(get("l").median, e, a),
     ...distinctTargets(get),
     ...mixTargets(get),

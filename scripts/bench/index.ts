@@ -27,6 +27,8 @@ const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const BATCH = 50;
+const QUIET_RATE = 500;
+const NOISY_SECONDS = Number(process.env.BENCH_NOISY_SECONDS ?? 8);
 // BENCH_PHASES=b,c: only those phases (while working on one; no targets, no (f)).
 const ONLY = process.env.BENCH_PHASES ? new Set(process.env.BENCH_PHASES.split(",")) : null;
 const HOOK = ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs"];
@@ -52,6 +54,8 @@ async function main(): Promise<void> {
   await seedLocal();
   const { prepareHostile, startHostileLoad } = await import("./hostile");
   const hostileSetup = await prepareHostile();
+  const { prepareNoisy, startFlood, noisyTarget } = await import("./noisy");
+  const floodToken = await prepareNoisy();
   const mixKeys = await (await import("./realistic-seed")).seedRealistic();
 
   const [barePort, peerPort] = [await freePort(), await freePort()];
@@ -177,6 +181,32 @@ async function main(): Promise<void> {
         };
       },
     },
+    // The noisy neighbour: another caller's single checks at a modest fixed rate, alone (nq)
+    // and while one tenant floods the front with batches (n).
+    {
+      id: "nq",
+      run: () =>
+        appPhase(
+          "(nq) 500 checks/s of a quiet caller",
+          "/api/check",
+          checkBodies,
+          QUIET_RATE,
+          10,
+          NOISY_SECONDS,
+        ),
+    },
+    {
+      id: "n",
+      run: async () => {
+        const flood = startFlood(app.url, floodToken, ROUTE);
+        const name = "(n) (nq) while another tenant floods with batches";
+        const measured = await appPhase(name, "/api/check", checkBodies, QUIET_RATE, 10, NOISY_SECONDS);
+        return {
+          ...measured,
+          note: `${measured.note}; max ${measured.max ?? "?"} ms; ${await flood.stop()}`,
+        };
+      },
+    },
     ...localPhases(appPhase, redisUrl),
     ...workerPhases({
       env: serverEnv,
@@ -207,6 +237,8 @@ async function main(): Promise<void> {
       printTable(recording.rows, recording.rows[0] as Row);
       printTargets([recording.target]);
     }
+    const [nq, n] = [summaries.get("nq"), summaries.get("n")];
+    if (nq && n) printTargets([noisyTarget(n.median, nq.median)]);
     for (const [id, { median, serverCpu, redisCpu, clientCpu, requests }] of summaries)
       console.log(
         `${id}: ${Math.round(median.rps)} req/s, p50 ${median.p50} ms, p99 ${median.p99} ms, server ${(serverCpu / requests).toFixed(1)} µs/req, Redis ${(redisCpu / requests).toFixed(1)} µs/req, wrk ${(clientCpu / requests).toFixed(1)} µs/req, ${median.note}`,
@@ -224,6 +256,7 @@ async function main(): Promise<void> {
     seconds: SECONDS,
     batch: BATCH,
     recording,
+    noisy: noisyTarget,
   });
 }
 

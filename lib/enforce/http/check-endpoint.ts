@@ -1,5 +1,5 @@
 import "server-only";
-import { decideBatch } from "@/lib/enforce/batch";
+import { batchWorks } from "@/lib/enforce/batch";
 import { parseBatch, parseCheck } from "@/lib/enforce/body-schema";
 import type { CheckAnswer } from "@/lib/enforce/check-answer";
 import type { Enforcement } from "@/lib/enforce/runtime";
@@ -13,6 +13,7 @@ import {
 } from "@/lib/enforce/http/answer";
 import type { Endpoint } from "@/lib/enforce/http/front/request-head";
 import { checkMetrics } from "@/lib/metrics/check-metrics";
+import { admit, refusedUnread } from "@/lib/enforce/fair/fair-admission";
 
 // POST /api/check and POST /api/check/batch, whatever carries them (the lean front, or
 // node:http for connections handed to it). Order of refusals: credentials (401) before the
@@ -95,6 +96,11 @@ export function answerBody(
   text: string,
   respond: Respond,
 ): void {
+  const unread = endpoint === "batch" ? refusedUnread(enforcement, caller) : null;
+  if (unread !== null) {
+    respond(unread);
+    return;
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -116,10 +122,21 @@ function answerCheck(enforcement: Enforcement, caller: Caller, body: unknown, re
     respond(invalid(parsed.error));
     return;
   }
-  // the decision is already text (rendered by the check service): nothing left here to fail
-  enforcement.service.decide(parsed.value, caller, (answer: CheckAnswer) =>
-    respond(answer.status === 200 ? decisionAnswer(answer.decision) : jsonAnswer(answer.status, answer.body)),
-  );
+  const input = parsed.value;
+  const work = {
+    cost: 1,
+    run(done: () => void): void {
+      // the decision is already text (rendered by the check service): nothing left here to fail
+      enforcement.service.decide(input, caller, (answer: CheckAnswer) => {
+        respond(
+          answer.status === 200 ? decisionAnswer(answer.decision) : jsonAnswer(answer.status, answer.body),
+        );
+        done();
+      });
+    },
+  };
+  const refused = admit(enforcement, caller, 1, [work]);
+  if (refused !== null) respond(refused);
 }
 
 function answerBatch(enforcement: Enforcement, caller: Caller, body: unknown, respond: Respond): void {
@@ -128,7 +145,14 @@ function answerBatch(enforcement: Enforcement, caller: Caller, body: unknown, re
     respond(invalid(parsed.error));
     return;
   }
-  decideBatch(enforcement.service, parsed.value, caller, enforcement.checkTimeoutMs, (json: Buffer) =>
-    respond({ status: 200, headers: JSON_HEADERS, body: json }),
+  const works = batchWorks(
+    enforcement.service,
+    parsed.value,
+    caller,
+    enforcement.checkTimeoutMs,
+    enforcement.fair.gate.options.quantum,
+    (json: Buffer) => respond({ status: 200, headers: JSON_HEADERS, body: json }),
   );
+  const refused = admit(enforcement, caller, parsed.value.length, works);
+  if (refused !== null) respond(refused);
 }

@@ -1,0 +1,54 @@
+// Phases (nq) and (n), the noisy neighbour: one tenant's service token (scoped to that
+// tenant) sends 4 parallel loops of 1,000-check batches while another caller's single
+// checks run at a fixed, modest rate; (nq) is the same single checks with no flood, right
+// before. The goal: the quiet caller's p99 under the flood within 2x its quiet p99, with no
+// failed request, and the flood the one slowed (its checks/s) or refused (429).
+import type { Principal } from "@/lib/auth/principal";
+import { createServiceToken } from "@/lib/data/tokens";
+import { importConfig } from "@/lib/data/import-config";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import type { Target } from "./report";
+
+const bench: Principal = { kind: "system", label: "bench" };
+export const FLOOD_TENANT = "bench-flood";
+
+/** The flooding tenant (the bench plan's limits) and a service token scoped to it. */
+export async function prepareNoisy(): Promise<string> {
+  await importConfig(bench, { tenants: [{ slug: FLOOD_TENANT, plan: "bench" }] });
+  const { token } = await createServiceToken(bench, { name: "bench-flood", tenants: [FLOOD_TENANT] });
+  return token;
+}
+
+export interface Flood {
+  /** stops sending, waits for what is in flight, and describes what was sent and answered */
+  stop(): Promise<string>;
+}
+
+/** The flood, from its own process (noisy-load.ts), so its sending does not pace the measurement. */
+export function startFlood(appUrl: string, token: string, route: string): Flood {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "scripts/bench/noisy-load.ts", appUrl, token, FLOOD_TENANT, route],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    async stop() {
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      await exited;
+      return output.trim();
+    },
+  };
+}
+
+/** The isolation goal: within 2x the quiet p99, and no failed request of the quiet caller. */
+export function noisyTarget(n: { p99: number; failures: number }, quiet: { p99: number }): Target {
+  return {
+    what: "p99 of (n) (another tenant's batch flood) <= 2x (nq)'s, 0 errors",
+    value: `${n.p99.toFixed(2)} ms (quiet (nq): ${quiet.p99.toFixed(2)} ms, ${(n.p99 / quiet.p99).toFixed(2)}x), ${n.failures} errors`,
+    ok: n.p99 <= 2 * quiet.p99 && n.failures === 0,
+  };
+}
