@@ -2,7 +2,9 @@
 // for the dashboard, the admin API and health, on connections the front passes over with
 // the bytes it already read. It holds each connection to its end. Checks and metrics that
 // arrive here go back to the front (lib/server/forward.ts). Slow clients get 408 after
-// SLUICE_REQUEST_TIMEOUT_MS; connections past SLUICE_MAX_CONNECTIONS are closed.
+// SLUICE_REQUEST_TIMEOUT_MS; connections are admitted as the front admits its own
+// (lib/server/app-connections.ts: a bound per client address, and at SLUICE_MAX_CONNECTIONS
+// the longest quiet keep-alive connection makes room for a new one).
 import { rmSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import { Socket } from "node:net";
@@ -12,6 +14,7 @@ import { env } from "@/lib/env";
 import { startUsageJobs } from "@/lib/usage/jobs";
 import { startAlertJobs } from "@/lib/alerts/jobs";
 import { forwarder, frontOwns } from "@/lib/server/forward";
+import { AppConnections } from "@/lib/server/app-connections";
 import { stampClientAddress } from "@/lib/http/client-address";
 import { closeRedis } from "@/lib/redis";
 import { closeDatabase } from "@/lib/data/close";
@@ -34,6 +37,10 @@ const alerts = startAlertJobs();
 const timeout = settings.SLUICE_REQUEST_TIMEOUT_MS;
 /** Responses not yet sent: at a stop each becomes its connection's last. */
 const underWay = new Set<ServerResponse>();
+const connections = new AppConnections({
+  maxConnections: settings.SLUICE_MAX_CONNECTIONS,
+  maxPerAddress: settings.SLUICE_MAX_CONNECTIONS_PER_ADDRESS,
+});
 const server = createServer(
   // checked every second, so a deadline is kept within a second
   { requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: 1_000 },
@@ -43,6 +50,7 @@ const server = createServer(
     if (stopping) response.shouldKeepAlive = false;
     underWay.add(response);
     response.once("close", () => underWay.delete(response));
+    connections.requestStarted(request, response);
     if (frontOwns(request.url)) return forward(request, response);
     // The client address from the socket (not a client-sent header), for sign-in limits.
     stampClientAddress(request);
@@ -55,16 +63,10 @@ server.keepAliveTimeout = 65_000;
 rmSync(appSocket, { force: true });
 server.listen(appSocket);
 
-let open = 0;
 process.on("message", (message: unknown, socket: unknown) => {
   const parsed = HandOff.safeParse(message);
   if (!parsed.success || !(socket instanceof Socket)) return;
-  if (open >= settings.SLUICE_MAX_CONNECTIONS) {
-    socket.destroy();
-    return;
-  }
-  open += 1;
-  socket.once("close", () => (open -= 1));
+  if (typeof connections.adopt(socket) === "string") return;
   const unread = parsed.data.unread;
   if (unread !== null) socket.unshift(Buffer.from(unread.buffer, unread.byteOffset, unread.byteLength));
   server.emit("connection", socket);
@@ -87,7 +89,7 @@ function handedOverClosed(): Promise<void> {
     const sweep = setInterval(() => {
       // an answer sent with keep-alive before the stop leaves its connection idle: close it
       server.closeIdleConnections();
-      if (open > 0) return;
+      if (connections.open > 0) return;
       clearInterval(sweep);
       resolve();
     }, 20);

@@ -98,9 +98,15 @@ const EnvSchema = z.object({
   SLUICE_MAX_KEYS_PER_TENANT: intInRange(1, 1_000_000, 1_000),
   SLUICE_MAX_LIMITS_TOTAL: intInRange(1, 10_000_000, 20_000),
   // Slow clients: a request head and body must arrive within this (then 408); open
-  // connections per process (the check front and the app each) beyond the cap are closed.
+  // connections per process (the check front and the app each): at the cap the longest quiet
+  // idle one is closed to make room, and a new one is closed only when none is idle.
   SLUICE_REQUEST_TIMEOUT_MS: intInRange(1_000, 300_000, 10_000),
   SLUICE_MAX_CONNECTIONS: intInRange(16, 1_000_000, 4_096),
+  // Connections (lib/enforce/http/front/connection-admission.ts): one that sends nothing is
+  // closed after the first-byte timeout; at most so many per client address (the socket's
+  // peer: behind a load balancer, the balancer's), in each process.
+  SLUICE_FIRST_BYTE_TIMEOUT_MS: intInRange(100, 300_000, 5_000),
+  SLUICE_MAX_CONNECTIONS_PER_ADDRESS: intInRange(1, 1_000_000, 256),
   // V8 heap caps, MiB (docs/deployment.md, "Memory"): the front's is given on its command
   // line by `npm start` (a running process cannot change its own); the app process gets its
   // own when the front starts it.

@@ -59,13 +59,18 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   });
   internal.listen(options.internalSocket);
 
+  // No server.maxConnections: past a cap node refuses every new connection, which idle
+  // connections alone can then hold off. The lean front admits them instead: a bound per
+  // client address, and at its cap the longest quiet idle connection makes room (the app
+  // process has its own cap, for the connections handed to it).
   const server = createNetServer();
-  // Over the cap, node closes new connections at once (the app process has its own cap).
-  server.maxConnections = settings.SLUICE_MAX_CONNECTIONS;
   const front = new LeanFront(server, checkFrontHandler(enforcement), {
     keepAliveMs: KEEP_ALIVE_MS,
     headersTimeoutMs: settings.SLUICE_REQUEST_TIMEOUT_MS,
     handOff: options.handOff,
+    firstByteTimeoutMs: settings.SLUICE_FIRST_BYTE_TIMEOUT_MS,
+    maxConnections: settings.SLUICE_MAX_CONNECTIONS,
+    maxConnectionsPerAddress: settings.SLUICE_MAX_CONNECTIONS_PER_ADDRESS,
   });
   server.on("error", (error) => {
     // Port taken or similar: exit rather than live on without serving.

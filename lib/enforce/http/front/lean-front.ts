@@ -1,5 +1,6 @@
 import type { Server as NetServer, Socket } from "node:net";
 import { FrontConnection } from "@/lib/enforce/http/front/connection";
+import { ConnectionAdmission } from "@/lib/enforce/http/front/connection-admission";
 import type { FrontHandler } from "@/lib/enforce/http/front/contract";
 import { startDateClock, stopDateClock } from "@/lib/enforce/http/front/response-text";
 
@@ -16,6 +17,11 @@ import { startDateClock, stopDateClock } from "@/lib/enforce/http/front/response
 // In production (server.ts) the server is a plain net.Server and `handOff` passes the
 // connection to the app process (lib/server/app-process.ts); given a node:http server and
 // no `handOff`, its own connection handler takes them (the unit tests).
+//
+// Connections are admitted here (connection-admission.ts): a bound per client address and
+// a cap in all, where a new connection past the cap takes the place of the longest quiet
+// idle one. A connection that sends nothing is closed after `firstByteTimeoutMs`, so idle
+// connections cannot be piled up for the keep-alive time without a request.
 
 export interface LeanFrontOptions {
   /** idle keep-alive time, as node:http's keepAliveTimeout */
@@ -24,6 +30,12 @@ export interface LeanFrontOptions {
   headersTimeoutMs?: number;
   /** where a connection goes at its first request the front does not answer */
   handOff?: (socket: Socket, unread: Buffer | null) => void;
+  /** a connection that has sent no byte within this is closed (default: `keepAliveMs`) */
+  firstByteTimeoutMs?: number;
+  /** open connections kept (default: no cap); past it the longest quiet idle one is shed */
+  maxConnections?: number;
+  /** open connections kept per client address, the socket's peer (default: no bound) */
+  maxConnectionsPerAddress?: number;
 }
 
 type ConnectionListener = (this: NetServer, socket: Socket) => void;
@@ -32,7 +44,7 @@ type ConnectionListener = (this: NetServer, socket: Socket) => void;
 const SWEEP_MS = 1_000;
 
 export class LeanFront {
-  private readonly connections = new Set<FrontConnection>();
+  private readonly connections: ConnectionAdmission<FrontConnection>;
   private readonly sweeper: NodeJS.Timeout;
   private readonly passOn: (socket: Socket, unread: Buffer | null) => void;
 
@@ -41,6 +53,12 @@ export class LeanFront {
     private readonly handler: FrontHandler,
     private readonly options: LeanFrontOptions,
   ) {
+    this.connections = new ConnectionAdmission<FrontConnection>({
+      maxConnections: options.maxConnections ?? Infinity,
+      maxPerAddress: options.maxConnectionsPerAddress ?? Infinity,
+      isIdle: (connection) => connection.idle,
+      shed: (connection) => connection.socket.destroy(),
+    });
     if (options.handOff) this.passOn = options.handOff;
     else {
       // node:http's own 'connection' listener (the one its constructor adds) is kept for the
@@ -72,20 +90,31 @@ export class LeanFront {
   }
 
   private accept(socket: Socket): void {
+    const admitted = this.connections.admit(socket.remoteAddress ?? "", () => this.open(socket));
+    // refused (over the address's bound, or at the cap with none idle): closed at once
+    if (typeof admitted === "string") socket.destroy();
+  }
+
+  private open(socket: Socket): FrontConnection {
+    const { keepAliveMs, firstByteTimeoutMs = keepAliveMs } = this.options;
+    // Until its first byte a connection gets the short deadline; from then on the
+    // keep-alive one. Registered before the connection's own reader, so a hand-off on the
+    // first bytes clears it after this.
+    socket.setTimeout(firstByteTimeoutMs);
+    if (firstByteTimeoutMs !== keepAliveMs) socket.once("data", () => socket.setTimeout(keepAliveMs));
     const connection = new FrontConnection(socket, this.handler, {
-      keepAliveSeconds: Math.round(this.options.keepAliveMs / 1000),
+      keepAliveSeconds: Math.round(keepAliveMs / 1000),
       handOff: (handed, unread) => this.handOff(connection, handed, unread),
     });
-    this.connections.add(connection);
-    socket.setTimeout(this.options.keepAliveMs);
     socket.on("timeout", () => {
       if (connection.idle) socket.destroy();
     });
-    socket.once("close", () => this.connections.delete(connection));
+    socket.once("close", () => this.connections.release(connection));
+    return connection;
   }
 
   private handOff(connection: FrontConnection, socket: Socket, unread: Buffer | null): void {
-    this.connections.delete(connection);
+    this.connections.release(connection);
     socket.setTimeout(0);
     socket.removeAllListeners("timeout");
     this.passOn(socket, unread);
@@ -103,10 +132,13 @@ export class LeanFront {
   private sweep(): void {
     const limit = this.options.headersTimeoutMs ?? 10_000;
     const now = Date.now();
-    for (const connection of this.connections) {
+    // a copy: noting activity moves a connection to the back of the order
+    for (const connection of [...this.connections]) {
       if (connection.partialSince !== 0 && now - connection.partialSince > limit) {
         connection.timeOut(Math.round(limit / 1000));
       }
+      // once a second, not per request: "longest quiet" is kept within a second
+      this.connections.noteActivity(connection, connection.socket.bytesRead);
     }
   }
 
