@@ -1,9 +1,5 @@
 import "server-only";
-import {
-  VALUES_PER_LIMIT,
-  type DocumentFormat,
-  type SourcePositions,
-} from "@/lib/config/document";
+import { VALUES_PER_LIMIT, type DocumentFormat, type SourcePositions } from "@/lib/config/document";
 import { checkDocument, DocumentRefused } from "@/lib/config/document/worker/check-document";
 import { ValidationFailed } from "@/lib/data/errors";
 import { readValidationContext } from "@/lib/data/validation-context";
@@ -29,4 +25,3 @@ export async function checkedText(text: string, format: DocumentFormat): Promise
   if (result.tooLarge !== undefined) throw new DocumentRefused(`The body is too large: ${result.tooLarge}.`);
   throw new ValidationFailed(result.errors);
 }
-

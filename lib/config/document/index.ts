@@ -52,5 +52,10 @@ export {
   type ParseTextResult,
 } from "./parse-document-text";
 export { validateDocument, type ValidationContext, type ValidationResult } from "./validate-document";
-export { MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_VALUES, VALUES_PER_LIMIT, structureProblem } from "./structure-limits";
+export {
+  MAX_DOCUMENT_DEPTH,
+  MAX_DOCUMENT_VALUES,
+  VALUES_PER_LIMIT,
+  structureProblem,
+} from "./structure-limits";
 export { overrideDocSchema, type OverrideDoc } from "./override-schema";

@@ -58,7 +58,13 @@ function yamlProblem(text: string, maxValues: number): string | null {
     }
     // a scalar (plain, quoted), a flow collection or a block sequence item: each a node
     const first = token[0];
-    const value = token === SCALAR || first === '"' || first === "'" || token === "[" || token === "{" || (flow === 0 && token === "-");
+    const value =
+      token === SCALAR ||
+      first === '"' ||
+      first === "'" ||
+      token === "[" ||
+      token === "{" ||
+      (flow === 0 && token === "-");
     if (value && ++values > maxValues) return tooMany(lineAt(text, at), maxValues);
     if (token === SCALAR) {
       scalarNext = true;
@@ -105,7 +111,11 @@ function jsonProblem(text: string, maxValues: number): string | null {
       continue;
     }
     if (c === 32 || c === 10 || c === 13 || c === 9) continue;
-    const starts = c === 34 || c === 91 || c === 123 || (c !== 44 && c !== 58 && c !== 93 && c !== 125 && STARTS_VALUE.has(previous));
+    const starts =
+      c === 34 ||
+      c === 91 ||
+      c === 123 ||
+      (c !== 44 && c !== 58 && c !== 93 && c !== 125 && STARTS_VALUE.has(previous));
     if (starts && ++values > maxValues) return tooMany(lineAt(text, i), maxValues);
     previous = c;
     if (c === 34) inString = true;

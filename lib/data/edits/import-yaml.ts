@@ -86,7 +86,8 @@ export async function previewImport(principal: Principal, text: string): Promise
         const { before, after } = touched(scoped, valid.document);
         return { ok: true, changes, before: toYaml(before), after: toYaml(after) };
       } catch (error) {
-        if (error instanceof ValidationFailed) return { ok: false, errors: locateErrors(error.errors, positions) };
+        if (error instanceof ValidationFailed)
+          return { ok: false, errors: locateErrors(error.errors, positions) };
         throw error;
       }
     });
@@ -106,7 +107,8 @@ export async function applyImport(
     try {
       return await importConfig(principal, input);
     } catch (error) {
-      if (error instanceof ValidationFailed) throw new ValidationFailed(locateErrors(error.errors, positions));
+      if (error instanceof ValidationFailed)
+        throw new ValidationFailed(locateErrors(error.errors, positions));
       throw error;
     }
   });

@@ -40,7 +40,8 @@ describe("document errors located from the one parse", () => {
   });
 
   it("locates errors in JSON text too, keys with escapes included", () => {
-    const json = '{\n  "tenants": [\n    { "slug": "acme", "pl\\u0061n": 5,\n "limits": [1, {"a": [2]}] }\n  ]\n}';
+    const json =
+      '{\n  "tenants": [\n    { "slug": "acme", "pl\\u0061n": 5,\n "limits": [1, {"a": [2]}] }\n  ]\n}';
     const positions = positionsOf(json, "json");
     expect(locateErrors([{ path: "tenants[0].plan", message: "must be text" }], positions)[0]).toMatchObject({
       line: 3,

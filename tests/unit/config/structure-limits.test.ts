@@ -53,7 +53,9 @@ describe("document structure bounds", () => {
   it("counts JSON values too: a 2 MB array of 1,040,001 numbers is refused in a character scan", () => {
     const numbers = "[" + Array.from({ length: 1_040_001 }, (_, i) => String(i % 10)).join(",") + "]";
     const { value, ms } = timed(() => structureProblem(numbers, "json"));
-    expect(value).toBe("line 1: the document has more than 660000 values (scalars, keys and collections); split it");
+    expect(value).toBe(
+      "line 1: the document has more than 660000 values (scalars, keys and collections); split it",
+    );
     expect(ms).toBeLessThan(1_000);
     // keys, strings, literals and collections each count once; the bound is exact
     const items = (n: number): string => JSON.stringify({ a: Array.from({ length: n }, () => [true, "x"]) });

@@ -39,7 +39,11 @@ function inWorker(check: TextCheck): Promise<TextCheckResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(documentWorkerPath(), {
       workerData: check,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: WORKER_HEAP_MB,
+        maxYoungGenerationSizeMb: 32,
+        stackSizeMb: 4,
+      },
     });
     let settled = false;
     const settle = (outcome: () => void): void => {
@@ -66,7 +70,9 @@ function inWorker(check: TextCheck): Promise<TextCheckResult> {
       settle(() => reject(new DocumentRefused(`The body ${why}; split the document.`)));
     });
     worker.once("exit", (code) => {
-      settle(() => reject(new DocumentRefused(`The body could not be checked (the worker ended with ${code}).`)));
+      settle(() =>
+        reject(new DocumentRefused(`The body could not be checked (the worker ended with ${code}).`)),
+      );
     });
   });
 }
