@@ -8,6 +8,7 @@ export type ErrorCode =
   | "forbidden"
   | "not_found"
   | "conflict"
+  | "import_in_progress"
   | "payload_too_large"
   | "unsupported_media_type"
   | "validation_failed"
@@ -34,6 +35,7 @@ const STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  import_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
@@ -50,6 +52,8 @@ export class ApiError extends Error {
     message: string,
     readonly path?: string,
     readonly errors?: FieldError[],
+    /** seconds for a Retry-After header (a refusal that passes by itself) */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }

@@ -1,9 +1,9 @@
 import "server-only";
 import { Document, isPair, isScalar, isSeq, visit } from "yaml";
-import type { ConfigDocument } from "@/lib/config/document";
-import { locateErrors, parseDocumentText, structureProblem } from "@/lib/config/document";
+import type { ConfigDocument, SourcePositions } from "@/lib/config/document";
+import { locateErrors } from "@/lib/config/document";
+import { checkedText } from "@/lib/data/document-text";
 import { ValidationFailed } from "@/lib/data/errors";
-import { ApiError } from "@/lib/api/api-error";
 import { wantsYaml } from "@/lib/api/content-type";
 import { DOCUMENT_BODY_LIMIT, readBodyText, requireFormat } from "@/lib/api/read-body";
 
@@ -11,26 +11,25 @@ import { DOCUMENT_BODY_LIMIT, readBodyText, requireFormat } from "@/lib/api/read
 // an export in the format the client accepts.
 
 /**
- * The parsed, not yet validated, document; syntax errors are document errors (422), a
- * structure past its bounds (nesting, token count) is 413 naming the bound. The caller
- * authorizes first (lib/data/import-access.ts): only then is the body read and parsed.
+ * The parsed and validated document (lib/data/document-text.ts: in a worker past a few
+ * KiB); syntax and document errors are 422 with their lines, a structure past its bounds
+ * or past the worker's budget is 413 naming the body. The caller authorizes first
+ * (lib/data/import-access.ts): only then is the body read and parsed.
  */
-export async function readDocumentBody(request: Request): Promise<{ input: unknown; text: string }> {
+export async function readDocumentBody(
+  request: Request,
+): Promise<{ input: unknown; positions: SourcePositions }> {
   const format = requireFormat(request, ["json", "yaml"], null);
   const text = await readBodyText(request, DOCUMENT_BODY_LIMIT);
-  const problem = structureProblem(text, format);
-  if (problem !== null) throw new ApiError("payload_too_large", `The document is too large: ${problem}.`);
-  const parsed = parseDocumentText(text, format);
-  if (!parsed.ok) throw new ValidationFailed(locateErrors(text, parsed.errors));
-  return { input: parsed.input, text };
+  return checkedText(text, format);
 }
 
-/** Runs an import of `text`; its document errors come back with line and column. */
-export async function locatedIn<T>(text: string, work: () => Promise<T>): Promise<T> {
+/** Runs an import of the document; its errors come back with line and column. */
+export async function locatedIn<T>(positions: SourcePositions, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ValidationFailed) throw new ValidationFailed(locateErrors(text, error.errors));
+    if (error instanceof ValidationFailed) throw new ValidationFailed(locateErrors(error.errors, positions));
     throw error;
   }
 }

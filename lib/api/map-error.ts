@@ -10,6 +10,8 @@ import {
 } from "@/lib/data/errors";
 import { StoreUnavailableError } from "@/lib/data/counters-store";
 import { ApiError } from "@/lib/api/api-error";
+import { DocumentRefused } from "@/lib/config/document/worker/check-document";
+import { ImportInProgress } from "@/lib/config/document/worker/one-at-a-time";
 
 // DAL and library errors -> the docs/api.md answer. Anything not recognised is a 500 whose body
 // says only "internal error" and the request id: stack traces and SQL stay in the log.
@@ -23,6 +25,9 @@ export const DATABASE_UNAVAILABLE = "The database is unavailable; nothing was ch
 
 export function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
+  if (error instanceof ImportInProgress)
+    return new ApiError("import_in_progress", error.message, undefined, undefined, error.retryAfterSeconds);
+  if (error instanceof DocumentRefused) return new ApiError("payload_too_large", error.message, "body");
   if (error instanceof ValidationFailed) {
     const count = error.errors.length;
     return new ApiError(
@@ -69,8 +74,7 @@ export function errorResponse(error: unknown, requestId: string): Response {
       { status: 500, headers: { "x-request-id": requestId, "cache-control": "no-store" } },
     );
   }
-  return Response.json(known.body(), {
-    status: known.status,
-    headers: { "x-request-id": requestId, "cache-control": "no-store" },
-  });
+  const headers: Record<string, string> = { "x-request-id": requestId, "cache-control": "no-store" };
+  if (known.retryAfter !== undefined) headers["retry-after"] = String(known.retryAfter);
+  return Response.json(known.body(), { status: known.status, headers });
 }

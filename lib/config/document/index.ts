@@ -42,8 +42,20 @@ export {
   type LimitFieldName,
   type LimitFields,
 } from "./normalize-limit";
-export { locateErrors } from "./locate-errors";
-export { parseDocumentText, type DocumentFormat, type ParseTextResult } from "./parse-document-text";
+export { locateErrors, type SourcePositions } from "./source-positions";
+export { checkText, type TextCheck, type TextCheckResult } from "./check-text";
+export {
+  parseDocumentText,
+  parseText,
+  type DocumentFormat,
+  type ParsedText,
+  type ParseTextResult,
+} from "./parse-document-text";
 export { validateDocument, type ValidationContext, type ValidationResult } from "./validate-document";
-export { MAX_DOCUMENT_DEPTH, MAX_DOCUMENT_TOKENS, structureProblem } from "./structure-limits";
+export {
+  MAX_DOCUMENT_DEPTH,
+  MAX_DOCUMENT_VALUES,
+  VALUES_PER_LIMIT,
+  structureProblem,
+} from "./structure-limits";
 export { overrideDocSchema, type OverrideDoc } from "./override-schema";

@@ -1,15 +1,23 @@
 // Turns the text of an import (YAML or JSON, the same shape) into the plain value that
-// validateDocument checks. Syntax errors come back in the same error shape, at path "",
-// with the line so that the author can find them.
+// validateDocument checks, and the table of where each value is (source-positions.ts), both
+// from one parse. Syntax errors come back in the same error shape, at path "", with the
+// line so that the author can find them.
 
 import { LineCounter, parseDocument } from "yaml";
 
 import type { DocumentError } from "./document-error";
-import { structureProblem } from "./structure-limits";
+import { duplicateKeyErrors } from "./duplicate-keys";
+import { jsonOffsets } from "./json-positions";
+import { lineColumns, yamlPositions, type SourcePositions } from "./source-positions";
+import { MAX_DOCUMENT_VALUES, structureProblem } from "./structure-limits";
 
 export type DocumentFormat = "yaml" | "json";
 
 export type ParseTextResult = { ok: true; input: unknown } | { ok: false; errors: DocumentError[] };
+
+export type ParsedText =
+  | { ok: true; input: unknown; positions: SourcePositions }
+  | { ok: false; errors: DocumentError[]; tooLarge?: string };
 
 // yaml keeps aliases cheap, but a document made of nested aliases can still expand
 // enormously; no real config needs more than this.
@@ -21,25 +29,24 @@ function yamlMessage(code: string, message: string): string {
   return message.replace(/ at line \d+, column \d+:[\s\S]*$/, "");
 }
 
-function parseYaml(text: string): ParseTextResult {
+function parseYaml(text: string): ParsedText {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  if (document.errors.length > 0) {
+  // yaml's own uniqueKeys compares each key with every other: 60,000 keys took two minutes
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
+  const errors: DocumentError[] = document.errors.map((error) => {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
     return {
-      ok: false,
-      errors: document.errors.map((error) => {
-        const { line, col } = lineCounter.linePos(error.pos[0]);
-        return {
-          path: "",
-          message: `line ${line}: ${yamlMessage(error.code, error.message)} (column ${col})`,
-          line,
-          column: col,
-        };
-      }),
+      path: "",
+      message: `line ${line}: ${yamlMessage(error.code, error.message)} (column ${col})`,
+      line,
+      column: col,
     };
-  }
+  });
+  errors.push(...duplicateKeyErrors(document, lineCounter));
+  if (errors.length > 0) return { ok: false, errors };
   try {
-    return { ok: true, input: document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
+    const input: unknown = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    return { ok: true, input, positions: yamlPositions(document, lineCounter) };
   } catch (error) {
     return {
       ok: false,
@@ -52,33 +59,47 @@ function lineOf(text: string, position: number): number {
   return text.slice(0, position).split("\n").length;
 }
 
-// V8 names a position for some JSON errors only ("Unexpected token '}', "..." is not valid
-// JSON" has none); YAML reads JSON too, and its parser says where it stumbles.
-function jsonErrorLine(text: string, message: string): number | null {
+// V8 names a position for some errors only; the others quote ten characters either side of
+// it ("Unexpected token '}', ..."enants": [}" is not valid JSON"), which is found in the text.
+function errorPosition(text: string, message: string): number | null {
   const position = /at position (\d+)/.exec(message);
-  if (position) return lineOf(text, Number(position[1]));
-  const lineCounter = new LineCounter();
-  const error = parseDocument(text, { lineCounter, prettyErrors: false }).errors[0];
-  return error ? lineCounter.linePos(error.pos[0]).line : null;
+  if (position) return Number(position[1]);
+  const quoted = /, (\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(message);
+  const excerpt = quoted?.[2];
+  if (!excerpt) return null;
+  const start = text.indexOf(excerpt);
+  if (start < 0) return null;
+  if (quoted[1]) return start + 10;
+  const token = /^Unexpected token '(.)'/.exec(message)?.[1];
+  return token ? start + Math.max(0, excerpt.indexOf(token)) : start;
 }
 
-function parseJson(text: string): ParseTextResult {
+function parseJson(text: string): ParsedText {
+  let input: unknown;
   try {
-    return { ok: true, input: JSON.parse(text) as unknown };
+    input = JSON.parse(text) as unknown;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const line = jsonErrorLine(text, message);
+    const position = errorPosition(text, message);
     const plain = message
       .replace(/ in JSON at position \d+.*$/, "")
       .replace(/, .*is not valid JSON$/s, "")
       .replace(/ \(line \d+ column \d+\)$/, "");
-    return { ok: false, errors: [{ path: "", message: line === null ? plain : `line ${line}: ${plain}` }] };
+    const at = position === null ? "" : `line ${lineOf(text, position)}: `;
+    return { ok: false, errors: [{ path: "", message: `${at}${plain}` }] };
   }
+  return { ok: true, input, positions: lineColumns(text, jsonOffsets(text)) };
+}
+
+/** Bounded, then parsed once: the value and where each of its parts is. */
+export function parseText(text: string, format: DocumentFormat, maxValues = MAX_DOCUMENT_VALUES): ParsedText {
+  // bounded before parsing: a hostile nesting costs the parser seconds and a gigabyte
+  const problem = structureProblem(text, format, maxValues);
+  if (problem !== null) return { ok: false, errors: [{ path: "", message: problem }], tooLarge: problem };
+  return format === "yaml" ? parseYaml(text) : parseJson(text);
 }
 
 export function parseDocumentText(text: string, format: DocumentFormat): ParseTextResult {
-  // bounded before parsing: a hostile nesting costs the parser seconds and a gigabyte
-  const problem = structureProblem(text, format);
-  if (problem !== null) return { ok: false, errors: [{ path: "", message: problem }] };
-  return format === "yaml" ? parseYaml(text) : parseJson(text);
+  const parsed = parseText(text, format);
+  return parsed.ok ? { ok: true, input: parsed.input } : { ok: false, errors: parsed.errors };
 }

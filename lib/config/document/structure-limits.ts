@@ -1,7 +1,7 @@
 // Bounds on a document's structure, checked before it is parsed: the yaml package builds a
 // node per token and recurses per level, so a 2 MiB body of a million "[" took 15 s and
 // ~1 GB to parse, and a flat list of a million items 5 s. A config nests a handful of
-// levels and holds well under a million tokens; anything past these bounds is refused
+// levels and holds a bounded number of values; anything past these bounds is refused
 // with a sentence naming the problem, in time linear in the text (the JSON scan is a
 // character loop; YAML goes through yaml's own lexer, which stops at the first excess).
 
@@ -9,8 +9,19 @@ import { Lexer } from "yaml";
 
 /** Deepest nesting accepted (flow or block collections); real documents use about 6. */
 export const MAX_DOCUMENT_DEPTH = 32;
-/** Tokens (scalars, indicators, spaces) of a YAML document: about 2 MiB of dense config. */
-export const MAX_DOCUMENT_TOKENS = 1_000_000;
+/**
+ * Values (scalars, map keys included, and collections) one limit can take: its map and its
+ * 16 fields, each a key and a value. Limits are what a configuration is made of; tenants,
+ * routes and keys only carry them.
+ */
+export const VALUES_PER_LIMIT = 33;
+/**
+ * Most values of a document: the installation's cap on limits in all (SLUICE_MAX_LIMITS_TOTAL,
+ * 20,000 by default) with every field of every limit spelt out, 660,000. A document past it
+ * cannot be a valid configuration, whatever else it holds; a million was room for 30,000
+ * limits written out in full.
+ */
+export const MAX_DOCUMENT_VALUES = 20_000 * VALUES_PER_LIMIT;
 /** Indentation of a block line: deeper block nesting needs ever more indentation. */
 export const MAX_BLOCK_INDENT = 128;
 
@@ -25,17 +36,17 @@ function lineAt(text: string, position: number): number {
 const tooDeep = (line: number): string =>
   `line ${line}: the document nests deeper than ${MAX_DOCUMENT_DEPTH} levels`;
 
-function yamlProblem(text: string): string | null {
+const tooMany = (line: number, maxValues: number): string =>
+  `line ${line}: the document has more than ${maxValues} values (scalars, keys and collections); split it`;
+
+function yamlProblem(text: string, maxValues: number): string | null {
   let position = 0;
-  let tokens = 0;
+  let values = 0;
   let flow = 0;
   let lineStart = true;
   let indicators = 0;
   let scalarNext = false;
   for (const token of new Lexer().lex(text)) {
-    if (++tokens > MAX_DOCUMENT_TOKENS) {
-      return `line ${lineAt(text, position)}: the document has more than ${MAX_DOCUMENT_TOKENS} tokens; split it`;
-    }
     const at = position;
     // control tokens (one character below 0x20 other than tab/newline) are not in the text
     const control = token.length === 1 && token < " " && token !== "\n" && token !== "\t";
@@ -45,6 +56,16 @@ function yamlProblem(text: string): string | null {
       lineStart = false;
       continue;
     }
+    // a scalar (plain, quoted), a flow collection or a block sequence item: each a node
+    const first = token[0];
+    const value =
+      token === SCALAR ||
+      first === '"' ||
+      first === "'" ||
+      token === "[" ||
+      token === "{" ||
+      (flow === 0 && token === "-");
+    if (value && ++values > maxValues) return tooMany(lineAt(text, at), maxValues);
     if (token === SCALAR) {
       scalarNext = true;
       continue;
@@ -69,16 +90,35 @@ function yamlProblem(text: string): string | null {
   return null;
 }
 
-function jsonProblem(text: string): string | null {
+// A value starts after "[", "{", ",", ":" or at the start; anything else (a number's next
+// digit, whitespace) continues or separates.
+const STARTS_VALUE = new Set([-1, 44, 58, 91, 123]);
+
+function jsonProblem(text: string, maxValues: number): string | null {
   let depth = 0;
+  let values = 0;
   let inString = false;
+  let previous = -1; // the last character outside strings that is not whitespace
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
       if (c === 92)
         i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
+      else if (c === 34) {
+        inString = false;
+        previous = c;
+      }
+      continue;
+    }
+    if (c === 32 || c === 10 || c === 13 || c === 9) continue;
+    const starts =
+      c === 34 ||
+      c === 91 ||
+      c === 123 ||
+      (c !== 44 && c !== 58 && c !== 93 && c !== 125 && STARTS_VALUE.has(previous));
+    if (starts && ++values > maxValues) return tooMany(lineAt(text, i), maxValues);
+    previous = c;
+    if (c === 34) inString = true;
     else if (c === 91 || c === 123) {
       if (++depth > MAX_DOCUMENT_DEPTH) return tooDeep(lineAt(text, i));
     } else if (c === 93 || c === 125) depth = Math.max(0, depth - 1);
@@ -87,6 +127,10 @@ function jsonProblem(text: string): string | null {
 }
 
 /** The first structural bound the text exceeds, as a sentence; null when within them all. */
-export function structureProblem(text: string, format: "yaml" | "json"): string | null {
-  return format === "yaml" ? yamlProblem(text) : jsonProblem(text);
+export function structureProblem(
+  text: string,
+  format: "yaml" | "json",
+  maxValues: number = MAX_DOCUMENT_VALUES,
+): string | null {
+  return format === "yaml" ? yamlProblem(text, maxValues) : jsonProblem(text, maxValues);
 }

@@ -3,13 +3,16 @@ import { isOperator, type Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/data/db";
 import {
   locateErrors,
-  parseDocumentText,
   validateDocument,
   type ConfigDocument,
   type DocumentError,
+  type SourcePositions,
 } from "@/lib/config/document";
+import { DocumentRefused } from "@/lib/config/document/worker/check-document";
+import { ImportInProgress, oneAtATime } from "@/lib/config/document/worker/one-at-a-time";
 import { canonicalPlan, canonicalRoute, canonicalTenant } from "@/lib/data/canonical";
-import { ValidationFailed } from "@/lib/data/errors";
+import { checkedText } from "@/lib/data/document-text";
+import { ConflictError, ValidationFailed } from "@/lib/data/errors";
 import { importConfig, type ConfigChangeItem } from "@/lib/data/import-config";
 import { assertMayImport } from "@/lib/data/import-access";
 import { readDocument } from "@/lib/data/read-document";
@@ -23,10 +26,24 @@ export type ImportPreview =
   | { ok: false; errors: DocumentError[] }
   | { ok: true; changes: ConfigChangeItem[]; before: string; after: string };
 
-function parse(text: string): unknown {
-  const parsed = parseDocumentText(text, "yaml");
-  if (!parsed.ok) throw new ValidationFailed(locateErrors(text, parsed.errors));
-  return parsed.input;
+// The document's text is checked once, in the document worker when it is large; a text
+// over the worker's budget is a document error, and a second import or preview while the
+// user's first runs is a conflict (the dashboard shows both as such).
+async function checked<T>(
+  principal: Principal,
+  text: string,
+  work: (input: unknown, positions: SourcePositions) => Promise<T>,
+): Promise<T> {
+  try {
+    return await oneAtATime(principal, async () => {
+      const { input, positions } = await checkedText(text, "yaml");
+      return work(input, positions);
+    });
+  } catch (error) {
+    if (error instanceof DocumentRefused) throw new ValidationFailed([{ path: "", message: error.message }]);
+    if (error instanceof ImportInProgress) throw new ConflictError(error.message);
+    throw error;
+  }
 }
 
 /** The current state of what `next` names, in the same canonical spelling. */
@@ -58,17 +75,25 @@ function touched(
 export async function previewImport(principal: Principal, text: string): Promise<ImportPreview> {
   assertMayImport(principal); // before parsing (import-access.ts)
   try {
-    const input = parse(text);
-    const { changes } = await importConfig(principal, input, { dryRun: true });
-    const current = await db().$transaction((tx) => readDocument(tx));
-    const valid = validateDocument(input, { plans: current.plans, routes: current.routes });
-    if (!valid.ok) return { ok: false, errors: locateErrors(text, valid.errors) };
-    // A member's preview must not show other tenants: its document can hold only its own.
-    const scoped = isOperator(principal) ? current : { tenants: current.tenants };
-    const { before, after } = touched(scoped, valid.document);
-    return { ok: true, changes, before: toYaml(before), after: toYaml(after) };
+    return await checked(principal, text, async (input, positions): Promise<ImportPreview> => {
+      try {
+        const { changes } = await importConfig(principal, input, { dryRun: true });
+        const current = await db().$transaction((tx) => readDocument(tx));
+        const valid = validateDocument(input, { plans: current.plans, routes: current.routes });
+        if (!valid.ok) return { ok: false, errors: locateErrors(valid.errors, positions) };
+        // A member's preview must not show other tenants: its document can hold only its own.
+        const scoped = isOperator(principal) ? current : { tenants: current.tenants };
+        const { before, after } = touched(scoped, valid.document);
+        return { ok: true, changes, before: toYaml(before), after: toYaml(after) };
+      } catch (error) {
+        if (error instanceof ValidationFailed)
+          return { ok: false, errors: locateErrors(error.errors, positions) };
+        throw error;
+      }
+    });
   } catch (error) {
-    if (error instanceof ValidationFailed) return { ok: false, errors: locateErrors(text, error.errors) };
+    // the check's own errors are already located
+    if (error instanceof ValidationFailed) return { ok: false, errors: error.errors };
     throw error;
   }
 }
@@ -78,10 +103,13 @@ export async function applyImport(
   text: string,
 ): Promise<{ configVersion: number | null; changes: ConfigChangeItem[] }> {
   assertMayImport(principal);
-  try {
-    return await importConfig(principal, parse(text));
-  } catch (error) {
-    if (error instanceof ValidationFailed) throw new ValidationFailed(locateErrors(text, error.errors));
-    throw error;
-  }
+  return checked(principal, text, async (input, positions) => {
+    try {
+      return await importConfig(principal, input);
+    } catch (error) {
+      if (error instanceof ValidationFailed)
+        throw new ValidationFailed(locateErrors(error.errors, positions));
+      throw error;
+    }
+  });
 }

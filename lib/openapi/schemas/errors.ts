@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   "forbidden",
   "not_found",
   "conflict",
+  "import_in_progress",
   "payload_too_large",
   "unsupported_media_type",
   "validation_failed",
@@ -58,7 +59,9 @@ export const ERRORS = {
   401: error("unauthorized: no or an unknown bearer token / session."),
   403: error("forbidden: the caller's role or tenants do not allow this."),
   404: error("not_found: no such object, or one the caller may not see."),
-  409: error("conflict: the name is taken."),
+  409: error(
+    "conflict: the name is taken; import_in_progress: this caller's import or preview is already running (Retry-After).",
+  ),
   413: error("payload_too_large: the body (or document structure) is over its bound."),
   415: error("unsupported_media_type: send application/json (or application/yaml where allowed)."),
   422: error("validation_failed: the document has errors, all listed in `errors`; nothing was changed."),

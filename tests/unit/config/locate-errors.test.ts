@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { locateErrors, parseDocumentText } from "@/lib/config/document";
+import { locateErrors, parseDocumentText, parseText, type SourcePositions } from "@/lib/config/document";
 
 const text = [
   "tenants:",
@@ -10,13 +10,22 @@ const text = [
   "",
 ].join("\n");
 
-describe("document errors located", () => {
+function positionsOf(source: string, format: "yaml" | "json"): SourcePositions {
+  const parsed = parseText(source, format);
+  if (!parsed.ok) throw new Error("the text does not parse");
+  return parsed.positions;
+}
+
+describe("document errors located from the one parse", () => {
   it("puts a path's error at its node, and a missing field at the nearest enclosing node", () => {
-    const [value, missing, whole] = locateErrors(text, [
-      { path: "tenants[0].limits[0].limit", message: "must be positive" },
-      { path: "tenants[0].limits[0].window", message: "is required" },
-      { path: "", message: "no position" },
-    ]);
+    const [value, missing, whole] = locateErrors(
+      [
+        { path: "tenants[0].limits[0].limit", message: "must be positive" },
+        { path: "tenants[0].limits[0].window", message: "is required" },
+        { path: "", message: "no position" },
+      ],
+      positionsOf(text, "yaml"),
+    );
     expect(value).toMatchObject({ line: 5, column: 27 });
     expect(missing).toMatchObject({ line: 5, column: 9 });
     expect(whole?.line).toBeUndefined();
@@ -30,10 +39,17 @@ describe("document errors located", () => {
     expect(parsed.errors[0]?.column).toBeGreaterThanOrEqual(1);
   });
 
-  it("locates errors in JSON text too", () => {
-    const json = '{\n  "tenants": [\n    { "slug": "acme", "plan": 5 }\n  ]\n}';
-    expect(locateErrors(json, [{ path: "tenants[0].plan", message: "must be text" }])[0]).toMatchObject({
+  it("locates errors in JSON text too, keys with escapes included", () => {
+    const json =
+      '{\n  "tenants": [\n    { "slug": "acme", "pl\\u0061n": 5,\n "limits": [1, {"a": [2]}] }\n  ]\n}';
+    const positions = positionsOf(json, "json");
+    expect(locateErrors([{ path: "tenants[0].plan", message: "must be text" }], positions)[0]).toMatchObject({
       line: 3,
+      column: 36,
+    });
+    expect(locateErrors([{ path: "tenants[0].limits[1].a[0]", message: "x" }], positions)[0]).toMatchObject({
+      line: 4,
+      column: 23,
     });
   });
 });

@@ -2,7 +2,12 @@
 // nesting or a huge flat list is refused quickly with a sentence naming the bound, and
 // ordinary documents, including a 5,000-route import, pass.
 import { describe, expect, it } from "vitest";
-import { MAX_DOCUMENT_DEPTH, parseDocumentText, structureProblem } from "@/lib/config/document";
+import {
+  MAX_DOCUMENT_DEPTH,
+  MAX_DOCUMENT_VALUES,
+  parseDocumentText,
+  structureProblem,
+} from "@/lib/config/document";
 
 function timed<T>(work: () => T): { value: T; ms: number } {
   const started = performance.now();
@@ -41,8 +46,22 @@ describe("document structure bounds", () => {
   it("refuses a flat list of a million items (5 s to parse) without parsing it", () => {
     const flat = "[" + "1,".repeat(1_000_000) + "1]";
     const { value, ms } = timed(() => structureProblem(flat, "yaml"));
-    expect(value).toMatch(/more than 1000000 tokens/);
+    expect(value).toMatch(/more than 660000 values/);
     expect(ms).toBeLessThan(3_000);
+  });
+
+  it("counts JSON values too: a 2 MB array of 1,040,001 numbers is refused in a character scan", () => {
+    const numbers = "[" + Array.from({ length: 1_040_001 }, (_, i) => String(i % 10)).join(",") + "]";
+    const { value, ms } = timed(() => structureProblem(numbers, "json"));
+    expect(value).toBe(
+      "line 1: the document has more than 660000 values (scalars, keys and collections); split it",
+    );
+    expect(ms).toBeLessThan(1_000);
+    // keys, strings, literals and collections each count once; the bound is exact
+    const items = (n: number): string => JSON.stringify({ a: Array.from({ length: n }, () => [true, "x"]) });
+    const fits = (MAX_DOCUMENT_VALUES - 3) / 3; // the map, "a", the array; then 3 per item
+    expect(structureProblem(items(fits), "json")).toBeNull();
+    expect(structureProblem(items(fits + 1), "json")).toMatch(/more than 660000 values/);
   });
 
   it("accepts nesting at the bound and a 5,000-route tenant", () => {

@@ -11,6 +11,7 @@ import { withAdmin } from "@/lib/api/with-admin";
 import { exportConfig } from "@/lib/data/export-config";
 import { importConfig } from "@/lib/data/import-config";
 import { assertMayImport } from "@/lib/data/import-access";
+import { oneAtATime } from "@/lib/config/document/worker/one-at-a-time";
 import { documentReplays } from "@/lib/replay/document-replays";
 
 export const GET = withAdmin(async ({ request, principal }) => {
@@ -21,10 +22,13 @@ export const GET = withAdmin(async ({ request, principal }) => {
 export const PUT = withAdmin(async ({ request, principal, requestId }) => {
   const query = parseQuery(request, ImportQuery);
   assertMayImport(principal); // before the body is read or parsed
-  const { input, text } = await readDocumentBody(request);
-  const result = await locatedIn(text, () =>
-    importConfig(principal, input, { prune: query.prune, dryRun: query.dryRun, requestId }),
-  );
-  if (!query.dryRun) return Response.json({ ...result, dryRun: false });
-  return Response.json({ ...result, dryRun: true, replay: await documentReplays(principal, input) });
+  // one import or preview per principal at a time (409 import_in_progress, Retry-After)
+  return oneAtATime(principal, async () => {
+    const { input, positions } = await readDocumentBody(request);
+    const result = await locatedIn(positions, () =>
+      importConfig(principal, input, { prune: query.prune, dryRun: query.dryRun, requestId }),
+    );
+    if (!query.dryRun) return Response.json({ ...result, dryRun: false });
+    return Response.json({ ...result, dryRun: true, replay: await documentReplays(principal, input) });
+  });
 });

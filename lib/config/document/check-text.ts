@@ -1,0 +1,31 @@
+// A document's text checked as a whole: bounded, parsed once, validated against the current
+// plans and routes, every error located from that one parse. Pure and synchronous: it runs
+// in the document worker (lib/config/document/worker/) for any body over a few KiB, inline
+// for small ones, with the same result.
+
+import type { DocumentError } from "./document-error";
+import { parseText, type DocumentFormat } from "./parse-document-text";
+import { locateErrors, type SourcePositions } from "./source-positions";
+import { validateDocument, type ValidationContext } from "./validate-document";
+
+export interface TextCheck {
+  text: string;
+  format: DocumentFormat;
+  context: ValidationContext;
+  /** the bound on values (structure-limits.ts), derived from the installation's caps */
+  maxValues: number;
+}
+
+export type TextCheckResult =
+  /** valid; the positions locate what the import's own checks still find */
+  | { ok: true; input: unknown; positions: SourcePositions }
+  /** a structure past its bounds: `tooLarge` names it (413) */
+  | { ok: false; errors: DocumentError[]; tooLarge?: string };
+
+export function checkText(check: TextCheck): TextCheckResult {
+  const parsed = parseText(check.text, check.format, check.maxValues);
+  if (!parsed.ok) return { ...parsed, errors: locateErrors(parsed.errors, new Map()) };
+  const valid = validateDocument(parsed.input, check.context);
+  if (!valid.ok) return { ok: false, errors: locateErrors(valid.errors, parsed.positions) };
+  return { ok: true, input: parsed.input, positions: parsed.positions };
+}

@@ -1,0 +1,89 @@
+import "server-only";
+import { Worker } from "node:worker_threads";
+import { checkText, type TextCheck, type TextCheckResult } from "@/lib/config/document/check-text";
+import { documentWorkerPath } from "./worker-path";
+
+// Documents over a few KiB are parsed and validated in a worker thread: a hostile one costs
+// seconds of CPU and hundreds of MB, which on the app's event loop held up every tenant's
+// dashboard and admin API, and past the heap cap aborted the process. A worker has its own
+// heap cap and a deadline; over either it is ended and the document refused, and the app
+// keeps answering. At most two run at once (the machine has two cores and the app
+// must keep one); more wait their turn.
+
+/** Bodies up to this are checked inline: a worker's start costs more than their parse. */
+export const INLINE_DOCUMENT_BYTES = 8 * 1024;
+/** The worker's V8 old-generation cap: a 2 MiB document of 660,000 values fits in it. */
+export const WORKER_HEAP_MB = 384;
+/** How long a worker may take (wall time, so a loaded machine counts against it too). */
+export const WORKER_DEADLINE_MS = 10_000;
+const MAX_RUNNING = 2;
+
+/** The document cost more than its worker may spend: refused, nothing changed. */
+export class DocumentRefused extends Error {
+  override name = "DocumentRefused";
+}
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function slot(): Promise<() => void> {
+  if (running >= MAX_RUNNING) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  return () => {
+    running--;
+    waiting.shift()?.();
+  };
+}
+
+function inWorker(check: TextCheck): Promise<TextCheckResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(documentWorkerPath(), {
+      workerData: check,
+      resourceLimits: {
+        maxOldGenerationSizeMb: WORKER_HEAP_MB,
+        maxYoungGenerationSizeMb: 32,
+        stackSizeMb: 4,
+      },
+    });
+    let settled = false;
+    const settle = (outcome: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      outcome();
+      void worker.terminate();
+    };
+    const deadline = setTimeout(() => {
+      settle(() =>
+        reject(
+          new DocumentRefused(
+            `The body took longer than ${WORKER_DEADLINE_MS / 1000} s to parse and check; split the document.`,
+          ),
+        ),
+      );
+    }, WORKER_DEADLINE_MS);
+    worker.once("message", (result: TextCheckResult) => settle(() => resolve(result)));
+    worker.once("error", (error: Error & { code?: string }) => {
+      const memory = error.code === "ERR_WORKER_OUT_OF_MEMORY";
+      if (!memory) console.error("[sluice] the document worker failed:", error);
+      const why = memory ? `needs more than ${WORKER_HEAP_MB} MB to parse and check` : "could not be checked";
+      settle(() => reject(new DocumentRefused(`The body ${why}; split the document.`)));
+    });
+    worker.once("exit", (code) => {
+      settle(() =>
+        reject(new DocumentRefused(`The body could not be checked (the worker ended with ${code}).`)),
+      );
+    });
+  });
+}
+
+/** checkText, in a worker for anything but a small body. */
+export async function checkDocument(check: TextCheck): Promise<TextCheckResult> {
+  if (Buffer.byteLength(check.text) <= INLINE_DOCUMENT_BYTES) return checkText(check);
+  const release = await slot();
+  try {
+    return await inWorker(check);
+  } finally {
+    release();
+  }
+}
