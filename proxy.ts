@@ -6,11 +6,22 @@ import {
   isApiPath,
   newNonce,
 } from "@/lib/http/security-headers";
+import { isMalformedPath, malformedPathBody, malformedPathPage } from "@/lib/http/malformed-path";
 
 // Security headers on every answer Next.js gives (issue 12): a nonce-based CSP on pages
 // (Next reads the nonce from the request's CSP header and puts it on its own scripts), and
 // nosniff, a referrer policy, no framing and HSTS (NEXTAUTH_URL https) everywhere; admin API
 // answers are never cached. Headers only: authorization stays in the DAL and route handlers.
+// A path that does not percent-decode is answered here with a 400 (lib/http/malformed-path.ts).
+
+function malformedPathAnswer(api: boolean): NextResponse {
+  return api
+    ? NextResponse.json(malformedPathBody, { status: 400 })
+    : new NextResponse(malformedPathPage, {
+        status: 400,
+        headers: { "content-type": "text/html; charset=utf-8" },
+      });
+}
 
 export function proxy(request: NextRequest): NextResponse {
   const settings = env();
@@ -24,7 +35,9 @@ export function proxy(request: NextRequest): NextResponse {
     requestHeaders.set("x-nonce", nonce);
     requestHeaders.set("content-security-policy", csp);
   }
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  const response = isMalformedPath(pathname)
+    ? malformedPathAnswer(isApiPath(pathname))
+    : NextResponse.next({ request: { headers: requestHeaders } });
   for (const [name, value] of Object.entries(commonSecurityHeaders(https))) response.headers.set(name, value);
   if (csp !== null) response.headers.set("content-security-policy", csp);
   if (pathname.startsWith("/api/admin/")) response.headers.set("cache-control", "no-store");

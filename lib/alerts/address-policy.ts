@@ -1,8 +1,12 @@
 import { BlockList, isIP } from "node:net";
+import { ipv6Words, wordsToV4 } from "@/lib/alerts/ipv6-words";
 
 // Which addresses a tenant's webhook may not reach: this server's loopback, link-local
 // (cloud metadata at 169.254.169.254), private, shared (CGNAT), unspecified, multicast and
-// reserved ranges, IPv4 and IPv6, IPv4-mapped IPv6 included. Pure; url-guard.ts resolves.
+// reserved ranges, IPv4 and IPv6. IPv6 forms that carry an IPv4 address (mapped, SIIT,
+// NAT64, 6to4) are judged by that IPv4 address, since that is where a packet ends up;
+// deprecated or network-chosen embeddings (IPv4-compatible, Teredo, local-use NAT64) are
+// refused outright. Pure; url-guard.ts resolves.
 
 const blocked = new BlockList();
 const V4: [string, number][] = [
@@ -22,9 +26,6 @@ const V4: [string, number][] = [
   ["240.0.0.0", 4],
 ];
 const V6: [string, number][] = [
-  ["::", 128],
-  ["::1", 128],
-  ["64:ff9b::", 96],
   ["100::", 64],
   ["2001:db8::", 32],
   ["fc00::", 7],
@@ -35,15 +36,26 @@ const V6: [string, number][] = [
 for (const [net, prefix] of V4) blocked.addSubnet(net, prefix, "ipv4");
 for (const [net, prefix] of V6) blocked.addSubnet(net, prefix, "ipv6");
 
-/** The IPv4 address inside an IPv4-mapped or -compatible IPv6 address, else null. */
-function embeddedV4(address: string): string | null {
-  const match = /^(?:0{0,4}:){0,5}(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (match?.[1]) return match[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex?.[1] || !hex[2]) return null;
-  const hi = parseInt(hex[1], 16);
-  const lo = parseInt(hex[2], 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+type Embedding = { refuse: true } | { refuse: false; v4: string } | null;
+
+const zero = (words: number[], from: number, to: number): boolean =>
+  words.slice(from, to).every((w) => w === 0);
+
+/** What an IPv6 address says about an IPv4 address inside it; null when it carries none. */
+function embedding(w: number[]): Embedding {
+  // ::/96: the unspecified address, ::1 and the deprecated IPv4-compatible ::a.b.c.d
+  if (zero(w, 0, 6)) return { refuse: true };
+  // ::ffff:a.b.c.d (mapped) and ::ffff:0:a.b.c.d (SIIT translated)
+  if (zero(w, 0, 5) && w[5] === 0xffff) return { refuse: false, v4: wordsToV4(w[6], w[7]) };
+  if (zero(w, 0, 4) && w[4] === 0xffff && w[5] === 0) return { refuse: false, v4: wordsToV4(w[6], w[7]) };
+  // 64:ff9b::/96, the well-known NAT64 prefix; 64:ff9b:1::/48 puts it where its network chose
+  if (w[0] === 0x64 && w[1] === 0xff9b && zero(w, 2, 6)) return { refuse: false, v4: wordsToV4(w[6], w[7]) };
+  if (w[0] === 0x64 && w[1] === 0xff9b && w[2] === 1) return { refuse: true };
+  // 2002::/16, 6to4: the relay sends to the IPv4 address in bits 16-47
+  if (w[0] === 0x2002) return { refuse: false, v4: wordsToV4(w[1], w[2]) };
+  // 2001::/32, Teredo (deprecated tunnelling): its server and client addresses are IPv4
+  if (w[0] === 0x2001 && w[1] === 0) return { refuse: true };
+  return null;
 }
 
 /** Whether a literal IP address is one a tenant may not reach. Not an IP: true (refuse). */
@@ -52,7 +64,7 @@ export function isPrivateAddress(address: string): boolean {
   const family = isIP(bare);
   if (family === 4) return blocked.check(bare, "ipv4");
   if (family !== 6) return true;
-  const v4 = embeddedV4(bare);
-  if (v4) return blocked.check(v4, "ipv4");
+  const inside = embedding(ipv6Words(bare));
+  if (inside) return inside.refuse || blocked.check(inside.v4, "ipv4");
   return blocked.check(bare, "ipv6");
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { isOperator, roleIn, type Principal } from "@/lib/auth/principal";
+import { hasRole, isOperator, roleIn, type Principal } from "@/lib/auth/principal";
+import { maskedUrl } from "@/lib/alerts/redaction";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "@/lib/data/db";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
@@ -45,6 +46,19 @@ export interface AuditPage {
   nextBefore: string | null;
 }
 
+/** An alert endpoint's URL can be its secret: below admin, its entries show scheme and host. */
+function visibleState(
+  principal: Principal,
+  tenantId: string | null,
+  action: string,
+  state: unknown,
+): unknown {
+  if (!action.startsWith("alert-endpoint.") || state === null || typeof state !== "object") return state;
+  if (isOperator(principal) || (tenantId !== null && hasRole(principal, tenantId, "admin"))) return state;
+  const url = (state as { url?: unknown }).url;
+  return typeof url === "string" ? { ...state, url: maskedUrl(url) } : state;
+}
+
 export async function listAudit(principal: Principal, query: AuditQuery): Promise<AuditPage> {
   return db().$transaction(async (tx) => {
     const where: Prisma.AuditEntryWhereInput = {};
@@ -72,8 +86,8 @@ export async function listAudit(principal: Principal, query: AuditQuery): Promis
         tenant: row.tenantId === null ? null : (slugOf.get(row.tenantId) ?? row.tenantId),
         action: row.action,
         target: { type: row.targetType, id: row.targetId },
-        before: row.before,
-        after: row.after,
+        before: visibleState(principal, row.tenantId, row.action, row.before),
+        after: visibleState(principal, row.tenantId, row.action, row.after),
         requestId: row.requestId,
         configVersion: row.configVersion,
       })),

@@ -5,14 +5,15 @@ import { newSecret, sha256Hex } from "@/lib/auth/secrets";
 import { hashPassword } from "@/lib/auth/password";
 import { normalizeEmail, runAccountChange } from "@/lib/data/account-change";
 import { DisplayName, LinkSecret, NewPassword } from "@/lib/data/auth/passwords";
-import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/data/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/data/errors";
 import { tenantFor } from "@/lib/data/tenant-access";
 import type { Tx } from "@/lib/data/tx";
 
 // Joining a tenant: an owner or admin invites an email with a role (never above their own);
 // the answer is a one-time link, the same whether or not an account has that email. Only
 // the person who opens the link acts: they set their own password for a new account, or,
-// signed in as that very email, accept. The link's secret is stored as SHA-256 only.
+// signed in as that very email, accept. Neither the page nor any answer tells whether the
+// email has an account. The link's secret is stored as SHA-256 only.
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -126,6 +127,10 @@ export interface InvitationView {
 }
 
 const INVALID = "This invitation link is not valid: it was used, revoked, has expired or was mistyped.";
+const NO_NEW_ACCOUNT =
+  "No account was created: this link is not valid (used, revoked, expired or mistyped), or its email " +
+  "cannot have a new account. If you already have an account with that email, sign in with it and open " +
+  "this link again.";
 
 async function usableInvitation(tx: Tx, secret: string) {
   const parsed = LinkSecret.safeParse(secret);
@@ -173,13 +178,13 @@ export async function acceptAsNewAccount(
   const principal: Principal = { kind: "system", label: "invitation link" };
   return runAccountChange(principal, async (tx, audit) => {
     const invitation = await usableInvitation(tx, secret);
-    if (!invitation) throw new NotFoundError(INVALID);
-    if (await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } })) {
-      throw new ConflictError(
-        `An account with ${invitation.email} already exists: sign in with it, then open this link again.`,
-        "email",
-      );
-    }
+    // An email that has an account fails exactly as a spent link does, and leaves the link
+    // usable: the answer must not tell the link's holder whether that account exists.
+    if (
+      !invitation ||
+      (await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } }))
+    )
+      throw new NotFoundError(NO_NEW_ACCOUNT);
     await spend(tx, invitation.id);
     const user = await tx.user.create({
       data: {

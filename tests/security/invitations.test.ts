@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/auth/secrets";
 import { checkCredentials } from "@/lib/data/auth/users";
 import { db } from "@/lib/data/db";
-import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/data/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/data/errors";
 import {
   acceptAsNewAccount,
   acceptAsSignedIn,
@@ -90,7 +90,7 @@ describe("the cross-tenant takeover of the issue", () => {
     // ...nor use the link to (re)set the existing account's password.
     await expect(
       acceptAsNewAccount(fromB.secret, { name: "x", password: "attacker-password" }),
-    ).rejects.toBeInstanceOf(ConflictError);
+    ).rejects.toBeInstanceOf(NotFoundError);
     const after = await db().user.findUniqueOrThrow({ where: { email } });
     expect(after.passwordHash).toBe(before.passwordHash);
     expect(await checkCredentials(email, "attacker-password")).toBeNull();
@@ -107,6 +107,31 @@ describe("the cross-tenant takeover of the issue", () => {
       { tenantId: bId, role: "admin" },
       { tenantId: aId, role: "viewer" },
     ]);
+  });
+});
+
+describe("no account-existence oracle", () => {
+  it("creating an account for an email that has one fails exactly as a spent link does, and the link stays usable", async () => {
+    const existing = await makeUser(`${a}-oracle@x.test`, "oracle-password-123");
+    const toExisting = await createInvitation(adminA, a, { email: existing.email, role: "viewer" });
+    const spent = await createInvitation(adminA, a, { email: `${a}-spent@x.test`, role: "viewer" });
+    await acceptAsNewAccount(spent.secret, { name: "Spent", password });
+    const failure = async (secret: string) => {
+      const error: unknown = await acceptAsNewAccount(secret, { name: "x", password }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      if (!(error instanceof Error)) throw new Error("expected a failure");
+      return { name: error.name, message: error.message, keys: Object.keys(error).sort() };
+    };
+    const forExisting = await failure(toExisting.secret);
+    expect(forExisting).toEqual(await failure(spent.secret));
+    expect(forExisting.message).not.toContain(existing.email);
+    expect(forExisting.message).not.toMatch(/already exists/i);
+    // Nothing changed: the account keeps its password, and the person can still accept.
+    expect(await checkCredentials(existing.email, password)).toBeNull();
+    expect(await viewInvitation(toExisting.secret)).not.toBeNull();
+    await expect(acceptAsSignedIn(existing, toExisting.secret)).resolves.toEqual({ tenantSlug: a });
   });
 });
 

@@ -10,7 +10,8 @@ export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer"
 export const dynamic = "force-dynamic";
 
 // Opened by the invited person. New to Sluice: they choose their own name and password.
-// With an account already: they sign in as the invited email and accept.
+// With an account already: they sign in as the invited email and accept. Both ways are
+// always offered: the page never tells whether the email has an account.
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const [invitation, user] = await Promise.all([viewInvitation(token), currentUser()]);
@@ -62,7 +63,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
                 },
               ]}
             />
-            <h2>Already have an account with {invitation.email}</h2>
+            <h2>Already have an account with {invitation.email}?</h2>
             <p>
               <Link href={`/login?next=/invite/${token}`}>Sign in</Link>, and you come back here to accept.
             </p>

@@ -1,10 +1,12 @@
 import "server-only";
-import type { Principal } from "@/lib/auth/principal";
+import { hasRole, type Principal } from "@/lib/auth/principal";
+import { errorCategory } from "@/lib/alerts/redaction";
 import { db } from "@/lib/data/db";
 import { tenantFor } from "@/lib/data/tenant-access";
 
 // The delivery log of a tenant (viewers too): each webhook message, its state, attempts and
-// the last answer. Payloads are the tenant's own data; secrets never appear here.
+// the last answer. Payloads are the tenant's own data; secrets never appear here. Below
+// admin, an error shows only its kind (lib/alerts/redaction.ts): no resolved address.
 
 export interface DeliveryView {
   id: string;
@@ -26,6 +28,7 @@ export async function listAlertDeliveries(
   limit = 50,
 ): Promise<DeliveryView[]> {
   const tenant = await tenantFor(db(), principal, slug, "viewer");
+  const fullErrors = hasRole(principal, tenant.id, "admin");
   const [rows, rules, endpoints] = await Promise.all([
     db().alertDelivery.findMany({
       where: { tenantId: tenant.id },
@@ -45,7 +48,7 @@ export async function listAlertDeliveries(
     status: d.status,
     attempts: d.attempts,
     responseCode: d.responseCode,
-    lastError: d.lastError,
+    lastError: d.lastError === null || fullErrors ? d.lastError : errorCategory(d.lastError),
     createdAt: d.createdAt,
     deliveredAt: d.deliveredAt,
     nextAttemptAt: d.nextAttemptAt,

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { isOperator, type Principal } from "@/lib/auth/principal";
+import { hasRole, isOperator, type Principal } from "@/lib/auth/principal";
+import { maskedUrl } from "@/lib/alerts/redaction";
 import { literalPrivateHost } from "@/lib/alerts/url-guard";
 import { runTenantChange } from "@/lib/data/config-change";
 import { db } from "@/lib/data/db";
@@ -75,13 +76,15 @@ export async function createAlertEndpoint(
   return { endpoint: result, secret };
 }
 
+/** Below admin, each URL shows its scheme and host only: the rest can be the hook's secret. */
 export async function listAlertEndpoints(principal: Principal, slug: string): Promise<EndpointView[]> {
   const tenant = await tenantFor(db(), principal, slug, "viewer");
-  return db().alertEndpoint.findMany({
+  const rows = await db().alertEndpoint.findMany({
     where: { tenantId: tenant.id },
     select: VIEW,
     orderBy: { name: "asc" },
   });
+  return hasRole(principal, tenant.id, "admin") ? rows : rows.map((e) => ({ ...e, url: maskedUrl(e.url) }));
 }
 
 export async function disableAlertEndpoint(

@@ -8,7 +8,10 @@ export const AlertEndpointSchema = z
   .strictObject({
     id: z.string(),
     name: z.string(),
-    url: z.string(),
+    url: z.string().openapi({
+      description:
+        "the webhook URL; below the admin role only its scheme and host (https://hooks.slack.com/…)",
+    }),
     format: z.enum(["json", "slack"]),
     secretPrefix: z.string().openapi({ description: "the start of the signing secret, for recognising it" }),
     allowPrivate: z.boolean().openapi({ description: "an operator let it reach private networks" }),
@@ -57,7 +60,10 @@ export const AlertDeliverySchema = z
     status: z.enum(["pending", "delivered", "failed"]),
     attempts: z.number().int(),
     responseCode: z.number().int().nullable(),
-    lastError: z.string().nullable(),
+    lastError: z.string().nullable().openapi({
+      description:
+        "why the last attempt failed; below the admin role only its kind (refused: private address, answered 503...), never an address",
+    }),
     createdAt: isoTime,
     deliveredAt: isoTime.nullable(),
     nextAttemptAt: isoTime,
