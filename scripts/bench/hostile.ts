@@ -6,8 +6,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { createAdminToken } from "@/lib/data/tokens";
 import { importConfig } from "@/lib/data/import-config";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
+import { startChildLoad, type ChildLoad } from "./child-load";
 import type { Target } from "./report";
 
 const bench: Principal = { kind: "system", label: "bench" };
@@ -26,31 +25,9 @@ export async function prepareHostile(): Promise<HostileSetup> {
   return { viewer: viewer.token, operator: operator.token };
 }
 
-export interface HostileLoad {
-  /** stops sending, waits for what is in flight, and describes what was sent */
-  stop(): Promise<string>;
-}
-
-/**
- * Sends from its own process (hostile-load.ts): building and sending 2 MiB bodies here
- * would take turns with autocannon on this event loop and skew the very latencies measured.
- */
-export function startHostileLoad(appUrl: string, tokens: HostileSetup): HostileLoad {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "scripts/bench/hostile-load.ts", appUrl, tokens.viewer, tokens.operator],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  return {
-    async stop() {
-      const exited = once(child, "exit");
-      child.kill("SIGTERM");
-      await exited;
-      return output.trim();
-    },
-  };
+/** The hostile admin load, from its own process (hostile-load.ts, see child-load.ts). */
+export function startHostileLoad(appUrl: string, tokens: HostileSetup): ChildLoad {
+  return startChildLoad("scripts/bench/hostile-load.ts", [appUrl, tokens.viewer, tokens.operator]);
 }
 
 /** The goal: under the check timeout, with no failed request. */

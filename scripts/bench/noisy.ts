@@ -6,8 +6,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { createServiceToken } from "@/lib/data/tokens";
 import { importConfig } from "@/lib/data/import-config";
-import { spawn } from "node:child_process";
-import { once } from "node:events";
+import { startChildLoad, type ChildLoad } from "./child-load";
 import type { Target } from "./report";
 
 const bench: Principal = { kind: "system", label: "bench" };
@@ -20,28 +19,9 @@ export async function prepareNoisy(): Promise<string> {
   return token;
 }
 
-export interface Flood {
-  /** stops sending, waits for what is in flight, and describes what was sent and answered */
-  stop(): Promise<string>;
-}
-
-/** The flood, from its own process (noisy-load.ts), so its sending does not pace the measurement. */
-export function startFlood(appUrl: string, token: string, route: string): Flood {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "scripts/bench/noisy-load.ts", appUrl, token, FLOOD_TENANT, route],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  return {
-    async stop() {
-      const exited = once(child, "exit");
-      child.kill("SIGTERM");
-      await exited;
-      return output.trim();
-    },
-  };
+/** The flood, from its own process (noisy-load.ts, see child-load.ts). */
+export function startFlood(appUrl: string, token: string, route: string): ChildLoad {
+  return startChildLoad("scripts/bench/noisy-load.ts", [appUrl, token, FLOOD_TENANT, route]);
 }
 
 /** The isolation goal: within 2x the quiet p99, and no failed request of the quiet caller. */
