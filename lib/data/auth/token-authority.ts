@@ -25,8 +25,7 @@ export interface TokenFacts {
 
 export type TokenAuthority =
   /** note: why it acts below the role written on it, when it does */
-  | { ok: true; role: Role | "operator"; note: string | null }
-  | { ok: false; reason: string };
+  { ok: true; role: Role | "operator"; note: string | null } | { ok: false; reason: string };
 
 const lower = (a: Role, b: Role): Role => (ROLE_RANK[a] <= ROLE_RANK[b] ? a : b);
 

@@ -12,12 +12,13 @@ import {
 
 // Overrides in an imported document (PUT /api/admin/config) obey what POST
 // /api/admin/overrides obeys: at most 100 in force or waiting per tenant and no two of the
-// same limit and target at once, refused naming overrides[i] with nothing changed; who made
+// same limit and target at once, refused (422) naming overrides[i] with nothing changed; who made
 // one is the importer, whatever the document says; a tenant's export carries its overrides,
 // so exporting and importing back changes nothing. Against the running app.
 
 const slug = uniqueSlug("ovr-imp");
 let admin = "";
+let mine: Doc["tenants"] = [];
 
 interface Listed {
   id: string;
@@ -42,8 +43,8 @@ async function listed(): Promise<Listed[]> {
   return reply.body.overrides;
 }
 
-const importOverrides = (overrides: unknown[], token = admin) =>
-  importJson({ overrides } as Doc, "", token);
+/** A tenant-scoped import holds its own tenant, as exported, beside the overrides. */
+const importOverrides = (overrides: unknown[]) => importJson({ tenants: mine, overrides } as Doc, "", admin);
 
 const pathsOf = (body: { errors?: { path: string }[]; error: { path?: string } }): string[] =>
   body.errors?.map((e) => e.path) ?? [body.error.path ?? ""];
@@ -52,13 +53,14 @@ beforeAll(async () => {
   const limit = { name: "per-ip", by: "subject", algorithm: "token_bucket", limit: 5, window: "1h" };
   await putTenants([{ slug, plan: await anyPlan(), limits: [limit] }]);
   admin = await createAdminToken({ name: "ovr importer", role: "admin", tenant: slug });
+  mine = (await exportJson(admin)).tenants;
 });
 
 describe("importing overrides", () => {
   it("refuses more than 100 in force or waiting for a tenant, naming the first past the cap", async () => {
     const many = Array.from({ length: 101 }, (_, i) => override(`s-${i}`));
     const reply = await importOverrides(many);
-    expect(reply.status).toBe(400);
+    expect(reply.status).toBe(422);
     expect(pathsOf(reply.body)).toEqual(["overrides[100].tenant"]);
     expect(await listed()).toEqual([]);
   });
@@ -67,17 +69,17 @@ describe("importing overrides", () => {
     const made = await call("POST", "/api/admin/overrides", { token: admin, body: override("held") });
     expect(made.status).toBe(201);
     const reply = await importOverrides(Array.from({ length: 100 }, (_, i) => override(`t-${i}`)));
-    expect(reply.status).toBe(400);
+    expect(reply.status).toBe(422);
     expect(pathsOf(reply.body)).toEqual(["overrides[99].tenant"]);
     expect((await listed()).map((o) => o.subject)).toEqual(["held"]);
   });
 
   it("refuses two of the same limit and target at once, in the document or against one held", async () => {
     const inDocument = await importOverrides([override("twice", 0, 2), override("twice", 1, 3)]);
-    expect(inDocument.status).toBe(400);
+    expect(inDocument.status).toBe(422);
     expect(pathsOf(inDocument.body)).toEqual(["overrides[1].startsAt"]);
     const againstHeld = await importOverrides([override("fresh"), override("held", 1, 3)]);
-    expect(againstHeld.status).toBe(400);
+    expect(againstHeld.status).toBe(422);
     expect(pathsOf(againstHeld.body)).toEqual(["overrides[1].startsAt"]);
     expect((await listed()).map((o) => o.subject)).toEqual(["held"]);
     // one after the other is no overlap
