@@ -49,12 +49,22 @@ export function TokenTable({
           t.name,
           t.kind === "service" ? "service (/api/check)" : "admin API",
           `${t.prefix}…`,
-          scope(t),
+          t.capped ? (
+            <span key="scope">
+              {scope(t)} <span className="badge state-overridden">{t.capped}</span>
+            </span>
+          ) : (
+            scope(t)
+          ),
           fmt(t.createdAt),
           fmt(t.lastUsedAt),
           t.revokedAt ? (
-            <span key="revoked" className="badge badge-danger">
-              revoked
+            <span key="revoked" className="badge badge-danger" data-testid="token-standing">
+              {t.revokedReason ? `revoked: ${t.revokedReason}` : "revoked"}
+            </span>
+          ) : t.ineffective ? (
+            <span key="ineffective" className="badge badge-danger" data-testid="token-standing">
+              {`ineffective: ${t.ineffective}`}
             </span>
           ) : (
             <ConfirmButton

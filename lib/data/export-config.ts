@@ -15,6 +15,10 @@ export async function exportConfig(principal: Principal): Promise<ConfigDocument
     const tenants = await tx.tenant.findMany({ select: { id: true } });
     const visible = tenants.filter((t) => roleIn(principal, t.id) !== null).map((t) => t.id);
     const document = await readDocument(tx, visible);
-    return { tenants: document.tenants ?? [] };
+    // its tenants' overrides too, so export then import changes nothing
+    return {
+      tenants: document.tenants ?? [],
+      ...(document.overrides ? { overrides: document.overrides } : {}),
+    };
   });
 }

@@ -4,6 +4,7 @@ import { hasRole, isOperator, ROLE_RANK, type Principal, type Role } from "@/lib
 import { db } from "@/lib/data/db";
 import { runTenantChange } from "@/lib/data/config-change";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/data/errors";
+import { revokeMakerTokens } from "@/lib/data/maker-tokens";
 import { tenantFor } from "@/lib/data/tenant-access";
 import type { Tx } from "@/lib/data/tx";
 import { safeText } from "@/lib/shared/safe-text";
@@ -11,6 +12,8 @@ import { safeText } from "@/lib/shared/safe-text";
 // Members and roles of one tenant. Admins manage members; nobody grants more than they
 // hold, nor touches someone who outranks them; a tenant always keeps an owner. New members
 // come only through invitations (lib/data/invitations.ts): no tenant role makes accounts.
+// A member's admin tokens act at most with the member's current role (token-authority.ts);
+// removing the member revokes them.
 
 export const ROLES = ["owner", "admin", "editor", "viewer"] as const;
 const roleSchema = z.enum(ROLES, { error: "must be owner, admin, editor or viewer" });
@@ -101,6 +104,7 @@ export async function removeMember(principal: Principal, tenantSlug: string, use
     if (member.role === "owner" && (await ownersLeft(tx, tenant.id, userId)) === 0 && !isOperator(principal))
       throw new ConflictError("A tenant needs at least one owner; make someone else owner first.");
     await tx.membership.delete({ where: { id: member.id } });
+    await revokeMakerTokens(tx, audit, tenant.id, userId, "maker removed");
     await audit({
       action: "member.remove",
       targetType: "member",

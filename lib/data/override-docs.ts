@@ -6,6 +6,7 @@ import type { Audit } from "@/lib/data/config-change";
 import { limitsNamed } from "@/lib/data/counter-specs";
 import { ValidationFailed } from "@/lib/data/errors";
 import { imposedBy } from "@/lib/data/imposed-limits";
+import { capAndOverlapErrors } from "@/lib/data/override-import-rules";
 import { MAX_OVERRIDE_MS } from "@/lib/data/override-input";
 import { effectiveEnd, OVERRIDE_SELECT, overrideView } from "@/lib/data/override-view";
 import type { Tx } from "@/lib/data/tx";
@@ -13,7 +14,8 @@ import type { Tx } from "@/lib/data/tx";
 // Overrides in the configuration document (docs/overrides.md): export writes those in force
 // or waiting with their times; import creates the ones it does not hold (by id), checked as
 // the API checks them except that a restored one may have started already. Ended ones are
-// not brought back; overrides a document leaves out are left as they are.
+// not brought back; overrides a document leaves out are left as they are. The cap and the
+// overlap rule are the API's (override-import-rules.ts); createdBy is always the importer.
 
 /** The overrides in force or waiting, for export (of these tenants only, when given). */
 export async function readOverrideDocs(
@@ -112,11 +114,12 @@ export async function importOverrides(
         });
     }
     errors.push(...problems);
-    return [doc];
+    return [{ doc, index: i }];
   });
+  if (errors.length === 0) errors.push(...(await capAndOverlapErrors(tx, wanted, ids, now)));
   if (errors.length > 0) throw new ValidationFailed(errors);
   const created: string[] = [];
-  for (const doc of wanted) {
+  for (const { doc } of wanted) {
     const row = await tx.override.create({
       data: {
         ...(doc.id ? { id: doc.id } : {}),
@@ -128,7 +131,9 @@ export async function importOverrides(
         startsAt: new Date(doc.startsAt),
         endsAt: new Date(doc.endsAt),
         reason: doc.reason,
-        createdBy: doc.createdBy ?? actorLabel(principal),
+        // who made it is who imports it: a document's createdBy is ignored, never believed
+        createdBy: actorLabel(principal),
+        createdById: principal.kind === "user" ? principal.id : null,
       },
       select: OVERRIDE_SELECT,
     });

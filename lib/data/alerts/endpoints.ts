@@ -12,7 +12,10 @@ import { CreateEndpointInput } from "@/lib/data/alerts/inputs";
 // Webhook endpoints of a tenant (admins and above): created with a signing secret shown
 // once, disabled (never deleted, so the delivery log keeps its target). Audited changes.
 
+/** Endpoints in use (not disabled): the cap a tenant meets in practice. */
 export const MAX_ENDPOINTS_PER_TENANT = 20;
+/** All endpoints, disabled ones included: they are kept for the delivery log, so bounded too. */
+export const MAX_ENDPOINTS_KEPT_PER_TENANT = 100;
 
 export interface EndpointView {
   id: string;
@@ -51,8 +54,16 @@ export async function createAlertEndpoint(
       throw new ForbiddenError("Only an operator can let an endpoint reach private networks.");
     if (!input.allowPrivate && literalPrivateHost(input.url))
       throw new ConflictError("url: a private, loopback or link-local host is not allowed", "url");
-    if ((await tx.alertEndpoint.count({ where: { tenantId: tenant.id } })) >= MAX_ENDPOINTS_PER_TENANT)
-      throw new ConflictError(`A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} alert endpoints.`);
+    // Disabling one frees its place: only enabled endpoints count toward the cap.
+    const enabled = await tx.alertEndpoint.count({ where: { tenantId: tenant.id, disabledAt: null } });
+    if (enabled >= MAX_ENDPOINTS_PER_TENANT)
+      throw new ConflictError(
+        `A tenant has at most ${MAX_ENDPOINTS_PER_TENANT} enabled alert endpoints; disable one first.`,
+      );
+    if ((await tx.alertEndpoint.count({ where: { tenantId: tenant.id } })) >= MAX_ENDPOINTS_KEPT_PER_TENANT)
+      throw new ConflictError(
+        `A tenant has at most ${MAX_ENDPOINTS_KEPT_PER_TENANT} alert endpoints, disabled ones included.`,
+      );
     if (
       await tx.alertEndpoint.findUnique({
         where: { tenantId_name: { tenantId: tenant.id, name: input.name } },

@@ -3,6 +3,7 @@ import { db } from "@/lib/data/db";
 import { env } from "@/lib/env";
 import type { Principal, Role } from "@/lib/auth/principal";
 import { sameDigest, sha256Hex } from "@/lib/auth/secrets";
+import { MAKER_SELECT, makerOf, tokenAuthority } from "@/lib/data/auth/token-authority";
 
 // Bearer credentials of the admin API (docs/api.md, Credentials): the bootstrap token from the
 // environment, or an admin token stored as its SHA-256. A service token is a known
@@ -44,16 +45,20 @@ export async function resolveBearer(token: string): Promise<BearerOutcome> {
       name: true,
       tenantId: true,
       role: true,
+      createdAt: true,
       revokedAt: true,
+      revokedReason: true,
       lastUsedAt: true,
       userId: true,
-      user: { select: { disabledAt: true } },
+      user: MAKER_SELECT,
     },
   });
-  // A token made by a user works only while that user's account is enabled.
-  if (row && row.revokedAt === null && !row.user?.disabledAt) {
+  if (row) {
+    // Read now, on every request: a maker's demotion, removal or disabling counts at once.
+    const authority = tokenAuthority({ ...row, maker: makerOf(row.user, row.tenantId) });
+    if (!authority.ok) return UNKNOWN;
     touchLastUsed(row.id, row.lastUsedAt);
-    return { ok: true, principal: adminTokenPrincipal(row) };
+    return { ok: true, principal: adminTokenPrincipal(row, authority.role) };
   }
   const service = await db().serviceToken.findUnique({ where: { hash }, select: { revokedAt: true } });
   if (service && service.revokedAt === null) {
@@ -66,20 +71,16 @@ export async function resolveBearer(token: string): Promise<BearerOutcome> {
   return UNKNOWN;
 }
 
-function adminTokenPrincipal(row: {
-  id: string;
-  name: string;
-  tenantId: string | null;
-  role: Role | null;
-  userId: string | null;
-}): Principal {
-  // A tenant token always has a role (the DAL writes both); default to the weakest if not.
+function adminTokenPrincipal(
+  row: { id: string; name: string; tenantId: string | null; userId: string | null },
+  role: Role | "operator",
+): Principal {
   return {
     kind: "admin-token",
     id: row.id,
     name: row.name,
     tenantId: row.tenantId,
-    role: row.tenantId === null ? null : (row.role ?? "viewer"),
+    role: row.tenantId === null || role === "operator" ? null : role,
     userId: row.userId,
   };
 }

@@ -1,5 +1,7 @@
 import "server-only";
 import { hasRole, isOperator, type Principal, type Role } from "@/lib/auth/principal";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { MAKER_SELECT, makerOf, tokenAuthority } from "@/lib/data/auth/token-authority";
 import { db } from "@/lib/data/db";
 import { tenantFor } from "@/lib/data/tenant-access";
 
@@ -17,6 +19,12 @@ export interface TokenRow {
   role: Role | "operator" | null;
   createdAt: Date;
   revokedAt: Date | null;
+  /** why Sluice revoked it (e.g. "maker removed"); null when revoked by hand or not revoked */
+  revokedReason: string | null;
+  /** admin tokens: why it does not work though not revoked (e.g. "maker disabled") */
+  ineffective: string | null;
+  /** admin tokens: why it acts below its role (e.g. "maker's role is now viewer: acts as viewer") */
+  capped: string | null;
   lastUsedAt: Date | null;
 }
 
@@ -41,7 +49,7 @@ export async function listTokens(principal: Principal, tenantSlug: string | null
     });
     const admins = await tx.adminToken.findMany({
       where: tenant ? { tenantId: tenant.id } : {},
-      include: { tenant: { select: { slug: true } } },
+      include: { tenant: { select: { slug: true } }, user: MAKER_SELECT },
       orderBy: { createdAt: "desc" },
     });
     return [
@@ -54,21 +62,36 @@ export async function listTokens(principal: Principal, tenantSlug: string | null
         role: null,
         createdAt: t.createdAt,
         revokedAt: t.revokedAt,
+        revokedReason: null,
+        ineffective: null,
+        capped: null,
         lastUsedAt: t.lastUsedAt,
       })),
-      ...admins.map((t): TokenRow => ({
-        id: t.id,
-        kind: "admin",
-        name: t.name,
-        prefix: t.prefix,
-        tenants: t.tenant ? [t.tenant.slug] : null,
-        role: t.role ?? "operator",
-        createdAt: t.createdAt,
-        revokedAt: t.revokedAt,
-        lastUsedAt: t.lastUsedAt,
-      })),
+      ...admins.map(adminRow),
     ];
   });
+}
+
+type AdminTokenWithMaker = Prisma.AdminTokenGetPayload<{
+  include: { tenant: { select: { slug: true } }; user: typeof MAKER_SELECT };
+}>;
+
+function adminRow(t: AdminTokenWithMaker): TokenRow {
+  const authority = tokenAuthority({ ...t, maker: makerOf(t.user, t.tenantId) });
+  return {
+    id: t.id,
+    kind: "admin",
+    name: t.name,
+    prefix: t.prefix,
+    tenants: t.tenant ? [t.tenant.slug] : null,
+    role: t.role ?? "operator",
+    createdAt: t.createdAt,
+    revokedAt: t.revokedAt,
+    revokedReason: t.revokedReason,
+    ineffective: !authority.ok && !t.revokedAt ? authority.reason : null,
+    capped: authority.ok ? authority.note : null,
+    lastUsedAt: t.lastUsedAt,
+  };
 }
 
 /** May the principal manage this token? Only when it may see every tenant the token serves. */

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AdminToken" ADD COLUMN     "revokedReason" TEXT;
