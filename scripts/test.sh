@@ -70,7 +70,7 @@ export SLUICE_ALERT_EVAL_MS="${SLUICE_ALERT_EVAL_MS:-1000}" SLUICE_ALERT_RETRY_B
 
 node --import tsx --import ./scripts/server-only-hook.mjs scripts/preflight.ts || exit 1
 npm run --silent db:migrate >/dev/null || die "Migrations failed."
-node --no-deprecation --import tsx --import ./scripts/server-only-hook.mjs prisma/seed.ts > "$REPORTS/seed.log" || die "Seeding failed; see $REPORTS/seed.log."
+node --no-deprecation --import tsx --import ./scripts/server-only-hook.mjs prisma/seed.ts --without-service-limits > "$REPORTS/seed.log" || die "Seeding failed; see $REPORTS/seed.log."
 
 # The totals are printed by teardown, after the servers stopped and the checks above ran.
 SUITES_RAN=1

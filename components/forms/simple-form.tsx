@@ -32,12 +32,15 @@ export function SimpleForm({
   submitLabel,
   inline = false,
   testId,
+  idPrefix = "f",
 }: {
   action: (input: Record<string, string | string[]>) => Promise<ActionResult<FormOutcome | null>>;
   fields: FieldSpec[];
   submitLabel: string;
   inline?: boolean;
   testId?: string;
+  /** for the element ids: needed when one page shows several forms with the same fields */
+  idPrefix?: string;
 }) {
   const router = useRouter();
   const [result, setResult] = useState<ActionResult<FormOutcome | null> | null>(null);
@@ -70,7 +73,7 @@ export function SimpleForm({
   return (
     <form onSubmit={onSubmit} className={inline ? "form-inline" : "form"} noValidate data-testid={testId}>
       {fields.map((field) => (
-        <Field key={field.name} field={field} error={errors[field.name]} />
+        <Field key={field.name} id={`${idPrefix}-${field.name}`} field={field} error={errors[field.name]} />
       ))}
       <div className="form-actions">
         <button type="submit" disabled={pending || !hydrated}>
@@ -101,8 +104,7 @@ export function SimpleForm({
   );
 }
 
-function Field({ field, error }: { field: FieldSpec; error: string | undefined }) {
-  const id = `f-${field.name}`;
+function Field({ id, field, error }: { id: string; field: FieldSpec; error: string | undefined }) {
   if (field.type === "hidden")
     return <input type="hidden" name={field.name} value={field.defaultValue ?? ""} />;
   const describedBy = error ? `${id}-error` : field.hint ? `${id}-hint` : undefined;

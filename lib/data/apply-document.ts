@@ -1,5 +1,6 @@
 import "server-only";
 import type { LimitDoc, PlanDoc, RouteDoc, TenantDoc } from "@/lib/config/document";
+import { resolveServiceLimit } from "@/lib/config/document/service-limit-schema";
 import { limitToRow } from "@/lib/data/limit-rows";
 import type { Tx } from "@/lib/data/tx";
 
@@ -16,7 +17,16 @@ async function createLimits(tx: Tx, attachment: Attachment, limits: readonly Lim
 }
 
 export async function writePlan(tx: Tx, plan: PlanDoc): Promise<void> {
-  const row = await tx.plan.upsert({ where: { name: plan.name }, create: { name: plan.name }, update: {} });
+  const service = resolveServiceLimit(plan.service);
+  const fields = {
+    serviceChecksPerSecond: service?.checksPerSecond ?? null,
+    serviceBurst: service?.burst ?? null,
+  };
+  const row = await tx.plan.upsert({
+    where: { name: plan.name },
+    create: { name: plan.name, ...fields },
+    update: fields,
+  });
   await tx.limit.deleteMany({ where: { planId: row.id } });
   await createLimits(tx, { planId: row.id }, plan.limits);
 }

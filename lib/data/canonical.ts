@@ -1,5 +1,6 @@
 import "server-only";
 import type { LimitDoc, PlanDoc, RouteDoc, TenantDoc } from "@/lib/config/document";
+import { resolveServiceLimit } from "@/lib/config/document/service-limit-schema";
 import { limitToRow, rowToLimit } from "@/lib/data/limit-rows";
 
 // One spelling of each part of a document (durations formatted, defaults filled), so an
@@ -27,7 +28,8 @@ export function canonicalRoute(route: RouteDoc): RouteDoc {
 }
 
 export function canonicalPlan(plan: PlanDoc): PlanDoc {
-  return { name: plan.name, limits: canonicalLimits(plan.limits) };
+  const service = resolveServiceLimit(plan.service);
+  return { name: plan.name, limits: canonicalLimits(plan.limits), ...(service ? { service } : {}) };
 }
 
 export function canonicalTenant(tenant: TenantDoc): TenantDoc {

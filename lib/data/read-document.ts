@@ -1,11 +1,24 @@
 import "server-only";
-import type { ConfigDocument, RouteDoc, TenantDoc } from "@/lib/config/document";
+import type { ConfigDocument, PlanDoc, RouteDoc, TenantDoc } from "@/lib/config/document";
 import type { IdMap } from "@/lib/config/compile";
 import type { Tx } from "@/lib/data/tx";
 import { rowsToLimits } from "@/lib/data/limit-rows";
 import { readOverrideDocs } from "@/lib/data/override-docs";
 
 const byName = <T extends { name: string }>(a: T, b: T): number => a.name.localeCompare(b.name);
+
+function serviceOf(plan: {
+  serviceChecksPerSecond: number | null;
+  serviceBurst: number | null;
+}): Pick<PlanDoc, "service"> {
+  if (plan.serviceChecksPerSecond === null) return {};
+  return {
+    service: {
+      checksPerSecond: plan.serviceChecksPerSecond,
+      burst: plan.serviceBurst ?? plan.serviceChecksPerSecond,
+    },
+  };
+}
 
 // The whole configuration as a document (export), read inside the caller's transaction so
 // the compiled snapshot matches exactly what the transaction wrote.
@@ -33,7 +46,12 @@ export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<Co
   });
   const overrides = await readOverrideDocs(tx, Date.now(), onlyTenantIds);
   return {
-    plans: plans.map((plan) => ({ name: plan.name, limits: rowsToLimits(plan.limits) })),
+    plans: plans.map((plan) => ({
+      name: plan.name,
+      limits: rowsToLimits(plan.limits),
+      // only when set: a plan without one reads as it always did
+      ...serviceOf(plan),
+    })),
     routes: globalRoutes.map(toRoute),
     tenants: tenants.map((tenant): TenantDoc => ({
       slug: tenant.slug,

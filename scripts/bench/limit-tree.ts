@@ -93,6 +93,7 @@ function tenantOf(keys: number): CompiledTenant {
     keyDefault: set,
     keys: Object.fromEntries(entries),
     keyNameById: Object.fromEntries(entries.map(([n, k]) => [k.id, n])),
+    service: null,
   };
 }
 

@@ -5,7 +5,11 @@ import { exportDocument } from "@/lib/data/queries/config-yaml";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { editorHref } from "@/components/limits/editor-href";
-import { createPlanAction, removePlanAction } from "@/app/(dashboard)/_actions/plan-actions";
+import {
+  createPlanAction,
+  removePlanAction,
+  setPlanServiceAction,
+} from "@/app/(dashboard)/_actions/plan-actions";
 import { addRouteAction, removeRouteAction } from "@/app/(dashboard)/_actions/route-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 import { deleteLimitAction } from "@/app/(dashboard)/_actions/limit-actions";
@@ -13,6 +17,7 @@ import { ConfigLimitTable } from "@/components/limits/config-limit-table";
 import { RouteFilter } from "@/components/limits/route-filter";
 import { RouteGroup } from "@/components/limits/route-group";
 import { SavedNotice } from "@/components/limits/saved-notice";
+import { serviceLimitText } from "@/components/plans/service-limit-text";
 
 export const metadata: Metadata = { title: "Plans & global routes" };
 
@@ -30,7 +35,8 @@ export default async function PlansPage() {
         <h2>Plans</h2>
         <p className="muted">
           Each plan on one line: open it to see and edit its limits. A tenant gets its plan&apos;s limits,
-          then its own overrides.
+          then its own overrides. A plan&apos;s service limit caps the checks each check front answers for
+          each of its tenants.
         </p>
         {(doc.plans ?? []).map((plan) => (
           <details className="group route-group" key={plan.name} data-testid={`plan-${plan.name}`}>
@@ -41,10 +47,35 @@ export default async function PlansPage() {
                 {users.get(plan.name)?.join(", ") ?? "no tenant"}
               </span>
             </summary>
+            <p data-testid={`plan-${plan.name}-service`}>Service limit: {serviceLimitText(plan.service)}</p>
             <ConfigLimitTable
               scope={{ kind: "plan", plan: plan.name }}
               limits={plan.limits}
               deleteAction={deleteLimitAction}
+            />
+            <SimpleForm
+              action={setPlanServiceAction}
+              inline
+              testId={`plan-${plan.name}-service-form`}
+              idPrefix={`plan-${plan.name}`}
+              submitLabel="Save service limit"
+              fields={[
+                { name: "name", label: "Plan", type: "hidden", defaultValue: plan.name },
+                {
+                  name: "checksPerSecond",
+                  label: "Service checks/s per check front",
+                  placeholder: "none",
+                  defaultValue: plan.service ? String(plan.service.checksPerSecond) : "",
+                  hint: "empty: no service limit",
+                },
+                {
+                  name: "burst",
+                  label: "Service burst",
+                  placeholder: "= checks/s",
+                  defaultValue: plan.service?.burst === undefined ? "" : String(plan.service.burst),
+                  hint: "at least 1,000",
+                },
+              ]}
             />
             <div className="row-actions">
               <Link href={editorHref("", { kind: "plan", plan: plan.name }, null)}>Add a limit</Link>

@@ -9,6 +9,8 @@ import {
   type TenantDoc,
 } from "@/lib/config/document";
 
+import { resolveServiceLimit } from "@/lib/config/document/service-limit-schema";
+
 import { compileLimit, type KeyIdOf } from "./compile-limit";
 import type { IdMap } from "./id-map";
 import {
@@ -71,6 +73,7 @@ function compileTenant(
     keyDefault: toLimitSet(tenantLimits),
     keys,
     keyNameById,
+    service: resolveServiceLimit(scope.plans.find((plan) => plan.name === tenant.plan)?.service),
   };
 }
 

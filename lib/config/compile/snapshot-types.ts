@@ -4,6 +4,7 @@
 // short arrays; nothing is merged or inherited at check time.
 
 import type { LimitFieldName, LimitLevel, TenantStatus } from "@/lib/config/document";
+import type { ServiceLimit } from "@/lib/config/document/service-limit-schema";
 import type { LimitBy, LimitRule } from "@/lib/shared/limit-types";
 
 export const SNAPSHOT_FORMAT = 1;
@@ -81,6 +82,12 @@ export interface CompiledTenant {
   keys: Record<string, CompiledKey>;
   /** key id -> key name */
   keyNameById: Record<string, string>;
+  /**
+   * The plan's service limit: checks a second one check front answers for this tenant,
+   * burst filled in; null: none. Snapshots compiled before it existed lack the field, so
+   * readers take it with `?? null`.
+   */
+  service: ServiceLimit | null;
   /**
    * In memory only, set by the config index while subject overrides apply: subject -> this
    * tenant with that subject's overrides applied (its `by: subject` limits changed).

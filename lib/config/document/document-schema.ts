@@ -7,13 +7,19 @@ import { z } from "zod";
 import { displayNameSchema, nameSchema, routePatternSchema } from "./field-schemas";
 import { limitSchema } from "./limit-schema";
 import { overrideDocSchema } from "./override-schema";
+import { serviceLimitSchema } from "./service-limit-schema";
 
 export const TENANT_STATUSES = ["active", "suspended"] as const;
 export type TenantStatus = (typeof TENANT_STATUSES)[number];
 
 const limitList = z.array(limitSchema).default([]);
 
-export const planSchema = z.strictObject({ name: nameSchema, limits: limitList });
+export const planSchema = z.strictObject({
+  name: nameSchema,
+  limits: limitList,
+  /** checks a second per check front for each tenant on the plan; left out: no service limit */
+  service: serviceLimitSchema.optional(),
+});
 
 export const routeSchema = z.strictObject({ pattern: routePatternSchema, limits: limitList });
 

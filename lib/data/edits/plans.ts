@@ -1,6 +1,7 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
-import { ConflictError } from "@/lib/data/errors";
+import type { ServiceLimitDoc } from "@/lib/config/document/service-limit-schema";
+import { ConflictError, NotFoundError } from "@/lib/data/errors";
 import type { ImportResult } from "@/lib/data/import-config";
 import { importGlobal, readGlobalDoc } from "@/lib/data/edits/document-edit";
 
@@ -17,4 +18,18 @@ export async function createPlan(principal: Principal, name: string): Promise<Im
 export async function removePlan(principal: Principal, name: string): Promise<ImportResult> {
   const { plans } = await readGlobalDoc(principal);
   return importGlobal(principal, { plans: plans.filter((p) => p.name !== name) });
+}
+
+/** Sets the plan's service limit (null: none), keeping its limits as they are. */
+export async function setPlanService(
+  principal: Principal,
+  name: string,
+  service: ServiceLimitDoc | null,
+): Promise<ImportResult> {
+  const { plans } = await readGlobalDoc(principal);
+  const plan = plans.find((p) => p.name === name);
+  if (!plan) throw new NotFoundError(`No plan named ${name}.`);
+  const { service: _previous, ...rest } = plan;
+  const next = service ? { ...rest, service } : rest;
+  return importGlobal(principal, { plans: plans.map((p) => (p === plan ? next : p)) });
 }

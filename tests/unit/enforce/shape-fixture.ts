@@ -44,6 +44,7 @@ export function shapeSnapshot(tenantId: string, limits = shapeLimits()): Snapsho
       mobile: { id: "K2", name: "mobile", limits: null },
     },
     keyNameById: { K1: "backend", K2: "mobile" },
+    service: null,
   };
   return {
     format: 1,

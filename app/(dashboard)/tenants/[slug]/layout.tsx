@@ -5,6 +5,7 @@ import { StatusBadge } from "@/components/tenants/status-badge";
 import { TenantTabs } from "@/components/tenants/tenant-tabs";
 import { RecentDegradedBanner } from "@/components/usage/recent-degraded-banner";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
+import { serviceLimitText } from "@/components/plans/service-limit-text";
 
 // The tenant is loaded through the DAL here and again by each page: a tenant that is not
 // the user's is a 404 for the whole subtree.
@@ -26,6 +27,9 @@ export default async function TenantLayout({
         </h1>
         <span>
           plan <strong>{tenant.plan}</strong>
+        </span>
+        <span className="muted" data-testid="tenant-service-limit">
+          Service limit: {serviceLimitText(tenant.scope.plans.find((p) => p.name === tenant.plan)?.service)}
         </span>
         <StatusBadge status={tenant.status} />
         <span className="muted">you: {tenant.role}</span>
