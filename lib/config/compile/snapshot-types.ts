@@ -76,8 +76,6 @@ export interface CompiledTenant {
   limits: LimitSet;
   /** checks with a key that declares no limits of its own */
   keyDefault: LimitSet;
-  /** the plan's service limit on each check front (absent in older snapshots: none) */
-  service?: { checksPerSecond: number; burst: number } | null;
   /** by key name: every key the IdMap knows, plus those the document names */
   keys: Record<string, CompiledKey>;
   /** key id -> key name */

@@ -1,5 +1,6 @@
 import "server-only";
 import { errorAnswer, type HttpAnswer } from "@/lib/enforce/http/answer";
+import type { ServiceLimit } from "@/lib/config/document/service-limit-schema";
 
 // Service limits: Sluice limiting its own callers. A tenant's plan may give it a rate of
 // checks per second on each check front (docs/configuration.md, `service`); a token bucket
@@ -7,11 +8,6 @@ import { errorAnswer, type HttpAnswer } from "@/lib/enforce/http/answer";
 // Per front, not across fronts: the limit protects each front's share, and a deployment of
 // N fronts behind a balancer serves a tenant up to N times the rate, as it serves N times
 // the checks. In memory only: no Redis call on the check path.
-
-export interface ServiceLimit {
-  checksPerSecond: number;
-  burst: number;
-}
 
 interface Bucket {
   tokens: number;
