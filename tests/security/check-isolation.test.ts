@@ -14,6 +14,7 @@ const CHECK_TIMEOUT_MS = 50;
 const slug = unique("iso");
 const bigSlug = unique("iso-big");
 let viewerToken = "";
+let operatorToken = "";
 
 function putConfig(body: string, token: string): Promise<{ status: number; text: string; ms: number }> {
   const started = performance.now();
@@ -46,6 +47,9 @@ beforeAll(async () => {
   ]);
   await waitForVersion(setup.version);
   viewerToken = await createAdminToken({ name: unique("viewer"), role: "viewer", tenant: slug });
+  // a second operator credential: one principal runs one import or preview at a time, so
+  // the bootstrap token's import would answer its own hostile document 409
+  operatorToken = await createAdminToken({ name: unique("operator"), role: "owner" });
 });
 
 afterAll(async () => {
@@ -91,7 +95,7 @@ describe("the control plane cannot slow checks", () => {
       const results = await Promise.all([
         putConfig(big, BOOTSTRAP),
         putConfig(HOSTILE, viewerToken),
-        putConfig(HOSTILE, BOOTSTRAP),
+        putConfig(HOSTILE, operatorToken),
         putConfig(HOSTILE, viewerToken),
       ]);
       loading = false;
