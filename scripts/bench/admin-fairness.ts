@@ -31,8 +31,16 @@ export interface AdminSetup {
 
 export async function prepareAdmin(): Promise<AdminSetup> {
   await importConfig(bench, { tenants: [{ slug: EDITOR_TENANT, plan: "bench" }] });
-  const reader = await createAdminToken(bench, { name: "bench-reader", role: "admin", tenant: PROBED_TENANT });
-  const editor = await createAdminToken(bench, { name: "bench-editor", role: "editor", tenant: EDITOR_TENANT });
+  const reader = await createAdminToken(bench, {
+    name: "bench-reader",
+    role: "admin",
+    tenant: PROBED_TENANT,
+  });
+  const editor = await createAdminToken(bench, {
+    name: "bench-editor",
+    role: "editor",
+    tenant: EDITOR_TENANT,
+  });
   return { reader: reader.token, editor: editor.token };
 }
 
@@ -48,7 +56,12 @@ function serverCpu(pid: number | undefined): number {
   return [pid, ...children.filter((child) => child > 0)].reduce((sum, p) => sum + cpuMicros(p), 0);
 }
 
-async function measure(app: App, token: string, log: (text: string) => void, name: string): Promise<Measured> {
+async function measure(
+  app: App,
+  token: string,
+  log: (text: string) => void,
+  name: string,
+): Promise<Measured> {
   const url = `${app.url}/api/admin/tenants/${PROBED_TENANT}/keys`;
   log(`${name}: warm-up 1 s, then ${SECONDS} s`);
   await fixedRateGet({ url, token, rate: RATE, seconds: 1, connections: CONNECTIONS });
