@@ -4,6 +4,7 @@
 // for small ones, with the same result.
 
 import type { DocumentError } from "./document-error";
+import type { ConfigDocument } from "./document-schema";
 import { parseText, type DocumentFormat } from "./parse-document-text";
 import { locateErrors, type SourcePositions } from "./source-positions";
 import { validateDocument, type ValidationContext } from "./validate-document";
@@ -17,8 +18,12 @@ export interface TextCheck {
 }
 
 export type TextCheckResult =
-  /** valid; the positions locate what the import's own checks still find */
-  | { ok: true; input: unknown; positions: SourcePositions }
+  /**
+   * valid against `context`: the document as validated (the import takes it without a second
+   * validation while the plans and routes are unchanged); the positions locate what the
+   * import's own checks still find
+   */
+  | { ok: true; input: unknown; document: ConfigDocument; positions: SourcePositions }
   /** a structure past its bounds: `tooLarge` names it (413) */
   | { ok: false; errors: DocumentError[]; tooLarge?: string };
 
@@ -27,5 +32,5 @@ export function checkText(check: TextCheck): TextCheckResult {
   if (!parsed.ok) return { ...parsed, errors: locateErrors(parsed.errors, new Map()) };
   const valid = validateDocument(parsed.input, check.context);
   if (!valid.ok) return { ok: false, errors: locateErrors(valid.errors, parsed.positions) };
-  return { ok: true, input: parsed.input, positions: parsed.positions };
+  return { ok: true, input: parsed.input, document: valid.document, positions: parsed.positions };
 }
