@@ -27,7 +27,8 @@ export async function locatedIn<T>(positions: SourcePositions, work: () => Promi
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ValidationFailed) throw new ValidationFailed(locateErrors(error.errors, positions));
+    if (error instanceof ValidationFailed)
+      throw new ValidationFailed(locateErrors(error.errors, positions), error.total);
     throw error;
   }
 }

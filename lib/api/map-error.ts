@@ -32,10 +32,11 @@ export function toApiError(error: unknown): ApiError | null {
     return new ApiError("import_in_progress", error.message, undefined, undefined, error.retryAfterSeconds);
   if (error instanceof DocumentRefused) return new ApiError("payload_too_large", error.message, "body");
   if (error instanceof ValidationFailed) {
-    const count = error.errors.length;
+    const count = error.total;
+    const listed = count > error.errors.length ? ` (the first ${error.errors.length} are listed)` : "";
     return new ApiError(
       "validation_failed",
-      `The document has ${count} error${count === 1 ? "" : "s"}; nothing was changed.`,
+      `The document has ${count} error${count === 1 ? "" : "s"}${listed}; nothing was changed.`,
       undefined,
       error.errors.map(({ path, message, line, column }) => ({ path, message, line, column })),
     );

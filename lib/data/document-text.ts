@@ -40,5 +40,5 @@ export async function checkedText(text: string, format: DocumentFormat): Promise
     return { input: result.input, positions: result.positions, checked };
   }
   if (result.tooLarge !== undefined) throw new DocumentRefused(`The body is too large: ${result.tooLarge}.`);
-  throw new ValidationFailed(result.errors);
+  throw new ValidationFailed(result.errors, result.total);
 }

@@ -12,8 +12,9 @@ import { readFileSync } from "node:fs";
 import { fixedRateGet } from "./admin-get-load";
 import type { App } from "./app-server";
 import { cpuMicros } from "./cpu";
-import type { Measured, Phase } from "./rounds";
-import type { Target } from "./report";
+import type { Measured, Phase, PhaseSummary } from "./rounds";
+import type { Row, Target } from "./report";
+import { phaseRow } from "./rows";
 
 const bench: Principal = { kind: "system", label: "bench" };
 const PROBED_TENANT = "bench";
@@ -115,4 +116,16 @@ export function adminTarget(ah: Measured, quiet: Measured): Target {
     value: `${ah.p99.toFixed(2)} ms, max ${ah.max?.toFixed(0) ?? "?"} ms (quiet (aq): p50 ${quiet.p50.toFixed(2)} ms, p99 ${quiet.p99.toFixed(2)} ms), ${ah.failures} errors`,
     ok: ah.p99 <= 200 && ah.failures === 0,
   };
+}
+
+/** The two rows (server µs: the front and the app process, per GET). */
+export function adminRows(get: (id: string) => PhaseSummary): Row[] {
+  return [
+    phaseRow(get("aq"), "(aq)", `GET /api/admin/tenants/{slug}/keys, ${RATE}/s fixed, ${CONNECTIONS} conn.`),
+    phaseRow(
+      get("ah"),
+      "(ah)",
+      "(aq) while another tenant's editor loops 2 MB documents (previews, imports)",
+    ),
+  ];
 }
