@@ -10,6 +10,7 @@ export type ErrorCode =
   | "conflict"
   | "import_in_progress"
   | "payload_too_large"
+  | "documents_busy"
   | "unsupported_media_type"
   | "validation_failed"
   | "store_unavailable"
@@ -37,6 +38,7 @@ const STATUS: Record<ErrorCode, number> = {
   conflict: 409,
   import_in_progress: 409,
   payload_too_large: 413,
+  documents_busy: 429,
   unsupported_media_type: 415,
   validation_failed: 422,
   store_unavailable: 503,

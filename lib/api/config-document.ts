@@ -2,7 +2,7 @@ import "server-only";
 import { Document, isPair, isScalar, isSeq, visit } from "yaml";
 import type { ConfigDocument, SourcePositions } from "@/lib/config/document";
 import { locateErrors } from "@/lib/config/document";
-import { checkedText } from "@/lib/data/document-text";
+import { checkedText, type CheckedText } from "@/lib/data/document-text";
 import { ValidationFailed } from "@/lib/data/errors";
 import { wantsYaml } from "@/lib/api/content-type";
 import { DOCUMENT_BODY_LIMIT, readBodyText, requireFormat } from "@/lib/api/read-body";
@@ -16,9 +16,7 @@ import { DOCUMENT_BODY_LIMIT, readBodyText, requireFormat } from "@/lib/api/read
  * or past the worker's budget is 413 naming the body. The caller authorizes first
  * (lib/data/import-access.ts): only then is the body read and parsed.
  */
-export async function readDocumentBody(
-  request: Request,
-): Promise<{ input: unknown; positions: SourcePositions }> {
+export async function readDocumentBody(request: Request): Promise<CheckedText> {
   const format = requireFormat(request, ["json", "yaml"], null);
   const text = await readBodyText(request, DOCUMENT_BODY_LIMIT);
   return checkedText(text, format);
@@ -29,7 +27,8 @@ export async function locatedIn<T>(positions: SourcePositions, work: () => Promi
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ValidationFailed) throw new ValidationFailed(locateErrors(error.errors, positions));
+    if (error instanceof ValidationFailed)
+      throw new ValidationFailed(locateErrors(error.errors, positions), error.total);
     throw error;
   }
 }

@@ -10,7 +10,7 @@ import {
 } from "@/lib/data/errors";
 import { StoreUnavailableError } from "@/lib/data/counters-store";
 import { ApiError } from "@/lib/api/api-error";
-import { DocumentRefused } from "@/lib/config/document/worker/check-document";
+import { DocumentRefused, DocumentsBusy } from "@/lib/config/document/worker/check-document";
 import { ImportInProgress } from "@/lib/config/document/worker/one-at-a-time";
 
 // DAL and library errors -> the docs/api.md answer. Anything not recognised is a 500 whose body
@@ -25,14 +25,18 @@ export const DATABASE_UNAVAILABLE = "The database is unavailable; nothing was ch
 
 export function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
+  // before ImportInProgress, which it extends
+  if (error instanceof DocumentsBusy)
+    return new ApiError("documents_busy", error.message, undefined, undefined, error.retryAfterSeconds);
   if (error instanceof ImportInProgress)
     return new ApiError("import_in_progress", error.message, undefined, undefined, error.retryAfterSeconds);
   if (error instanceof DocumentRefused) return new ApiError("payload_too_large", error.message, "body");
   if (error instanceof ValidationFailed) {
-    const count = error.errors.length;
+    const count = error.total;
+    const listed = count > error.errors.length ? ` (the first ${error.errors.length} are listed)` : "";
     return new ApiError(
       "validation_failed",
-      `The document has ${count} error${count === 1 ? "" : "s"}; nothing was changed.`,
+      `The document has ${count} error${count === 1 ? "" : "s"}${listed}; nothing was changed.`,
       undefined,
       error.errors.map(({ path, message, line, column }) => ({ path, message, line, column })),
     );

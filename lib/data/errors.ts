@@ -23,7 +23,11 @@ export class ConflictError extends Error {
 
 export class ValidationFailed extends Error {
   override name = "ValidationFailed";
-  constructor(readonly errors: DocumentError[]) {
+  /** `total`: the errors found, when only the first of them are listed */
+  constructor(
+    readonly errors: DocumentError[],
+    readonly total: number = errors.length,
+  ) {
     super(errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join("; "));
   }
 }

@@ -19,6 +19,7 @@ import { tenantFieldErrors } from "@/lib/data/tenant-field-rights";
 import { readDocument, readIdMap } from "@/lib/data/read-document";
 import { importOverrides } from "@/lib/data/override-docs";
 import type { Tx } from "@/lib/data/tx";
+import type { CheckedDocument } from "@/lib/data/document-text";
 
 export interface ConfigChangeItem {
   action: "create" | "update" | "delete";
@@ -38,6 +39,12 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** one more audit entry when something changed (a rollback names the version it restores) */
   note?: AuditInput;
+  /**
+   * `input` as already validated (the document worker) and the plans and routes it was
+   * validated against: taken as it is when those are unchanged, so a large document is not
+   * validated a second time on the app's event loop
+   */
+  checked?: CheckedDocument;
 }
 
 class DryRunRollback extends Error {
@@ -60,7 +67,8 @@ export async function importConfig(
       options.requestId ?? null,
       async (tx, audit) => {
         const current = await readDocument(tx);
-        const document = await validateFor(tx, principal, input, current, options.prune ?? false);
+        const checked = options.checked;
+        const document = await validateFor(tx, principal, input, current, options.prune ?? false, checked);
         outsideScope(document, scope);
         const changes = await applyDocument(tx, document, current, options.prune ?? false, audit);
         // after the tenants and keys they name exist; the whole document compiles their limits
@@ -106,8 +114,11 @@ async function validateFor(
   input: unknown,
   current: ConfigDocument,
   prune: boolean,
+  checked?: CheckedDocument,
 ): Promise<ConfigDocument> {
-  const result = validateDocument(input, { plans: current.plans, routes: current.routes });
+  const result = stillValid(checked, current)
+    ? { ok: true as const, document: checked.document }
+    : validateDocument(input, { plans: current.plans, routes: current.routes });
   if (!result.ok) {
     // Every error in one answer: keys the document names are checked even on a bad shape.
     const keys = await missingKeyErrors(tx, principal, readDocumentRefs(input));
@@ -121,6 +132,16 @@ async function validateFor(
   errors.push(...(await checkAgainstDatabase(tx, document, current, prune)));
   if (errors.length > 0) throw new ValidationFailed(errors);
   return document;
+}
+
+/** The document was validated against the plans and global routes the import writes over. */
+function stillValid(
+  checked: CheckedDocument | undefined,
+  current: ConfigDocument,
+): checked is CheckedDocument {
+  if (!checked) return false;
+  const { plans, routes } = checked.against;
+  return sameJson(plans ?? [], current.plans ?? []) && sameJson(routes ?? [], current.routes ?? []);
 }
 
 async function tenantScopeErrors(

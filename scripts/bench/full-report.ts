@@ -25,6 +25,11 @@ export interface ReportInput {
   /** (u0)/(u1): usage recording with and without the replay's subject series */
   recording: { rows: Row[]; target: Target } | null;
   noisy: (n: Measured, quiet: Measured) => Target;
+  /** (aq)/(ah): another tenant's admin GET, quiet and under a hostile editor */
+  admin: {
+    rows: (get: (id: string) => PhaseSummary) => Row[];
+    target: (ah: Measured, quiet: Measured) => Target;
+  };
 }
 
 const log = (text: string) => console.log(`[bench] ${text}`);
@@ -72,6 +77,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     row("(h)", "h", "(b½) while hostile YAML and 5,000-route imports are sent"),
     row("(nq)", "nq", "POST /api/check, 500/s fixed, 10 conn., a quiet caller"),
     row("(n)", "n", "(nq) while another tenant sends 4 loops of 1,000-check batches"),
+    ...input.admin.rows(get),
     ...localRows(get, await bytesPerIdentity()),
     row("(w1)", "w1", "POST /api/check, SLUICE_WORKERS=1"),
     row("(w2)", "w2", "POST /api/check, SLUICE_WORKERS=2 (node:cluster)"),
@@ -96,6 +102,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     ...issueTargets({ a, b, c, d, e, g, half }, BATCH),
     hostileTarget(h, half.p99),
     input.noisy(get("n").median, get("nq").median),
+    input.admin.target(get("ah").median, get("aq").median),
     ...localTargets(get("l").median, e, a),
     ...distinctTargets(get),
     ...mixTargets(get),

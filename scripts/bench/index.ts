@@ -10,7 +10,7 @@ import { startAppPair } from "./app-server";
 import { BASE_DIR, basePhases, interleave } from "./ab-base";
 import { loadPhases } from "./load-phase";
 import { fullReport } from "./full-report";
-import { runRounds, type Phase } from "./rounds";
+import { runRounds, type Phase, type PhaseSummary } from "./rounds";
 import { freePort, httpReady, startProcess, stopAll } from "./processes";
 import { startBenchRedis } from "./bench-redis";
 import { localPhases, seedLocal } from "./local-limits";
@@ -56,6 +56,8 @@ async function main(): Promise<void> {
   const hostileSetup = await prepareHostile();
   const { prepareNoisy, startFlood, noisyTarget } = await import("./noisy");
   const floodToken = await prepareNoisy();
+  const { prepareAdmin, adminPhases, adminRows, adminTarget } = await import("./admin-fairness");
+  const adminSetup = await prepareAdmin();
   const mixKeys = await (await import("./realistic-seed")).seedRealistic();
 
   const [barePort, peerPort] = [await freePort(), await freePort()];
@@ -207,6 +209,8 @@ async function main(): Promise<void> {
         };
       },
     },
+    // another tenant's admin GET, alone (aq) and under a hostile editor's documents (ah)
+    ...adminPhases(() => app, adminSetup, log),
     ...localPhases(appPhase, redisUrl),
     ...workerPhases({
       env: serverEnv,
@@ -239,6 +243,12 @@ async function main(): Promise<void> {
     }
     const [nq, n] = [summaries.get("nq"), summaries.get("n")];
     if (nq && n) printTargets([noisyTarget(n.median, nq.median)]);
+    const [aq, ah] = [summaries.get("aq"), summaries.get("ah")];
+    if (aq && ah) {
+      const rows = adminRows((id) => summaries.get(id) as PhaseSummary);
+      printTable(rows, rows[0] as Row);
+      printTargets([adminTarget(ah.median, aq.median)]);
+    }
     for (const [id, { median, serverCpu, redisCpu, clientCpu, requests }] of summaries)
       console.log(
         `${id}: ${Math.round(median.rps)} req/s, p50 ${median.p50} ms, p99 ${median.p99} ms, server ${(serverCpu / requests).toFixed(1)} µs/req, Redis ${(redisCpu / requests).toFixed(1)} µs/req, wrk ${(clientCpu / requests).toFixed(1)} µs/req, ${median.note}`,
@@ -257,6 +267,7 @@ async function main(): Promise<void> {
     batch: BATCH,
     recording,
     noisy: noisyTarget,
+    admin: { rows: adminRows, target: adminTarget },
   });
 }
 

@@ -63,7 +63,7 @@ export function registerConfigOperations(registry: OpenAPIRegistry): void {
         headers: ADMIN_HEADERS,
         content: { "application/json": { schema: ImportResultSchema } },
       },
-      ...errors(400, 401, 403, 404, 409, 413, 415, 422, 503),
+      ...errors(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
     },
   });
 }

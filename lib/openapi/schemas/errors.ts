@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   "conflict",
   "import_in_progress",
   "payload_too_large",
+  "documents_busy",
   "unsupported_media_type",
   "validation_failed",
   "store_unavailable",
@@ -63,6 +64,9 @@ export const ERRORS = {
     "conflict: the name is taken; import_in_progress: this caller's import or preview is already running (Retry-After).",
   ),
   413: error("payload_too_large: the body (or document structure) is over its bound."),
+  429: error(
+    "documents_busy: every document worker is busy and its queue full; nothing was changed (Retry-After).",
+  ),
   415: error("unsupported_media_type: send application/json (or application/yaml where allowed)."),
   422: error("validation_failed: the document has errors, all listed in `errors`; nothing was changed."),
   503: error("store_unavailable / database_unavailable: a store did not answer; nothing was changed."),

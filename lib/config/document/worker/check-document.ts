@@ -2,13 +2,16 @@ import "server-only";
 import { Worker } from "node:worker_threads";
 import { checkText, type TextCheck, type TextCheckResult } from "@/lib/config/document/check-text";
 import { documentWorkerPath } from "./worker-path";
+import { workerSlots } from "./worker-slots";
+
+export { DocumentsBusy } from "./worker-slots";
 
 // Documents over a few KiB are parsed and validated in a worker thread: a hostile one costs
 // seconds of CPU and hundreds of MB, which on the app's event loop held up every tenant's
 // dashboard and admin API, and past the heap cap aborted the process. A worker has its own
 // heap cap and a deadline; over either it is ended and the document refused, and the app
 // keeps answering. At most two run at once (the machine has two cores and the app
-// must keep one); more wait their turn.
+// must keep one); a bounded number more wait their turn, and past that one is refused.
 
 /** Bodies up to this are checked inline: a worker's start costs more than their parse. */
 export const INLINE_DOCUMENT_BYTES = 8 * 1024;
@@ -17,23 +20,15 @@ export const WORKER_HEAP_MB = 384;
 /** How long a worker may take (wall time, so a loaded machine counts against it too). */
 export const WORKER_DEADLINE_MS = 10_000;
 const MAX_RUNNING = 2;
+/** Documents that may wait for a worker; past this one is refused (DocumentsBusy, 429). */
+export const MAX_WAITING = 16;
 
 /** The document cost more than its worker may spend: refused, nothing changed. */
 export class DocumentRefused extends Error {
   override name = "DocumentRefused";
 }
 
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function slot(): Promise<() => void> {
-  if (running >= MAX_RUNNING) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  return () => {
-    running--;
-    waiting.shift()?.();
-  };
-}
+const slots = workerSlots(MAX_RUNNING, MAX_WAITING);
 
 function inWorker(check: TextCheck): Promise<TextCheckResult> {
   return new Promise((resolve, reject) => {
@@ -80,7 +75,7 @@ function inWorker(check: TextCheck): Promise<TextCheckResult> {
 /** checkText, in a worker for anything but a small body. */
 export async function checkDocument(check: TextCheck): Promise<TextCheckResult> {
   if (Buffer.byteLength(check.text) <= INLINE_DOCUMENT_BYTES) return checkText(check);
-  const release = await slot();
+  const release = await slots.acquire();
   try {
     return await inWorker(check);
   } finally {

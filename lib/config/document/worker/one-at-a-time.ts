@@ -12,8 +12,10 @@ export const IMPORT_RETRY_AFTER_SECONDS = 2;
 export class ImportInProgress extends Error {
   override name = "ImportInProgress";
   readonly retryAfterSeconds = IMPORT_RETRY_AFTER_SECONDS;
-  constructor() {
-    super("Another import or preview of this account or token is still running; retry when it has finished.");
+  constructor(
+    message = "Another import or preview of this account or token is still running; retry when it has finished.",
+  ) {
+    super(message);
   }
 }
 
