@@ -11,6 +11,7 @@ export type ErrorCode =
   | "import_in_progress"
   | "payload_too_large"
   | "documents_busy"
+  | "document_budget_spent"
   | "unsupported_media_type"
   | "validation_failed"
   | "store_unavailable"
@@ -39,6 +40,7 @@ const STATUS: Record<ErrorCode, number> = {
   import_in_progress: 409,
   payload_too_large: 413,
   documents_busy: 429,
+  document_budget_spent: 429,
   unsupported_media_type: 415,
   validation_failed: 422,
   store_unavailable: 503,

@@ -11,7 +11,7 @@ import {
 import { StoreUnavailableError } from "@/lib/data/counters-store";
 import { ApiError } from "@/lib/api/api-error";
 import { DocumentRefused, DocumentsBusy } from "@/lib/config/document/worker/check-document";
-import { ImportInProgress } from "@/lib/config/document/worker/one-at-a-time";
+import { DocumentBudgetSpent, ImportInProgress } from "@/lib/config/document/worker/one-at-a-time";
 
 // DAL and library errors -> the docs/api.md answer. Anything not recognised is a 500 whose body
 // says only "internal error" and the request id: stack traces and SQL stay in the log.
@@ -25,9 +25,17 @@ export const DATABASE_UNAVAILABLE = "The database is unavailable; nothing was ch
 
 export function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
-  // before ImportInProgress, which it extends
+  // before ImportInProgress, which it and DocumentBudgetSpent extend
   if (error instanceof DocumentsBusy)
     return new ApiError("documents_busy", error.message, undefined, undefined, error.retryAfterSeconds);
+  if (error instanceof DocumentBudgetSpent)
+    return new ApiError(
+      "document_budget_spent",
+      error.message,
+      undefined,
+      undefined,
+      error.retryAfterSeconds,
+    );
   if (error instanceof ImportInProgress)
     return new ApiError("import_in_progress", error.message, undefined, undefined, error.retryAfterSeconds);
   if (error instanceof DocumentRefused) return new ApiError("payload_too_large", error.message, "body");

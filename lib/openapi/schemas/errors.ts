@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "import_in_progress",
   "payload_too_large",
   "documents_busy",
+  "document_budget_spent",
   "unsupported_media_type",
   "validation_failed",
   "store_unavailable",
@@ -65,7 +66,7 @@ export const ERRORS = {
   ),
   413: error("payload_too_large: the body (or document structure) is over its bound."),
   429: error(
-    "documents_busy: every document worker is busy and its queue full; nothing was changed (Retry-After).",
+    "documents_busy: every document worker is busy and its queue full; document_budget_spent: this caller's imports and previews used its share of document time; nothing was changed (Retry-After).",
   ),
   415: error("unsupported_media_type: send application/json (or application/yaml where allowed)."),
   422: error("validation_failed: the document has errors, all listed in `errors`; nothing was changed."),
