@@ -32,12 +32,22 @@ afterAll(async () => {
 describe("a document validated in the worker", () => {
   it("is imported as validated while the plans and routes are unchanged", async () => {
     const { input, validated } = await documents();
-    const against = await readValidationContext();
-    const result = await importConfig(tester, input, {
-      dryRun: true,
-      checked: { document: validated, against },
-    });
-    expect(result.changes).toEqual([{ action: "create", target: "tenant", name: slug }]);
+    // other test files add plans at any time: an attempt whose context changed before the
+    // import read it is validated again by design, and is tried once more
+    for (let attempt = 1; ; attempt++) {
+      const against = await readValidationContext();
+      try {
+        const result = await importConfig(tester, input, {
+          dryRun: true,
+          checked: { document: validated, against },
+        });
+        expect(result.changes).toEqual([{ action: "create", target: "tenant", name: slug }]);
+        return;
+      } catch (error) {
+        const changed = JSON.stringify(await readValidationContext()) !== JSON.stringify(against);
+        if (!(error instanceof ValidationFailed) || !changed || attempt === 5) throw error;
+      }
+    }
   });
 
   it("is validated again when the plans changed since", async () => {
