@@ -28,18 +28,18 @@ test("sets a plan's service limit, refusing a burst below 1,000 under its field"
   await page.goto("/plans");
   const group = page.getByTestId(`plan-${plan}`);
   await group.locator("summary").click();
-  await expect(page.getByTestId(`plan-${plan}-service`)).toHaveText("Service limit: none");
-  const form = page.getByTestId(`plan-${plan}-service-form`);
+  await expect(page.getByTestId(`service-limit-${plan}`)).toHaveText("Service limit: none");
+  const form = page.getByTestId(`service-form-${plan}`);
   await form.getByLabel("Service checks/s per check front").fill("5000");
   await form.getByLabel("Service burst").fill("500");
   await form.getByRole("button", { name: "Save service limit" }).click();
   await expect(form.getByLabel("Service burst")).toHaveAttribute("aria-invalid", "true");
   await expect(form).toContainText("must be a whole number from 1,000 to 10,000,000");
-  await expect(page.getByTestId(`plan-${plan}-service`)).toHaveText("Service limit: none");
+  await expect(page.getByTestId(`service-limit-${plan}`)).toHaveText("Service limit: none");
 
   await form.getByLabel("Service burst").fill("10000");
   await form.getByRole("button", { name: "Save service limit" }).click();
-  await expect(page.getByTestId(`plan-${plan}-service`)).toHaveText(
+  await expect(page.getByTestId(`service-limit-${plan}`)).toHaveText(
     "Service limit: 5,000 checks/s per check front, burst 10,000",
   );
 });

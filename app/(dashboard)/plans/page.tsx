@@ -47,7 +47,7 @@ export default async function PlansPage() {
                 {users.get(plan.name)?.join(", ") ?? "no tenant"}
               </span>
             </summary>
-            <p data-testid={`plan-${plan.name}-service`}>Service limit: {serviceLimitText(plan.service)}</p>
+            <p data-testid={`service-limit-${plan.name}`}>Service limit: {serviceLimitText(plan.service)}</p>
             <ConfigLimitTable
               scope={{ kind: "plan", plan: plan.name }}
               limits={plan.limits}
@@ -56,7 +56,7 @@ export default async function PlansPage() {
             <SimpleForm
               action={setPlanServiceAction}
               inline
-              testId={`plan-${plan.name}-service-form`}
+              testId={`service-form-${plan.name}`}
               idPrefix={`plan-${plan.name}`}
               submitLabel="Save service limit"
               fields={[
