@@ -8,6 +8,8 @@ import { createAdminToken } from "@/lib/data/tokens";
 import { importConfig } from "@/lib/data/import-config";
 import { startChildLoad, type ChildLoad } from "./child-load";
 import type { Target } from "./report";
+import type { AppPhase } from "./ab-base";
+import type { Phase } from "./rounds";
 
 const bench: Principal = { kind: "system", label: "bench" };
 const BIG_TENANT = "bench-big";
@@ -28,6 +30,34 @@ export async function prepareHostile(): Promise<HostileSetup> {
 /** The hostile admin load, from its own process (hostile-load.ts, see child-load.ts). */
 export function startHostileLoad(appUrl: string, tokens: HostileSetup): ChildLoad {
   return startChildLoad("scripts/bench/hostile-load.ts", [appUrl, tokens.viewer, tokens.operator]);
+}
+
+export interface HostileContext {
+  appPhase: AppPhase;
+  appUrl: () => string;
+  setup: HostileSetup;
+  bodies: string[];
+  /** (b)'s req/s in this round: (h) runs at half of it */
+  peak: () => number;
+}
+
+/** (h): (b½)'s load while the hostile admin load runs. */
+export function hostilePhase(context: HostileContext): Phase {
+  return {
+    id: "h",
+    run: async () => {
+      const hostile = startHostileLoad(context.appUrl(), context.setup);
+      const rate = Math.round(context.peak() / 2);
+      // long enough to take in a whole import: parse, validation, writes, publish, swap
+      const seconds = Number(process.env.BENCH_HOSTILE_SECONDS ?? 15);
+      const name = "(h) half peak, hostile admin load";
+      const measured = await context.appPhase(name, "/api/check", context.bodies, rate, 10, seconds);
+      return {
+        ...measured,
+        note: `${measured.note}; max ${measured.max ?? "?"} ms; ${await hostile.stop()}`,
+      };
+    },
+  };
 }
 
 /** The issue's goal: under the check timeout, with no failed request. */

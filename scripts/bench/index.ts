@@ -27,8 +27,6 @@ const run = promisify(execFile);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const BATCH = 50;
-const QUIET_RATE = 500;
-const NOISY_SECONDS = Number(process.env.BENCH_NOISY_SECONDS ?? 8);
 // BENCH_PHASES=b,c: only those phases (while working on one; no targets, no (f)).
 const ONLY = process.env.BENCH_PHASES ? new Set(process.env.BENCH_PHASES.split(",")) : null;
 const HOOK = ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs"];
@@ -52,9 +50,9 @@ async function main(): Promise<void> {
   const { seedBench, ROUTE, ITEMS_PATTERN } = await import("./seed-bench");
   const setup = await seedBench(BATCH);
   await seedLocal();
-  const { prepareHostile, startHostileLoad } = await import("./hostile");
+  const { prepareHostile, hostilePhase } = await import("./hostile");
   const hostileSetup = await prepareHostile();
-  const { prepareNoisy, startFlood, noisyTarget } = await import("./noisy");
+  const { prepareNoisy, noisyPhases, noisyTarget } = await import("./noisy");
   const floodToken = await prepareNoisy();
   const { prepareAdmin, adminPhases, adminRows, adminTarget } = await import("./admin-fairness");
   const adminSetup = await prepareAdmin();
@@ -168,47 +166,15 @@ async function main(): Promise<void> {
       id: "half",
       run: () => appPhase("(b) at half its peak", "/api/check", checkBodies, Math.round(peak / 2), 10),
     },
-    {
-      id: "h",
-      run: async () => {
-        const hostile = startHostileLoad(app.url, hostileSetup);
-        const rate = Math.round(peak / 2);
-        // long enough to take in a whole import: parse, validation, writes, publish, swap
-        const seconds = Number(process.env.BENCH_HOSTILE_SECONDS ?? 15);
-        const name = "(h) half peak, hostile admin load";
-        const measured = await appPhase(name, "/api/check", checkBodies, rate, 10, seconds);
-        return {
-          ...measured,
-          note: `${measured.note}; max ${measured.max ?? "?"} ms; ${await hostile.stop()}`,
-        };
-      },
-    },
-    // The noisy neighbour: another caller's single checks at a modest fixed rate, alone (nq)
-    // and while one tenant floods the front with batches (n).
-    {
-      id: "nq",
-      run: () =>
-        appPhase(
-          "(nq) 500 checks/s of a quiet caller",
-          "/api/check",
-          checkBodies,
-          QUIET_RATE,
-          10,
-          NOISY_SECONDS,
-        ),
-    },
-    {
-      id: "n",
-      run: async () => {
-        const flood = startFlood(app.url, floodToken, ROUTE);
-        const name = "(n) (nq) while another tenant floods with batches";
-        const measured = await appPhase(name, "/api/check", checkBodies, QUIET_RATE, 10, NOISY_SECONDS);
-        return {
-          ...measured,
-          note: `${measured.note}; max ${measured.max ?? "?"} ms; ${await flood.stop()}`,
-        };
-      },
-    },
+    hostilePhase({
+      appPhase,
+      appUrl: () => app.url,
+      setup: hostileSetup,
+      bodies: checkBodies,
+      peak: () => peak,
+    }),
+    // another caller's single checks alone (nq) and under one tenant's batch flood (n)
+    ...noisyPhases({ appPhase, appUrl: () => app.url, floodToken, bodies: checkBodies, route: ROUTE }),
     // another tenant's admin GET, alone (aq) and under a hostile editor's documents (ah)
     ...adminPhases(() => app, adminSetup, log),
     ...localPhases(appPhase, redisUrl),

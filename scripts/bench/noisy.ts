@@ -8,6 +8,11 @@ import { createServiceToken } from "@/lib/data/tokens";
 import { importConfig } from "@/lib/data/import-config";
 import { startChildLoad, type ChildLoad } from "./child-load";
 import type { Target } from "./report";
+import type { AppPhase } from "./ab-base";
+import type { Phase } from "./rounds";
+
+const QUIET_RATE = 500;
+const NOISY_SECONDS = Number(process.env.BENCH_NOISY_SECONDS ?? 8);
 
 const bench: Principal = { kind: "system", label: "bench" };
 export const FLOOD_TENANT = "bench-flood";
@@ -22,6 +27,35 @@ export async function prepareNoisy(): Promise<string> {
 /** The flood, from its own process (noisy-load.ts, see child-load.ts). */
 export function startFlood(appUrl: string, token: string, route: string): ChildLoad {
   return startChildLoad("scripts/bench/noisy-load.ts", [appUrl, token, FLOOD_TENANT, route]);
+}
+
+export interface NoisyContext {
+  appPhase: AppPhase;
+  appUrl: () => string;
+  floodToken: string;
+  /** the quiet caller's check bodies */
+  bodies: string[];
+  route: string;
+}
+
+/** (nq): the quiet caller's checks at a fixed rate, 10 connections; (n): the same under the flood. */
+export function noisyPhases(context: NoisyContext): Phase[] {
+  const { appPhase, bodies } = context;
+  const quiet = (name: string) => appPhase(name, "/api/check", bodies, QUIET_RATE, 10, NOISY_SECONDS);
+  return [
+    { id: "nq", run: () => quiet("(nq) 500 checks/s of a quiet caller") },
+    {
+      id: "n",
+      run: async () => {
+        const flood = startFlood(context.appUrl(), context.floodToken, context.route);
+        const measured = await quiet("(n) (nq) while another tenant floods with batches");
+        return {
+          ...measured,
+          note: `${measured.note}; max ${measured.max ?? "?"} ms; ${await flood.stop()}`,
+        };
+      },
+    },
+  ];
 }
 
 /** The isolation goal: within 2x the quiet p99, and no failed request of the quiet caller. */
