@@ -20,6 +20,18 @@ function serviceOf(plan: {
   };
 }
 
+type PlanRow = Parameters<typeof serviceOf>[0] & { name: string; limits: Parameters<typeof rowsToLimits>[0] };
+
+/** A plan row as the document has it (the export, and what documents are validated against). */
+export function planDocOf(plan: PlanRow): PlanDoc {
+  return {
+    name: plan.name,
+    limits: rowsToLimits(plan.limits),
+    // only when set: a plan without one reads as it always did
+    ...serviceOf(plan),
+  };
+}
+
 // The whole configuration as a document (export), read inside the caller's transaction so
 // the compiled snapshot matches exactly what the transaction wrote.
 export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<ConfigDocument> {
@@ -46,12 +58,7 @@ export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<Co
   });
   const overrides = await readOverrideDocs(tx, Date.now(), onlyTenantIds);
   return {
-    plans: plans.map((plan) => ({
-      name: plan.name,
-      limits: rowsToLimits(plan.limits),
-      // only when set: a plan without one reads as it always did
-      ...serviceOf(plan),
-    })),
+    plans: plans.map(planDocOf),
     routes: globalRoutes.map(toRoute),
     tenants: tenants.map((tenant): TenantDoc => ({
       slug: tenant.slug,

@@ -2,6 +2,7 @@ import "server-only";
 import type { PlanDoc, RouteDoc } from "@/lib/config/document";
 import { db } from "@/lib/data/db";
 import { rowsToLimits } from "@/lib/data/limit-rows";
+import { planDocOf } from "@/lib/data/read-document";
 
 // The plans and global routes a document is validated against before its import (in the
 // document worker): the same as the import reads, without the tenants. They are the
@@ -15,7 +16,8 @@ export async function readValidationContext(): Promise<{ plans: PlanDoc[]; route
       orderBy: { pattern: "asc" },
     });
     return {
-      plans: plans.map((plan) => ({ name: plan.name, limits: rowsToLimits(plan.limits) })),
+      // as readDocument reads them, service limits included: the import compares the two
+      plans: plans.map(planDocOf),
       routes: routes.map((route) => ({ pattern: route.pattern, limits: rowsToLimits(route.limits) })),
     };
   });

@@ -4,12 +4,12 @@
 // Shown with an input naming a plan that does not exist and, as the worker's result, the
 // same tenant on a plan that does: the dry run succeeds only when the import took the latter.
 import { randomBytes } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfigDocument } from "@/lib/config/document";
 import { ValidationFailed } from "@/lib/data/errors";
 import { importConfig } from "@/lib/data/import-config";
 import { readValidationContext } from "@/lib/data/validation-context";
-import { closeClients, tester } from "../check/setup";
+import { addPlansAndRoutes, closeClients, tester } from "../check/setup";
 
 const tag = randomBytes(3).toString("hex");
 const slug = `checked-${tag}`;
@@ -24,6 +24,14 @@ async function documents(): Promise<{ input: unknown; validated: ConfigDocument;
     validated: { tenants: [{ ...tenant, plan }] },
   };
 }
+
+beforeAll(async () => {
+  // a plan with a service limit: the context the worker validated against must read it as
+  // the import does, or every document would be validated twice
+  await addPlansAndRoutes([
+    { name: `svc-${tag}`, service: { checksPerSecond: 5000, burst: 5000 }, limits: [] },
+  ]);
+});
 
 afterAll(async () => {
   await closeClients();
