@@ -1,12 +1,13 @@
 import "server-only";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/data/db";
 import { writeAudit, type AuditInput } from "@/lib/data/audit";
-import { compilePublished } from "@/lib/data/compile-published";
+import { compileChange } from "@/lib/data/compile-published";
+import { writeParts } from "@/lib/data/config-parts/part-store";
 import type { Tx } from "@/lib/data/tx";
 import { lockScope, type ChangeScope } from "@/lib/data/change-locks";
-import { publishConfig } from "@/lib/config/publish";
+import { publishParts } from "@/lib/config/publish";
+import { republishIfBehind } from "@/lib/config/reconcile";
 
 // Every configuration change goes through here: one transaction writes the change, its
 // audit entries and the next config version with its compiled snapshot. A change that
@@ -15,10 +16,10 @@ import { publishConfig } from "@/lib/config/publish";
 // Locks (change-locks.ts): the change's scope first (one tenant's lock, or the global one),
 // held for the whole change, so imports of different tenants run side by side. Only the
 // short last step, numbering the version and compiling the snapshot, takes the version
-// lock: the next number is then max + 1 with no other change between, and as PostgreSQL
-// reads committed data per statement, the snapshot compiled under that lock holds every
-// change committed before it (another tenant's too) plus this one. Versions so never
-// repeat or go backwards and no published snapshot drops a concurrent change.
+// lock: the next number is then max + 1 with no other change between. A version stores and
+// publishes only the parts that differ from the newest stored (compile-published.ts): the
+// named tenants' parts for a tenant change, every part compared for a global one. Parts are
+// compared under the version lock, so each version's parts are exact against the one before.
 
 export type Audit = (entry: AuditInput) => Promise<void>;
 export type { ChangeScope } from "@/lib/data/change-locks";
@@ -46,29 +47,28 @@ export async function runConfigChange<T>(
         entries.push(entry);
       };
       const result = await work(tx, audit);
-      if (entries.length === 0) return { result, published: null };
+      if (entries.length === 0) return { result, version: null, parts: [] };
       await tx.$executeRaw`select pg_advisory_xact_lock(${VERSION_LOCK}::bigint)`;
       const latest = await tx.configVersion.aggregate({ _max: { version: true } });
       const version = (latest._max.version ?? 0) + 1;
       for (const entry of entries)
         await writeAudit(tx, { principal, requestId, configVersion: version }, entry);
-      const { published, document } = await compilePublished(tx, version);
-      await tx.configVersion.create({
-        data: {
-          version,
-          snapshot: published as unknown as Prisma.InputJsonValue,
-          document: document as unknown as Prisma.InputJsonValue,
-        },
-      });
-      return { result, published };
+      const parts = await compileChange(tx, version, scope === "global" ? null : scope.tenants);
+      await tx.configVersion.create({ data: { version, partial: true } });
+      await writeParts(tx, version, parts);
+      return { result, version, parts };
     },
     { timeout: 30_000, maxWait: 10_000 },
   );
-  if (outcome.published) {
-    // Best effort: when Redis is down, every server's reconciler republishes from PostgreSQL.
-    await publishConfig(outcome.published).catch(() => false);
+  if (outcome.version !== null) {
+    // Best effort: when Redis is down, or missed this version, the healer republishes it
+    // from PostgreSQL (lib/config/reconcile.ts).
+    const parts = outcome.parts.map((part) => ({ scope: part.scope, json: part.compiled }));
+    await publishParts(outcome.version, parts)
+      .then((published) => (published === "needs-whole" ? republishIfBehind() : 0))
+      .catch(() => 0);
   }
-  return { result: outcome.result, configVersion: outcome.published?.version ?? null };
+  return { result: outcome.result, configVersion: outcome.version };
 }
 
 /** A change of the named tenants only (by slug): it waits on no other tenant's change. */
@@ -80,13 +80,5 @@ export function runTenantChange<T>(
 ): Promise<ChangeOutcome<T>> {
   return runConfigChange(principal, requestId, work, {
     tenants: typeof tenants === "string" ? [tenants] : tenants,
-  });
-}
-
-/** The newest version recorded in PostgreSQL, with its snapshot (for republishing). */
-export async function latestPublished(): Promise<{ version: number; snapshot: unknown } | null> {
-  return db().configVersion.findFirst({
-    orderBy: { version: "desc" },
-    select: { version: true, snapshot: true },
   });
 }

@@ -93,7 +93,7 @@ export async function listHistory(principal: Principal, query: HistoryQuery): Pr
     const kept = new Set(
       (
         await tx.configVersion.findMany({
-          where: { version: { in: numbers }, document: { not: Prisma.AnyNull } },
+          where: { version: { in: numbers }, OR: [{ partial: true }, { document: { not: Prisma.AnyNull } }] },
           select: { version: true },
         })
       ).map((v) => v.version),

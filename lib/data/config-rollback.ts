@@ -1,4 +1,5 @@
 import "server-only";
+import { documentAt } from "@/lib/data/config-versions";
 import { z } from "zod";
 import { isOperator, type Principal } from "@/lib/auth/principal";
 import { NAME_PATTERN, NAME_RULE, type ConfigDocument } from "@/lib/config/document";
@@ -31,11 +32,12 @@ export interface RollbackResult extends ImportResult {
 }
 
 async function keptDocument(version: number): Promise<ConfigDocument> {
-  const row = await db().configVersion.findUnique({ where: { version }, select: { document: true } });
-  if (!row) throw new NotFoundError(`No config version ${version}.`);
-  if (row.document === null)
+  const exists = await db().configVersion.findUnique({ where: { version }, select: { version: true } });
+  if (!exists) throw new NotFoundError(`No config version ${version}.`);
+  const document = await documentAt(version);
+  if (document === null)
     throw new NotFoundError(`Config version ${version} predates the history: its document was not kept.`);
-  return row.document as unknown as ConfigDocument;
+  return document;
 }
 
 export async function rollbackConfig(

@@ -1,4 +1,5 @@
 import "server-only";
+import { latestPublished } from "@/lib/data/config-versions";
 import { Cluster, type Redis } from "ioredis";
 import type { Snapshot } from "@/lib/config/compile";
 import type { PublishedConfig } from "@/lib/config/published";
@@ -28,25 +29,6 @@ export async function withStore<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw new StoreUnavailableError(error);
   }
-}
-
-let cachedPublished: PublishedConfig | null = null;
-
-/** The newest published version (snapshot and overrides); re-parsed only when the version moved. */
-export async function latestPublished(): Promise<PublishedConfig | null> {
-  const newest = await db().configVersion.findFirst({
-    orderBy: { version: "desc" },
-    select: { version: true },
-  });
-  if (!newest) return null;
-  if (cachedPublished?.version === newest.version) return cachedPublished;
-  const row = await db().configVersion.findUnique({
-    where: { version: newest.version },
-    select: { snapshot: true },
-  });
-  if (!row) return null;
-  cachedPublished = row.snapshot as unknown as PublishedConfig;
-  return cachedPublished;
 }
 
 /** The newest compiled snapshot as saved, without temporary overrides (snapshot-now.ts applies them). */
@@ -128,3 +110,5 @@ export async function countOrDropEntries(found: readonly EntryKeys[], drop: bool
   }
   return total;
 }
+
+export { latestPublished };

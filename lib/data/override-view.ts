@@ -93,9 +93,17 @@ export function overrideView(row: OverrideRow, now: number): OverrideView {
 }
 
 /** Every override not ended by `now`, as servers apply them (compile-published.ts). */
-export async function publishedOverrides(tx: Tx, now: number): Promise<PublishedOverride[]> {
+export async function publishedOverrides(
+  tx: Tx,
+  now: number,
+  onlyTenantIds?: string[],
+): Promise<PublishedOverride[]> {
   const rows = await tx.override.findMany({
-    where: { endsAt: { gt: new Date(now) }, OR: [{ endedAt: null }, { endedAt: { gt: new Date(now) } }] },
+    where: {
+      ...(onlyTenantIds ? { tenantId: { in: onlyTenantIds } } : {}),
+      endsAt: { gt: new Date(now) },
+      OR: [{ endedAt: null }, { endedAt: { gt: new Date(now) } }],
+    },
     select: OVERRIDE_SELECT,
     orderBy: [{ startsAt: "asc" }, { id: "asc" }],
   });

@@ -78,9 +78,10 @@ export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<Co
   };
 }
 
-/** Database ids of every tenant and live key, for the compiler. */
-export async function readIdMap(tx: Tx): Promise<IdMap> {
+/** Database ids of every tenant (or of these) and live key, for the compiler. */
+export async function readIdMap(tx: Tx, onlyTenantIds?: string[]): Promise<IdMap> {
   const tenants = await tx.tenant.findMany({
+    where: onlyTenantIds ? { id: { in: onlyTenantIds } } : undefined,
     select: { id: true, slug: true, apiKeys: { select: { id: true, name: true } } },
   });
   return {

@@ -1,20 +1,24 @@
 import "server-only";
-import { latestPublished } from "@/lib/data/config-change";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { latestPublished } from "@/lib/data/config-versions";
 import { configKeys } from "@/lib/shared/redis-keys";
 import type { RedisClient } from "@/lib/redis";
 import { ConfigHealer } from "@/lib/enforce/config-healer";
 import { countersResetChannel } from "@/lib/enforce/counter-signals";
-import { buildIndex, emptyIndex, parsePublished, type ConfigIndex } from "@/lib/enforce/config-index";
+import type { ConfigIndex } from "@/lib/enforce/config-index";
+import { readChanges, readHead, scanParts, type Position } from "@/lib/enforce/config-reader";
+import { ConfigState, stateOf } from "@/lib/enforce/config-state";
 
-// Each server's copy of the published configuration. It swaps in a new version on the
-// pub/sub message (fast path, well under 1 s) and also polls the version key every pollMs,
-// so a lost message costs at most one poll interval. When Redis holds no version or an older
-// one than this server already enforces (FLUSHALL, restart), the healer republishes from
+// Each server's copy of the published configuration (config-state.ts). On the pub/sub
+// message (fast path, well under 1 s), and on a poll every pollMs in case a message was
+// lost, it reads the parts published since the sequence it applied and applies them: a
+// change costs what it changed. A new epoch (Redis was given the whole again) or a log it
+// fell off of makes it read the whole, in chunks, into a fresh state it then swaps in, so
+// checks keep reading the old one meanwhile and never wait. When Redis holds nothing or
+// less than this server enforces (FLUSHALL, restart), the healer republishes from
 // PostgreSQL at once; a slower periodic heal catches a publish that failed while Redis was
-// down. Versions only move forward. Checks read `current` and never wait on any of this.
-// Temporary overrides start and end between versions: a timer set for the index's next
-// start or end rebuilds it from the same version then (listeners hear of it as of a new
-// version: every cache built on the old index is dropped).
+// down. Temporary overrides start and end between versions: a timer set for the next start
+// or end re-applies them to the tenants that have any.
 
 export interface HolderOptions {
   client: RedisClient;
@@ -28,14 +32,19 @@ export interface HolderOptions {
 const withinMs = (work: Promise<void>, ms: number): Promise<void> =>
   Promise.race([work, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
 
-export type VersionListener = (index: ConfigIndex) => void;
+/** The tenants a change touched, or null: possibly all (a global part, a whole load). */
+export type VersionListener = (index: ConfigIndex, touched: ReadonlySet<string> | null) => void;
 
 /** An admin reset (counters start again from zero) or Redis losing its data (what servers
  * still hold in memory, local limits' counts, is worth pushing back). */
 export type CountersResetCause = "admin" | "lost";
 
+/** Parts applied per turn of the event loop while a whole is read: a slice, never a stall. */
+const WHOLE_SLICE = 250;
+
 export class ConfigHolder {
-  current: ConfigIndex = emptyIndex();
+  private state = new ConfigState();
+  private position: Position = { epoch: "", seq: 0 };
   private readonly keys: ReturnType<typeof configKeys>;
   private readonly healer: ConfigHealer;
   private readonly listeners: VersionListener[] = [];
@@ -50,6 +59,11 @@ export class ConfigHolder {
     this.keys = configKeys(options.prefix);
     this.resetChannel = countersResetChannel(options.prefix);
     this.healer = new ConfigHealer(options.client, `${options.prefix}{sluice:config}:heal-lease`, 2_000);
+  }
+
+  /** What checks read: replaced (never mutated mid-change) by each change applied. */
+  get current(): ConfigIndex {
+    return this.state.current;
   }
 
   onVersion(listener: VersionListener): void {
@@ -102,25 +116,52 @@ export class ConfigHolder {
 
   private async readRedis(): Promise<void> {
     const { client } = this.options;
-    let version: number;
+    let reply: Awaited<ReturnType<typeof readChanges>>;
     try {
-      const text = await client.get(this.keys.version);
-      version = text === null ? 0 : Number(text);
-    } catch {
-      return; // Redis unreachable: keep enforcing what we hold
+      reply = await readChanges(client, this.keys, this.position);
+    } catch (error) {
+      // Redis unreachable (keep enforcing what we hold) or a malformed part (read the whole)
+      if (error instanceof SyntaxError || (error as Error).name === "ZodError") await this.loadWhole();
+      return;
     }
-    if (version < this.current.version || version === 0) {
+    if (reply.mode === "whole") return this.loadWhole();
+    if (reply.mode === "none" || reply.seq < this.position.seq || reply.mark < this.current.version) {
       // Redis lost its data (FLUSHALL, restart without persistence): counters went too.
       if (this.current.version > 0) this.countersReset("lost");
       void this.healer.heal();
       return;
     }
-    if (version === this.current.version) return;
+    if (reply.seq === this.position.seq) return;
+    const touched = this.state.apply(reply.changes, reply.mark, Date.now());
+    this.position = { epoch: reply.epoch, seq: reply.seq };
+    this.announce(touched, "redis");
+  }
+
+  /** Reads the whole into a fresh state, in slices, then swaps it in (checks read the old meanwhile). */
+  private async loadWhole(): Promise<void> {
+    const { client } = this.options;
     try {
-      const text = await client.get(this.keys.snapshot);
-      if (text !== null) this.swap(parsePublished(text), "redis");
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const head = await readHead(client, this.keys);
+        if (head === null) return;
+        const state = new ConfigState();
+        for await (const chunk of scanParts(client, this.keys)) {
+          for (let start = 0; start < chunk.length; start += WHOLE_SLICE) {
+            state.apply(chunk.slice(start, start + WHOLE_SLICE), head.mark, Date.now());
+            await nextTurn();
+          }
+        }
+        // what was published while scanning (HSCAN may have returned some parts stale)
+        const since = await readChanges(client, this.keys, head);
+        if (since.mode !== "parts") continue; // a new whole arrived meanwhile: read it again
+        state.apply(since.changes, since.mark, Date.now());
+        this.state = state;
+        this.position = { epoch: since.epoch, seq: since.seq };
+        this.announce(null, "redis, whole");
+        return;
+      }
     } catch (error) {
-      console.warn(`[sluice] could not load config version ${version}: ${(error as Error).message}`);
+      console.warn(`[sluice] could not load the configuration: ${(error as Error).message}`);
     }
   }
 
@@ -132,25 +173,23 @@ export class ConfigHolder {
   private async loadFromDatabase(): Promise<void> {
     try {
       const latest = await latestPublished();
-      if (latest) this.swap(parsePublished(latest.snapshot), "database");
+      if (latest && latest.version > this.current.version) {
+        this.state = stateOf(latest);
+        this.announce(null, "database");
+      }
     } catch (error) {
       console.warn(`[sluice] no config in Redis and PostgreSQL unreachable: ${(error as Error).message}`);
     }
   }
 
-  private swap(config: ReturnType<typeof parsePublished>, source: string): void {
-    if (config.version <= this.current.version) return;
-    console.log(`[sluice] enforcing config version ${config.version} (from ${source})`);
-    this.install(buildIndex(config));
-  }
-
-  private install(index: ConfigIndex): void {
-    this.current = index;
-    for (const listener of this.listeners) listener(index);
+  private announce(touched: ReadonlySet<string> | null, source: string): void {
+    const index = this.current;
+    console.log(`[sluice] enforcing config version ${index.version} (from ${source})`);
+    for (const listener of this.listeners) listener(index, touched);
     this.scheduleOverrides();
   }
 
-  /** Rebuilds the index at its next override start or end; a timer, so no check waits on it. */
+  /** Re-applies overrides at their next start or end; a timer, so no check waits on it. */
   private scheduleOverrides(): void {
     if (this.overrideTimer !== null) clearTimeout(this.overrideTimer);
     this.overrideTimer = null;
@@ -160,10 +199,11 @@ export class ConfigHolder {
     const delay = Math.min(Math.max(0, at - Date.now()), 86_400_000);
     this.overrideTimer = setTimeout(() => {
       this.overrideTimer = null;
-      const { published } = this.current;
-      // a timer fired a hair early rebuilds the same set and waits again for the rest
-      this.install(buildIndex(published, Date.now()));
-      console.log(`[sluice] overrides re-applied to config version ${published.version}`);
+      // a timer fired a hair early re-applies the same set and waits again for the rest
+      const touched = this.state.reapplyOverrides(Date.now());
+      console.log(`[sluice] overrides re-applied to config version ${this.current.version}`);
+      for (const listener of this.listeners) listener(this.current, touched);
+      this.scheduleOverrides();
     }, delay);
     this.overrideTimer.unref();
   }

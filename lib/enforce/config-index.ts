@@ -1,12 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import {
-  SNAPSHOT_FORMAT,
-  applyOverrides,
-  overridesAt,
-  type CompiledTenant,
-  type Snapshot,
-} from "@/lib/config/compile";
+import { SNAPSHOT_FORMAT, applyOverrides, overridesAt, type Snapshot } from "@/lib/config/compile";
 import type {
   PublishedConfig,
   PublishedKey,
@@ -14,8 +8,8 @@ import type {
   PublishedServiceToken,
 } from "@/lib/config/published";
 
-// One published version as the check path reads it: the config plus Maps built once per
-// version, so a check does a few Map lookups and nothing else.
+// One published version as the check path reads it: the config plus Maps kept up to date
+// change by change (config-state.ts), so a check does a few Map lookups and nothing else.
 
 export interface KeyRecord extends PublishedKey {
   /** the key's id (counter identity of `by: key` limits); null if the snapshot lacks it */
@@ -24,10 +18,8 @@ export interface KeyRecord extends PublishedKey {
 
 export interface ConfigIndex {
   version: number;
-  /** the published snapshot with the overrides in force when the index was built */
+  /** the published snapshot with the overrides in force applied (config-state.ts keeps it) */
   snapshot: Snapshot;
-  /** what it was built from: rebuilt from it at the next override start or end */
-  published: PublishedConfig;
   /** the next override start or end (epoch ms), or null */
   nextChangeAt: number | null;
   /** SHA-256 hex of an API key secret -> key */
@@ -56,38 +48,6 @@ export interface SnapshotAt {
 export function snapshotAt(config: PublishedConfig, now: number): SnapshotAt {
   const { active, nextChangeAt } = overridesAt(config.overrides ?? [], now);
   return { snapshot: applyOverrides(config.snapshot, active), active, nextChangeAt };
-}
-
-/** The index of a version as it stands at `now` (temporary overrides in force applied). */
-export function buildIndex(config: PublishedConfig, now: number = Date.now()): ConfigIndex {
-  const keysByHash = new Map<string, KeyRecord>();
-  const keysByName = new Map<string, KeyRecord>();
-  for (const [hash, key] of Object.entries(config.keys)) {
-    const tenant: CompiledTenant | undefined = config.snapshot.tenants[key.tenant];
-    const record: KeyRecord = { ...key, id: tenant?.keys[key.name]?.id ?? null };
-    keysByHash.set(hash, record);
-    keysByName.set(keyNameId(key.tenant, key.name), record);
-  }
-  const { snapshot, nextChangeAt } = snapshotAt(config, now);
-  return {
-    version: config.version,
-    snapshot,
-    published: config,
-    nextChangeAt,
-    keysByHash,
-    keysByName,
-    serviceTokens: new Map(Object.entries(config.serviceTokens)),
-  };
-}
-
-/** Before any version is loaded: nothing is known, every tenant and key is unknown. */
-export function emptyIndex(): ConfigIndex {
-  return buildIndex({
-    version: 0,
-    snapshot: { format: SNAPSHOT_FORMAT, version: 0, routes: [], tenants: {}, tenantSlugById: {} },
-    keys: {},
-    serviceTokens: {},
-  });
 }
 
 // The published JSON is our own output, but it crosses a process boundary through Redis:

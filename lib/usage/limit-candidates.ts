@@ -1,7 +1,7 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import type { CompiledLimit, CompiledTenant, LimitSet, Snapshot } from "@/lib/config/compile";
-import { latestPublished } from "@/lib/data/config-change";
+import { latestPublished } from "@/lib/data/config-versions";
 import type { TenantRef } from "@/lib/data/tenant-access";
 import { usageTenant } from "@/lib/data/usage/scope";
 
@@ -52,7 +52,7 @@ export async function measurableLimits(
 ): Promise<{ tenant: TenantRef; list: Candidate[] }> {
   const tenant = await usageTenant(principal, tenantSlug);
   const published = await latestPublished();
-  const snapshot = (published?.snapshot as { snapshot?: Snapshot } | null)?.snapshot;
+  const snapshot: Snapshot | undefined = published?.snapshot;
   const compiled = snapshot?.tenants[tenant.slug];
   return { tenant, list: compiled ? candidates(compiled).filter((c) => applies(c, filter)) : [] };
 }

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
 const { CheckService } = await import("@/lib/enforce/check-service");
-const { buildIndex } = await import("@/lib/enforce/config-index");
+const { buildIndex } = await import("@/lib/enforce/config-state");
 const { shapeSnapshot } = await import("../../tests/unit/enforce/shape-fixture");
 const { realisticIndex } = await import("./realistic-index");
 import type { ConfigIndex } from "@/lib/enforce/config-index";

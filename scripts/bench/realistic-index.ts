@@ -5,7 +5,8 @@
 import { createHash } from "node:crypto";
 import { compileSnapshot } from "@/lib/config/compile";
 import { validateDocument } from "@/lib/config/document/validate-document";
-import { buildIndex, type ConfigIndex } from "@/lib/enforce/config-index";
+import type { ConfigIndex } from "@/lib/enforce/config-index";
+import { buildIndex } from "@/lib/enforce/config-state";
 import type { PublishedConfig, PublishedKey } from "@/lib/config/published";
 import { KEYS_PER_TENANT, TENANTS, keyName, realisticDocument, tenantSlug } from "./realistic-config";
 

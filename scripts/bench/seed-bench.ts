@@ -2,7 +2,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { createApiKey } from "@/lib/data/api-keys";
 import { importConfig } from "@/lib/data/import-config";
 import { createServiceToken } from "@/lib/data/tokens";
-import { latestPublished } from "@/lib/data/config-change";
+import { latestPublished } from "@/lib/data/config-versions";
 import { effectiveLimits, resolveRoutes } from "@/lib/config/compile";
 import type { PublishedConfig } from "@/lib/config/published";
 import { matchLimits } from "@/lib/enforce/limit-specs";
@@ -70,7 +70,8 @@ export async function seedBench(batch: number): Promise<BenchSetup> {
   const overKey = (await createApiKey(bench, "bench", { name: "over" })).key;
   await importConfig(bench, document(true));
   const { token } = await createServiceToken(bench, { name: "bench" });
-  const published = (await latestPublished())?.snapshot as PublishedConfig;
+  const published = await latestPublished();
+  if (!published) throw new Error("no config version after seeding");
   const snapshot = published.snapshot;
   const tenant = snapshot.tenants.bench;
   if (!tenant) throw new Error("bench tenant missing from the snapshot");

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { createApiKey } from "@/lib/data/api-keys";
-import { latestPublished, runTenantChange } from "@/lib/data/config-change";
+import { runTenantChange } from "@/lib/data/config-change";
+import { latestPublished } from "@/lib/data/config-versions";
 import { importConfig } from "@/lib/data/import-config";
 import { exportConfig } from "@/lib/data/export-config";
 import { closeDb } from "@/lib/data/db";
@@ -110,7 +111,7 @@ describe("per-tenant configuration locks", () => {
     expect(versions[1]).toBe((versions[0] ?? 0) + 1);
     const latest = await latestPublished();
     expect(latest?.version).toBe(versions[1]);
-    const keys = (latest?.snapshot as { keys: Record<string, unknown> }).keys;
+    const keys = latest?.keys ?? {};
     expect(Object.keys(keys)).toEqual(expect.arrayContaining([a.result, b.result]));
   });
 });

@@ -90,7 +90,11 @@ function applyEverywhere(tenant: CompiledTenant, list: readonly PublishedOverrid
   };
 }
 
-function applyToTenant(tenant: CompiledTenant, list: readonly PublishedOverride[]): CompiledTenant {
+/** One tenant with its (active) overrides applied: what applyOverrides does to each tenant. */
+export function applyTenantOverrides(
+  tenant: CompiledTenant,
+  list: readonly PublishedOverride[],
+): CompiledTenant {
   const wide = list.filter((o) => o.key === null && o.subject === null);
   let result: CompiledTenant = wide.length > 0 ? applyEverywhere(tenant, wide, false) : { ...tenant };
   // a key's override gives the key a set of its own (from the key default when it had none)
@@ -119,7 +123,7 @@ export function applyOverrides(snapshot: Snapshot, active: readonly PublishedOve
   const tenants = { ...snapshot.tenants };
   for (const [slug, list] of groupBy(active, (o) => o.tenant)) {
     const tenant = tenants[slug];
-    if (tenant) tenants[slug] = applyToTenant(tenant, list);
+    if (tenant) tenants[slug] = applyTenantOverrides(tenant, list);
   }
   return { ...snapshot, tenants };
 }

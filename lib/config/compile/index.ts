@@ -1,6 +1,12 @@
 export { compileLimit, formatProvenance, type KeyIdOf } from "./compile-limit";
 export { compileSnapshot } from "./compile-snapshot";
-export { applyOverrides, overriddenLimit, overridesAt, type OverridesAt } from "./apply-overrides";
+export {
+  applyOverrides,
+  applyTenantOverrides,
+  overriddenLimit,
+  overridesAt,
+  type OverridesAt,
+} from "./apply-overrides";
 export {
   NO_ROUTE,
   effectiveLimits,

@@ -39,8 +39,8 @@ describe("FLUSHALL", () => {
       const started = performance.now();
       let back = -1;
       while (performance.now() - started < 5_000) {
-        const [v, snapshot] = await Promise.all([client.get(keys.version), client.get(keys.snapshot)]);
-        if (v !== null && snapshot !== null) {
+        const [v, epoch] = await Promise.all([client.get(keys.version), client.get(keys.epoch)]);
+        if (v !== null && epoch !== null) {
           back = performance.now() - started;
           break;
         }

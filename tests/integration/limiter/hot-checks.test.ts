@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CheckAnswer } from "@/lib/enforce/check-answer";
 import { CheckService } from "@/lib/enforce/check-service";
 import type { ConfigHolder, VersionListener } from "@/lib/enforce/config-holder";
-import { buildIndex, type ConfigIndex } from "@/lib/enforce/config-index";
+import type { ConfigIndex } from "@/lib/enforce/config-index";
+import { buildIndex } from "@/lib/enforce/config-state";
 import { LimiterStore } from "@/lib/enforce/limiter-store";
 import type { Caller } from "@/lib/enforce/service-auth";
 import type { CheckInput } from "@/lib/enforce/types";
@@ -45,7 +46,7 @@ class Versions {
   onCountersReset(): void {}
   publish(version: number): void {
     this.current = this.index(version);
-    for (const listener of this.listeners) listener(this.current);
+    for (const listener of this.listeners) listener(this.current, null);
   }
 }
 

@@ -3,7 +3,7 @@ import { applyOverrides, effectiveLimits, overridesAt } from "@/lib/config/compi
 import type { PublishedOverride } from "@/lib/config/published";
 import { buildShape } from "@/lib/enforce/check-shapes";
 import { checkParts } from "@/lib/enforce/check-parts";
-import { buildIndex } from "@/lib/enforce/config-index";
+import { buildIndex } from "@/lib/enforce/config-state";
 import { renderBlock } from "@/lib/enforce/override-shape";
 import { subjectShape } from "@/lib/enforce/override-variants";
 import { keyRecord, shapeSnapshot, shapeTarget } from "./shape-fixture";
@@ -121,6 +121,6 @@ describe("on the check path", () => {
     expect(buildIndex(published, T0 - 1).nextChangeAt).toBe(T0);
     expect(names(buildIndex(published, T0 - 1).snapshot, null)).not.toContain("per-tenant=5000");
     expect(names(buildIndex(published, T0).snapshot, "backend")).toContain("per-tenant=5000");
-    expect(buildIndex(published, T0 + 3_600_000).snapshot).toBe(base);
+    expect(buildIndex(published, T0 + 3_600_000).snapshot).toEqual({ ...base, version: 4 });
   });
 });
