@@ -38,7 +38,8 @@ export async function republishIfBehind(client: RedisClient = redis()): Promise<
   return newest;
 }
 
-async function publishWholeAt(version: number, client: RedisClient): Promise<number> {
+/** Installs the whole configuration as of `version` (the newest parts), in chunks. */
+export async function publishWholeAt(version: number, client: RedisClient = redis()): Promise<number> {
   await publishWhole(version, await wholeAt(version), client);
   return version;
 }

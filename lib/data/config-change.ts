@@ -7,7 +7,7 @@ import { writeParts } from "@/lib/data/config-parts/part-store";
 import type { Tx } from "@/lib/data/tx";
 import { lockScope, type ChangeScope } from "@/lib/data/change-locks";
 import { publishParts } from "@/lib/config/publish";
-import { republishIfBehind } from "@/lib/config/reconcile";
+import { publishWholeAt, republishIfBehind } from "@/lib/config/reconcile";
 
 // Every configuration change goes through here: one transaction writes the change, its
 // audit entries and the next config version with its compiled snapshot. A change that
@@ -31,6 +31,8 @@ export interface ChangeOutcome<T> {
 }
 
 const VERSION_LOCK = 730_114;
+/** Past this many changed parts a version is published whole (publishWholeAt). */
+const MOST_PARTS_IN_ONE_PUBLISH = 2_000;
 
 export async function runConfigChange<T>(
   principal: Principal,
@@ -63,10 +65,17 @@ export async function runConfigChange<T>(
   if (outcome.version !== null) {
     // Best effort: when Redis is down, or missed this version, the healer republishes it
     // from PostgreSQL (lib/config/reconcile.ts).
-    const parts = outcome.parts.map((part) => ({ scope: part.scope, json: part.compiled }));
-    await publishParts(outcome.version, parts)
-      .then((published) => (published === "needs-whole" ? republishIfBehind() : 0))
-      .catch(() => 0);
+    // A change of most of a large installation goes whole, staged in chunks: one script
+    // carrying every part would hold Redis, and so every check, for its whole length.
+    const { version, parts } = outcome;
+    const publish =
+      parts.length > MOST_PARTS_IN_ONE_PUBLISH
+        ? publishWholeAt(version)
+        : publishParts(
+            version,
+            parts.map((part) => ({ scope: part.scope, json: part.compiled })),
+          ).then((published) => (published === "needs-whole" ? republishIfBehind() : 0));
+    await publish.catch(() => 0);
   }
   return { result: outcome.result, configVersion: outcome.version };
 }

@@ -63,15 +63,16 @@ export function effectiveLimitsOf(
   return [...set.unrouted, ...fromGlobal, ...fromTenant];
 }
 
-// Matchers are built on first use and live as long as the snapshot object: a new snapshot
-// (new version) brings new tenant objects and thus fresh matchers. Global and tenant
-// routes are matched apart (a tenant's pattern never shadows a global one).
+// Matchers are built on first use and live as long as what they match: a changed tenant
+// is a new tenant object, changed global routes a new routes array (servers apply changes
+// to one snapshot object in place: config-state.ts), and so each gets a fresh matcher.
+// Global and tenant routes are matched apart (a tenant's pattern never shadows a global one).
 const tenantMatchers = new WeakMap<CompiledTenant, RouteMatcher>();
-const globalMatchers = new WeakMap<Snapshot, RouteMatcher>();
+const globalMatchers = new WeakMap<readonly string[], RouteMatcher>();
 
 function globalMatcher(snapshot: Snapshot): RouteMatcher {
-  let shared = globalMatchers.get(snapshot);
-  if (!shared) globalMatchers.set(snapshot, (shared = createRouteMatcher(snapshot.routes)));
+  let shared = globalMatchers.get(snapshot.routes);
+  if (!shared) globalMatchers.set(snapshot.routes, (shared = createRouteMatcher(snapshot.routes)));
   return shared;
 }
 

@@ -20,13 +20,14 @@ async function exportedPlan(name: string): Promise<PlanDoc | undefined> {
   return (await exportConfig(tester)).plans?.find((plan) => plan.name === name);
 }
 
-/** The compiled tenant's `service` in the snapshot stored with that config version. */
+/** The compiled tenant's `service` as of that config version (its newest tenant part then). */
 async function compiledService(version: number, slug: string): Promise<unknown> {
   return withDatabase(async (client) => {
     const row = await client.query<{ service: unknown; present: boolean }>(
-      `select snapshot->'snapshot'->'tenants'->$2->'service' as service,
-              snapshot->'snapshot'->'tenants'->$2 ? 'service' as present
-         from "ConfigVersion" where version = $1`,
+      `select compiled::jsonb->'tenant'->'service' as service,
+              compiled::jsonb->'tenant' ? 'service' as present
+         from "ConfigPart" where scope = 't:' || $2 and version <= $1 and compiled is not null
+         order by version desc limit 1`,
       [version, slug],
     );
     if (!row.rows[0]?.present) throw new Error(`version ${version} compiled no service field for ${slug}`);

@@ -28,7 +28,7 @@ describe("Lua scripts", () => {
       process.chdir(cwd);
     }
     expect(readdirSync(luaDir())).toEqual(
-      expect.arrayContaining(["publish-config.lua", "lease-acquire.lua", "lease-release.lua"]),
+      expect.arrayContaining(["publish-parts.lua", "lease-acquire.lua", "lease-release.lua"]),
     );
   });
 
