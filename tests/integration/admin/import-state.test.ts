@@ -26,8 +26,10 @@ afterAll(closeClients);
 /** The text with this run's slugs and the given ids replaced by stable labels. */
 function labelled(value: unknown, ids: Map<string, string>): unknown {
   let text = JSON.stringify(value);
-  for (const [label, slug] of Object.entries(slugs)) text = text.replaceAll(slug, `<${label}>`);
   for (const [id, label] of ids) text = text.replaceAll(id, label);
+  for (const [label, slug] of Object.entries(slugs)) text = text.replaceAll(slug, `<${label}>`);
+  // a key's prefix is the start of its random secret
+  text = text.replace(/"sk_[A-Za-z0-9_-]+"/g, '"<prefix>"');
   return JSON.parse(text);
 }
 
