@@ -25,7 +25,8 @@ export async function checkAgainstDatabase(
     orderBy: { slug: "asc" },
   });
   const planOf = new Map<string, string>();
-  for (const tenant of users) if (!prune && !listed.has(tenant.slug)) planOf.set(tenant.slug, tenant.plan.name);
+  for (const tenant of users)
+    if (!prune && !listed.has(tenant.slug)) planOf.set(tenant.slug, tenant.plan.name);
   for (const tenant of tenants) planOf.set(tenant.slug, tenant.plan);
   const errors: DocumentError[] = [];
   for (const plan of removed) {

@@ -4,6 +4,7 @@ import { newSecret } from "@/lib/auth/secrets";
 import type { DocumentError, DocumentRefs } from "@/lib/config/document";
 import type { Audit } from "@/lib/data/config-change";
 import { countCaps, type CountCaps } from "@/lib/data/count-caps";
+import { insertKeys, newRowId } from "@/lib/data/bulk-insert";
 import { ForbiddenError } from "@/lib/data/errors";
 import type { Tx } from "@/lib/data/tx";
 
@@ -110,10 +111,14 @@ export async function createKeys(
       if (!tenantId) throw new Error(`tenant ${key.tenant} vanished during the import`);
       return { ...key, tenantId, secret: newSecret("sk") };
     });
-    const rows = await tx.apiKey.createManyAndReturn({
-      data: part.map((k) => ({ tenantId: k.tenantId, name: k.name, prefix: k.secret.prefix, hash: k.secret.hash })),
-      select: { id: true, tenantId: true, name: true, prefix: true, expiresAt: true },
-    });
+    const rows = part.map((k) => ({
+      id: newRowId(),
+      tenantId: k.tenantId,
+      name: k.name,
+      prefix: k.secret.prefix,
+      hash: k.secret.hash,
+    }));
+    await insertKeys(tx, rows);
     const idOf = new Map(rows.map((row) => [`${row.tenantId}/${row.name}`, row]));
     for (const key of part) {
       const row = idOf.get(`${key.tenantId}/${key.name}`);
@@ -123,9 +128,15 @@ export async function createKeys(
         targetType: "key",
         targetId: row.id,
         tenantId: key.tenantId,
-        after: { name: row.name, prefix: row.prefix, expiresAt: row.expiresAt },
+        after: { name: row.name, prefix: row.prefix, expiresAt: null },
       });
-      made.push({ tenant: key.tenant, name: key.name, id: row.id, prefix: row.prefix, secret: key.secret.secret });
+      made.push({
+        tenant: key.tenant,
+        name: key.name,
+        id: row.id,
+        prefix: row.prefix,
+        secret: key.secret.secret,
+      });
     }
   }
   return made;

@@ -1,6 +1,13 @@
 import "server-only";
 import type { TenantDoc } from "@/lib/config/document";
-import { limitToRow, type LimitRowData } from "@/lib/data/limit-rows";
+import {
+  insertLimits,
+  insertRoutes,
+  insertTenants,
+  newRowId,
+  type LimitInsert,
+} from "@/lib/data/bulk-insert";
+import { limitToRow } from "@/lib/data/limit-rows";
 import type { Tx } from "@/lib/data/tx";
 
 // The tenant writes of an import, batched: a handful of statements for any number of
@@ -9,7 +16,7 @@ import type { Tx } from "@/lib/data/tx";
 // document says; its limits, routes and key limits are replaced wholesale, as limit rows
 // carry no identity of their own (counters are keyed by where a limit is declared).
 
-/** Rows per statement, well under PostgreSQL's 65,535 bind values (a limit row has 20). */
+/** Rows per statement (and ids in one IN list, well under PostgreSQL's 65,535 bind values). */
 const CHUNK = 2_000;
 
 function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
@@ -49,18 +56,19 @@ export async function writeTenantRows(
     await tx.route.deleteMany({ where: { tenantId: { in: partIds } } });
     part.forEach((t, i) => ids.set(t.slug, partIds[i] ?? ""));
   }
-  const created = tenants.filter((t) => !existing.has(t.slug));
-  for (const part of chunks(created)) {
-    const rows = await tx.tenant.createManyAndReturn({
-      data: part.map((t) => ({ slug: t.slug, name: t.name ?? t.slug, planId: planOf(t), status: t.status })),
-      select: { id: true, slug: true },
-    });
-    for (const row of rows) ids.set(row.slug, row.id);
-  }
+  const created = tenants
+    .filter((t) => !existing.has(t.slug))
+    .map((t) => ({
+      id: newRowId(),
+      slug: t.slug,
+      name: t.name ?? t.slug,
+      planId: planOf(t),
+      status: t.status,
+    }));
+  for (const part of chunks(created)) await insertTenants(tx, part);
+  for (const row of created) ids.set(row.slug, row.id);
   return ids;
 }
-
-type Attached = ({ tenantId: string } | { routeId: string } | { apiKeyId: string }) & LimitRowData;
 
 /** The tenants' routes, limits and key limits, after writeTenantRows and after new keys exist. */
 export async function writeTenantParts(
@@ -73,22 +81,16 @@ export async function writeTenantParts(
     if (!id) throw new Error(`tenant ${slug} vanished during the import`);
     return id;
   };
-  const limits: Attached[] = [];
+  const limits: LimitInsert[] = [];
   for (const tenant of tenants)
     tenant.limits.forEach((l, i) => limits.push({ tenantId: idOf(tenant.slug), ...limitToRow(l, i) }));
 
-  const routes = tenants.flatMap((t) => t.routes.map((route) => ({ tenantId: idOf(t.slug), route })));
-  for (const part of chunks(routes)) {
-    const rows = await tx.route.createManyAndReturn({
-      data: part.map(({ tenantId, route }) => ({ tenantId, scope: tenantId, pattern: route.pattern })),
-      select: { id: true, tenantId: true, pattern: true },
-    });
-    const routeIds = new Map(rows.map((row) => [`${row.tenantId} ${row.pattern}`, row.id]));
-    for (const { tenantId, route } of part) {
-      const routeId = routeIds.get(`${tenantId} ${route.pattern}`) ?? "";
-      route.limits.forEach((l, i) => limits.push({ routeId, ...limitToRow(l, i) }));
-    }
-  }
+  const routes = tenants.flatMap((t) =>
+    t.routes.map((route) => ({ id: newRowId(), tenantId: idOf(t.slug), pattern: route.pattern, route })),
+  );
+  for (const part of chunks(routes)) await insertRoutes(tx, part);
+  for (const { id, route } of routes)
+    route.limits.forEach((l, i) => limits.push({ routeId: id, ...limitToRow(l, i) }));
 
   const withKeyLimits = tenants.filter((t) => t.keys.some((k) => k.limits.length > 0));
   for (const part of chunks(withKeyLimits)) {
@@ -105,5 +107,5 @@ export async function writeTenantParts(
       }
     }
   }
-  for (const part of chunks(limits)) await tx.limit.createMany({ data: part });
+  for (const part of chunks(limits, 10_000)) await insertLimits(tx, part);
 }
