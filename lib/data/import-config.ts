@@ -64,7 +64,6 @@ export async function importConfig(
       principal,
       options.requestId ?? null,
       async (tx, audit) => {
-        const lap = (l: string) => console.log("  lap", l, (performance.now() - T0).toFixed(0));
         const base = await readBase(tx);
         const prune = options.prune ?? false;
         const valid = await validateImport(tx, principal, input, base, prune, options.checked);
@@ -155,7 +154,6 @@ async function applyDocument(
     .map(canonicalTenant)
     .filter((tenant) => !sameJson(currentTenants.get(tenant.slug) ?? null, tenant));
   const written = await writeTenantRows(tx, changed, state.tenantIds, planIds);
-  T = performance.now();
   for (const tenant of changed) {
     const before = currentTenants.get(tenant.slug);
     await record(
@@ -169,9 +167,7 @@ async function applyDocument(
   const createdKeys = await createKeys(tx, keys.wanted, new Map([...state.tenantIds, ...written]), audit);
   for (const key of createdKeys)
     changes.push({ action: "create", target: "key", name: `${key.tenant}/${key.name}` });
-  T = performance.now();
   await writeTenantParts(tx, changed, written);
-  T = performance.now();
   if (prune) {
     const listed = new Set((next.tenants ?? []).map((t) => t.slug));
     for (const [slug, before] of currentTenants) {
