@@ -9,8 +9,14 @@ import { useHydrated } from "@/components/forms/use-hydrated";
 
 interface Change {
   action: "create" | "update" | "delete";
-  target: "plan" | "route" | "tenant" | "override";
+  target: "plan" | "route" | "tenant" | "key" | "override";
   name: string;
+}
+/** a key the import made: its secret is shown here once */
+interface CreatedKey {
+  tenant: string;
+  name: string;
+  secret?: string;
 }
 type Preview =
   { ok: false; errors: LocatedError[] } | { ok: true; changes: Change[]; before: string; after: string };
@@ -26,12 +32,13 @@ export function ImportPanel({
   preview: (input: { text: string }) => Promise<ActionResult<Preview>>;
   apply: (input: {
     text: string;
-  }) => Promise<ActionResult<{ configVersion: number | null; changes: Change[] }>>;
+  }) => Promise<ActionResult<{ configVersion: number | null; changes: Change[]; createdKeys: CreatedKey[] }>>;
 }) {
   const router = useRouter();
   const [text, setText] = useState(initial);
   const [result, setResult] = useState<Preview | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedKey[]>([]);
   const [pending, setPending] = useState(false);
   const hydrated = useHydrated();
   const editor = useRef<HTMLTextAreaElement>(null);
@@ -55,6 +62,7 @@ export function ImportPanel({
     setPending(false);
     if (outcome.ok) {
       setResult(null);
+      setCreated(outcome.data.createdKeys);
       setMessage(
         `Applied: ${outcome.data.changes.length} change(s), config version ${outcome.data.configVersion ?? "unchanged"}.`,
       );
@@ -87,6 +95,18 @@ export function ImportPanel({
         <p role="status" className="notice">
           {message}
         </p>
+      )}
+      {created.length > 0 && (
+        <div data-testid="created-keys" className="notice">
+          <p>New keys: copy their secrets now, they are not shown again.</p>
+          <ul>
+            {created.map((k) => (
+              <li key={`${k.tenant}/${k.name}`}>
+                {k.tenant}/{k.name}: <code className="mono">{k.secret}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {result && !result.ok && <LocatedErrors errors={result.errors} editor={editor} />}
       {result?.ok && (

@@ -1,10 +1,10 @@
 import "server-only";
-import type { LimitDoc, PlanDoc, RouteDoc, TenantDoc } from "@/lib/config/document";
+import type { LimitDoc, PlanDoc, RouteDoc } from "@/lib/config/document";
 import { resolveServiceLimit } from "@/lib/config/document/service-limit-schema";
 import { limitToRow } from "@/lib/data/limit-rows";
 import type { Tx } from "@/lib/data/tx";
 
-// The writes of an import. Each replaces one entity's limits wholesale: limit rows carry no
+// The plan and global route writes of an import (tenants: write-tenants.ts). Each replaces one entity's limits wholesale: limit rows carry no
 // identity of their own (counters are keyed by where a limit is declared and its name).
 
 type Attachment = { planId: string } | { tenantId: string } | { apiKeyId: string } | { routeId: string };
@@ -43,32 +43,4 @@ export async function writeRoutes(
     });
     await createLimits(tx, { routeId: row.id }, route.limits);
   }
-}
-
-/** Creates or updates the tenant so that it is exactly what the document says. */
-export async function writeTenant(
-  tx: Tx,
-  tenant: TenantDoc,
-  planIds: ReadonlyMap<string, string>,
-): Promise<string> {
-  const planId = planIds.get(tenant.plan);
-  if (!planId) throw new Error(`plan ${tenant.plan} vanished during the import`);
-  const fields = { name: tenant.name ?? tenant.slug, planId, status: tenant.status };
-  const row = await tx.tenant.upsert({
-    where: { slug: tenant.slug },
-    create: { slug: tenant.slug, ...fields },
-    update: fields,
-  });
-  await tx.limit.deleteMany({ where: { tenantId: row.id } });
-  await createLimits(tx, { tenantId: row.id }, tenant.limits);
-  await writeRoutes(tx, row.id, tenant.routes);
-  const keys = await tx.apiKey.findMany({ where: { tenantId: row.id }, select: { id: true, name: true } });
-  await tx.limit.deleteMany({ where: { apiKeyId: { in: keys.map((k) => k.id) } } });
-  const keyIds = new Map(keys.map((k) => [k.name, k.id]));
-  for (const key of tenant.keys) {
-    const apiKeyId = keyIds.get(key.name);
-    if (!apiKeyId) throw new Error(`key ${key.name} vanished during the import`);
-    await createLimits(tx, { apiKeyId }, key.limits);
-  }
-  return row.id;
 }

@@ -42,3 +42,33 @@ export async function writeAudit(tx: Tx, context: AuditContext, entry: AuditInpu
     },
   });
 }
+
+/**
+ * Many entries in one statement, in order (ids ascend as given): for config-change.ts,
+ * whose one-by-one writeAudit costs ~5 ms an entry through Prisma, so a 10,000-tenant
+ * import's 40,000 entries (tenants and the keys it makes) would outlast the transaction.
+ */
+export async function writeAudits(
+  tx: Tx,
+  context: AuditContext,
+  entries: readonly AuditInput[],
+): Promise<void> {
+  const json = (value: unknown): string | null => {
+    const plain = toJson(value);
+    return plain === undefined ? null : JSON.stringify(plain);
+  };
+  for (let start = 0; start < entries.length; start += 5_000) {
+    const part = entries.slice(start, start + 5_000);
+    await tx.$executeRaw`
+      insert into "AuditEntry" ("actorType", "actorId", "actorLabel", "tenantId", action, "targetType",
+        "targetId", before, after, "requestId", "configVersion")
+      select ${context.principal.kind}, ${actorIdOf(context.principal)}, ${actorLabel(context.principal)},
+        v.tenant, v.action, v.type, v.target, v.before::jsonb, v.after::jsonb, ${context.requestId},
+        ${context.configVersion}::int
+      from unnest(${part.map((e) => e.tenantId ?? null)}::text[], ${part.map((e) => e.action)}::text[],
+                  ${part.map((e) => e.targetType)}::text[], ${part.map((e) => e.targetId ?? null)}::text[],
+                  ${part.map((e) => json(e.before))}::text[], ${part.map((e) => json(e.after))}::text[])
+           with ordinality as v(tenant, action, type, target, before, after, n)
+      order by v.n`;
+  }
+}

@@ -35,24 +35,33 @@ function tenantLimitCount(tenant: TenantDoc): number {
   return count;
 }
 
-function totalAfter(next: ConfigDocument, current: ConfigDocument, prune: boolean): number {
+function totalAfter(
+  next: ConfigDocument,
+  current: ConfigDocument,
+  prune: boolean,
+  unlisted: number | undefined,
+): number {
   let total = 0;
   for (const plan of next.plans ?? current.plans ?? []) total += plan.limits.length;
   for (const route of next.routes ?? current.routes ?? []) total += route.limits.length;
   const listed = new Map((next.tenants ?? []).map((t) => [t.slug, t]));
   for (const tenant of listed.values()) total += tenantLimitCount(tenant);
-  if (!prune)
-    for (const tenant of current.tenants ?? [])
-      if (!listed.has(tenant.slug)) total += tenantLimitCount(tenant);
+  if (prune) return total;
+  if (unlisted !== undefined) return total + unlisted;
+  for (const tenant of current.tenants ?? []) if (!listed.has(tenant.slug)) total += tenantLimitCount(tenant);
   return total;
 }
 
-/** Errors for every cap the state after this import would exceed. */
+/**
+ * Errors for every cap the state after this import would exceed. `unlisted`: the limits of
+ * the tenants `next` does not list, when `current` holds only the listed ones (import-state.ts).
+ */
 export function documentCapErrors(
   next: ConfigDocument,
   current: ConfigDocument,
   prune: boolean,
   caps: CountCaps = countCaps(),
+  unlisted?: number,
 ): DocumentError[] {
   const errors: DocumentError[] = [];
   (next.tenants ?? []).forEach((tenant, t) => {
@@ -70,7 +79,7 @@ export function documentCapErrors(
       });
     }
   });
-  const total = totalAfter(next, current, prune);
+  const total = totalAfter(next, current, prune, unlisted);
   if (total > caps.limitsTotal) {
     errors.push({
       path: "",

@@ -4,7 +4,7 @@ import { canonicalLimits, sameJson } from "@/lib/data/canonical";
 import type { Tx } from "@/lib/data/tx";
 
 // The rules of an import that need the database: a plan still in use cannot go, and what a
-// tenant-scoped principal may not change (keys named must exist: missing-keys.ts).
+// tenant-scoped principal may not change (keys an import makes: import-keys.ts).
 
 export async function checkAgainstDatabase(
   tx: Tx,
@@ -12,24 +12,30 @@ export async function checkAgainstDatabase(
   current: ConfigDocument,
   prune: boolean,
 ): Promise<DocumentError[]> {
-  const errors: DocumentError[] = [];
+  if (!next.plans) return [];
+  const kept = new Set(next.plans.map((p) => p.name));
+  const removed = (current.plans ?? []).filter((p) => !kept.has(p.name)).map((p) => p.name);
+  if (removed.length === 0) return [];
   const tenants = next.tenants ?? [];
-  if (next.plans) {
-    const kept = new Set(next.plans.map((p) => p.name));
-    const listed = new Set(tenants.map((t) => t.slug));
-    const planOf = new Map<string, string>();
-    for (const tenant of current.tenants ?? [])
-      if (!prune && !listed.has(tenant.slug)) planOf.set(tenant.slug, tenant.plan);
-    for (const tenant of tenants) planOf.set(tenant.slug, tenant.plan);
-    for (const plan of current.plans ?? []) {
-      if (kept.has(plan.name)) continue;
-      const users = [...planOf].filter(([, name]) => name === plan.name).map(([slug]) => slug);
-      if (users.length > 0) {
-        errors.push({
-          path: "plans",
-          message: `plan ${plan.name} cannot be removed: tenants ${users.join(", ")} still use it`,
-        });
-      }
+  const listed = new Set(tenants.map((t) => t.slug));
+  // the tenants on a plan that goes, from the database: `current` may hold only the listed ones
+  const users = await tx.tenant.findMany({
+    where: { plan: { name: { in: removed } } },
+    select: { slug: true, plan: { select: { name: true } } },
+    orderBy: { slug: "asc" },
+  });
+  const planOf = new Map<string, string>();
+  for (const tenant of users)
+    if (!prune && !listed.has(tenant.slug)) planOf.set(tenant.slug, tenant.plan.name);
+  for (const tenant of tenants) planOf.set(tenant.slug, tenant.plan);
+  const errors: DocumentError[] = [];
+  for (const plan of removed) {
+    const slugs = [...planOf].filter(([, name]) => name === plan).map(([slug]) => slug);
+    if (slugs.length > 0) {
+      errors.push({
+        path: "plans",
+        message: `plan ${plan} cannot be removed: tenants ${slugs.join(", ")} still use it`,
+      });
     }
   }
   return errors;

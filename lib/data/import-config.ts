@@ -1,35 +1,33 @@
 import "server-only";
-import { isOperator, hasRole, type Principal } from "@/lib/auth/principal";
-import {
-  readDocumentRefs,
-  validateDocument,
-  type ConfigDocument,
-  type DocumentError,
-} from "@/lib/config/document";
-import { writePlan, writeRoutes, writeTenant } from "@/lib/data/apply-document";
+import type { Principal } from "@/lib/auth/principal";
+import type { ConfigDocument } from "@/lib/config/document";
+import { writePlan, writeRoutes } from "@/lib/data/apply-document";
 import { canonicalPlan, canonicalRoutes, canonicalTenant, sameJson } from "@/lib/data/canonical";
 import { runConfigChange, type Audit } from "@/lib/data/config-change";
 import type { AuditInput } from "@/lib/data/audit";
-import { documentCapErrors } from "@/lib/data/count-caps";
 import { importScope, outsideScope } from "@/lib/data/import-scope";
-import { ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
-import { checkAgainstDatabase, checkImposedOverrides } from "@/lib/data/import-checks";
-import { missingKeyErrors } from "@/lib/data/missing-keys";
-import { tenantFieldErrors } from "@/lib/data/tenant-field-rights";
-import { readDocument, readIdMap } from "@/lib/data/read-document";
+import { createKeys, type ImportedKey } from "@/lib/data/import-keys";
+import { readBase } from "@/lib/data/import-state";
+import { validateImport, type ValidImport } from "@/lib/data/import-validate";
+import { readIdMap } from "@/lib/data/read-document";
 import { importOverrides } from "@/lib/data/override-docs";
+import { writeTenantParts, writeTenantRows } from "@/lib/data/write-tenants";
 import type { Tx } from "@/lib/data/tx";
 import type { CheckedDocument } from "@/lib/data/document-text";
 
+export type { ImportedKey } from "@/lib/data/import-keys";
+
 export interface ConfigChangeItem {
   action: "create" | "update" | "delete";
-  target: "plan" | "route" | "tenant" | "override";
+  target: "plan" | "route" | "tenant" | "key" | "override";
   name: string;
 }
 
 export interface ImportResult {
   configVersion: number | null;
   changes: ConfigChangeItem[];
+  /** keys the import made, with their secrets (shown only here); a dry run: names only */
+  createdKeys: ImportedKey[];
 }
 
 export interface ImportOptions {
@@ -48,7 +46,7 @@ export interface ImportOptions {
 }
 
 class DryRunRollback extends Error {
-  constructor(readonly changes: ConfigChangeItem[]) {
+  constructor(readonly result: Omit<ImportResult, "configVersion">) {
     super("dry run");
   }
 }
@@ -66,13 +64,15 @@ export async function importConfig(
       principal,
       options.requestId ?? null,
       async (tx, audit) => {
-        const current = await readDocument(tx);
-        const checked = options.checked;
-        const document = await validateFor(tx, principal, input, current, options.prune ?? false, checked);
+        const base = await readBase(tx);
+        const prune = options.prune ?? false;
+        const valid = await validateImport(tx, principal, input, base, prune, options.checked);
+        const { document, state } = valid;
         outsideScope(document, scope);
-        const changes = await applyDocument(tx, document, current, options.prune ?? false, audit);
+        const { changes, createdKeys } = await applyDocument(tx, valid, prune, audit);
         // after the tenants and keys they name exist; the whole document compiles their limits
         if ((document.overrides ?? []).length > 0) {
+          const current = state.current; // whole: read so because the document has overrides
           const whole: ConfigDocument = {
             plans: document.plans ?? current.plans,
             routes: document.routes ?? current.routes,
@@ -83,14 +83,16 @@ export async function importConfig(
             changes.push({ action: "create", target: "override", name: id });
         }
         if (options.note && changes.length > 0) await audit(options.note);
-        if (options.dryRun) throw new DryRunRollback(changes);
-        return changes;
+        // the secrets and ids of keys that will not exist are not shown
+        const planned = createdKeys.map(({ tenant, name }) => ({ tenant, name }));
+        if (options.dryRun) throw new DryRunRollback({ changes, createdKeys: planned });
+        return { changes, createdKeys };
       },
       scope,
     );
-    return { configVersion: outcome.configVersion, changes: outcome.result };
+    return { configVersion: outcome.configVersion, ...outcome.result };
   } catch (error) {
-    if (error instanceof DryRunRollback) return { configVersion: null, changes: error.changes };
+    if (error instanceof DryRunRollback) return { configVersion: null, ...error.result };
     throw error;
   }
 }
@@ -105,77 +107,13 @@ function mergedTenants(current: ConfigDocument, document: ConfigDocument): Confi
   return [...kept, ...added];
 }
 
-const byPath = (a: DocumentError, b: DocumentError): number =>
-  a.path.localeCompare(b.path, "en", { numeric: true });
-
-async function validateFor(
-  tx: Tx,
-  principal: Principal,
-  input: unknown,
-  current: ConfigDocument,
-  prune: boolean,
-  checked?: CheckedDocument,
-): Promise<ConfigDocument> {
-  const result = stillValid(checked, current)
-    ? { ok: true as const, document: checked.document }
-    : validateDocument(input, { plans: current.plans, routes: current.routes });
-  if (!result.ok) {
-    // Every error in one answer: keys the document names are checked even on a bad shape.
-    const keys = await missingKeyErrors(tx, principal, readDocumentRefs(input));
-    throw new ValidationFailed([...result.errors, ...keys].sort(byPath));
-  }
-  const document = result.document;
-  const errors: DocumentError[] = [...(await missingKeyErrors(tx, principal, document))];
-  if (!isOperator(principal))
-    errors.push(...(await tenantScopeErrors(tx, principal, document, current, prune)));
-  errors.push(...documentCapErrors(document, current, prune));
-  errors.push(...(await checkAgainstDatabase(tx, document, current, prune)));
-  if (errors.length > 0) throw new ValidationFailed(errors);
-  return document;
-}
-
-/** The document was validated against the plans and global routes the import writes over. */
-function stillValid(
-  checked: CheckedDocument | undefined,
-  current: ConfigDocument,
-): checked is CheckedDocument {
-  if (!checked) return false;
-  const { plans, routes } = checked.against;
-  return sameJson(plans ?? [], current.plans ?? []) && sameJson(routes ?? [], current.routes ?? []);
-}
-
-async function tenantScopeErrors(
-  tx: Tx,
-  principal: Principal,
-  document: ConfigDocument,
-  current: ConfigDocument,
-  prune: boolean,
-): Promise<DocumentError[]> {
-  const only = document.tenants?.length === 1 ? document.tenants[0] : undefined;
-  if (!only || document.plans || document.routes || prune) {
-    throw new ForbiddenError(
-      "A tenant-scoped credential may import only a document holding just its own tenant.",
-    );
-  }
-  const row = await tx.tenant.findUnique({ where: { slug: only.slug }, select: { id: true } });
-  if (!row || !hasRole(principal, row.id, "viewer")) throw new NotFoundError(`No tenant named ${only.slug}.`);
-  if (!hasRole(principal, row.id, "editor"))
-    throw new ForbiddenError("Your role in this tenant cannot change its configuration.");
-  const before = current.tenants?.find((t) => t.slug === only.slug);
-  if (!before) throw new NotFoundError(`No tenant named ${only.slug}.`);
-  return [
-    ...tenantFieldErrors(principal, row.id, only, before),
-    ...checkImposedOverrides(only, before, current),
-  ];
-}
-
 async function applyDocument(
   tx: Tx,
-  next: ConfigDocument,
-  current: ConfigDocument,
+  { document: next, state, keys }: ValidImport,
   prune: boolean,
   audit: Audit,
-): Promise<ConfigChangeItem[]> {
+): Promise<{ changes: ConfigChangeItem[]; createdKeys: ImportedKey[] }> {
+  const current = state.current;
   const changes: ConfigChangeItem[] = [];
   const record = async (item: ConfigChangeItem, tenantId: string | null, before: unknown, after: unknown) => {
     changes.push(item);
@@ -212,17 +150,24 @@ async function applyDocument(
     (await tx.plan.findMany({ select: { id: true, name: true } })).map((p) => [p.name, p.id]),
   );
   const currentTenants = new Map((current.tenants ?? []).map((t) => [t.slug, canonicalTenant(t)]));
-  for (const tenant of (next.tenants ?? []).map(canonicalTenant)) {
+  const changed = (next.tenants ?? [])
+    .map(canonicalTenant)
+    .filter((tenant) => !sameJson(currentTenants.get(tenant.slug) ?? null, tenant));
+  const written = await writeTenantRows(tx, changed, state.tenantIds, planIds);
+  for (const tenant of changed) {
     const before = currentTenants.get(tenant.slug);
-    if (before && sameJson(before, tenant)) continue;
-    const tenantId = await writeTenant(tx, tenant, planIds);
     await record(
       { action: before ? "update" : "create", target: "tenant", name: tenant.slug },
-      tenantId,
+      written.get(tenant.slug) ?? null,
       before ?? null,
       tenant,
     );
   }
+  // keys before their limits; a bare key on an unchanged tenant is made all the same
+  const createdKeys = await createKeys(tx, keys.wanted, new Map([...state.tenantIds, ...written]), audit);
+  for (const key of createdKeys)
+    changes.push({ action: "create", target: "key", name: `${key.tenant}/${key.name}` });
+  await writeTenantParts(tx, changed, written);
   if (prune) {
     const listed = new Set((next.tenants ?? []).map((t) => t.slug));
     for (const [slug, before] of currentTenants) {
@@ -239,5 +184,5 @@ async function applyDocument(
       await record({ action: "delete", target: "plan", name }, null, before, null);
     }
   }
-  return changes;
+  return { changes, createdKeys };
 }

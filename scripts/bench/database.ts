@@ -6,9 +6,9 @@ import pg from "pg";
 
 const run = promisify(execFile);
 
-export async function freshBenchDatabase(baseUrl: string): Promise<string> {
+export async function freshBenchDatabase(baseUrl: string, suffix = "bench"): Promise<string> {
   const url = new URL(baseUrl);
-  const name = `${url.pathname.replace(/^\//, "").replace(/_bench$/, "") || "sluice"}_bench`;
+  const name = `${url.pathname.replace(/^\//, "").replace(/_bench$/, "") || "sluice"}_${suffix}`;
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`bench database name ${name} is not plain`);
   const admin = new URL(baseUrl);
   admin.pathname = "/postgres";

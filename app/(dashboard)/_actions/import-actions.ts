@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { applyImport, previewImport, type ImportPreview } from "@/lib/data/edits/import-yaml";
-import type { ConfigChangeItem } from "@/lib/data/import-config";
+import type { ImportResult } from "@/lib/data/import-config";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import { safeText } from "@/lib/shared/safe-text";
@@ -17,6 +17,6 @@ export async function previewImportAction(raw: unknown): Promise<ActionResult<Im
 
 export async function applyImportAction(
   raw: unknown,
-): Promise<ActionResult<{ configVersion: number | null; changes: ConfigChangeItem[] }>> {
+): Promise<ActionResult<ImportResult>> {
   return runAction(YamlInput, raw, (principal, input) => applyImport(principal, input.text), ["/"]);
 }

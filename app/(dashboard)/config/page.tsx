@@ -17,9 +17,9 @@ export default async function ConfigPage() {
       <div className="panel">
         <p className="muted">
           The whole configuration (docs/configuration.md). Plans and global routes listed become exactly what
-          the document says; tenants listed are created or updated; tenants left out are untouched. Keys are
-          never created here. The text below is the current export.{" "}
-          <Link href="/config/history">History and rollback</Link>
+          the document says; tenants listed are created or updated; tenants left out are untouched. Keys a
+          tenant names that do not exist are created, their secrets shown once. The text below is the current
+          export. <Link href="/config/history">History and rollback</Link>
         </p>
         <ImportPanel initial={yaml} preview={previewImportAction} apply={applyImportAction} />
       </div>

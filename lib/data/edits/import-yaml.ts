@@ -13,7 +13,7 @@ import { ImportInProgress, oneAtATime } from "@/lib/config/document/worker/one-a
 import { canonicalPlan, canonicalRoute, canonicalTenant } from "@/lib/data/canonical";
 import { checkedText } from "@/lib/data/document-text";
 import { ConflictError, ValidationFailed } from "@/lib/data/errors";
-import { importConfig, type ConfigChangeItem } from "@/lib/data/import-config";
+import { importConfig, type ConfigChangeItem, type ImportResult } from "@/lib/data/import-config";
 import { assertMayImport } from "@/lib/data/import-access";
 import { readDocument } from "@/lib/data/read-document";
 import { toYaml } from "@/lib/data/queries/config-yaml";
@@ -101,7 +101,7 @@ export async function previewImport(principal: Principal, text: string): Promise
 export async function applyImport(
   principal: Principal,
   text: string,
-): Promise<{ configVersion: number | null; changes: ConfigChangeItem[] }> {
+): Promise<ImportResult> {
   assertMayImport(principal);
   return checked(principal, text, async (input, positions) => {
     try {

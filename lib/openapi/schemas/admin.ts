@@ -143,16 +143,33 @@ export const UsageSeriesSchema = z
   })
   .openapi("UsageSeries");
 
+export const ImportChangeSchema = z
+  .strictObject({
+    action: z.enum(["create", "update", "delete"]),
+    target: z.enum(["plan", "route", "tenant", "key", "override"]),
+    name: z.string().openapi({ description: 'a key: "<tenant>/<key name>"' }),
+  })
+  .openapi("ImportChange");
+
+export const ImportedKeySchema = z
+  .strictObject({
+    tenant: z.string(),
+    name: z.string(),
+    id: z.string().optional().openapi({ description: "absent in a dry run" }),
+    prefix: z.string().optional().openapi({ description: "absent in a dry run" }),
+    secret: z.string().optional().openapi({
+      description: "the key's secret, shown only in this answer (stored as its hash); absent in a dry run",
+    }),
+  })
+  .openapi("ImportedKey");
+
 export const ImportResultSchema = z
   .strictObject({
     configVersion: z.number().int().nullable().openapi({ description: "null when nothing changed" }),
-    changes: z.array(
-      z.strictObject({
-        action: z.enum(["create", "update", "delete"]),
-        target: z.enum(["plan", "route", "tenant", "override"]),
-        name: z.string(),
-      }),
-    ),
+    changes: z.array(ImportChangeSchema),
+    createdKeys: z.array(ImportedKeySchema).openapi({
+      description: "keys the document named that did not exist, made by this import (dry run: would be made)",
+    }),
     dryRun: z.boolean(),
     replay: DocumentReplaysSchema.optional().openapi({
       description: "dryRun only: the what-if replay of each changed tenant or key limit (docs/replay.md)",

@@ -1,6 +1,12 @@
 import { z } from "@/lib/openapi/zod";
 import { LIMIT_FIELD_NAMES, type LimitFieldName } from "@/lib/config/document";
-import { CounterStateSchema, LimitStateSchema, SkippedLimitSchema } from "@/lib/openapi/schemas/admin";
+import {
+  CounterStateSchema,
+  ImportChangeSchema,
+  ImportedKeySchema,
+  LimitStateSchema,
+  SkippedLimitSchema,
+} from "@/lib/openapi/schemas/admin";
 
 // Answers of the ops tools: the request simulator, identifier lookup, configuration history
 // and rollback (lib/data/simulate-check.ts, identifier-lookup.ts, config-history.ts,
@@ -97,13 +103,10 @@ export const RollbackResultSchema = z
       .int()
       .nullable()
       .openapi({ description: "the new version; null when nothing changed" }),
-    changes: z.array(
-      z.strictObject({
-        action: z.enum(["create", "update", "delete"]),
-        target: z.enum(["plan", "route", "tenant", "override"]),
-        name: z.string(),
-      }),
-    ),
+    changes: z.array(ImportChangeSchema),
+    createdKeys: z.array(ImportedKeySchema).openapi({
+      description: "keys of the restored configuration that no longer existed, made again with new secrets",
+    }),
     restored: z.number().int(),
     dryRun: z.boolean(),
   })

@@ -1,7 +1,8 @@
-// An import answers every error of the document at once (DAL, real PostgreSQL): a key the
-// document names that does not exist is reported beside its shape errors, and before this
-// only after they were fixed. A tenant-scoped principal hears nothing about the keys of a
-// tenant it cannot see.
+// An import answers every error of the document at once (DAL, real PostgreSQL): keys past
+// the per-tenant cap (an import makes the keys a document names) are reported beside its
+// shape errors. A tenant-scoped principal hears nothing about the keys of a tenant it
+// cannot see.
+process.env.SLUICE_MAX_KEYS_PER_TENANT = "1"; // read once, on the first import below
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationFailed } from "@/lib/data/errors";
@@ -40,32 +41,29 @@ const ghostKey = {
   name: "ghost",
   limits: [{ name: "k", by: "key", algorithm: "gcra", limit: 1, window: "1s" }],
 };
+const keys = [ghostKey, { name: "ghost-2" }]; // one more than the cap of 1
 
 describe("every error in one answer", () => {
-  it("a missing key is reported beside a shape error", async () => {
+  it("keys past the cap are reported beside a shape error", async () => {
     const errors = await errorsOf(
-      importConfig(tester, {
-        tenants: [{ slug: mine, plan: "free", limits: [badWindow], keys: [ghostKey] }],
-      }),
+      importConfig(tester, { tenants: [{ slug: mine, plan: "free", limits: [badWindow], keys }] }),
     );
-    expect(errors.map((e) => e.path)).toEqual(["tenants[0].keys[0].name", "tenants[0].limits[0].window"]);
-    expect(errors[0]?.message).toMatch(/has no key named ghost/);
+    expect(errors.map((e) => e.path)).toEqual(["tenants[0].keys", "tenants[0].limits[0].window"]);
+    expect(errors[0]?.message).toMatch(/at most 1 per tenant/);
   });
 
-  it("a missing key alone is still reported", async () => {
+  it("keys past the cap alone are still reported", async () => {
     const errors = await errorsOf(
-      importConfig(tester, {
-        tenants: [{ slug: mine, plan: "free", limits: FREE_PLAN_OFF, keys: [ghostKey] }],
-      }),
+      importConfig(tester, { tenants: [{ slug: mine, plan: "free", limits: FREE_PLAN_OFF, keys }] }),
     );
-    expect(errors.map((e) => e.path)).toEqual(["tenants[0].keys[0].name"]);
+    expect(errors.map((e) => e.path)).toEqual(["tenants[0].keys"]);
   });
 
   it("a tenant-scoped principal learns nothing of another tenant's keys", async () => {
     const token = { kind: "admin-token", id: "t", name: "t", tenantId: mineId, role: "owner" } as const;
     const errors = await errorsOf(
       importConfig(token, {
-        tenants: [{ slug: other, plan: "free", limits: [badWindow], keys: [ghostKey] }],
+        tenants: [{ slug: other, plan: "free", limits: [badWindow], keys }],
       }),
     );
     expect(errors.map((e) => e.path)).toEqual(["tenants[0].limits[0].window"]);

@@ -52,14 +52,18 @@ describe("export re-imported unchanged", () => {
   it("DAL: importConfig(exportConfig()) changes nothing, adds no version and no audit entry", async () => {
     const before = await counts();
     const result = await importConfig(tester, await exportConfig(tester));
-    expect(result).toEqual({ configVersion: null, changes: [] });
+    expect(result).toEqual({ configVersion: null, changes: [], createdKeys: [] });
     expect(await counts()).toEqual(before);
   });
 
   it("DAL: the same routes listed in another order change nothing either", async () => {
     const before = await counts();
     const routes = [...((await exportConfig(tester)).routes ?? [])].reverse();
-    expect(await importConfig(tester, { routes })).toEqual({ configVersion: null, changes: [] });
+    expect(await importConfig(tester, { routes })).toEqual({
+      configVersion: null,
+      changes: [],
+      createdKeys: [],
+    });
     expect(await counts()).toEqual(before);
   });
 
@@ -67,7 +71,7 @@ describe("export re-imported unchanged", () => {
     const before = await counts();
     const json = await importJson(await exportJson());
     expect(json.status).toBe(200);
-    expect(json.body).toEqual({ configVersion: null, changes: [], dryRun: false });
+    expect(json.body).toEqual({ configVersion: null, changes: [], createdKeys: [], dryRun: false });
     const yaml = await call("GET", "/api/admin/config", { accept: "application/yaml" });
     expect(yaml.status).toBe(200);
     const reply = await call<ImportReply>("PUT", "/api/admin/config", {
@@ -75,7 +79,7 @@ describe("export re-imported unchanged", () => {
       contentType: "application/yaml",
     });
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ configVersion: null, changes: [], dryRun: false });
+    expect(reply.body).toEqual({ configVersion: null, changes: [], createdKeys: [], dryRun: false });
     expect(await counts()).toEqual(before);
   });
 });

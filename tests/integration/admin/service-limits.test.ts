@@ -64,11 +64,16 @@ describe("a plan's service limit in the database", () => {
     expect(await importConfig(tester, await exportConfig(tester))).toEqual({
       configVersion: null,
       changes: [],
+      createdKeys: [],
     });
     const plans = ((await exportConfig(tester)).plans ?? []).map((plan) =>
       plan.name === rateOnly ? { ...plan, service: { checksPerSecond: 3000 } } : plan,
     );
-    expect(await importConfig(tester, { plans })).toEqual({ configVersion: null, changes: [] });
+    expect(await importConfig(tester, { plans })).toEqual({
+      configVersion: null,
+      changes: [],
+      createdKeys: [],
+    });
   });
 
   it("is compiled into each tenant of the plan, and null for a plan without one", async () => {

@@ -34,6 +34,8 @@ export interface ChangeItem {
 export interface ImportAnswer {
   configVersion: number | null;
   changes: ChangeItem[];
+  /** keys the import made, with their secrets (shown only in this answer); a dry run: names only */
+  createdKeys?: { tenant: string; name: string; secret?: string }[];
   /** dry runs: the what-if replay of changed limits (docs/replay.md) */
   replay?: ReplayAnswer;
 }

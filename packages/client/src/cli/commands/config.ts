@@ -83,5 +83,10 @@ export async function configApply(ctx: ConfigContext, fileName: string, prune: b
     `Applied ${answer.changes.length} change${answer.changes.length === 1 ? "" : "s"}; config version ${answer.configVersion}.`,
   );
   ctx.io.out(changeLines(answer.changes).join("\n"));
+  const created = answer.createdKeys ?? [];
+  if (created.length > 0) {
+    ctx.io.out("New keys (their secrets are shown only now):");
+    ctx.io.out(created.map((k) => `  ${k.tenant}/${k.name}: ${k.secret ?? ""}`).join("\n"));
+  }
   return EXIT_OK;
 }
