@@ -11,6 +11,7 @@ import type { BulkLimitInput } from "@/lib/data/bulk/bulk-inputs";
 import { throwIfAny } from "@/lib/data/bulk/bulk-targets";
 import { findTargets } from "@/lib/data/bulk/find-limit-targets";
 import {
+  isWithin,
   requestErrors,
   sameLimit,
   tenantLimitCount,
@@ -114,7 +115,7 @@ async function check(
       if (!was) return;
       for (const error of checkImposedOverrides(doc, was, current)) {
         const inTenant = error.path.replace(/^tenants\[0\]\.?/, "");
-        const target = byTenant.get(doc.slug)?.find((t) => inTenant.startsWith(t.docPath));
+        const target = byTenant.get(doc.slug)?.find((t) => isWithin(inTenant, t.docPath));
         errors.push({
           path: target?.path ?? tenantPath(doc.slug),
           message: `${target?.label ?? `tenant ${doc.slug}`}: ${error.message}`,

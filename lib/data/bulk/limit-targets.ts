@@ -41,6 +41,11 @@ export function tenantLimitCount(doc: TenantDoc): number {
   return count;
 }
 
+/** Whether a path (relative to its tenant) is the limit at `docPath` or inside it. */
+export function isWithin(path: string, docPath: string): boolean {
+  return path === docPath || path.startsWith(`${docPath}.`) || path.startsWith(`${docPath}[`);
+}
+
 function listed(labels: readonly string[]): string {
   return labels.length <= 5
     ? labels.join(", ")
@@ -66,12 +71,7 @@ export function requestErrors(
       continue;
     }
     const inTenant = error.path.slice(at.prefix.length).replace(/^\./, "");
-    const target = (targetsByTenant.get(at.slug) ?? []).find(
-      (t) =>
-        inTenant === t.docPath ||
-        inTenant.startsWith(`${t.docPath}.`) ||
-        inTenant.startsWith(`${t.docPath}[`),
-    );
+    const target = (targetsByTenant.get(at.slug) ?? []).find((t) => isWithin(inTenant, t.docPath));
     if (!target) {
       own.push({ path: fallbackPath(at.slug), message: `${inTenant || "tenant"}: ${error.message}` });
       continue;
