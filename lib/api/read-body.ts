@@ -9,6 +9,8 @@ import { bodyFormat, type BodyFormat } from "@/lib/api/content-type";
 
 /** Small JSON bodies (keys, tokens, reset). */
 export const JSON_BODY_LIMIT = 64 * 1024;
+/** Bulk calls: up to 1,000 items of a few dozen bytes each. */
+export const BULK_BODY_LIMIT = 256 * 1024;
 /** Configuration documents: large installations, but nothing a person writes by hand exceeds this. */
 export const DOCUMENT_BODY_LIMIT = 2 * 1024 * 1024;
 
@@ -52,9 +54,13 @@ export function requireFormat(
 }
 
 /** A small JSON body, checked against the schema: 400 naming the first bad field. */
-export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+export async function parseJsonBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  limit: number = JSON_BODY_LIMIT,
+): Promise<z.output<S>> {
   requireFormat(request, ["json"], "json");
-  const text = await readBodyText(request, JSON_BODY_LIMIT);
+  const text = await readBodyText(request, limit);
   let value: unknown;
   try {
     value = text.trim() === "" ? {} : JSON.parse(text);

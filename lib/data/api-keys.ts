@@ -6,6 +6,7 @@ import { givenOrNewSecret } from "@/lib/auth/secrets";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
 import { runTenantChange } from "@/lib/data/config-change";
 import { assertKeyCap } from "@/lib/data/count-caps";
+import { createKeysInChange } from "@/lib/data/create-keys";
 import { ConflictError, NotFoundError } from "@/lib/data/errors";
 import { tenantFor } from "@/lib/data/tenant-access";
 
@@ -89,10 +90,7 @@ export async function createApiKeys(
 ): Promise<CreatedKey[]> {
   const { result } = await runTenantChange(tenantSlug, principal, requestId, async (tx, audit) => {
     const tenant = await tenantFor(tx, principal, tenantSlug, "editor");
-    const created: CreatedKey[] = [];
-    for (const input of inputs)
-      created.push(await addKey(tx, audit, tenant, tenantSlug, input, givenOrNewSecret("sk", undefined)));
-    return created;
+    return createKeysInChange(tx, audit, tenant, inputs);
   });
   return result;
 }

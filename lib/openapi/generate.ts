@@ -1,6 +1,7 @@
 import "server-only";
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { registerAlertOperations } from "@/lib/openapi/operations/admin-alerts";
+import { registerBulkOperations } from "@/lib/openapi/operations/admin-bulk";
 import { registerConfigOperations } from "@/lib/openapi/operations/admin-config";
 import { registerCounterOperations } from "@/lib/openapi/operations/admin-counters";
 import { registerKeyOperations } from "@/lib/openapi/operations/admin-keys";
@@ -41,6 +42,7 @@ function build(): OpenApiDocument {
   registerCheckOperations(registry);
   registerConfigOperations(registry);
   registerKeyOperations(registry);
+  registerBulkOperations(registry);
   registerCounterOperations(registry);
   registerOpsToolOperations(registry);
   registerAlertOperations(registry);

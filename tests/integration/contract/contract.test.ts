@@ -11,6 +11,7 @@ import { countersAndOps } from "./counters-ops";
 import { replayContract } from "./replay-contract";
 import { alertsContract } from "./alerts-contract";
 import { overridesContract } from "./overrides-contract";
+import { bulkContract } from "./bulk-contract";
 
 const c = contractSetup();
 systemAndChecks(c);
@@ -19,6 +20,7 @@ countersAndOps(c);
 replayContract(c);
 alertsContract(c);
 overridesContract(c);
+bulkContract(c);
 
 // Last in the file (tests run in order): a route added to the document without a request
 // above fails the run.

@@ -5,6 +5,7 @@ import { alerts } from "./commands/alerts";
 import { configApply, configDiff, configExport } from "./commands/config";
 import { check, reset, state, type CounterFlags } from "./commands/counters";
 import { keysCreate, keysList, keysRevoke } from "./commands/keys";
+import { keysCreateMany } from "./commands/keys-bulk";
 import { overridesCreate, overridesEnd, overridesList } from "./commands/overrides";
 import { readStdin } from "./document-file";
 import { CliError, EXIT_FAILURE, EXIT_OK } from "./errors";
@@ -33,6 +34,10 @@ const OPTIONS = {
   endpoint: { type: "string" },
   above: { type: "string" },
   for: { type: "string" },
+  names: { type: "string" },
+  file: { type: "string" },
+  expires: { type: "string" },
+  out: { type: "string" },
 } as const;
 
 export async function main(
@@ -97,8 +102,12 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promise<numb
       if (sub === "list") return keysList(connection(), io, json, rest[0]);
       if (sub === "create") return keysCreate(connection(), io, json, rest[0], rest[1]);
       if (sub === "revoke") return keysRevoke(connection(), io, json, rest[0], rest[1]);
+      if (sub === "create-many") {
+        noMore(3);
+        return keysCreateMany(connection(), io, json, rest[0], values, readStdin);
+      }
       throw new CliError(
-        `${sub === undefined ? "sluice keys needs a command" : `Unknown keys command "${sub}"`}: list, create or revoke.`,
+        `${sub === undefined ? "sluice keys needs a command" : `Unknown keys command "${sub}"`}: list, create, create-many or revoke.`,
       );
     }
     case "overrides": {

@@ -11,6 +11,9 @@ Usage:
   sluice reset --tenant SLUG --limit NAME [--key NAME] [--route "GET /path"] [--subject ID]
   sluice keys list TENANT
   sluice keys create TENANT NAME           prints the new key's secret (shown only once)
+  sluice keys create-many TENANT --names a,b,c | --file FILE [--expires ISO] [--out FILE]
+                                           up to 1,000 keys, all or none; "name<TAB>secret"
+                                           lines (shown only once), or into a new file (mode 600)
   sluice keys revoke TENANT NAME
   sluice overrides list [TENANT]           temporary overrides in force and waiting
   sluice overrides create --tenant SLUG --limit NAME --value N|disabled --ends ISO
@@ -27,7 +30,7 @@ Usage:
   sluice alerts rules disable ID --tenant SLUG
   sluice alerts deliveries --tenant SLUG [--limit N]   the webhook delivery log, newest first
 
-FILE may be "-" for stdin. --prune also deletes tenants FILE does not list.
+FILE may be "-" for stdin (--file: a JSON list of names or { "name", "expiresAt"? }). --prune also deletes tenants FILE does not list.
 Every command: --url URL (or SLUICE_URL), --token TOKEN (or SLUICE_TOKEN),
   --timeout MS (default 30000), --json (machine-readable output).
 

@@ -8,7 +8,7 @@ import type { CreatedKey, KeyList } from "../views";
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-function slugArg(value: string | undefined, what: string): string {
+export function slugArg(value: string | undefined, what: string): string {
   if (value === undefined) throw new CliError(`Missing the ${what} name.`);
   if (!SLUG.test(value)) throw new CliError(`${what}: "${value}" is not a name (1-63 of a-z, 0-9 and -).`);
   return value;

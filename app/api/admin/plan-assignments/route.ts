@@ -1,0 +1,16 @@
+// POST /api/admin/plan-assignments: { plan, tenants: [slug...] } moves every listed tenant
+// to the plan in one change (operators only): 200 { configVersion, moved, unchanged }
+// (configVersion null when all were already on it); 422 naming unknown slugs or the plan.
+import { BULK_BODY_LIMIT, parseJsonBody } from "@/lib/api/read-body";
+import { withAdmin } from "@/lib/api/with-admin";
+import { isOperator } from "@/lib/auth/principal";
+import { assignPlan } from "@/lib/data/bulk/assign-plan";
+import { PlanAssignmentInput } from "@/lib/data/bulk/bulk-inputs";
+import { ForbiddenError } from "@/lib/data/errors";
+
+export const POST = withAdmin(async ({ request, principal, requestId }) => {
+  // before the body is read: a member's token cannot make the server parse 256 KiB
+  if (!isOperator(principal)) throw new ForbiddenError("Only an operator can change a tenant's plan.");
+  const input = await parseJsonBody(request, PlanAssignmentInput, BULK_BODY_LIMIT);
+  return Response.json(await assignPlan(principal, input, requestId));
+});
