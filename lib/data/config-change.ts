@@ -1,7 +1,7 @@
 import "server-only";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/data/db";
-import { writeAudit, type AuditInput } from "@/lib/data/audit";
+import { writeAudits, type AuditInput } from "@/lib/data/audit";
 import { compileChange } from "@/lib/data/compile-published";
 import { writeParts } from "@/lib/data/config-parts/part-store";
 import type { Tx } from "@/lib/data/tx";
@@ -53,8 +53,8 @@ export async function runConfigChange<T>(
       await tx.$executeRaw`select pg_advisory_xact_lock(${VERSION_LOCK}::bigint)`;
       const latest = await tx.configVersion.aggregate({ _max: { version: true } });
       const version = (latest._max.version ?? 0) + 1;
-      for (const entry of entries)
-        await writeAudit(tx, { principal, requestId, configVersion: version }, entry);
+      // one statement per 5,000 entries: a bulk change audits thousands of objects
+      await writeAudits(tx, { principal, requestId, configVersion: version }, entries);
       const parts = await compileChange(tx, version, scope === "global" ? null : scope.tenants);
       await tx.configVersion.create({ data: { version, partial: true } });
       await writeParts(tx, version, parts);

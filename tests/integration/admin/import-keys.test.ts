@@ -5,8 +5,7 @@
 process.env.SLUICE_MAX_KEYS_PER_TENANT = "3"; // read once, on the first import below
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PublishedConfig } from "@/lib/config/published";
-import { latestPublished } from "@/lib/data/config-change";
+import { latestPublished } from "@/lib/data/config-versions";
 import { NotFoundError, ValidationFailed } from "@/lib/data/errors";
 import { exportConfig } from "@/lib/data/export-config";
 import { importConfig } from "@/lib/data/import-config";
@@ -73,7 +72,8 @@ describe("keys in the configuration document", () => {
       [fresh, "backend"],
       [fresh, "mobile"],
     ]);
-    const published = (await latestPublished())?.snapshot as PublishedConfig;
+    const published = await latestPublished();
+    if (!published) throw new Error("no config version");
     for (const key of result.createdKeys) {
       expect(key.secret).toMatch(/^sk_/);
       const hash = createHash("sha256")
