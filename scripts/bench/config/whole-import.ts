@@ -1,0 +1,82 @@
+// Step 1: the whole configuration in one PUT /api/admin/config. When the server refuses the
+// one document (today a body over 2 MiB is 413), that refusal is the result, and the
+// tenants are then imported in parts so that the other steps can still run (timed apart).
+import { Admin, importedVersion } from "./admin-client";
+import { CheckClient, limitValue } from "./check-client";
+import { BASE_VALUE, CHANGED_LIMIT, slugOf, wholeDoc } from "./document";
+import { waitFor } from "./stats";
+
+export interface ImportResult {
+  /** the one PUT: its time, or why it did not apply */
+  whole: { ms: number } | { refused: string } | { cutMs: number };
+  documentBytes: number;
+  /** the import in parts after a refusal: parts and total time (null: not needed) */
+  parts: { count: number; ms: number } | { cutMs: number } | null;
+  /** from the last answer until both servers enforce the last tenant (null: cut) */
+  enforcedMs: number | null;
+  /** false: the configuration is not all in; the later steps cannot run */
+  complete: boolean;
+}
+
+const PART = Number(process.env.BENCH_CONFIG_PART ?? 500);
+
+async function importInParts(
+  admin: Admin,
+  tenants: number,
+  capMs: number,
+): Promise<{ count: number; ms: number } | { cutMs: number }> {
+  const started = performance.now();
+  let count = 0;
+  for (let from = 0; from < tenants; from += PART) {
+    const left = capMs - (performance.now() - started);
+    const answer = await admin.call(
+      "PUT",
+      "/api/admin/config",
+      wholeDoc(from, Math.min(tenants, from + PART), from === 0),
+      left,
+    );
+    if (answer.status === null) return { cutMs: capMs };
+    importedVersion(answer, `import of tenants ${from}..`);
+    count++;
+  }
+  return { count, ms: performance.now() - started };
+}
+
+/** Both servers answer the last tenant's check with its limit: the import is enforced. */
+export async function enforcedOnBoth(
+  clients: CheckClient[],
+  slug: string,
+  value: number,
+  capMs: number,
+): Promise<number | null> {
+  return waitFor(async () => {
+    for (const client of clients) {
+      const { decision } = await client.check({ tenant: slug, dryRun: true });
+      if (limitValue(decision, CHANGED_LIMIT) !== value) return false;
+    }
+    return true;
+  }, capMs);
+}
+
+export async function wholeImport(
+  admin: Admin,
+  clients: CheckClient[],
+  tenants: number,
+  capMs: number,
+): Promise<ImportResult> {
+  const text = JSON.stringify(wholeDoc(0, tenants, true));
+  const answer = await admin.call("PUT", "/api/admin/config", text, capMs);
+  const documentBytes = Buffer.byteLength(text);
+  if (answer.status === null)
+    return { whole: { cutMs: capMs }, documentBytes, parts: null, enforcedMs: null, complete: false };
+  let whole: ImportResult["whole"] = { ms: answer.ms };
+  let parts: ImportResult["parts"] = null;
+  if (answer.status !== 200) {
+    const error = (answer.body as { error?: { code?: string } } | null)?.error?.code ?? "";
+    whole = { refused: `${answer.status} ${error}`.trim() };
+    parts = await importInParts(admin, tenants, capMs);
+    if ("cutMs" in parts) return { whole, documentBytes, parts, enforcedMs: null, complete: false };
+  }
+  const enforcedMs = await enforcedOnBoth(clients, slugOf(tenants - 1), BASE_VALUE, 60_000);
+  return { whole, documentBytes, parts, enforcedMs, complete: enforcedMs !== null };
+}
