@@ -28,7 +28,8 @@ export class CheckClient {
     private readonly token: string,
   ) {
     const parsed = new URL(url);
-    this.host = parsed.hostname;
+    // the servers listen on 127.0.0.1 only: never try ::1 first
+    this.host = parsed.hostname === "localhost" ? "127.0.0.1" : parsed.hostname;
     this.port = Number(parsed.port);
   }
 

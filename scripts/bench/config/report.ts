@@ -85,27 +85,27 @@ export const measures: Measure[] = [
     },
   },
   {
-    what: "quiet check p50 / p99 / max, A | B",
+    what: "quiet check p50 / p99 / max (A; B)",
     cell: (r) =>
       r.quiet
         ? (["a", "b"] as const)
             .map((s) => `${time(r.quiet![s].p50)} / ${time(r.quiet![s].p99)} / ${time(r.quiet![s].max)}`)
-            .join(" \\| ")
+            .join("; ")
         : "-",
   },
   {
-    what: "quiet checks over 50 ms (of all), A | B",
+    what: "quiet checks over 50 ms (of all) (A; B)",
     cell: (r) =>
-      r.quiet ? `${r.quiet.a.over50} of ${r.quiet.a.n} \\| ${r.quiet.b.over50} of ${r.quiet.b.n}` : "-",
+      r.quiet ? `${r.quiet.a.over50} of ${r.quiet.a.n}; ${r.quiet.b.over50} of ${r.quiet.b.n}` : "-",
     goal: { text: "none", met: (r) => (r.quiet ? r.quiet.a.over50 + r.quiet.b.over50 === 0 : null) },
   },
   {
-    what: "check p99 during changes, A | B (x quiet)",
+    what: "check p99 during changes (A; B), x quiet",
     cell: (r) =>
       r.during
         ? (["a", "b"] as const)
             .map((s) => `${time(r.during![s].p99)} (${ratio(r, s).toFixed(2)}x)`)
-            .join(" \\| ") + `, ${r.during.changes} changes`
+            .join("; ") + `, ${r.during.changes} changes`
         : "-",
     goal: {
       text: "<= 1.2x quiet",
@@ -131,8 +131,8 @@ export const measures: Measure[] = [
         : "-",
   },
   {
-    what: "front RSS after the import, A | B",
-    cell: (r) => (r.rss ? `${mb(r.rss.a)} \\| ${mb(r.rss.b)}` : "-"),
+    what: "front RSS after the import (A; B)",
+    cell: (r) => (r.rss ? `${mb(r.rss.a)}; ${mb(r.rss.b)}` : "-"),
   },
 ];
 
