@@ -28,7 +28,7 @@ async function importInParts(
   const started = performance.now();
   let count = 0;
   for (let from = 0; from < tenants; from += PART) {
-    const left = capMs - (performance.now() - started);
+    const left = Math.max(1, Math.floor(capMs - (performance.now() - started)));
     const answer = await admin.call(
       "PUT",
       "/api/admin/config",
@@ -72,8 +72,12 @@ export async function wholeImport(
   let whole: ImportResult["whole"] = { ms: answer.ms };
   let parts: ImportResult["parts"] = null;
   if (answer.status !== 200) {
-    const error = (answer.body as { error?: { code?: string } } | null)?.error?.code ?? "";
-    whole = { refused: `${answer.status} ${error}`.trim() };
+    const error = (answer.body as { error?: { code?: string; message?: string } } | null)?.error;
+    // a 500 is what a change that outlives its transaction's 30 s answers today
+    const why = error?.code === "internal_error" ? "" : `: ${(error?.message ?? answer.text).slice(0, 160)}`;
+    whole = {
+      refused: `${answer.status} ${error?.code ?? ""} after ${(answer.ms / 1_000).toFixed(1)} s${why}`,
+    };
     parts = await importInParts(admin, tenants, capMs);
     if ("cutMs" in parts) return { whole, documentBytes, parts, enforcedMs: null, complete: false };
   }
