@@ -82,8 +82,11 @@ export async function measureChanges(
   return run;
 }
 
-/** One change a second until `stop` resolves (the load of "during changes"); how many were answered. */
-export async function changeEverySecond(changer: Changer, stop: Promise<void>): Promise<number> {
+/** One change a second until `stop` resolves (the load of "during changes"): changes made and answered. */
+export async function changeEverySecond(
+  changer: Changer,
+  stop: Promise<void>,
+): Promise<{ made: number; answered: number }> {
   let stopped = false;
   void stop.then(() => (stopped = true));
   let made = 0;
@@ -96,5 +99,5 @@ export async function changeEverySecond(changer: Changer, stop: Promise<void>): 
     const next = started + made * 1_000;
     if (next > performance.now()) await Promise.race([sleep(next - performance.now()), stop]);
   }
-  return answered;
+  return { made, answered };
 }

@@ -107,7 +107,7 @@ export const measures: Measure[] = [
       r.during
         ? (["a", "b"] as const)
             .map((s) => `${time(r.during![s].p99)} (${ratio(r, s).toFixed(2)}x)`)
-            .join("; ") + `, ${r.during.changes} changes`
+            .join("; ") + `, ${r.during.answered} of ${r.during.made} changes answered`
         : "-",
     goal: {
       text: "<= 1.2x quiet",

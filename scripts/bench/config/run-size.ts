@@ -21,7 +21,7 @@ export interface SizeResult {
   keyBytes: VersionBytes | null;
   changeBytes: VersionBytes | null;
   quiet: CheckRun | null;
-  during: (CheckRun & { changes: number }) | null;
+  during: (CheckRun & { made: number; answered: number }) | null;
   notes: string[];
 }
 
@@ -102,7 +102,7 @@ export async function runSize(tenants: number, options: SizeOptions): Promise<Si
       const stop = new Promise<void>((resolve) => (end = resolve));
       const making = changeEverySecond(changer, stop);
       const checks = await measureChecks(a, b, bodies, options.checkSeconds).finally(end);
-      return { ...checks, changes: await making };
+      return { ...checks, ...(await making) };
     });
     return result;
   } finally {
