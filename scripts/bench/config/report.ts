@@ -18,6 +18,8 @@ interface Measure {
   goal?: { text: string; met(r: SizeResult): boolean | null };
 }
 
+/** checks not answered 200 "ok" (a key the servers do not know, an error): the figures then mislead */
+const errors = (n: number): string => (n > 0 ? ` (${n} checks not "ok")` : "");
 const cut = (capMs: number): string => `> ${Math.round(capMs / 1_000)} s (cut)`;
 const p = (values: Array<number | null>) => spread(values.filter((v): v is number => v !== null));
 const cutCount = (values: Array<number | null>) => values.filter((v) => v === null).length;
@@ -98,7 +100,9 @@ export const measures: Measure[] = [
   {
     what: "quiet checks over 50 ms (of all) (A; B)",
     cell: (r) =>
-      r.quiet ? `${r.quiet.a.over50} of ${r.quiet.a.n}; ${r.quiet.b.over50} of ${r.quiet.b.n}` : "-",
+      r.quiet
+        ? `${r.quiet.a.over50} of ${r.quiet.a.n}; ${r.quiet.b.over50} of ${r.quiet.b.n}${errors(r.quiet.errors)}`
+        : "-",
     goal: { text: "none", met: (r) => (r.quiet ? r.quiet.a.over50 + r.quiet.b.over50 === 0 : null) },
   },
   {
@@ -107,7 +111,9 @@ export const measures: Measure[] = [
       r.during
         ? (["a", "b"] as const)
             .map((s) => `${time(r.during![s].p99)} (${ratio(r, s).toFixed(2)}x)`)
-            .join("; ") + `, ${r.during.answered} of ${r.during.made} changes answered`
+            .join("; ") +
+          `, ${r.during.answered} of ${r.during.made} changes answered` +
+          errors(r.during.errors)
         : "-",
     goal: {
       text: "<= 1.2x quiet",
