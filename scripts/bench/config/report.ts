@@ -47,7 +47,7 @@ export const measures: Measure[] = [
       const parts = r.imported?.parts;
       if (!parts) return "-";
       return "cutMs" in parts
-        ? cut(parts.cutMs)
+        ? `${cut(parts.cutMs)}, ${parts.done.toLocaleString("en-US")} tenants in`
         : `${parts.count} PUTs (down to ${parts.smallest} tenants), ${time(parts.ms)}`;
     },
   },

@@ -11,7 +11,8 @@ export interface ImportResult {
   whole: { ms: number } | { refused: string } | { cutMs: number };
   documentBytes: number;
   /** the import in parts after a refusal: parts and total time (null: not needed) */
-  parts: { count: number; ms: number; smallest: number } | { cutMs: number } | null;
+  /** cut: `done` tenants were in when the cap ran out */
+  parts: { count: number; ms: number; smallest: number } | { cutMs: number; done: number } | null;
   /** from the last answer until both servers enforce the last tenant (null: cut) */
   enforcedMs: number | null;
   /** false: the configuration is not all in; the later steps cannot run */
@@ -30,7 +31,7 @@ async function importInParts(
   admin: Admin,
   tenants: number,
   capMs: number,
-): Promise<{ count: number; ms: number; smallest: number } | { cutMs: number }> {
+): Promise<{ count: number; ms: number; smallest: number } | { cutMs: number; done: number }> {
   const started = performance.now();
   let count = 0;
   let part = FIRST_PART;
@@ -39,7 +40,7 @@ async function importInParts(
     const left = Math.max(1, Math.floor(capMs - (performance.now() - started)));
     const to = Math.min(tenants, from + part);
     const answer = await admin.call("PUT", "/api/admin/config", wholeDoc(from, to, from === 0), left);
-    if (answer.status === null) return { cutMs: capMs };
+    if (answer.status === null) return { cutMs: capMs, done: from };
     if (answer.status >= 500 && part > SMALLEST_PART) {
       part = Math.max(SMALLEST_PART, Math.floor(part / 2));
       smallest = Math.min(smallest, part);
