@@ -5,7 +5,14 @@ import { locateErrors } from "@/lib/config/document";
 import { checkedText, type CheckedText } from "@/lib/data/document-text";
 import { ValidationFailed } from "@/lib/data/errors";
 import { wantsYaml } from "@/lib/api/content-type";
-import { DOCUMENT_BODY_LIMIT, readBodyText, requireFormat } from "@/lib/api/read-body";
+import {
+  DOCUMENT_BODY_LIMIT,
+  OPERATOR_DOCUMENT_BODY_LIMIT,
+  readBodyText,
+  requireFormat,
+} from "@/lib/api/read-body";
+import { isOperator, type Principal } from "@/lib/auth/principal";
+import { MEMBER_BUDGET, OPERATOR_BUDGET } from "@/lib/config/document/worker/check-document";
 
 // The config document over HTTP: read a PUT body (YAML or JSON by Content-Type) and answer
 // an export in the format the client accepts.
@@ -16,10 +23,12 @@ import { DOCUMENT_BODY_LIMIT, readBodyText, requireFormat } from "@/lib/api/read
  * or past the worker's budget is 413 naming the body. The caller authorizes first
  * (lib/data/import-access.ts): only then is the body read and parsed.
  */
-export async function readDocumentBody(request: Request): Promise<CheckedText> {
+export async function readDocumentBody(request: Request, principal: Principal): Promise<CheckedText> {
   const format = requireFormat(request, ["json", "yaml"], null);
-  const text = await readBodyText(request, DOCUMENT_BODY_LIMIT);
-  return checkedText(text, format);
+  // operators import whole installations; everyone else a tenant's part
+  const operator = isOperator(principal);
+  const text = await readBodyText(request, operator ? OPERATOR_DOCUMENT_BODY_LIMIT : DOCUMENT_BODY_LIMIT);
+  return checkedText(text, format, operator ? OPERATOR_BUDGET : MEMBER_BUDGET);
 }
 
 /** Runs an import of the document; its errors come back with line and column. */

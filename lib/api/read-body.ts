@@ -13,6 +13,8 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 export const BULK_BODY_LIMIT = 256 * 1024;
 /** Configuration documents: large installations, but nothing a person writes by hand exceeds this. */
 export const DOCUMENT_BODY_LIMIT = 2 * 1024 * 1024;
+/** An operator's document: the whole installation (10,000 tenants is about 13 MB of JSON). */
+export const OPERATOR_DOCUMENT_BODY_LIMIT = 32 * 1024 * 1024;
 
 function tooLarge(limit: number): ApiError {
   return new ApiError("payload_too_large", `The body is larger than ${Math.round(limit / 1024)} KiB.`);

@@ -60,7 +60,8 @@ export async function runConfigChange<T>(
       await writeParts(tx, version, parts);
       return { result, version, parts };
     },
-    { timeout: 30_000, maxWait: 10_000 },
+    // a whole installation's import (10,000 tenants) may need more than a tenant's change
+    { timeout: scope === "global" ? 120_000 : 30_000, maxWait: 10_000 },
   );
   if (outcome.version !== null) {
     // Best effort: when Redis is down, or missed this version, the healer republishes it

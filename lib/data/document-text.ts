@@ -6,7 +6,12 @@ import {
   type SourcePositions,
   type ValidationContext,
 } from "@/lib/config/document";
-import { checkDocument, DocumentRefused } from "@/lib/config/document/worker/check-document";
+import {
+  checkDocument,
+  DocumentRefused,
+  MEMBER_BUDGET,
+  type WorkerBudget,
+} from "@/lib/config/document/worker/check-document";
 import { ValidationFailed } from "@/lib/data/errors";
 import { readValidationContext } from "@/lib/data/validation-context";
 import { env } from "@/lib/env";
@@ -30,11 +35,15 @@ export interface CheckedDocument {
 }
 
 /** Throws DocumentRefused (a bound or the worker's budget: 413) or ValidationFailed (422). */
-export async function checkedText(text: string, format: DocumentFormat): Promise<CheckedText> {
+export async function checkedText(
+  text: string,
+  format: DocumentFormat,
+  budget: WorkerBudget = MEMBER_BUDGET,
+): Promise<CheckedText> {
   const context = await readValidationContext();
   // a document holds no more values than the installation's limits can take (structure-limits.ts)
   const maxValues = env().SLUICE_MAX_LIMITS_TOTAL * VALUES_PER_LIMIT;
-  const result = await checkDocument({ text, format, context, maxValues });
+  const result = await checkDocument({ text, format, context, maxValues }, budget);
   if (result.ok) {
     const checked = { document: result.document, against: context };
     return { input: result.input, positions: result.positions, checked };

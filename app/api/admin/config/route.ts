@@ -24,7 +24,7 @@ export const PUT = withAdmin(async ({ request, principal, requestId }) => {
   assertMayImport(principal); // before the body is read or parsed
   // one import or preview per principal at a time (409 import_in_progress, Retry-After)
   return oneAtATime(principal, async () => {
-    const { input, positions, checked } = await readDocumentBody(request);
+    const { input, positions, checked } = await readDocumentBody(request, principal);
     const result = await locatedIn(positions, () =>
       importConfig(principal, input, { prune: query.prune, dryRun: query.dryRun, requestId, checked }),
     );

@@ -19,6 +19,19 @@ export const INLINE_DOCUMENT_BYTES = 8 * 1024;
 export const WORKER_HEAP_MB = 384;
 /** How long a worker may take (wall time, so a loaded machine counts against it too). */
 export const WORKER_DEADLINE_MS = 10_000;
+
+/** What one document may cost its worker. */
+export interface WorkerBudget {
+  heapMb: number;
+  deadlineMs: number;
+}
+
+export const MEMBER_BUDGET: WorkerBudget = { heapMb: WORKER_HEAP_MB, deadlineMs: WORKER_DEADLINE_MS };
+/**
+ * Operators import the whole installation (10,000 tenants is about 13 MB of JSON): a larger
+ * heap and more time, still in a worker, so even their document never holds the app.
+ */
+export const OPERATOR_BUDGET: WorkerBudget = { heapMb: 3_072, deadlineMs: 120_000 };
 const MAX_RUNNING = 2;
 /** Documents that may wait for a worker; past this one is refused (DocumentsBusy, 429). */
 export const MAX_WAITING = 16;
@@ -30,12 +43,12 @@ export class DocumentRefused extends Error {
 
 const slots = workerSlots(MAX_RUNNING, MAX_WAITING);
 
-function inWorker(check: TextCheck): Promise<TextCheckResult> {
+function inWorker(check: TextCheck, budget: WorkerBudget): Promise<TextCheckResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(documentWorkerPath(), {
       workerData: check,
       resourceLimits: {
-        maxOldGenerationSizeMb: WORKER_HEAP_MB,
+        maxOldGenerationSizeMb: budget.heapMb,
         maxYoungGenerationSizeMb: 32,
         stackSizeMb: 4,
       },
@@ -52,16 +65,16 @@ function inWorker(check: TextCheck): Promise<TextCheckResult> {
       settle(() =>
         reject(
           new DocumentRefused(
-            `The body took longer than ${WORKER_DEADLINE_MS / 1000} s to parse and check; split the document.`,
+            `The body took longer than ${budget.deadlineMs / 1000} s to parse and check; split the document.`,
           ),
         ),
       );
-    }, WORKER_DEADLINE_MS);
+    }, budget.deadlineMs);
     worker.once("message", (result: TextCheckResult) => settle(() => resolve(result)));
     worker.once("error", (error: Error & { code?: string }) => {
       const memory = error.code === "ERR_WORKER_OUT_OF_MEMORY";
       if (!memory) console.error("[sluice] the document worker failed:", error);
-      const why = memory ? `needs more than ${WORKER_HEAP_MB} MB to parse and check` : "could not be checked";
+      const why = memory ? `needs more than ${budget.heapMb} MB to parse and check` : "could not be checked";
       settle(() => reject(new DocumentRefused(`The body ${why}; split the document.`)));
     });
     worker.once("exit", (code) => {
@@ -73,11 +86,14 @@ function inWorker(check: TextCheck): Promise<TextCheckResult> {
 }
 
 /** checkText, in a worker for anything but a small body. */
-export async function checkDocument(check: TextCheck): Promise<TextCheckResult> {
+export async function checkDocument(
+  check: TextCheck,
+  budget: WorkerBudget = MEMBER_BUDGET,
+): Promise<TextCheckResult> {
   if (Buffer.byteLength(check.text) <= INLINE_DOCUMENT_BYTES) return checkText(check);
   const release = await slots.acquire();
   try {
-    return await inWorker(check);
+    return await inWorker(check, budget);
   } finally {
     release();
   }
