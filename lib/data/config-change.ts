@@ -61,7 +61,7 @@ export async function runConfigChange<T>(
       return { result, version, parts };
     },
     // a whole installation's import (10,000 tenants) may need more than a tenant's change
-    { timeout: scope === "global" ? 120_000 : 30_000, maxWait: 10_000 },
+    { timeout: scope === "global" || scope.tenants.length > 100 ? 120_000 : 30_000, maxWait: 10_000 },
   );
   if (outcome.version !== null) {
     // Best effort: when Redis is down, or missed this version, the healer republishes it
