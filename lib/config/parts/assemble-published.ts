@@ -1,13 +1,25 @@
-import { SNAPSHOT_FORMAT, type CompiledKey, type CompiledTenant } from "@/lib/config/compile";
+import { SNAPSHOT_FORMAT, type CompiledKey, type CompiledTenant, type LimitSet } from "@/lib/config/compile";
 import type { PublishedConfig, PublishedKey, PublishedOverride } from "@/lib/config/published";
-import type { ConfigPart, KeyPart, TenantPart } from "@/lib/config/parts/part-types";
+import type { ConfigPart, KeyPart, PartTenant, TenantPart } from "@/lib/config/parts/part-types";
 
 // Parts -> the whole published configuration, as one compile of the installation would give
 // it (split-published.ts is the inverse). For readers that want the whole: the admin API,
 // a server starting up, PostgreSQL's copy.
 
-/** The compiled tenant with its bare keys put back (limits null: the key default applies). */
-export function withBareKeys(tenant: CompiledTenant, keys: Iterable<KeyPart>): CompiledTenant {
+/** keyDefault without the `by: key` limits: a check without a key has no key to count. */
+export function keylessSet(set: LimitSet): LimitSet {
+  const routed: LimitSet["routed"] = {};
+  for (const [pattern, limits] of Object.entries(set.routed)) {
+    const kept = limits.filter((limit) => limit.by !== "key");
+    if (kept.length > 0) routed[pattern] = kept;
+  }
+  return { unrouted: set.unrouted.filter((limit) => limit.by !== "key"), routed };
+}
+
+/** The compiled tenant of a part: its `limits` made again, its bare keys put back (limits
+ * null: the key default applies). */
+export function withBareKeys(part: PartTenant, keys: Iterable<KeyPart>): CompiledTenant {
+  const tenant: CompiledTenant = { ...part, limits: part.limits ?? keylessSet(part.keyDefault) };
   let copy: CompiledTenant | null = null;
   for (const key of keys) {
     if (tenant.keys[key.name] !== undefined) continue;

@@ -17,10 +17,14 @@ export interface GlobalPart {
   serviceTokens: Record<string, PublishedServiceToken>;
 }
 
+/** A compiled tenant as its part carries it: `limits`, when it is keyDefault without the
+ * `by: key` limits (as the compiler makes it), is left out and made again on arrival. */
+export type PartTenant = Omit<CompiledTenant, "limits"> & { limits?: CompiledTenant["limits"] };
+
 export interface TenantPart {
   kind: "tenant";
   /** keys and keyNameById hold only the keys with limits of their own */
-  tenant: CompiledTenant;
+  tenant: PartTenant;
   overrides: PublishedOverride[];
 }
 

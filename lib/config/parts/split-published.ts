@@ -1,4 +1,5 @@
 import type { CompiledTenant } from "@/lib/config/compile";
+import { keylessSet } from "@/lib/config/parts/assemble-published";
 import type { PublishedConfig } from "@/lib/config/published";
 import {
   GLOBAL_SCOPE,
@@ -6,6 +7,7 @@ import {
   tenantScope,
   type ConfigPart,
   type KeyPart,
+  type PartTenant,
   type TenantPart,
 } from "@/lib/config/parts/part-types";
 
@@ -13,7 +15,7 @@ import {
 // into parts. assemblePublished is its inverse: assemble(split(x)) deep-equals x.
 
 /** The tenant without its bare keys that have key parts: those travel in their own parts. */
-function ownKeysOnly(tenant: CompiledTenant, withParts: ReadonlySet<string> | undefined): CompiledTenant {
+function ownKeysOnly(tenant: CompiledTenant, withParts: ReadonlySet<string> | undefined): PartTenant {
   const keys: CompiledTenant["keys"] = {};
   const keyNameById: Record<string, string> = {};
   for (const [name, key] of Object.entries(tenant.keys)) {
@@ -21,7 +23,10 @@ function ownKeysOnly(tenant: CompiledTenant, withParts: ReadonlySet<string> | un
     keys[name] = key;
     keyNameById[key.id] = name;
   }
-  return { ...tenant, keys, keyNameById };
+  const { limits, ...rest } = tenant;
+  // left out only when made again exactly on arrival (a third less to store and ship)
+  const derived = JSON.stringify(limits) === JSON.stringify(keylessSet(tenant.keyDefault));
+  return derived ? { ...rest, keys, keyNameById } : { ...rest, limits, keys, keyNameById };
 }
 
 /** The parts of `config`: the global part only when `withGlobal`, every tenant and key it holds. */

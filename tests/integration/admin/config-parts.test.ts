@@ -101,7 +101,7 @@ describe("config versions in parts", () => {
     expect(Number(await client.get(keys.version))).toBeGreaterThanOrEqual(version);
     const part = parsePart(await client.hget(keys.parts, scope));
     const rpm =
-      part.kind === "tenant" ? part.tenant.limits.unrouted.find((l) => l.name === "rpm") : undefined;
+      part.kind === "tenant" ? part.tenant.keyDefault.unrouted.find((l) => l.name === "rpm") : undefined;
     expect(rpm?.rule.limit).toBe(40);
   });
 });

@@ -81,6 +81,8 @@ describe("config parts", () => {
     const parts = splitPublished(config(7, [acme, beta]));
     const part = parts.get(tenantScope("acme"));
     expect(part?.kind === "tenant" && Object.keys(part.tenant.keys)).toEqual(["mobile"]);
+    // keyDefault without `by: key` limits is made again on arrival, not shipped
+    expect(part?.kind === "tenant" && "limits" in part.tenant).toBe(false);
     const key = parts.get(keyScope("hash-acme-backend"));
     expect(key).toMatchObject({ kind: "key", id: "K1", tenant: "acme", name: "backend" });
     expect(JSON.stringify(key).length).toBeLessThan(200);
