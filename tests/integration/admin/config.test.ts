@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   anyPlan,
   call,
+  createAdminToken,
   exportJson,
   importJson,
   putTenants,
@@ -185,13 +186,28 @@ describe("bodies", () => {
     expect(reply.body.error.code).toBe("unsupported_media_type");
   });
 
-  it("413 for a document over the size limit", async () => {
-    const reply = await call<ErrorReply>("PUT", "/api/admin/config", {
-      body: `# ${"x".repeat(3 * 1024 * 1024)}\n`,
+  it("413 for a document over the size limit: 2 MiB for a tenant's editor, 32 MiB for an operator", async () => {
+    const editor = await createAdminToken({ name: "size editor", role: "editor", tenant: slug });
+    const overMember = `# ${"x".repeat(3 * 1024 * 1024)}\n`;
+    const asEditor = await call<ErrorReply>("PUT", "/api/admin/config", {
+      token: editor,
+      body: overMember,
       contentType: "application/yaml",
     });
-    expect(reply.status).toBe(413);
-    expect(reply.body.error.code).toBe("payload_too_large");
+    expect(asEditor.status).toBe(413);
+    expect(asEditor.body.error.code).toBe("payload_too_large");
+    // an operator imports whole installations: 3 MiB is read (a comment: nothing to change)
+    const asOperator = await call<ImportReply>("PUT", "/api/admin/config?dryRun=true", {
+      body: `${overMember}tenants: []\n`,
+      contentType: "application/yaml",
+    });
+    expect(asOperator.status).toBe(200);
+    const overOperator = await call<ErrorReply>("PUT", "/api/admin/config", {
+      body: `# ${"x".repeat(33 * 1024 * 1024)}\n`,
+      contentType: "application/yaml",
+    });
+    expect(overOperator.status).toBe(413);
+    expect(overOperator.body.error.code).toBe("payload_too_large");
   });
 
   it("answers errors as JSON with a request id and no stack", async () => {
