@@ -1,4 +1,5 @@
 import "server-only";
+import { keyCreated } from "@/lib/data/create-keys";
 import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/data/db";
@@ -51,13 +52,7 @@ async function addKey(
       expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
     },
   });
-  await audit({
-    action: "key.create",
-    targetType: "key",
-    targetId: row.id,
-    tenantId: tenant.id,
-    after: { name: row.name, prefix: row.prefix, expiresAt: row.expiresAt },
-  });
+  await audit(keyCreated(row, tenant.id));
   return { id: row.id, name: row.name, key: secret.secret, prefix: row.prefix };
 }
 

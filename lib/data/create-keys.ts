@@ -1,4 +1,5 @@
 import "server-only";
+import type { AuditInput } from "@/lib/data/audit";
 import { z } from "zod";
 import { givenOrNewSecret } from "@/lib/auth/secrets";
 import type { Audit } from "@/lib/data/config-change";
@@ -93,14 +94,22 @@ export async function createKeysInChange(
     const row = byName.get(input.name);
     const secret = secrets[i];
     if (!row || !secret) throw new Error(`key ${input.name} was not created`);
-    await audit({
-      action: "key.create",
-      targetType: "key",
-      targetId: row.id,
-      tenantId: tenant.id,
-      after: { name: row.name, prefix: row.prefix, expiresAt: row.expiresAt },
-    });
+    await audit(keyCreated(row, tenant.id));
     created.push({ id: row.id, name: row.name, key: secret.secret, prefix: row.prefix });
   }
   return created;
+}
+
+/** The audit entry of a key made (the keys endpoint, bulk keys and the import write it alike). */
+export function keyCreated(
+  row: { id: string; name: string; prefix: string; expiresAt: Date | null },
+  tenantId: string,
+): AuditInput {
+  return {
+    action: "key.create",
+    targetType: "key",
+    targetId: row.id,
+    tenantId,
+    after: { name: row.name, prefix: row.prefix, expiresAt: row.expiresAt },
+  };
 }

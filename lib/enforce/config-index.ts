@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { overrideSchema } from "@/lib/config/parts/part-schema";
 import { SNAPSHOT_FORMAT, applyOverrides, overridesAt, type Snapshot } from "@/lib/config/compile";
 import type {
   PublishedConfig,
@@ -63,20 +64,7 @@ const publishedSchema = z.looseObject({
   }),
   keys: z.record(z.string(), z.looseObject({ tenant: z.string(), name: z.string(), revoked: z.boolean() })),
   serviceTokens: z.record(z.string(), z.looseObject({ id: z.string() })),
-  overrides: z
-    .array(
-      z.looseObject({
-        id: z.string(),
-        tenant: z.string(),
-        key: z.string().nullable(),
-        subject: z.string().nullable(),
-        limit: z.string(),
-        value: z.number().int().min(0).nullable(),
-        startsAt: z.number(),
-        endsAt: z.number(),
-      }),
-    )
-    .optional(),
+  overrides: z.array(overrideSchema).optional(),
 });
 
 /** Parses a published snapshot (JSON text or a PostgreSQL row's value); throws when malformed. */

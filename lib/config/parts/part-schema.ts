@@ -4,7 +4,8 @@ import type { ConfigPart } from "@/lib/config/parts/part-types";
 // Parts are our own output, but they cross a process boundary (Redis, PostgreSQL JSON):
 // check the outline, so a half-written or foreign value never replaces a good part.
 
-const overrideSchema = z.looseObject({
+/** A published override's outline (also checked in whole published configurations). */
+export const overrideSchema = z.looseObject({
   id: z.string(),
   tenant: z.string(),
   key: z.string().nullable(),
