@@ -1,4 +1,5 @@
 import "server-only";
+import { keyCreated } from "@/lib/data/create-keys";
 import { hasRole, isOperator, type Principal } from "@/lib/auth/principal";
 import { newSecret } from "@/lib/auth/secrets";
 import type { DocumentError, DocumentRefs } from "@/lib/config/document";
@@ -123,13 +124,7 @@ export async function createKeys(
     for (const key of part) {
       const row = idOf.get(`${key.tenantId}/${key.name}`);
       if (!row) throw new Error(`key ${key.tenant}/${key.name} was not created`);
-      await audit({
-        action: "key.create",
-        targetType: "key",
-        targetId: row.id,
-        tenantId: key.tenantId,
-        after: { name: row.name, prefix: row.prefix, expiresAt: null },
-      });
+      await audit(keyCreated({ ...row, expiresAt: null }, key.tenantId));
       made.push({
         tenant: key.tenant,
         name: key.name,
