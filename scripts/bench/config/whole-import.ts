@@ -83,9 +83,14 @@ export async function wholeImport(
   let whole: ImportResult["whole"] = { ms: answer.ms };
   let parts: ImportResult["parts"] = null;
   if (answer.status !== 200) {
-    const error = (answer.body as { error?: { code?: string; message?: string } } | null)?.error;
+    type Refusal = { code?: string; message?: string };
+    type Body = { error?: Refusal; errors?: Array<{ path?: string; message?: string }> } | null;
+    const error = (answer.body as Body)?.error;
+    const first = (answer.body as Body)?.errors?.[0];
+    const detail = first ? ` ${first.path ?? ""}: ${first.message ?? ""}` : "";
     // a 500 is what a change that outlives its transaction's 30 s answers today
-    const why = error?.code === "internal_error" ? "" : `: ${(error?.message ?? answer.text).slice(0, 160)}`;
+    const why =
+      error?.code === "internal_error" ? "" : `: ${((error?.message ?? answer.text) + detail).slice(0, 240)}`;
     whole = {
       refused: `${answer.status} ${error?.code ?? ""} after ${(answer.ms / 1_000).toFixed(1)} s${why}`,
     };
