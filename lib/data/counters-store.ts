@@ -2,8 +2,6 @@ import "server-only";
 import { latestPublished } from "@/lib/data/config-versions";
 import { Cluster, type Redis } from "ioredis";
 import type { Snapshot } from "@/lib/config/compile";
-import type { PublishedConfig } from "@/lib/config/published";
-import { db } from "@/lib/data/db";
 import { env } from "@/lib/env";
 import { controlOptions, createRedis, redis, type RedisClient } from "@/lib/redis";
 import { runScript } from "@/lib/limiter/ioredis-scripts";

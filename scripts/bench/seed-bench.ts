@@ -4,7 +4,6 @@ import { importConfig } from "@/lib/data/import-config";
 import { createServiceToken } from "@/lib/data/tokens";
 import { latestPublished } from "@/lib/data/config-versions";
 import { effectiveLimits, resolveRoutes } from "@/lib/config/compile";
-import type { PublishedConfig } from "@/lib/config/published";
 import { matchLimits } from "@/lib/enforce/limit-specs";
 import { buildCall } from "@/lib/limiter/evaluate";
 import { buildManyCall, prepareCheck } from "@/lib/limiter/evaluate-many";

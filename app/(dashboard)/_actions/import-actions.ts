@@ -15,8 +15,6 @@ export async function previewImportAction(raw: unknown): Promise<ActionResult<Im
   return runAction(YamlInput, raw, (principal, input) => previewImport(principal, input.text));
 }
 
-export async function applyImportAction(
-  raw: unknown,
-): Promise<ActionResult<ImportResult>> {
+export async function applyImportAction(raw: unknown): Promise<ActionResult<ImportResult>> {
   return runAction(YamlInput, raw, (principal, input) => applyImport(principal, input.text), ["/"]);
 }

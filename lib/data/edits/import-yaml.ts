@@ -98,10 +98,7 @@ export async function previewImport(principal: Principal, text: string): Promise
   }
 }
 
-export async function applyImport(
-  principal: Principal,
-  text: string,
-): Promise<ImportResult> {
+export async function applyImport(principal: Principal, text: string): Promise<ImportResult> {
   assertMayImport(principal);
   return checked(principal, text, async (input, positions) => {
     try {
