@@ -44,6 +44,8 @@ const WHOLE_SLICE = 250;
 
 export class ConfigHolder {
   private state = new ConfigState();
+  /** What checks read (a field, not a getter: it is read on every check): set with each change. */
+  current: ConfigIndex = this.state.current;
   private position: Position = { epoch: "", seq: 0 };
   private readonly keys: ReturnType<typeof configKeys>;
   private readonly healer: ConfigHealer;
@@ -59,11 +61,6 @@ export class ConfigHolder {
     this.keys = configKeys(options.prefix);
     this.resetChannel = countersResetChannel(options.prefix);
     this.healer = new ConfigHealer(options.client, `${options.prefix}{sluice:config}:heal-lease`, 2_000);
-  }
-
-  /** What checks read: replaced (never mutated mid-change) by each change applied. */
-  get current(): ConfigIndex {
-    return this.state.current;
   }
 
   onVersion(listener: VersionListener): void {
@@ -183,7 +180,7 @@ export class ConfigHolder {
   }
 
   private announce(touched: ReadonlySet<string> | null, source: string): void {
-    const index = this.current;
+    const index = (this.current = this.state.current);
     console.log(`[sluice] enforcing config version ${index.version} (from ${source})`);
     for (const listener of this.listeners) listener(index, touched);
     this.scheduleOverrides();
@@ -201,6 +198,7 @@ export class ConfigHolder {
       this.overrideTimer = null;
       // a timer fired a hair early re-applies the same set and waits again for the rest
       const touched = this.state.reapplyOverrides(Date.now());
+      this.current = this.state.current;
       console.log(`[sluice] overrides re-applied to config version ${this.current.version}`);
       for (const listener of this.listeners) listener(this.current, touched);
       this.scheduleOverrides();
