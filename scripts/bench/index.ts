@@ -11,7 +11,7 @@ import { BASE_DIR, basePhases, interleave } from "./ab-base";
 import { loadPhases } from "./load-phase";
 import { fullReport } from "./full-report";
 import { runRounds, type Phase, type PhaseSummary } from "./rounds";
-import { freePort, httpReady, startProcess, stopAll } from "./processes";
+import { freePort, httpReady, startProcess, stopAll, stopAllOnSignals } from "./processes";
 import { startBenchRedis } from "./bench-redis";
 import { localPhases, seedLocal } from "./local-limits";
 import { workerPhases } from "./workers";
@@ -237,12 +237,7 @@ async function main(): Promise<void> {
   });
 }
 
-// Interrupted (Ctrl-C, kill): stop the Redis and servers this run started before leaving.
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    void stopAll().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
-  });
-}
+stopAllOnSignals();
 
 try {
   await main();

@@ -76,3 +76,12 @@ export async function stopProcesses(running: ChildProcess[]): Promise<void> {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const child of running) children.delete(child);
 }
+
+/** Interrupted (Ctrl-C, kill): stop what this run started before leaving. */
+export function stopAllOnSignals(): void {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      void stopAll().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    });
+  }
+}

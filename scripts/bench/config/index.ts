@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { z } from "zod";
-import { stopAll } from "../processes";
+import { stopAll, stopAllOnSignals } from "../processes";
 import { failedSize, runSize, type SizeResult } from "./run-size";
 import { table } from "./report";
 
@@ -64,12 +64,7 @@ async function main(): Promise<void> {
   log(`written to ${file}`);
 }
 
-// Interrupted (Ctrl-C, kill): stop the Redis and servers this run started before leaving.
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    void stopAll().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
-  });
-}
+stopAllOnSignals();
 
 try {
   await main();
