@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { compileSnapshot } from "@/lib/config/compile";
 import type { ConfigDocument } from "@/lib/config/document";
-import { splitPublished, type ConfigPart } from "@/lib/config/parts";
+import { splitPublished, tenantOfPart, type ConfigPart } from "@/lib/config/parts";
 import type { PublishedConfig, PublishedServiceToken } from "@/lib/config/published";
 import { readDocument, readIdMap } from "@/lib/data/read-document";
 import type { Tx } from "@/lib/data/tx";
@@ -114,8 +114,7 @@ function partRows(parts: Map<string, ConfigPart>, document: ConfigDocument): Par
       .update("\n")
       .update(text ?? "")
       .digest("hex");
-    const tenant = part.kind === "global" ? null : part.kind === "tenant" ? part.tenant.slug : part.tenant;
-    rows.push({ scope, tenant, compiled, document: text, hash });
+    rows.push({ scope, tenant: tenantOfPart(part), compiled, document: text, hash });
   }
   return rows;
 }
