@@ -24,7 +24,7 @@ export default defineConfig([
               group: ["@/lib/generated/prisma", "@/lib/generated/prisma/*", "**/generated/prisma/**"],
               message: "Only lib/data/ may use Prisma.",
             },
-            { group: ["@prisma/*", "@/lib/data/db"], message: "Only lib/data/ may use Prisma." },
+            { group: ["@prisma/*", "@/lib/control/data/db"], message: "Only lib/data/ may use Prisma." },
           ],
         },
       ],

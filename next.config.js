@@ -7,7 +7,7 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: false },
   experimental: {
     // proxy.ts makes Next buffer each body, silently cut at this size (10 MB by default): an
-    // operator's whole-installation document may be 32 MiB, which lib/api/read-body.ts
+    // operator's whole-installation document may be 32 MiB, which lib/control/api/read-body.ts
     // bounds and refuses past with a clean 413, so the buffer must hold a little more.
     proxyClientMaxBodySize: 33 * 1024 * 1024,
   },

@@ -1,12 +1,12 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { env } from "@/lib/env";
+import { env } from "@/lib/shared/env";
 import {
   commonSecurityHeaders,
   contentSecurityPolicy,
   isApiPath,
   newNonce,
-} from "@/lib/http/security-headers";
-import { isMalformedPath, malformedPathBody, malformedPathPage } from "@/lib/http/malformed-path";
+} from "@/lib/shared/http/security-headers";
+import { isMalformedPath, malformedPathBody, malformedPathPage } from "@/lib/control/api/malformed-path";
 
 // Security headers on every answer Next.js gives (issue 12): a nonce-based CSP on pages
 // (Next reads the nonce from the request's CSP header and puts it on its own scripts), and

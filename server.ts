@@ -18,12 +18,12 @@ import { join } from "node:path";
 import { getHeapStatistics } from "node:v8";
 import { fileURLToPath } from "node:url";
 import type { Socket } from "node:net";
-import { env, workerCount } from "@/lib/env";
+import { env, workerCount } from "@/lib/shared/env";
 import { AppProcess, takeUnread } from "@/lib/server/app-process";
 import { startWorkers } from "@/lib/server/cluster-primary";
 import { startFront } from "@/lib/server/front";
 import { onShutdown } from "@/lib/server/shutdown";
-import { closeDatabase } from "@/lib/data/close";
+import { closeDatabase } from "@/lib/control/data/close";
 import { AppGone } from "@/lib/server/cluster-primary";
 
 const settings = env();

@@ -1,5 +1,5 @@
 import "@/components/alerts/alerts.css";
-import type { DeliveryView } from "@/lib/data/alerts/deliveries";
+import type { DeliveryView } from "@/lib/control/data/alerts/deliveries";
 import { AlertTable } from "@/components/alerts/alert-table";
 import { formatDate } from "@/app/(dashboard)/_lib/load";
 

@@ -1,4 +1,4 @@
-import type { EndpointView } from "@/lib/data/alerts/endpoints";
+import type { EndpointView } from "@/lib/control/data/alerts/endpoints";
 import { AlertTable, DisableCell } from "@/components/alerts/alert-table";
 import { disableEndpointAction } from "@/app/(dashboard)/_actions/alert-actions";
 

@@ -1,4 +1,4 @@
-import type { RuleView } from "@/lib/data/alerts/rules";
+import type { RuleView } from "@/lib/control/data/alerts/rules";
 import { AlertTable, DisableCell } from "@/components/alerts/alert-table";
 import { ruleCondition } from "@/components/alerts/rule-condition";
 import { disableRuleAction } from "@/app/(dashboard)/_actions/alert-actions";

@@ -1,4 +1,4 @@
-import type { OverrideView } from "@/lib/data/override-view";
+import type { OverrideView } from "@/lib/control/data/override-view";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { Countdown } from "@/components/overrides/countdown";
 import { endOverrideAction } from "@/app/(dashboard)/_actions/override-actions";

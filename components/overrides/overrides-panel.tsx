@@ -1,5 +1,5 @@
-import type { Principal } from "@/lib/auth/principal";
-import { listOverrides, overrideChoices } from "@/lib/data/override-list";
+import type { Principal } from "@/lib/shared/principal";
+import { listOverrides, overrideChoices } from "@/lib/control/data/override-list";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { OverrideTable } from "@/components/overrides/override-table";
 import { createOverrideAction } from "@/app/(dashboard)/_actions/override-actions";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
-import type { KeyTraffic } from "@/lib/usage/key-traffic";
+import type { KeyTraffic } from "@/lib/usage/read/key-traffic";
 import type { RangeId } from "@/lib/usage/ranges";
 import { formatCount, formatPercent } from "@/components/charts/format";
 import { Sparkline } from "@/components/usage/sparkline";

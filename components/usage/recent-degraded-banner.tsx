@@ -1,6 +1,6 @@
 import "server-only";
-import type { Principal } from "@/lib/auth/principal";
-import { trafficSummary } from "@/lib/usage/summary";
+import type { Principal } from "@/lib/shared/principal";
+import { trafficSummary } from "@/lib/usage/read/summary";
 import { DegradedBanner } from "@/components/usage/degraded-banner";
 
 // The degraded banner of the tenant and overview pages: decisions made without Redis in

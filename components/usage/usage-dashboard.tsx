@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { UsageDashboardData } from "@/lib/usage/dashboard-types";
+import type { UsageDashboardData } from "@/lib/usage/read/dashboard-types";
 import type { BreakdownRow } from "@/lib/usage/types";
 import { BreakdownChart } from "@/components/charts/breakdown-chart";
 import { RejectionRateChart } from "@/components/charts/rejection-rate-chart";

@@ -1,13 +1,13 @@
 import "server-only";
 import { createServer } from "node:http";
 import { createServer as createNetServer, type Socket } from "node:net";
-import { env } from "@/lib/env";
-import { startEnforcement } from "@/lib/enforce/runtime";
-import { leanRoute } from "@/lib/enforce/http/lean-router";
-import { checkFrontHandler } from "@/lib/enforce/http/front-handler";
-import { LeanFront } from "@/lib/enforce/http/front/lean-front";
-import { startUsageJobs } from "@/lib/usage/jobs";
-import { closeRedis } from "@/lib/redis";
+import { env } from "@/lib/shared/env";
+import { startEnforcement } from "@/lib/check/runtime";
+import { leanRoute } from "@/lib/check/http/lean-router";
+import { checkFrontHandler } from "@/lib/check/http/front-handler";
+import { LeanFront } from "@/lib/check/http/front/lean-front";
+import { startUsageJobs } from "@/lib/usage/store/jobs";
+import { closeRedis } from "@/lib/shared/redis/redis";
 import { USAGE_FLUSHED_BY_MS } from "@/lib/server/shutdown";
 
 // One check front: owns (or, as a worker, shares) the port and answers checks; every other

@@ -1,5 +1,5 @@
 import "server-only";
-import { encodeKeyPart } from "@/lib/limiter/keys";
+import { encodeKeyPart } from "@/lib/check/limiter/keys";
 import type { Outcome } from "@/lib/usage/types";
 
 // Redis layout of usage data. Every key of one tenant carries the hash tag {u:<tenant>}, so

@@ -13,12 +13,12 @@
 import { createHash } from "node:crypto";
 
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
-const { CheckService } = await import("@/lib/enforce/check-service");
-const { buildIndex } = await import("@/lib/enforce/config-state");
+const { CheckService } = await import("@/lib/check/check-service");
+const { buildIndex } = await import("@/lib/check/config-state");
 const { shapeSnapshot } = await import("../../tests/unit/enforce/shape-fixture");
 const { realisticIndex } = await import("./realistic-index");
-import type { ConfigIndex } from "@/lib/enforce/config-index";
-import type { CheckInput } from "@/lib/enforce/types";
+import type { ConfigIndex } from "@/lib/check/config-index";
+import type { CheckInput } from "@/lib/check/types";
 import { ROUTE_IDS, ROUTE_PATTERNS } from "./realistic-config";
 import { zipf } from "./zipf";
 import { fixedHolder, instantStore } from "./instant-store";

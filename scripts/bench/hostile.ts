@@ -3,9 +3,9 @@
 // (refused 403 before any parse) over and over, and an operator imports a 5,000-route
 // tenant (~690 KB) again and again, each import changing every route. Its p99 is
 // reported beside (b½)'s, the same load on a quiet control plane.
-import type { Principal } from "@/lib/auth/principal";
-import { createAdminToken } from "@/lib/data/tokens";
-import { importConfig } from "@/lib/data/import-config";
+import type { Principal } from "@/lib/shared/principal";
+import { createAdminToken } from "@/lib/control/data/tokens";
+import { importConfig } from "@/lib/control/data/import-config";
 import { startChildLoad, type ChildLoad } from "./child-load";
 import type { Target } from "./report";
 import type { AppPhase } from "./ab-base";

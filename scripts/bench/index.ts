@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   const redisServer = await startBenchRedis(redisPort);
   log(`redis on ${redisPort}; preparing the bench database`);
   const databaseUrl = await freshBenchDatabase(base);
-  // The DAL reads these through lib/env on first use.
+  // The DAL reads these through lib/shared/env on first use.
   Object.assign(process.env, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: "" });
   const { seedBench, ROUTE, ITEMS_PATTERN } = await import("./seed-bench");
   const setup = await seedBench(BATCH);
@@ -244,8 +244,8 @@ try {
 } finally {
   // the clients before the servers: a Redis stopped under its client left it retrying,
   // printing connection errors after the table
-  const { closeDb } = await import("@/lib/data/db");
-  const { closeRedis } = await import("@/lib/redis");
+  const { closeDb } = await import("@/lib/control/data/db");
+  const { closeRedis } = await import("@/lib/shared/redis/redis");
   await Promise.allSettled([closeDb(), closeRedis()]);
   await stopAll();
 }

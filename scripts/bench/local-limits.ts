@@ -6,7 +6,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Redis } from "ioredis";
-import type { Principal } from "@/lib/auth/principal";
+import type { Principal } from "@/lib/shared/principal";
 import type { Measured, Phase, PhaseSummary } from "./rounds";
 import type { Row, Target } from "./report";
 import { phaseRow } from "./rows";
@@ -18,7 +18,7 @@ const EXACT = "bench-exact";
 /** Two tenants on the bench plan: its tenant-wide limit alone applies to a keyless check. */
 // Server modules ("server-only") are imported when used: index.ts registers their hook first.
 export async function seedLocal(): Promise<void> {
-  const { importConfig } = await import("@/lib/data/import-config");
+  const { importConfig } = await import("@/lib/control/data/import-config");
   await importConfig(bench, {
     tenants: [
       {
@@ -63,8 +63,8 @@ export function localPhases(appPhase: AppPhase, redisUrl: string): Phase[] {
 
 /** Heap bytes per local counter: 100,000 identities in a store, before and after, with GC. */
 export async function bytesPerIdentity(count = 100_000): Promise<number> {
-  const { CounterStore } = await import("@/lib/enforce/local/counter-store");
-  const { CODE_SLIDING_WINDOW } = await import("@/lib/limiter/local/local-algorithms");
+  const { CounterStore } = await import("@/lib/check/local/counter-store");
+  const { CODE_SLIDING_WINDOW } = await import("@/lib/check/limiter/local/local-algorithms");
   setFlagsFromString("--expose-gc");
   const gc = runInNewContext("gc") as () => void;
   const rule = { code: CODE_SLIDING_WINDOW, L: 1_000, W: 60_000, B: 1_000 } as const;

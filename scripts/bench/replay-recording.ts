@@ -12,7 +12,7 @@ import { Redis } from "ioredis";
 import type { Row, Target } from "./report";
 import type { PhaseSummary } from "./rounds";
 import type { UsageEvent } from "@/lib/usage/types";
-import type { UsageRecorder } from "@/lib/usage/recorder";
+import type { UsageRecorder } from "@/lib/usage/record/recorder";
 
 const CHECKS = Number(process.env.BENCH_RECORDING_CHECKS ?? 200_000);
 const PER_SECOND = 2_000; // simulated checks per second: one flush each
@@ -87,7 +87,7 @@ const median = (values: number[]): number =>
 
 /** A recorder of its own namespace and connection; `series`: with the replay's subject series. */
 async function recorderFor(redisUrl: string, series: boolean, ns: string, clock: () => number) {
-  const { UsageRecorder } = await import("@/lib/usage/recorder");
+  const { UsageRecorder } = await import("@/lib/usage/record/recorder");
   const client = new Redis(redisUrl, { protocol: 2 });
   await client.ping();
   const recorder = new UsageRecorder({

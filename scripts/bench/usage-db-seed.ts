@@ -6,8 +6,8 @@ const HOUR = 3_600_000;
 /** Seeds the rows; returns the tenant's slug. */
 export async function seedUsage(now: number, hours: number, pairsPerMinute: number): Promise<string> {
   await import(new URL("../server-only-hook.mjs", import.meta.url).href);
-  const { db } = await import("@/lib/data/db");
-  const { importConfig } = await import("@/lib/data/import-config");
+  const { db } = await import("@/lib/control/data/db");
+  const { importConfig } = await import("@/lib/control/data/import-config");
   const system = { kind: "system", label: "bench" } as const;
   await importConfig(system, {
     plans: [{ name: "usage-bench", limits: [] }],

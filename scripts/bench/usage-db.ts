@@ -61,8 +61,8 @@ async function readOnce(
   redisUrl: string,
 ): Promise<void> {
   await import(new URL("../server-only-hook.mjs", import.meta.url).href);
-  const { db } = await import("@/lib/data/db");
-  const { readCompact } = await import("@/lib/usage/scoped-reader");
+  const { db } = await import("@/lib/control/data/db");
+  const { readCompact } = await import("@/lib/usage/read/scoped-reader");
   const { stepMs, rangeMs, source } = VIEWS[view];
   const to = Math.ceil((now + 1) / stepMs) * stepMs;
   const from = to - rangeMs;
@@ -196,8 +196,8 @@ async function main(): Promise<void> {
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const row of rows) console.log(row);
   // the config import's clients, or the process would wait on them
-  await (await import("@/lib/redis")).closeRedis();
-  await (await import("@/lib/data/db")).closeDb();
+  await (await import("@/lib/shared/redis/redis")).closeRedis();
+  await (await import("@/lib/control/data/db")).closeDb();
 }
 
 function sortKeys(record: Record<string, number>): Record<string, number> {

@@ -5,7 +5,7 @@
 // (50 ms), none degraded. The app process does the parsing; checks are the front's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeClients, FREE_PLAN_OFF, setupTenants, tester, unique } from "@/tests/integration/check/setup";
-import { importConfig } from "@/lib/data/import-config";
+import { importConfig } from "@/lib/control/data/import-config";
 import { APP_URL, BOOTSTRAP, check, waitForVersion } from "@/tests/integration/check/http";
 import { createAdminToken } from "@/tests/integration/admin/http";
 

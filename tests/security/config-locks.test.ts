@@ -3,13 +3,13 @@
 // the same time get consecutive versions whose last snapshot holds both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { createApiKey } from "@/lib/data/api-keys";
-import { runTenantChange } from "@/lib/data/config-change";
-import { latestPublished } from "@/lib/data/config-versions";
-import { importConfig } from "@/lib/data/import-config";
-import { exportConfig } from "@/lib/data/export-config";
-import { closeDb } from "@/lib/data/db";
-import { closeRedis } from "@/lib/redis";
+import { createApiKey } from "@/lib/control/data/api-keys";
+import { runTenantChange } from "@/lib/control/data/config-change";
+import { latestPublished } from "@/lib/control/data/config-versions";
+import { importConfig } from "@/lib/control/data/import-config";
+import { exportConfig } from "@/lib/control/data/export-config";
+import { closeDb } from "@/lib/control/data/db";
+import { closeRedis } from "@/lib/shared/redis/redis";
 import { tester, unique } from "@/tests/integration/check/setup";
 
 let globalRoutes: unknown[] = [];

@@ -16,13 +16,13 @@ beforeAll(async () => {
   delete process.env.REDIS_CLUSTER_NODES;
   // Open the PostgreSQL pool first: on a loaded machine its first connection can take longer
   // than the health probe's 1 s, and this test is about Redis being down.
-  const { db } = await import("@/lib/data/db");
+  const { db } = await import("@/lib/control/data/db");
   await db().$queryRaw`select 1`;
 });
 
 afterAll(async () => {
-  const { closeDb } = await import("@/lib/data/db");
-  const { closeRedis } = await import("@/lib/redis");
+  const { closeDb } = await import("@/lib/control/data/db");
+  const { closeRedis } = await import("@/lib/shared/redis/redis");
   await Promise.allSettled([closeDb(), closeRedis()]);
 });
 

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { exportConfig } from "@/lib/data/export-config";
+import { exportConfig } from "@/lib/control/data/export-config";
 
 import { call, createAdminToken, type ErrorReply } from "../integration/admin/http";
 import {

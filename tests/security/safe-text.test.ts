@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { parseCheck } from "@/lib/enforce/body-schema";
+import { parseCheck } from "@/lib/check/body-schema";
 import { isSafeText } from "@/lib/shared/safe-text";
 
 // Issue 12: NUL characters or lone surrogates in a text field (tenant name, token name,
@@ -15,8 +15,8 @@ const BAD: Array<[string, string]> = [
 ];
 
 afterAll(async () => {
-  const { closeDb } = await import("@/lib/data/db");
-  const { closeRedis } = await import("@/lib/redis");
+  const { closeDb } = await import("@/lib/control/data/db");
+  const { closeRedis } = await import("@/lib/shared/redis/redis");
   await Promise.allSettled([closeDb(), closeRedis()]);
 });
 

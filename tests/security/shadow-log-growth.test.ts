@@ -3,8 +3,8 @@
 // which most are denied, the log holds exactly the admitted ones.
 import { afterAll, describe, expect, it } from "vitest";
 
-import { evaluate } from "@/lib/limiter/evaluate";
-import { limitKey } from "@/lib/limiter/keys";
+import { evaluate } from "@/lib/check/limiter/evaluate";
+import { limitKey } from "@/lib/check/limiter/keys";
 
 import { connect, RUN } from "../integration/limiter/redis";
 import { rule, spec } from "../unit/limiter/rules";

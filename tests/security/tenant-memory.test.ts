@@ -4,8 +4,13 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 
-import { scanTenantMemory } from "@/lib/usage/tenant-memory-scan";
-import { memoryMetricsText, publishMemory, readMemory, startMemoryJob } from "@/lib/usage/tenant-memory";
+import { scanTenantMemory } from "@/lib/usage/record/tenant-memory-scan";
+import {
+  memoryMetricsText,
+  publishMemory,
+  readMemory,
+  startMemoryJob,
+} from "@/lib/usage/record/tenant-memory";
 
 import { connect, masters } from "../integration/limiter/redis";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { notFound } from "next/navigation";
-import { ForbiddenError, NotFoundError } from "@/lib/data/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
 
 // Pages ask the DAL, which scopes by tenant; "not yours" and "not there" both become the
 // same 404 page, and so does a page the role may not open at all.

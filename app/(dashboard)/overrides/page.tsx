@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireUser } from "@/lib/auth/session";
-import { listOverrides } from "@/lib/data/override-list";
+import { requireUser } from "@/lib/control/auth/session";
+import { listOverrides } from "@/lib/control/data/override-list";
 import { OverrideTable } from "@/components/overrides/override-table";
 
 export const metadata: Metadata = { title: "Overrides" };

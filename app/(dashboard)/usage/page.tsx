@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
-import { dashboardData } from "@/lib/usage/dashboard";
+import { requireUser } from "@/lib/control/auth/session";
+import { dashboardData } from "@/lib/usage/read/dashboard";
 import { isRangeId } from "@/lib/usage/ranges";
 import { UsageDashboard } from "@/components/usage/usage-dashboard";
-import { parseCustomWindow } from "@/lib/usage/custom-window";
+import { parseCustomWindow } from "@/lib/usage/read/custom-window";
 
 export const metadata: Metadata = { title: "Usage" };
 export const dynamic = "force-dynamic";

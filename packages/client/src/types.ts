@@ -1,5 +1,5 @@
 // The check contract of Sluice's POST /api/check and /api/check/batch (docs/client.md),
-// typed for callers. Field names and meanings are the server's (lib/enforce/types.ts and
+// typed for callers. Field names and meanings are the server's (lib/check/types.ts and
 // lib/enforce/body-schema.ts); a unit test holds the two sets of types together.
 
 /** One check: exactly one of `apiKey` or `tenant` (optionally with `key`). */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeApiKey } from "@/lib/data/api-keys";
+import { revokeApiKey } from "@/lib/control/data/api-keys";
 import { closeClients, FREE_PLAN_OFF, importDoc, setupTenants, tester, unique } from "./setup";
 import { APP_URL, APP_URL_2, decide, sleep, waitForVersion, type Decision } from "./http";
 

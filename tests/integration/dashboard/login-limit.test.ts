@@ -8,7 +8,7 @@ import {
   delayFor,
   LOGIN_RULES,
   recordLoginFailure,
-} from "@/lib/auth/login-limit";
+} from "@/lib/control/auth/login-limit";
 import { uniqueSlug } from "./fixtures";
 
 const holder = globalThis as unknown as { sluiceLoginRedis?: Redis };

@@ -1,15 +1,15 @@
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CheckAnswer } from "@/lib/enforce/check-answer";
-import { CheckService } from "@/lib/enforce/check-service";
-import type { ConfigHolder, VersionListener } from "@/lib/enforce/config-holder";
-import type { ConfigIndex } from "@/lib/enforce/config-index";
-import { buildIndex } from "@/lib/enforce/config-state";
-import { LimiterStore } from "@/lib/enforce/limiter-store";
-import type { Caller } from "@/lib/enforce/service-auth";
-import type { CheckInput } from "@/lib/enforce/types";
-import { ioredisScripts, loadScripts } from "@/lib/limiter/ioredis-scripts";
-import { checkManyScript, checkScript } from "@/lib/limiter/script";
+import type { CheckAnswer } from "@/lib/check/check-answer";
+import { CheckService } from "@/lib/check/check-service";
+import type { ConfigHolder, VersionListener } from "@/lib/check/config-holder";
+import type { ConfigIndex } from "@/lib/check/config-index";
+import { buildIndex } from "@/lib/check/config-state";
+import { LimiterStore } from "@/lib/check/limiter-store";
+import type { Caller } from "@/lib/check/service-auth";
+import type { CheckInput } from "@/lib/check/types";
+import { ioredisScripts, loadScripts } from "@/lib/shared/redis/ioredis-scripts";
+import { checkManyScript, checkScript } from "@/lib/check/limiter/script";
 import { shapeSnapshot } from "../../unit/enforce/shape-fixture";
 import { connect, RUN } from "./redis";
 

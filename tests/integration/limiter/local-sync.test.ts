@@ -1,16 +1,16 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { CounterStore } from "@/lib/enforce/local/counter-store";
-import { SyncCycle } from "@/lib/enforce/local/sync-cycle";
-import { ioredisScripts } from "@/lib/limiter/ioredis-scripts";
+import { CounterStore } from "@/lib/check/local/counter-store";
+import { SyncCycle } from "@/lib/check/local/sync-cycle";
+import { ioredisScripts } from "@/lib/shared/redis/ioredis-scripts";
 import {
   CODE_FIXED_WINDOW,
   CODE_TOKEN_BUCKET,
   type LocalRule,
   type Look,
-} from "@/lib/limiter/local/local-algorithms";
-import type { LocalCounter } from "@/lib/limiter/local/local-counter";
-import { localSyncScript } from "@/lib/limiter/local/sync-script";
+} from "@/lib/check/limiter/local/local-algorithms";
+import type { LocalCounter } from "@/lib/check/limiter/local/local-counter";
+import { localSyncScript } from "@/lib/check/limiter/local/sync-script";
 import { ThrowawayRedis, freePort } from "../check/processes";
 import { connect, RUN, tenantKeys } from "./redis";
 

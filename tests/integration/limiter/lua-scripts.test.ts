@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { luaDir } from "@/lib/limiter/lua-files";
+import { luaDir } from "@/lib/shared/redis/lua-files";
 import { RollupLease } from "@/lib/usage/lease";
 import { connect, masters, RUN } from "./redis";
 

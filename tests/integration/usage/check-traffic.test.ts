@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "@/lib/data/api-keys";
-import { importConfig } from "@/lib/data/import-config";
-import { closeDb, db } from "@/lib/data/db";
-import { closeRedis, redis } from "@/lib/redis";
+import { createApiKey } from "@/lib/control/data/api-keys";
+import { importConfig } from "@/lib/control/data/import-config";
+import { closeDb, db } from "@/lib/control/data/db";
+import { closeRedis, redis } from "@/lib/shared/redis/redis";
 import { jobKeys } from "@/lib/usage/keys";
-import { queryUsage } from "@/lib/usage/api-series";
-import { dashboardData } from "@/lib/usage/dashboard";
+import { queryUsage } from "@/lib/usage/read/api-series";
+import { dashboardData } from "@/lib/usage/read/dashboard";
 import { RUN, SYSTEM } from "./setup";
 
 // Known traffic through /api/check of the two running app processes (APP_URL, APP_URL_2),

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, db } from "@/lib/data/db";
-import { closeRedis } from "@/lib/redis";
+import { closeDb, db } from "@/lib/control/data/db";
+import { closeRedis } from "@/lib/shared/redis/redis";
 import {
   ALL_PAIRS,
   visitRows,
   type RowContext,
   type RowGrouping,
   type UsageRow,
-} from "@/lib/data/usage/rows";
+} from "@/lib/usage/read/rows";
 import { jobKeys } from "@/lib/usage/keys";
 import { connect, createTenant, HOUR, NS, type TestTenant } from "./setup";
 

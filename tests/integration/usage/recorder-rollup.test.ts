@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, db } from "@/lib/data/db";
-import { closeRedis } from "@/lib/redis";
-import { queryUsage, type UsageRequest } from "@/lib/usage/api-series";
-import { dashboardData } from "@/lib/usage/dashboard";
-import { UsageRollup } from "@/lib/usage/rollup";
+import { closeDb, db } from "@/lib/control/data/db";
+import { closeRedis } from "@/lib/shared/redis/redis";
+import { queryUsage, type UsageRequest } from "@/lib/usage/read/api-series";
+import { dashboardData } from "@/lib/usage/read/dashboard";
+import { UsageRollup } from "@/lib/usage/store/rollup";
 import type { Outcome } from "@/lib/usage/types";
 import {
   connect,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { backoffMs } from "@/lib/alerts/delivery-worker";
-import { bodyFor, summaryOf, type AlertPayload } from "@/lib/alerts/payload";
+import { backoffMs } from "@/lib/control/alerts/delivery-worker";
+import { bodyFor, summaryOf, type AlertPayload } from "@/lib/control/alerts/payload";
 
 // Retry delays double from the base up to an hour; the Slack shape carries the summary only.
 

@@ -7,7 +7,7 @@ import {
   MAX_DOCUMENT_VALUES,
   parseDocumentText,
   structureProblem,
-} from "@/lib/config/document";
+} from "@/lib/control/config/document";
 
 // The bounds are on CPU time, not wall time: on a loaded machine a scan waits for a core
 // (a 0.5 s scan took 3.56 s of wall time), which says nothing about the work it does.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TtlLru } from "@/lib/enforce/ttl-lru";
-import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
+import { TtlLru } from "@/lib/check/ttl-lru";
+import { answerFor, DenyCache } from "@/lib/check/deny-cache";
 import { denial } from "./fixtures";
 
 function clock(start = 1_000) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
+import { answerFor, DenyCache } from "@/lib/check/deny-cache";
 import { denial } from "./fixtures";
 
 // Deny cache hits share one rendering while the aged answer would be the same, and only then.

@@ -1,8 +1,8 @@
-import type { CompiledLimit } from "@/lib/config/compile";
-import type { DecisionBody, LimitReport } from "@/lib/enforce/types";
-import type { Denial } from "@/lib/enforce/deny-cache";
-import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
-import type { LimitDecision } from "@/lib/limiter/types";
+import type { CompiledLimit } from "@/lib/control/config/compile";
+import type { DecisionBody, LimitReport } from "@/lib/check/types";
+import type { Denial } from "@/lib/check/deny-cache";
+import { DecisionTemplate } from "@/lib/check/render/decision-template";
+import type { LimitDecision } from "@/lib/check/limiter/types";
 import type { Algorithm, LimitRule } from "@/lib/shared/limit-types";
 
 // Small builders for the enforcement unit tests.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildShape } from "@/lib/enforce/check-shapes";
-import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/enforce/hot-checks";
-import type { CheckInput } from "@/lib/enforce/types";
+import { buildShape } from "@/lib/check/check-shapes";
+import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/check/hot-checks";
+import type { CheckInput } from "@/lib/check/types";
 import { keyRecord, shapeSnapshot, shapeTarget } from "./shape-fixture";
 
 const input = (fields: Partial<CheckInput>): CheckInput => ({

@@ -2,9 +2,9 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import type { FrontHandler } from "@/lib/enforce/http/front/contract";
-import { LeanFront } from "@/lib/enforce/http/front/lean-front";
-import { parseEnv, workerCount } from "@/lib/env";
+import type { FrontHandler } from "@/lib/check/http/front/contract";
+import { LeanFront } from "@/lib/check/http/front/lean-front";
+import { parseEnv, workerCount } from "@/lib/shared/env";
 
 // Graceful shutdown of the lean front on real sockets: an idle keep-alive connection closes
 // at once; a check in flight and a request partly received are still answered, with

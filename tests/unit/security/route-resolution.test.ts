@@ -9,7 +9,7 @@ import {
   idMapFromNames,
   resolveRoute,
   resolveRoutes,
-} from "@/lib/config/compile";
+} from "@/lib/control/config/compile";
 
 import { documentFromYaml } from "../config/load-document";
 

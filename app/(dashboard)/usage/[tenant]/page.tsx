@@ -1,15 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requireUser } from "@/lib/auth/session";
-import { NotFoundError } from "@/lib/data/errors";
-import { dashboardData } from "@/lib/usage/dashboard";
+import { requireUser } from "@/lib/control/auth/session";
+import { NotFoundError } from "@/lib/control/data/errors";
+import { dashboardData } from "@/lib/usage/read/dashboard";
 import { isRangeId } from "@/lib/usage/ranges";
 import { UsageDashboard } from "@/components/usage/usage-dashboard";
 import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageHref } from "@/components/usage/usage-hrefs";
 import { usageHeading } from "@/components/usage/usage-heading";
-import { parseCustomWindow } from "@/lib/usage/custom-window";
+import { parseCustomWindow } from "@/lib/usage/read/custom-window";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import { isOperator } from "@/lib/auth/principal";
-import { requireUser } from "@/lib/auth/session";
-import { listAlertDeliveries } from "@/lib/data/alerts/deliveries";
-import { listAlertEndpoints } from "@/lib/data/alerts/endpoints";
-import { listAlertRules } from "@/lib/data/alerts/rules";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { isOperator } from "@/lib/shared/principal";
+import { requireUser } from "@/lib/control/auth/session";
+import { listAlertDeliveries } from "@/lib/control/data/alerts/deliveries";
+import { listAlertEndpoints } from "@/lib/control/data/alerts/endpoints";
+import { listAlertRules } from "@/lib/control/data/alerts/rules";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
 import { AutoRefresh } from "@/components/alerts/auto-refresh";
 import { DeliveryLog } from "@/components/alerts/delivery-log";
 import { EndpointsTable } from "@/components/alerts/endpoints-table";

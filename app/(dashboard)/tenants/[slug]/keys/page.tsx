@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
-import { listApiKeys } from "@/lib/data/api-keys";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { requireUser } from "@/lib/control/auth/session";
+import { listApiKeys } from "@/lib/control/data/api-keys";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { createKeyAction, revokeKeyAction } from "@/app/(dashboard)/_actions/key-actions";
 import { SortableTable } from "@/components/tables/sortable-table";
 import { formatDate, orNotFound } from "@/app/(dashboard)/_lib/load";
-import { keysTraffic, type KeysTraffic } from "@/lib/usage/key-traffic";
+import { keysTraffic, type KeysTraffic } from "@/lib/usage/read/key-traffic";
 import { isRangeId, RANGES } from "@/lib/usage/ranges";
 import { RangePicker } from "@/components/usage/range-picker";
 import { KEY_TRAFFIC_COLUMNS, keyTrafficCells, keyTrafficSort } from "@/components/usage/key-traffic-cells";

@@ -1,0 +1,104 @@
+import "server-only";
+import { Registry, type Cell } from "@/lib/shared/metrics-registry";
+import type { DecisionOutcome, DecisionReason } from "@/lib/check/types";
+
+// The enforcement metrics served at GET /api/metrics. One registry per process (the
+// custom server is one process; each app process exposes its own figures).
+
+export const registry = new Registry();
+
+const checks = registry.counter("sluice_checks_total", "Check decisions by outcome and reason.", [
+  "outcome",
+  "reason",
+]);
+const latency = registry.histogram(
+  "sluice_check_duration_seconds",
+  "Time to answer a check request (POST /api/check; a batch counts once).",
+  [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+);
+const degraded = registry.counter(
+  "sluice_degraded_decisions_total",
+  "Decisions made without Redis (timeout, error or open circuit), by onStoreFailure verdict.",
+  ["allowed"],
+);
+const configVersion = registry.gauge(
+  "sluice_config_version",
+  "The configuration version this process enforces.",
+);
+const cacheHits = registry.counter(
+  "sluice_cache_hits_total",
+  "Checks answered from a local cache without Redis.",
+  ["cache"],
+);
+const storeErrors = registry.counter(
+  "sluice_store_failures_total",
+  "Limiter calls that failed or timed out, by kind.",
+  ["kind"],
+);
+const breakerOpen = registry.gauge(
+  "sluice_store_circuit_open",
+  "1 while the circuit breaker skips Redis, else 0.",
+);
+const requests = registry.counter("sluice_check_requests_total", "Check requests by endpoint and status.", [
+  "endpoint",
+  "status",
+]);
+
+const refusals = registry.counter(
+  "sluice_check_refusals_total",
+  "Check requests refused with 429 before any decision: a caller's fair share of the front full, or its plan's service limit spent.",
+  ["reason"],
+);
+
+// Present from the start, so dashboards see zeros rather than gaps. Cells are resolved once
+// per label combination and kept: an increment on the check path is then one addition.
+const cacheCells = { negative: cacheHits.cell("negative"), deny: cacheHits.cell("deny") };
+const breakerCell = breakerOpen.cell();
+const refusalCells = {
+  fair_share: refusals.cell("fair_share"),
+  service_limit: refusals.cell("service_limit"),
+};
+const versionCell = configVersion.cell();
+const degradedCells = { true: degraded.cell("true"), false: degraded.cell("false") };
+
+// outcome -> reason -> cell: two lookups of the literals' cached hashes, where one joined
+// key was a string built, flattened and hashed per check
+const checkCells = new Map<DecisionOutcome, Map<DecisionReason, Cell>>();
+const requestCells = { check: new Map<number, Cell>(), batch: new Map<number, Cell>() };
+
+export const checkMetrics = {
+  decision(outcome: DecisionOutcome, reason: DecisionReason): void {
+    let byReason = checkCells.get(outcome);
+    if (!byReason) checkCells.set(outcome, (byReason = new Map()));
+    let cell = byReason.get(reason);
+    if (!cell) byReason.set(reason, (cell = checks.cell(outcome, reason)));
+    cell.value += 1;
+  },
+  degraded(allowed: boolean): void {
+    (allowed ? degradedCells.true : degradedCells.false).value += 1;
+  },
+  latency(seconds: number): void {
+    latency.observe(seconds);
+  },
+  refused(reason: "fair_share" | "service_limit"): void {
+    refusalCells[reason].value += 1;
+  },
+  configVersion(version: number): void {
+    versionCell.value = version;
+  },
+  cacheHit(cache: "negative" | "deny"): void {
+    cacheCells[cache].value += 1;
+  },
+  storeFailure(kind: "timeout" | "error" | "circuit_open"): void {
+    storeErrors.cell(kind).value += 1;
+  },
+  breakerOpen(open: boolean): void {
+    breakerCell.value = open ? 1 : 0;
+  },
+  request(endpoint: "check" | "batch", status: number): void {
+    const cells = requestCells[endpoint];
+    let cell = cells.get(status);
+    if (!cell) cells.set(status, (cell = requests.cell(endpoint, String(status))));
+    cell.value += 1;
+  },
+};

@@ -1,0 +1,50 @@
+import "server-only";
+import type { LimitRule } from "@/lib/shared/limit-types";
+import type { RuleInts } from "@/lib/check/limiter/types";
+import { exactnessProblem, scaled } from "@/lib/shared/limit-exactness";
+
+export { exactnessProblem };
+
+// Shared by the algorithm files: checks a rule's numbers and builds its six script integers.
+// The script does exact integer math in doubles, so its products must stay below 2^53.
+// The result is kept per rule object (rules of a config snapshot are reused by every check)
+// together with the fields it was built from, so a rule changed in place is built afresh.
+
+interface Built {
+  code: number;
+  algorithm: LimitRule["algorithm"];
+  limit: number;
+  windowMs: number;
+  burst: number | null;
+  action: LimitRule["action"];
+  maxDelayMs: number | null;
+  mode: LimitRule["mode"];
+  args: RuleInts;
+}
+
+const built = new WeakMap<LimitRule, Built>();
+
+function same(b: Built, code: number, rule: LimitRule): boolean {
+  return (
+    b.code === code &&
+    b.algorithm === rule.algorithm &&
+    b.limit === rule.limit &&
+    b.windowMs === rule.windowMs &&
+    b.burst === rule.burst &&
+    b.action === rule.action &&
+    b.maxDelayMs === rule.maxDelayMs &&
+    b.mode === rule.mode
+  );
+}
+
+export function limitArgs(code: number, rule: LimitRule): RuleInts {
+  const cached = built.get(rule);
+  if (cached && same(cached, code, rule)) return cached.args;
+  const problem = exactnessProblem(rule);
+  if (problem) throw new RangeError(problem);
+  const { L, W, B, delay } = scaled(rule);
+  const args: RuleInts = [code, L, W, B, rule.mode === "shadow" ? 1 : 0, delay];
+  const { algorithm, limit, windowMs, burst, action, maxDelayMs, mode } = rule;
+  built.set(rule, { code, algorithm, limit, windowMs, burst, action, maxDelayMs, mode, args });
+  return args;
+}

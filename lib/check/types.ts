@@ -1,0 +1,67 @@
+import type { Algorithm, LimitBy, LimitMode } from "@/lib/shared/limit-types";
+import type { LimitLevel } from "@/lib/control/config/document";
+
+// The shapes of the check contract (docs/api.md, POST /api/check), shared by the pipeline,
+// the HTTP layer and the tests. Field names and meanings are the contract's.
+
+export type DecisionReason =
+  | "ok"
+  | "rate_limited"
+  | "cost_exceeds_capacity"
+  | "unknown_key"
+  | "revoked_key"
+  | "expired_key"
+  | "suspended_tenant"
+  | "unknown_tenant"
+  | "store_unavailable";
+
+/** A validated check body: exactly one of apiKey or tenant is set. */
+export interface CheckInput {
+  apiKey: string | null;
+  tenant: string | null;
+  key: string | null;
+  route: string | null;
+  subject: string | null;
+  cost: number;
+  dryRun: boolean;
+}
+
+/** One limit in a decision body. remaining/resetMs are null when Redis was not reached. */
+export interface LimitReport {
+  name: string;
+  level: LimitLevel;
+  by: LimitBy;
+  algorithm: Algorithm;
+  limit: number;
+  windowMs: number;
+  remaining: number | null;
+  resetMs: number | null;
+  allowed: boolean;
+  mode: LimitMode;
+  /** present while a temporary override applies to the limit (docs/overrides.md) */
+  override?: { id: string; endsAt: string };
+}
+
+/** The 200 body of POST /api/check (docs/api.md). */
+export interface DecisionBody {
+  allowed: boolean;
+  reason: DecisionReason;
+  tenant: string | null;
+  key: string | null;
+  route: string | null;
+  limit: number | null;
+  remaining: number | null;
+  resetMs: number | null;
+  retryAfterMs: number | null;
+  waitMs: number;
+  limits: LimitReport[];
+  degraded: boolean;
+  configVersion: number;
+}
+
+export interface ErrorBody {
+  error: { code: string; message: string; path?: string };
+}
+
+/** What a usage sink learns of each decision (one call per decision, no I/O expected). */
+export type DecisionOutcome = "allowed" | "rejected" | "shadow_rejected" | "degraded";
