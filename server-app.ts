@@ -30,7 +30,7 @@ const handle = app.getRequestHandler();
 // one front, or each check worker in turn (SLUICE_WORKERS): a comma-separated list
 const forward = forwarder(frontSocket.split(","));
 // Usage rollups into PostgreSQL run here, off the check path; the front counts decisions.
-const usage = startUsageJobs({ recording: false });
+const usage = startUsageJobs();
 // Near-limit alerts (lib/alerts): evaluated from the recorded usage, webhooks sent from here.
 const alerts = startAlertJobs();
 

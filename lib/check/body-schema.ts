@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NAME_PATTERN } from "@/lib/control/config/document";
+import { NAME_PATTERN } from "@/lib/shared/config-terms";
 import type { CheckInput } from "@/lib/check/types";
 import { isSafeText, SAFE_TEXT_RULE } from "@/lib/shared/safe-text";
 import { validFields, type CheckFields } from "@/lib/check/check-fields";

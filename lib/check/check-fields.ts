@@ -1,4 +1,4 @@
-import { NAME_PATTERN } from "@/lib/control/config/document";
+import { NAME_PATTERN } from "@/lib/shared/config-terms";
 import { isSafeText } from "@/lib/shared/safe-text";
 
 // The check body's fields read without zod, for bodies that are valid: the same rules as

@@ -7,6 +7,20 @@ import type { DecisionOutcome, DecisionReason } from "@/lib/check/types";
 
 export const registry = new Registry();
 
+/** Texts other parts of the process append to /api/metrics (usage's tenant memory gauge):
+ * registered by them, so the check path imports none of them. */
+const extraTexts = new Set<() => string>();
+
+export function addMetricsText(source: () => string): void {
+  extraTexts.add(source);
+}
+
+export function extraMetricsText(): string {
+  let text = "";
+  for (const source of extraTexts) text += source();
+  return text;
+}
+
 const checks = registry.counter("sluice_checks_total", "Check decisions by outcome and reason.", [
   "outcome",
   "reason",

@@ -1,5 +1,5 @@
 import "server-only";
-import type { CompiledLimit } from "@/lib/control/config/compile";
+import type { CompiledLimit } from "@/lib/check/published/snapshot-types";
 import type { CheckShape } from "@/lib/check/check-shapes";
 import type { KeyRecord } from "@/lib/check/config-index";
 import { identityFor } from "@/lib/check/limit-specs";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { CompiledLimit, CompiledTenant, Snapshot } from "@/lib/control/config/compile";
+import type { CompiledLimit, CompiledTenant, Snapshot } from "@/lib/check/published/snapshot-types";
 import { degradedBody } from "@/lib/check/decision-body";
 import { DecisionTemplate } from "@/lib/check/render/decision-template";
 import { shapeOverrides, type ShapeOverrides } from "@/lib/check/override-shape";

@@ -1,6 +1,5 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { republishIfBehind } from "@/lib/control/data/reconcile";
 import type { RedisClient } from "@/lib/shared/redis/redis";
 
 // Republishes the configuration from PostgreSQL when Redis lost it or holds an old one (a
@@ -19,7 +18,7 @@ export class ConfigHealer {
     private readonly client: RedisClient,
     private readonly leaseKey: string,
     private readonly leaseMs: number,
-    private readonly republish: Republish = republishIfBehind,
+    private readonly republish: Republish,
   ) {}
 
   /** One attempt; concurrent calls share it. Errors are logged (at most every 10 s), never thrown. */

@@ -1,13 +1,13 @@
 import "server-only";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { latestPublished } from "@/lib/control/data/config-versions";
 import { configKeys } from "@/lib/shared/redis/redis-keys";
 import type { RedisClient } from "@/lib/shared/redis/redis";
-import { ConfigHealer } from "@/lib/check/config-healer";
+import { ConfigHealer, type Republish } from "@/lib/check/config-healer";
 import { countersResetChannel } from "@/lib/check/counter-signals";
 import type { ConfigIndex } from "@/lib/check/config-index";
 import { readChanges, readHead, scanParts, type Position } from "@/lib/check/config-reader";
 import { ConfigState, stateOf } from "@/lib/check/config-state";
+import type { PublishedConfig } from "@/lib/check/published/published";
 
 // Each server's copy of the published configuration (config-state.ts). On the pub/sub
 // message (fast path, well under 1 s), and on a poll every pollMs in case a message was
@@ -20,6 +20,17 @@ import { ConfigState, stateOf } from "@/lib/check/config-state";
 // down. Temporary overrides start and end between versions: a timer set for the next start
 // or end re-applies them to the tenants that have any.
 
+/**
+ * PostgreSQL behind Redis, reached through the control plane's data layer: the process
+ * wires it in (server.ts), so that the check path itself imports neither.
+ */
+export interface ConfigBackstop {
+  /** the newest published version, for a start with Redis down or empty */
+  latest(): Promise<PublishedConfig | null>;
+  /** republishes to Redis what it misses; returns the version Redis then holds */
+  republish: Republish;
+}
+
 export interface HolderOptions {
   client: RedisClient;
   subscriber: RedisClient;
@@ -27,6 +38,7 @@ export interface HolderOptions {
   pollMs: number;
   /** how often one server checks PostgreSQL for a newer version than Redis has */
   reconcileMs: number;
+  backstop: ConfigBackstop;
 }
 
 const withinMs = (work: Promise<void>, ms: number): Promise<void> =>
@@ -60,7 +72,12 @@ export class ConfigHolder {
   constructor(private readonly options: HolderOptions) {
     this.keys = configKeys(options.prefix);
     this.resetChannel = countersResetChannel(options.prefix);
-    this.healer = new ConfigHealer(options.client, `${options.prefix}{sluice:config}:heal-lease`, 2_000);
+    this.healer = new ConfigHealer(
+      options.client,
+      `${options.prefix}{sluice:config}:heal-lease`,
+      2_000,
+      options.backstop.republish,
+    );
   }
 
   onVersion(listener: VersionListener): void {
@@ -169,7 +186,7 @@ export class ConfigHolder {
   /** Start-up only (Redis down or empty): PostgreSQL holds every version. */
   private async loadFromDatabase(): Promise<void> {
     try {
-      const latest = await latestPublished();
+      const latest = await this.options.backstop.latest();
       if (latest && latest.version > this.current.version) {
         this.state = stateOf(latest);
         this.announce(null, "database");

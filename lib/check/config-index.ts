@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { overrideSchema } from "@/lib/check/published/part-schema";
-import { SNAPSHOT_FORMAT, applyOverrides, overridesAt, type Snapshot } from "@/lib/control/config/compile";
+import { SNAPSHOT_FORMAT, type Snapshot } from "@/lib/check/published/snapshot-types";
+import { applyOverrides, overridesAt } from "@/lib/check/published/apply-overrides";
 import type {
   PublishedConfig,
   PublishedKey,

@@ -1,5 +1,6 @@
 import "server-only";
-import { SNAPSHOT_FORMAT, applyTenantOverrides, overridesAt } from "@/lib/control/config/compile";
+import { SNAPSHOT_FORMAT } from "@/lib/check/published/snapshot-types";
+import { applyTenantOverrides, overridesAt } from "@/lib/check/published/apply-overrides";
 import type { PublishedConfig } from "@/lib/check/published/published";
 import {
   splitPublished,

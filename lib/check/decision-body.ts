@@ -1,4 +1,4 @@
-import type { CompiledLimit } from "@/lib/control/config/compile";
+import type { CompiledLimit } from "@/lib/check/published/snapshot-types";
 import type { CheckDecision } from "@/lib/check/limiter/types";
 import type { Early, Resolved } from "@/lib/check/resolve";
 import type { DecisionBody, DecisionOutcome, LimitReport } from "@/lib/check/types";

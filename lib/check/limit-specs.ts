@@ -1,4 +1,4 @@
-import type { CompiledLimit } from "@/lib/control/config/compile";
+import type { CompiledLimit } from "@/lib/check/published/snapshot-types";
 import type { LimitSpec } from "@/lib/check/limiter/types";
 
 // Whose counter a limit counts: the identity part of its Redis key (lib/limiter/keys.ts).

@@ -1,6 +1,6 @@
 import "server-only";
 import { asciiJson } from "@/lib/shared/ascii-json";
-import type { CompiledLimit, CompiledTenant } from "@/lib/control/config/compile";
+import type { CompiledLimit, CompiledTenant } from "@/lib/check/published/snapshot-types";
 import { DecisionTemplate } from "@/lib/check/render/decision-template";
 import type { RenderedDecision } from "@/lib/check/render/rendered";
 import type { CheckShape } from "@/lib/check/check-shapes";

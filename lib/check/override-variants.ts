@@ -1,5 +1,5 @@
 import "server-only";
-import type { Snapshot } from "@/lib/control/config/compile";
+import type { Snapshot } from "@/lib/check/published/snapshot-types";
 import { recordedAnswer, type CheckAnswer } from "@/lib/check/check-answer";
 import { buildShape, type CheckShape } from "@/lib/check/check-shapes";
 import type { HotCheck } from "@/lib/check/hot-checks";

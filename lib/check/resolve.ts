@@ -4,10 +4,9 @@ import {
   effectiveLimitsOf,
   resolveRoutes,
   shownRoute,
-  type CompiledTenant,
   type RouteResolution,
-  type Snapshot,
-} from "@/lib/control/config/compile";
+} from "@/lib/check/published/effective-limits";
+import { type CompiledTenant, type Snapshot } from "@/lib/check/published/snapshot-types";
 import type { ConfigIndex, KeyRecord } from "@/lib/check/config-index";
 import { keyNameId } from "@/lib/check/config-index";
 import { matchLimits, type MatchedLimits } from "@/lib/check/limit-specs";

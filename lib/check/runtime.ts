@@ -2,7 +2,7 @@ import "server-only";
 import { env } from "@/lib/shared/env";
 import { controlOptions, createRedis, hotPathOptions, type RedisClient } from "@/lib/shared/redis/redis";
 import { CheckService } from "@/lib/check/check-service";
-import { ConfigHolder } from "@/lib/check/config-holder";
+import { ConfigHolder, type ConfigBackstop } from "@/lib/check/config-holder";
 import { LimiterStore } from "@/lib/check/limiter-store";
 import { ServiceAuth } from "@/lib/check/service-auth";
 import { fairShare, type FairShare } from "@/lib/check/fair/fair-share";
@@ -84,7 +84,7 @@ function hotClient(prefix: string): HotClient {
   });
 }
 
-export async function startEnforcement(): Promise<Enforcement> {
+export async function startEnforcement(backstop: ConfigBackstop): Promise<Enforcement> {
   const settings = env();
   const prefix = settings.REDIS_PREFIX;
   const hot = Array.from({ length: HOT_CONNECTIONS }, () => hotClient(prefix));
@@ -96,6 +96,7 @@ export async function startEnforcement(): Promise<Enforcement> {
     prefix,
     pollMs: settings.SLUICE_CONFIG_POLL_MS,
     reconcileMs: RECONCILE_MS,
+    backstop,
   });
   const store = new LimiterStore(hot, {
     timeoutMs: settings.SLUICE_CHECK_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 import "server-only";
-import type { RouteResolution } from "@/lib/control/config/compile";
+import type { RouteResolution } from "@/lib/check/published/effective-limits";
 import type { CheckShape } from "@/lib/check/check-shapes";
 
 // The shapes of this config version (check-shapes.ts), found by objects instead of a key

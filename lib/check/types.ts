@@ -1,5 +1,5 @@
 import type { Algorithm, LimitBy, LimitMode } from "@/lib/shared/limit-types";
-import type { LimitLevel } from "@/lib/control/config/document";
+import type { LimitLevel } from "@/lib/shared/config-terms";
 
 // The shapes of the check contract (docs/api.md, POST /api/check), shared by the pipeline,
 // the HTTP layer and the tests. Field names and meanings are the contract's.

@@ -2,11 +2,12 @@ import "server-only";
 import { createServer } from "node:http";
 import { createServer as createNetServer, type Socket } from "node:net";
 import { env } from "@/lib/shared/env";
+import type { ConfigBackstop } from "@/lib/check/config-holder";
 import { startEnforcement } from "@/lib/check/runtime";
 import { leanRoute } from "@/lib/check/http/lean-router";
 import { checkFrontHandler } from "@/lib/check/http/front-handler";
 import { LeanFront } from "@/lib/check/http/front/lean-front";
-import { startUsageJobs } from "@/lib/usage/store/jobs";
+import { startUsageRecording } from "@/lib/usage/record/recording";
 import { closeRedis } from "@/lib/shared/redis/redis";
 import { USAGE_FLUSHED_BY_MS } from "@/lib/server/shutdown";
 
@@ -20,6 +21,8 @@ export interface FrontOptions {
   handOff: (socket: Socket, unread: Buffer | null) => void;
   /** a worker leaves the "listening" line to its primary */
   announce: boolean;
+  /** PostgreSQL behind Redis for the configuration (lib/control/data/config-backstop.ts) */
+  backstop: ConfigBackstop;
 }
 
 export interface Front {
@@ -45,11 +48,10 @@ const LAST_FLUSH_MIN_MS = 1_000;
 
 export async function startFront(options: FrontOptions): Promise<Front> {
   const settings = env();
-  const enforcement = await startEnforcement();
+  const enforcement = await startEnforcement(options.backstop);
   // Usage: decisions are counted here, where checks are answered; rollups (and the tenants'
   // Redis memory pass) run in the app; this process reads the memory figures for metrics.
-  const usage = startUsageJobs({
-    rollups: false,
+  const usage = startUsageRecording({
     tenantSlugs: () => enforcement.holder.current.snapshot.tenantSlugById,
   });
 

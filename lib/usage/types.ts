@@ -18,12 +18,9 @@ export interface UsageEvent {
   body?: string;
 }
 
-export interface Counts {
-  allowed: number;
-  rejected: number;
-  shadowRejected: number;
-  degraded: number;
-}
+import type { Counts } from "@/lib/shared/usage-counts";
+
+export type { Counts };
 
 export interface UsagePoint extends Counts {
   /** bucket start, epoch ms */

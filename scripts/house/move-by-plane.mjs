@@ -64,7 +64,8 @@ const FILES = {
   "lib/usage/dashboard-types.ts": "lib/usage/read/dashboard-types.ts",
   "lib/usage/dashboard.ts": "lib/usage/read/dashboard.ts",
   "lib/usage/key-traffic.ts": "lib/usage/read/key-traffic.ts",
-  "lib/usage/limit-candidates.ts": "lib/usage/read/limit-candidates.ts",
+  // the limits usage can measure, read from the published version: data access
+  "lib/usage/limit-candidates.ts": "lib/control/data/usage/limit-candidates.ts",
   "lib/usage/limit-lines.ts": "lib/usage/read/limit-lines.ts",
   "lib/usage/most-limited-types.ts": "lib/usage/read/most-limited-types.ts",
   "lib/usage/most-limited.ts": "lib/usage/read/most-limited.ts",
@@ -77,6 +78,8 @@ const FILES = {
   "lib/data/usage/rows.ts": "lib/usage/read/rows.ts",
   "lib/data/limit-tree.ts": "lib/control/limit-tree/limit-tree.ts",
   "lib/data/limit-tree-counters.ts": "lib/control/limit-tree/limit-tree-counters.ts",
+  // an operator's tool over Redis and PostgreSQL: above the data layer
+  "lib/data/identifier-lookup.ts": "lib/control/ops/identifier-lookup.ts",
 };
 const FOLDERS = {
   "lib/enforce/": "lib/check/",

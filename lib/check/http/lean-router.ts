@@ -15,8 +15,7 @@ import { errorAnswer, type HttpAnswer } from "@/lib/check/answer";
 import { readBody } from "@/lib/check/http/read-body";
 import { deliverer } from "@/lib/check/http/turn-end-writes";
 import { writeAnswer } from "@/lib/check/http/node-write";
-import { registry } from "@/lib/check/check-metrics";
-import { tenantMemoryMetricsText } from "@/lib/usage/record/tenant-memory";
+import { extraMetricsText, registry } from "@/lib/check/check-metrics";
 
 // The enforcement endpoints on node:http: /api/check and /api/check/batch for connections
 // the lean front handed over (lib/enforce/http/front: a request it does not answer itself,
@@ -75,7 +74,7 @@ export function leanRoute(
         return true;
       }
       refreshProcessMetrics();
-      const body = registry.render() + tenantMemoryMetricsText();
+      const body = registry.render() + extraMetricsText();
       const headers = "content-type: text/plain; version=0.0.4; charset=utf-8\r\ncache-control: no-store\r\n";
       writeAnswer(response, { status: 200, headers, body }, request.method === "HEAD");
       return true;

@@ -3,7 +3,7 @@ import {
   type CompiledKey,
   type CompiledTenant,
   type LimitSet,
-} from "@/lib/control/config/compile";
+} from "@/lib/check/published/snapshot-types";
 import type { PublishedConfig, PublishedKey, PublishedOverride } from "@/lib/check/published/published";
 import type { ConfigPart, KeyPart, PartTenant, TenantPart } from "@/lib/check/published/part-types";
 

@@ -8,7 +8,7 @@
 // A bare key (no limits of its own) lives only in its key part, so creating or revoking one
 // stores and ships a few hundred bytes, whatever the tenant's size.
 
-import type { CompiledTenant } from "@/lib/control/config/compile";
+import type { CompiledTenant } from "@/lib/check/published/snapshot-types";
 import type { PublishedKey, PublishedOverride, PublishedServiceToken } from "@/lib/check/published/published";
 
 export interface GlobalPart {

@@ -1,7 +1,7 @@
 // What enforcement servers load from Redis: the compiled limits plus the credentials a
 // check needs (hashes only), so a check never queries PostgreSQL.
 
-import type { Snapshot } from "@/lib/control/config/compile";
+import type { Snapshot } from "@/lib/check/published/snapshot-types";
 
 export interface PublishedKey {
   tenant: string;

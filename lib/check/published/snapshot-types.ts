@@ -3,7 +3,7 @@
 // tenant by slug (or id), its key set by name (or id), resolves its route, and reads two
 // short arrays; nothing is merged or inherited at check time.
 
-import type { LimitFieldName, LimitLevel, TenantStatus } from "@/lib/control/config/document";
+import type { LimitFieldName, LimitLevel, TenantStatus } from "@/lib/shared/config-terms";
 import type { ServiceLimit } from "@/lib/check/published/service-limit-schema";
 import type { LimitBy, LimitRule } from "@/lib/shared/limit-types";
 

@@ -1,4 +1,4 @@
-import type { CompiledTenant } from "@/lib/control/config/compile";
+import type { CompiledTenant } from "@/lib/check/published/snapshot-types";
 import { keylessSet } from "@/lib/check/published/assemble-published";
 import type { PublishedConfig } from "@/lib/check/published/published";
 import {

@@ -1,4 +1,4 @@
-import type { CompiledLimit } from "@/lib/control/config/compile";
+import type { CompiledLimit } from "@/lib/check/published/snapshot-types";
 import { headerLines, type RenderedDecision } from "@/lib/check/render/rendered";
 import type { DecisionOutcome, DecisionReason } from "@/lib/check/types";
 import { asciiJson } from "@/lib/shared/ascii-json";

@@ -20,7 +20,7 @@ import {
 } from "@/lib/control/data/alerts/engine";
 import type { RowContext } from "@/lib/usage/read/rows";
 import { detailFor, readAlertRows } from "@/lib/control/alerts/alert-rows";
-import { measurableLimits, type Candidate } from "@/lib/usage/read/limit-candidates";
+import { measurableLimits, type Candidate } from "@/lib/control/data/usage/limit-candidates";
 
 // One evaluation pass: every active rule against its tenant's per-second usage (already
 // recorded by the check path, read back here: nothing is added to checks). A rule whose

@@ -2,7 +2,7 @@ import "server-only";
 import { Cluster, Redis } from "ioredis";
 import type { RedisOptions } from "ioredis";
 import { env } from "@/lib/shared/env";
-import { parseAddresses } from "@/lib/check/limiter/lean-redis/sentinel-locator";
+import { parseAddresses } from "@/lib/shared/redis/redis-addresses";
 
 export type RedisClient = Redis | Cluster;
 

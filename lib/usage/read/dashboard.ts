@@ -9,7 +9,7 @@ import { breakdown, toSeries } from "@/lib/usage/read/query";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
 import { readCompact } from "@/lib/usage/read/scoped-reader";
 import { hottestLimits } from "@/lib/usage/read/utilization";
-import { measurableLimits } from "@/lib/usage/read/limit-candidates";
+import { measurableLimits } from "@/lib/control/data/usage/limit-candidates";
 import { limitLinesOf } from "@/lib/usage/read/limit-lines";
 import { stepForWindow, type CustomWindow } from "@/lib/usage/read/custom-window";
 

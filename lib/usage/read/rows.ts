@@ -3,7 +3,13 @@ import type { RedisClient } from "@/lib/shared/redis/redis";
 import { HOUR_MS, jobKeys, MINUTE_MS, minuteOf } from "@/lib/usage/keys";
 import { addOutcome, fieldsOf, readMinute } from "@/lib/usage/store/redis-read";
 import { ZERO_COUNTS, type Counts, type UsageSource } from "@/lib/usage/types";
-import { ALL_PAIRS, visitDbRows, type RowGrouping, type RowSpan } from "@/lib/control/data/usage/db-rows";
+import {
+  ALL_PAIRS,
+  visitDbRows,
+  type RowGrouping,
+  type RowSpan,
+  type UsageRow,
+} from "@/lib/control/data/usage/db-rows";
 
 // The one reader every usage query builds on: rows of (time, key, route, counts) at a
 // resolution, each stretch of time from the store that holds it completely. Minutes before
@@ -14,11 +20,7 @@ import { ALL_PAIRS, visitDbRows, type RowGrouping, type RowSpan } from "@/lib/co
 
 export { ALL_PAIRS, type RowGrouping, type RowSpan } from "@/lib/control/data/usage/db-rows";
 
-export interface UsageRow extends Counts {
-  t: number;
-  keyId: string;
-  route: string;
-}
+export type { UsageRow };
 
 export interface RowContext {
   client: RedisClient;

@@ -1,4 +1,5 @@
 import "server-only";
+import { addMetricsText } from "@/lib/check/check-metrics";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { Family } from "@/lib/shared/metrics-registry";
@@ -122,6 +123,8 @@ export function startMemoryJob(options: {
   const lease = new RollupLease(client, keys, `${hostname()}:${process.pid}:${randomUUID()}`, 2 * everyMs);
   const scan: MemoryScanOptions = { ...DEFAULT_SCAN, ...options.scan, prefix: options.prefix };
   const measure = options.measure ?? true;
+  // where /api/metrics is served (the front), the gauge joins its text
+  if (options.slugById) addMetricsText(tenantMemoryMetricsText);
   const task = startPeriodicTask("tenant memory", everyMs, async () => {
     if (measure && (await lease.acquire())) {
       const measuredAt = Date.now();

@@ -1,29 +1,19 @@
 import "server-only";
 import { connect, type Socket } from "node:net";
 import { ReplyError, RespReader, type RespValue } from "@/lib/check/limiter/lean-redis/resp-reader";
+import { parseAddresses, type RedisAddress } from "@/lib/shared/redis/redis-addresses";
 
 // Where the master of a Redis Sentinel group is, for LeanRedis (the check path's own
 // client): asks the sentinels in turn (SENTINEL get-master-addr-by-name) and keeps one
 // subscribed to +switch-master, so a failover moves the client at once instead of at its
 // next connection loss. ioredis does the same for every other client (lib/redis.ts).
 
-export interface RedisAddress {
-  host: string;
-  port: number;
-}
+export { parseAddresses, type RedisAddress };
 
 export type LocateCallback = (error: Error | null, address?: RedisAddress) => void;
 
 const command = (parts: readonly string[]): string =>
   `*${parts.length}\r\n${parts.map((part) => `$${Buffer.byteLength(part)}\r\n${part}\r\n`).join("")}`;
-
-/** "host:port,host:port" as addresses. */
-export function parseAddresses(list: string): RedisAddress[] {
-  return list.split(",").map((node) => {
-    const at = node.lastIndexOf(":");
-    return { host: node.slice(0, at) || "127.0.0.1", port: Number(node.slice(at + 1)) };
-  });
-}
 
 export class SentinelLocator {
   private watcher: Socket | null = null;

@@ -3,14 +3,14 @@
 // silently ignored.
 
 import { z } from "zod";
+import { TENANT_STATUSES, type TenantStatus } from "@/lib/shared/config-terms";
 
 import { displayNameSchema, nameSchema, routePatternSchema } from "./field-schemas";
 import { limitSchema } from "./limit-schema";
 import { overrideDocSchema } from "./override-schema";
 import { serviceLimitSchema } from "../../../check/published/service-limit-schema";
 
-export const TENANT_STATUSES = ["active", "suspended"] as const;
-export type TenantStatus = (typeof TENANT_STATUSES)[number];
+export { TENANT_STATUSES, type TenantStatus };
 
 const limitList = z.array(limitSchema).default([]);
 

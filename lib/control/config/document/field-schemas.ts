@@ -2,6 +2,7 @@
 // Messages are written to follow the path: "tenants[0].limits[1].window: must be ...".
 
 import { z } from "zod";
+import { NAME_PATTERN, NAME_RULE } from "@/lib/shared/config-terms";
 
 import { parseDuration } from "@/lib/shared/duration";
 import { parseRoutePattern } from "@/lib/check/routes/route-pattern";
@@ -9,8 +10,7 @@ import { safeText } from "@/lib/shared/safe-text";
 import { MAX_SYNC_EVERY_MS, MIN_SYNC_EVERY_MS } from "@/lib/shared/limit-types";
 
 /** Plans, tenants (slug), limits and keys are all named like this (docs/configuration.md). */
-export const NAME_PATTERN = /^[a-z0-9-]{1,63}$/;
-export const NAME_RULE = 'must be 1 to 63 characters of a-z, 0-9 and "-"';
+export { NAME_PATTERN, NAME_RULE };
 
 export const MAX_LIMIT = 1_000_000_000;
 export const MAX_WINDOW_MS = 365 * 86_400_000;

@@ -2,7 +2,9 @@
 // a chain (the base) gives a compiled limit its identity; the origins of later ones
 // (overrides) make its provenance.
 
-export type LimitLevel = "plan" | "tenant" | "key" | "route";
+import type { LimitLevel } from "@/lib/shared/config-terms";
+
+export type { LimitLevel };
 
 export type LimitOrigin =
   | { level: "plan"; plan: string }

@@ -2,36 +2,12 @@
 // the field-by-field merge that inheritance means (docs/configuration.md: unset fields inherit).
 
 import { parseDuration } from "@/lib/shared/duration";
-import type {
-  Algorithm,
-  Consistency,
-  LimitAction,
-  LimitBy,
-  LimitMode,
-  StoreFailure,
-} from "@/lib/shared/limit-types";
 
 import type { LimitDoc } from "./limit-schema";
 
-export interface LimitFields {
-  by?: LimitBy;
-  route?: string;
-  algorithm?: Algorithm;
-  limit?: number;
-  windowMs?: number;
-  burst?: number;
-  action?: LimitAction;
-  maxDelayMs?: number;
-  mode?: LimitMode;
-  onStoreFailure?: StoreFailure;
-  consistency?: Consistency;
-  syncEveryMs?: number;
-  disabled?: boolean;
-}
+import type { LimitFieldName, LimitFields } from "@/lib/shared/config-terms";
 
-/** Names as a person knows them ("window", not "windowMs"), for provenance and messages. */
-export type LimitFieldName =
-  Exclude<keyof LimitFields, "windowMs" | "maxDelayMs" | "syncEveryMs"> | "window" | "maxDelay" | "syncEvery";
+export type { LimitFieldName, LimitFields };
 
 const FIELD_ORDER: readonly (keyof LimitFields)[] = [
   "by",

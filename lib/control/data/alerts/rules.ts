@@ -5,7 +5,7 @@ import { db } from "@/lib/control/data/db";
 import { ConflictError, NotFoundError } from "@/lib/control/data/errors";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 import { CreateRuleInput } from "@/lib/control/data/alerts/inputs";
-import { measurableLimits } from "@/lib/usage/read/limit-candidates";
+import { measurableLimits } from "@/lib/control/data/usage/limit-candidates";
 
 // Alert rules of a tenant (editors and above). A rule names its endpoint and key by name,
 // looked up inside the tenant only: another tenant's ids cannot be reached from here.

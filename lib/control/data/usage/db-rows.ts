@@ -2,7 +2,14 @@ import "server-only";
 import { utcAt } from "@/lib/control/data/usage/utc-at";
 import { db } from "@/lib/control/data/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { UsageRow } from "@/lib/usage/read/rows";
+import type { Counts } from "@/lib/shared/usage-counts";
+
+/** One minute or hour of one key and route, as the reads add it up. */
+export interface UsageRow extends Counts {
+  t: number;
+  keyId: string;
+  route: string;
+}
 
 // Rolled-up usage read from PostgreSQL already summed to what the reader keeps: per time
 // bucket of `grainMs`, and per key and route only where it tells them apart. A busy tenant

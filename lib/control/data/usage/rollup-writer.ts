@@ -2,7 +2,7 @@ import "server-only";
 import { utcAt } from "@/lib/control/data/usage/utc-at";
 import { db } from "@/lib/control/data/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { Counts } from "@/lib/usage/types";
+import type { Counts } from "@/lib/shared/usage-counts";
 
 // The usage DAL's writes. Rows are set to the absolute totals read from Redis (never
 // incremented), so writing a minute twice leaves the same numbers. Writers serialise on one

@@ -27,7 +27,7 @@ import type {
   SimulationSchema,
 } from "@/lib/control/openapi/schemas/ops-tools";
 import type { Simulation } from "@/lib/control/data/simulate-check";
-import type { Lookup } from "@/lib/control/data/identifier-lookup";
+import type { Lookup } from "@/lib/control/ops/identifier-lookup";
 import type { HistoryPage } from "@/lib/control/data/config-history";
 import type { RollbackResult } from "@/lib/control/data/config-rollback";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Principal } from "@/lib/shared/principal";
-import type { CompiledLimit, CompiledTenant, LimitSet, Snapshot } from "@/lib/control/config/compile";
+import type { CompiledLimit, CompiledTenant, LimitSet, Snapshot } from "@/lib/check/published/snapshot-types";
 import { latestPublished } from "@/lib/control/data/config-versions";
 import type { TenantRef } from "@/lib/control/data/tenant-access";
 import { usageTenant } from "@/lib/control/data/usage/scope";

@@ -1,0 +1,48 @@
+import "server-only";
+import { setDecisionSink } from "@/lib/check/decision-sink";
+import { usageSettings } from "@/lib/usage/settings";
+import { usageSink } from "@/lib/usage/record/decision-sink";
+import { closeRecorderConnection, usageRecorder } from "@/lib/usage/record/recorder";
+import { startMemoryJob } from "@/lib/usage/record/tenant-memory";
+
+// Started once per check front (lib/server/front.ts): plugs the recorder into /api/check's
+// decision sink and starts its 1 s flush; reads the tenants' Redis memory figures (measured
+// in the app process, lib/usage/store/jobs.ts) for /api/metrics. Nothing here reaches
+// PostgreSQL: rollups run in the app process.
+
+export interface UsageRecording {
+  /** Writes what was counted so far. */
+  flush(): Promise<void>;
+  /** Stops recording; the last counts get up to `flushDeadlineMs` (default 1 s) to be written. */
+  stop(flushDeadlineMs?: number): Promise<void>;
+}
+
+const holder = globalThis as unknown as { sluiceUsageRecording?: UsageRecording };
+
+export function startUsageRecording(options: {
+  /** tenant id -> slug, for the per-tenant memory gauge (tenant-memory.ts) */
+  tenantSlugs?: () => Readonly<Record<string, string>>;
+}): UsageRecording {
+  if (holder.sluiceUsageRecording) return holder.sluiceUsageRecording;
+  const settings = usageSettings();
+  const recorder = usageRecorder();
+  setDecisionSink(usageSink(recorder));
+  recorder.start();
+  const memory = startMemoryJob({ prefix: settings.ns, slugById: options.tenantSlugs, measure: false });
+  holder.sluiceUsageRecording = {
+    flush: () => recorder.flush(),
+    async stop(flushDeadlineMs) {
+      await memory.stop();
+      await recorder.stop(flushDeadlineMs);
+      const { recorded, droppedEvents, failedFlushes } = recorder.stats();
+      if (droppedEvents > 0 || failedFlushes > 0) {
+        console.warn(
+          `[sluice] usage: ${droppedEvents} of ${recorded} decisions not counted (${failedFlushes} failed flushes)`,
+        );
+      }
+      closeRecorderConnection();
+      holder.sluiceUsageRecording = undefined;
+    },
+  };
+  return holder.sluiceUsageRecording;
+}
