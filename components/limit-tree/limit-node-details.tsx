@@ -1,5 +1,5 @@
 "use client";
-import "@/components/ops/ops-tools.css";
+import "@/components/styles/ops-tools.css";
 
 import type { LimitReading, TreeNode } from "@/lib/control/limit-tree/types";
 import {

@@ -1,5 +1,5 @@
 "use client";
-import "@/components/ops/ops-tools.css";
+import "@/components/styles/ops-tools.css";
 
 import Link from "next/link";
 import { createContext, useContext, type ReactNode } from "react";

@@ -1,4 +1,4 @@
-import "@/components/ops/ops-tools.css";
+import "@/components/styles/ops-tools.css";
 import type { HistoryPage, HistoryVersion } from "@/lib/control/data/config-history";
 import type { RollbackResult } from "@/lib/control/data/config-rollback";
 import type { ActionResult } from "@/components/forms/action-result";

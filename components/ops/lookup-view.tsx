@@ -1,4 +1,4 @@
-import type { Lookup, LookupDecision } from "@/lib/control/data/identifier-lookup";
+import type { Lookup, LookupDecision } from "@/lib/control/ops/identifier-lookup";
 import type { ResetResult } from "@/lib/control/data/counter-reset";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";

@@ -56,7 +56,7 @@ export interface MatchedLimits {
   specs: LimitSpec[];
   /** any shadow limit among them (the deny cache then stays out: shadows must be counted) */
   hasShadow: boolean;
-  /** any local limit among them (consistency: local; lib/enforce/local/ decides the check) */
+  /** any local limit among them (consistency: local; lib/check/local/ decides the check) */
   hasLocal: boolean;
 }
 

@@ -83,7 +83,7 @@ const EnvSchema = z.object({
   SLUICE_USAGE_SECONDS_RETENTION: intInRange(300, 86_400, 3_600),
   SLUICE_USAGE_MINUTES_RETENTION: intInRange(3_600, 315_360_000, 30 * 86_400),
   SLUICE_USAGE_HOURS_RETENTION: intInRange(86_400, 315_360_000, 365 * 86_400),
-  // Near-limit alerts (lib/alerts, docs/alerts.md): how often rules are evaluated and due
+  // Near-limit alerts (lib/control/alerts, docs/alerts.md): how often rules are evaluated and due
   // webhooks sent, the first retry's delay (doubling after each failure), attempts before a
   // delivery fails, each attempt's timeout, and whether every endpoint may reach private,
   // loopback and link-local addresses ("on": trusted networks only; default per endpoint).

@@ -10,7 +10,7 @@ import { Redis } from "ioredis";
 import type { LimitSpec } from "@/lib/check/limiter/types";
 import { ALGORITHMS, type Algorithm, type LimitRule } from "@/lib/shared/limit-types";
 
-// lib/limiter modules import "server-only", which throws outside Next: register the hook
+// lib/check/limiter modules import "server-only", which throws outside Next: register the hook
 // before loading them, so the plain `tsx scripts/bench/limiter.ts` works too.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
 const { evaluate, buildCall } = await import("@/lib/check/limiter/evaluate");

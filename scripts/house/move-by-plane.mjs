@@ -8,7 +8,15 @@
 // files or imports at old paths moves and rewrites just those.
 //   node scripts/house/move-by-plane.mjs [--dry]
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, posix, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -129,6 +137,15 @@ if (DRY) process.exit(0);
 const SOURCE = /\.(ts|tsx|mts|mjs|cjs|js|md|sh|json|lua|yml|yaml)$/;
 const SKIP = new Set(["node_modules", ".next", ".data", "generated", "dist", "test-results", ".git"]);
 const TOP = ["lib", "app", "components", "tests", "scripts", "packages", "docs", "prisma", "lua"];
+// folders the moves emptied go, so that a mention of one is read as the folder it became
+function pruneEmpty(dir) {
+  for (const name of readdirSync(join(ROOT, dir))) {
+    const path = posix.join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory() && !SKIP.has(name)) pruneEmpty(path);
+  }
+  if (dir !== "lib" && readdirSync(join(ROOT, dir)).length === 0) rmdirSync(join(ROOT, dir));
+}
+pruneEmpty("lib");
 const topFiles = readdirSync(ROOT).filter(
   (name) => isFile(name) && SOURCE.test(name) && name !== "package-lock.json",
 );

@@ -51,8 +51,9 @@ fi
 
 if wants lint; then
   banner lint
-  # formatting is part of lint: `npm run format` fixes what prettier --check reports
-  if npx --no-install eslint . --max-warnings 0 && npx --no-install prettier --check . --log-level warn; then
+  # formatting is part of lint: `npm run format` fixes what prettier --check reports; the
+  # folder boundaries of lib/ (.dependency-cruiser.cjs) too
+  if npx --no-install eslint . --max-warnings 0 && npm run --silent lint:deps && npx --no-install prettier --check . --log-level warn; then
     record lint pass
   else record lint fail; fi
 fi

@@ -18,7 +18,7 @@ import { writeAnswer } from "@/lib/check/http/node-write";
 import { extraMetricsText, registry } from "@/lib/check/check-metrics";
 
 // The enforcement endpoints on node:http: /api/check and /api/check/batch for connections
-// the lean front handed over (lib/enforce/http/front: a request it does not answer itself,
+// the lean front handed over (lib/check/http/front: a request it does not answer itself,
 // such as a chunked body, came first), and /api/metrics. Everything else goes to Next.
 // Returns false for paths it does not own.
 

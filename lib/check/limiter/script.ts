@@ -6,7 +6,7 @@ import type { Script } from "@/lib/shared/redis/script-client";
 // (lua/check.lua for one check, lua/check-many.lua for several in one call), as one text each
 // (Redis runs a script as a single chunk; the fragments keep one algorithm per file).
 // Clients send EVALSHA and, on NOSCRIPT (after SCRIPT FLUSH or a Redis restart), the text
-// again (lib/limiter/lean-redis, lib/limiter/ioredis-scripts.ts): callers never see that error.
+// again (lib/check/limiter/lean-redis, lib/limiter/ioredis-scripts.ts): callers never see that error.
 
 const SHARED_FILES = [
   "common.lua",

@@ -34,7 +34,7 @@ export class ValidationFailed extends Error {
 
 // Prisma's codes for "the server could not be reached / went away / no connection in time",
 // the driver adapter's kinds for the same, and PostgreSQL's connection-exception class (08)
-// and shutdown codes (57P01-57P03). Structural, so callers outside lib/data need no Prisma.
+// and shutdown codes (57P01-57P03). Structural, so callers outside lib/control/data need no Prisma.
 const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "57P01", "57P02", "57P03"]);
 const UNAVAILABLE_KINDS = new Set([
   "DatabaseNotReachable",

@@ -1,6 +1,6 @@
 // The security headers of the dashboard and the admin API (issue 12), set by proxy.ts on
 // every answer Next.js gives. Pure: the proxy passes the nonce and whether the public URL is
-// https. (The check path, lib/enforce/http, answers outside Next and sets its own.)
+// https. (The check path, lib/check/http, answers outside Next and sets its own.)
 
 /** A fresh per-request nonce: 128 random bits, base64. */
 export function newNonce(): string {

@@ -1,6 +1,10 @@
 import "server-only";
 import type { Principal } from "@/lib/shared/principal";
-import { measurableLimits, type Candidate, type LimitFilter } from "@/lib/control/data/usage/limit-candidates";
+import {
+  measurableLimits,
+  type Candidate,
+  type LimitFilter,
+} from "@/lib/control/data/usage/limit-candidates";
 import { rowContext } from "@/lib/usage/read/context";
 import { ALL_PAIRS, visitRows, type RowContext, type UsageRow } from "@/lib/usage/read/rows";
 import { keyNames } from "@/lib/control/data/usage/scope";

@@ -17,6 +17,7 @@ import { tenantMemoryOf } from "@/lib/usage/record/tenant-memory";
 import { LiveUtilizationProvider, LiveUtilizationStatus } from "@/components/limits/live-utilization";
 import { liveUtilization } from "@/lib/control/data/live-utilization";
 import { OverridesPanel } from "@/components/overrides/overrides-panel";
+import { createOverrideAction, endOverrideAction } from "@/app/(dashboard)/_actions/override-actions";
 
 export const metadata: Metadata = { title: "Tenant limits" };
 
@@ -94,6 +95,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
         slug={tenant.slug}
         keyNames={tenant.keyNames}
         canEdit={tenant.can.edit}
+        actions={{ create: createOverrideAction, end: endOverrideAction }}
       />
       <div className="panel">
         <h2>Per-key overrides</h2>

@@ -2,7 +2,7 @@
 // identifier meets, plus its recent decisions and denials (a bounded per-tenant sample).
 import { parseQuery } from "@/lib/control/api/read-body";
 import { withAdmin } from "@/lib/control/api/with-admin";
-import { LookupQuery, lookupIdentifier } from "@/lib/control/data/identifier-lookup";
+import { LookupQuery, lookupIdentifier } from "@/lib/control/ops/identifier-lookup";
 
 export const GET = withAdmin(async ({ request, principal }) => {
   const query = parseQuery(request, LookupQuery);

@@ -2,7 +2,7 @@ import { z } from "@/lib/control/openapi/zod";
 import { DocumentReplaysSchema } from "@/lib/control/openapi/schemas/replay";
 
 // Answers of /api/admin/* and /api/health. Their handlers build plain objects typed by the
-// DAL's interfaces (lib/data/*); these schemas describe those interfaces and the contract
+// DAL's interfaces (lib/control/data/*); these schemas describe those interfaces and the contract
 // test validates real answers against them.
 
 const isoTime = z.string().openapi({ format: "date-time" });

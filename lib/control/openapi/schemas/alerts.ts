@@ -1,6 +1,6 @@
 import { z } from "@/lib/control/openapi/zod";
 
-// Answers of /api/admin/tenants/{slug}/alerts/*: the shapes of lib/data/alerts/*'s views.
+// Answers of /api/admin/tenants/{slug}/alerts/*: the shapes of lib/control/data/alerts/*'s views.
 
 const isoTime = z.string().openapi({ format: "date-time" });
 

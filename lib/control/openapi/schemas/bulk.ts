@@ -1,7 +1,7 @@
 import { z } from "@/lib/control/openapi/zod";
 import { CreatedKeySchema } from "@/lib/control/openapi/schemas/admin";
 
-// Answers of the bulk admin calls (lib/data/bulk/*): each one change, one config version.
+// Answers of the bulk admin calls (lib/control/data/bulk/*): each one change, one config version.
 
 const version = z
   .number()
