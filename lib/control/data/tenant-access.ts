@@ -1,6 +1,7 @@
 import "server-only";
 import { hasRole, type Principal, type Role } from "@/lib/shared/principal";
 import { NotFoundError, ForbiddenError } from "@/lib/control/data/errors";
+import { db } from "@/lib/control/data/db";
 import type { Tx } from "@/lib/control/data/tx";
 
 export interface TenantRef {
@@ -12,6 +13,11 @@ export interface TenantRef {
  * The tenant by slug when the principal may act on it with at least `needed`. A tenant it
  * may not see at all is "not found", exactly as one that does not exist (no probing).
  */
+/** tenantFor outside a transaction, for code above the data layer (lib/control/ops). */
+export function readableTenant(principal: Principal, slug: string, needed: Role): Promise<TenantRef> {
+  return tenantFor(db(), principal, slug, needed);
+}
+
 export async function tenantFor(
   tx: Tx,
   principal: Principal,

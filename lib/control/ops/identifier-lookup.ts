@@ -1,7 +1,6 @@
 import "server-only";
 import { hasRole, isOperator, type Principal } from "@/lib/shared/principal";
-import { db } from "@/lib/control/data/db";
-import { tenantFor } from "@/lib/control/data/tenant-access";
+import { readableTenant } from "@/lib/control/data/tenant-access";
 import { CounterQuery, counterState, type CounterState } from "@/lib/control/data/counters";
 import { resolveCheck } from "@/lib/control/data/resolve-check";
 import { withStore } from "@/lib/control/data/counters-store";
@@ -52,7 +51,7 @@ function parseEntries(raw: string[]): RecentEntry[] {
 }
 
 export async function lookupIdentifier(principal: Principal, query: LookupQuery): Promise<Lookup> {
-  const tenant = await tenantFor(db(), principal, query.tenant, "viewer");
+  const tenant = await readableTenant(principal, query.tenant, "viewer");
   const state = await counterState(principal, query);
   const check = await resolveCheck(query.tenant, query.key ?? null, query.route ?? null);
   const ns = usageSettings().ns;

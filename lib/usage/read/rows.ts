@@ -2,7 +2,7 @@ import "server-only";
 import type { RedisClient } from "@/lib/shared/redis/redis";
 import { HOUR_MS, jobKeys, MINUTE_MS, minuteOf } from "@/lib/usage/keys";
 import { addOutcome, fieldsOf, readMinute } from "@/lib/usage/store/redis-read";
-import { ZERO_COUNTS, type Counts, type UsageSource } from "@/lib/usage/types";
+import { ZERO_COUNTS, type UsageSource } from "@/lib/usage/types";
 import {
   ALL_PAIRS,
   visitDbRows,
