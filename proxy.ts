@@ -45,6 +45,8 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  // Not on build assets (immutable files; the root layout's answers carry the policy).
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // Not on build assets (immutable files; the root layout's answers carry the policy), nor on
+  // the document import, whose bodies (up to 32 MiB) Next would buffer for the proxy before
+  // the route may refuse them unread; withAdmin sets the same API headers there.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|api/admin/config$).*)"],
 };
