@@ -9,7 +9,13 @@ import type { Caller } from "@/lib/enforce/service-auth";
 import type { CheckInput } from "@/lib/enforce/types";
 import { ioredisScripts, loadScripts } from "@/lib/limiter/ioredis-scripts";
 import { checkManyScript, checkScript } from "@/lib/limiter/script";
-import { PartsHolder, published, secretOf, type TenantSpec } from "../../unit/enforce/tenants-fixture";
+import {
+  checkInput,
+  PartsHolder,
+  published,
+  secretOf,
+  type TenantSpec,
+} from "../../unit/enforce/tenants-fixture";
 import { connect, RUN } from "./redis";
 
 // The check service's caches across config versions with real counters: a change to one
@@ -47,20 +53,9 @@ interface Decision {
   configVersion: number;
 }
 
-const NO_FIELDS: CheckInput = {
-  apiKey: null,
-  tenant: null,
-  key: null,
-  route: null,
-  subject: null,
-  cost: 1,
-  dryRun: false,
-};
-
 function check(fields: Partial<CheckInput>): Promise<Decision> {
-  const input: CheckInput = { ...NO_FIELDS, ...fields };
   return new Promise((resolve, reject) => {
-    service.decide(input, everyone, (answer: CheckAnswer) => {
+    service.decide(checkInput(fields), everyone, (answer: CheckAnswer) => {
       if (answer.status !== 200) return reject(new Error(`status ${answer.status}`));
       resolve(JSON.parse(answer.decision.json) as Decision);
     });
@@ -87,7 +82,7 @@ describe("a tenant's change through real counters", () => {
     expect(pick(await check(globexKey))).toMatchObject({ allowed: true, remaining: 1 });
     expect(service.denied.empty).toBe(false); // acme's denial is stored
     const shapes = service.shapes.size;
-    const globexHot = hotKeyOf({ ...NO_FIELDS, ...globexKey });
+    const globexHot = hotKeyOf(checkInput(globexKey));
     const globexEntry = service.hot.get(globexHot);
     expect(globexEntry).toBeDefined();
 

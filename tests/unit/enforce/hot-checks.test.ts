@@ -2,19 +2,8 @@ import { describe, expect, it } from "vitest";
 import { buildShape } from "@/lib/enforce/check-shapes";
 import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/enforce/hot-checks";
 import { TenantMarks, type TenantMark } from "@/lib/enforce/tenant-marks";
-import type { CheckInput } from "@/lib/enforce/types";
 import { keyRecord, shapeSnapshot, shapeTarget } from "./shape-fixture";
-
-const input = (fields: Partial<CheckInput>): CheckInput => ({
-  apiKey: null,
-  tenant: null,
-  key: null,
-  route: null,
-  subject: null,
-  cost: 1,
-  dryRun: false,
-  ...fields,
-});
+import { checkInput as input } from "./tenants-fixture";
 
 const snapshot = shapeSnapshot("T1");
 const shape = buildShape(shapeTarget(snapshot), snapshot, true, 1);

@@ -5,6 +5,7 @@ import type { PublishedConfig, PublishedServiceToken } from "@/lib/config/publis
 import type { VersionListener } from "@/lib/enforce/config-holder";
 import type { ConfigIndex } from "@/lib/enforce/config-index";
 import { ConfigState } from "@/lib/enforce/config-state";
+import type { CheckInput } from "@/lib/enforce/types";
 import { compiledLimit } from "./fixtures";
 
 // Tenants each with one limit counted per tenant (or none), their keys and a published
@@ -26,6 +27,18 @@ export interface TenantSpec {
 
 const hourly = (name: string, by: "tenant" | "key", limit: number) =>
   compiledLimit(name, by, { algorithm: "fixed_window", limit, windowMs: 3_600_000 });
+
+/** A check with these fields, the others absent (cost 1, counted). */
+export const checkInput = (fields: Partial<CheckInput>): CheckInput => ({
+  apiKey: null,
+  tenant: null,
+  key: null,
+  route: null,
+  subject: null,
+  cost: 1,
+  dryRun: false,
+  ...fields,
+});
 
 /** The API key secret of a key of the fixture. */
 export const secretOf = (slug: string, name: string): string => `sk_${slug}_${name}`;
