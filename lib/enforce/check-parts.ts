@@ -1,5 +1,5 @@
 import "server-only";
-import type { CompiledLimit } from "@/lib/config/compile";
+import type { CompiledLimit, CompiledTenant } from "@/lib/config/compile";
 import type { CheckShape } from "@/lib/enforce/check-shapes";
 import type { KeyRecord } from "@/lib/enforce/config-index";
 import { identityFor } from "@/lib/enforce/limit-specs";
@@ -21,8 +21,9 @@ interface KeyText {
   owner: string;
   /** `k.<encoded id>`, for a sliding log's key */
   encoded: string;
-  /** its limit set's tag (shapeTagOf), on first need */
+  /** its limit set's tag (shapeTagOf), on first need, and the tenant object it was read from */
   tag?: string;
+  tagTenant?: CompiledTenant;
   /** the Redis key of its counters (its tenant's prefix and `encoded`), on first need */
   ownerKey?: string;
 }

@@ -4,15 +4,17 @@ import type { KeyRecord } from "@/lib/enforce/config-index";
 import type { Target } from "@/lib/enforce/resolve";
 import type { CheckInput } from "@/lib/enforce/types";
 import { HitGate } from "@/lib/enforce/hit-gate";
+import type { TenantMark } from "@/lib/enforce/tenant-marks";
 
-// Whole checks seen in this config version, in front of the shapes (check-shapes.ts): the
-// same apiKey (or tenant and key) and raw route come back over and over, and a hit skips
+// Whole checks seen, in front of the shapes (check-shapes.ts): the same apiKey (or tenant
+// and key) and raw route come back over and over, and a hit skips
 // the key lookup, route matching and the shape's lookup (issue 20: the shapes alone made
 // the identical check 10% and a denial 23% dearer). The subject is not part of the cache
 // key: the key's and subject's counters are filled in per check (checkKeys). What can change
-// within a version is checked on every hit: the key's expiry, and the caller's tenants.
-// Cleared with every new version (and an entry of another version is never used). Bounded
-// in entries. Admitted on the second sighting only: in a realistic mix most checks are
+// without a config change is checked on every hit: the key's expiry, and the caller's
+// tenants. An entry holds its tenant's mark (tenant-marks.ts): a change to its tenant makes
+// it stale (read as absent, replaced when met again), a change to another tenant leaves it
+// in use, and a global change empties the cache. Bounded in entries. Admitted on the second sighting only: in a realistic mix most checks are
 // one-off (a route id, a key) and inserting each, then evicting, was the costliest function
 // of the mix's profile (bench mix); a check seen before goes in, a one-off costs a Set
 // lookup. The doorkeeper of first sightings is bounded too (emptied when full). When whole
@@ -20,8 +22,8 @@ import { HitGate } from "@/lib/enforce/hit-gate";
 // more than the hits save, so below half hits most checks skip the cache (consults).
 
 export interface HotCheck {
-  /** the config version it was resolved under */
-  version: number;
+  /** its tenant's mark when it was resolved: stale once the tenant changed */
+  mark: TenantMark;
   shape: CheckShape;
   key: KeyRecord | null;
   /** what the check resolved to (a subject with temporary overrides builds its shape from it) */
@@ -79,13 +81,13 @@ export class HotChecks {
     return this.gate === null || this.gate.consults();
   }
 
-  /** The entry of this version whose key has not expired at `nowMs()`, else undefined. */
-  get(hotKey: string, version: number, nowMs: () => number = Date.now): HotCheck | undefined {
+  /** The entry whose tenant has not changed since and whose key has not expired at `nowMs()`. */
+  get(hotKey: string, nowMs: () => number = Date.now): HotCheck | undefined {
     const young = this.young.get(hotKey);
     const entry = young ?? this.old.get(hotKey);
     if (entry === undefined) return this.tally(undefined);
     const expiresAt = entry.key?.expiresAt ?? null;
-    if (entry.version !== version || (expiresAt !== null && expiresAt <= nowMs())) {
+    if (!entry.mark.current || (expiresAt !== null && expiresAt <= nowMs())) {
       if (young !== undefined) this.young.delete(hotKey);
       else this.old.delete(hotKey);
       return this.tally(undefined);
