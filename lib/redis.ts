@@ -3,6 +3,7 @@ import { Cluster, Redis } from "ioredis";
 import type { RedisOptions } from "ioredis";
 import { env } from "@/lib/env";
 import { parseAddresses } from "@/lib/limiter/lean-redis/sentinel-locator";
+import { globalSingleton } from "@/lib/shared/global-singleton";
 
 export type RedisClient = Redis | Cluster;
 
@@ -66,16 +67,15 @@ export function createRedis(options: RedisOptions = controlOptions): RedisClient
   return new Redis(settings.REDIS_URL, options);
 }
 
-const holder = globalThis as unknown as { sluiceRedis?: RedisClient };
+const control = globalSingleton<RedisClient>("sluiceRedis", () => createRedis());
 
 /** The process-wide control-plane client (not for SUBSCRIBE: that needs its own connection; not for checks: see lib/enforce). */
 export function redis(): RedisClient {
-  holder.sluiceRedis ??= createRedis();
-  return holder.sluiceRedis;
+  return control.get();
 }
 
 export async function closeRedis(): Promise<void> {
-  const client = holder.sluiceRedis;
-  holder.sluiceRedis = undefined;
+  const client = control.peek();
+  control.set(undefined);
   if (client) await client.quit().catch(() => client.disconnect());
 }

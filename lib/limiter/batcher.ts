@@ -155,7 +155,6 @@ export class CheckBatcher {
     let earliest = Infinity;
     for (const entry of group) if (entry.deadline < earliest) earliest = entry.deadline;
     if (earliest === Infinity) return null;
-    const timer = { handle: undefined as unknown as NodeJS.Timeout };
     // Timers run before I/O in a turn of the event loop: after a stall (a GC pause, a long
     // turn, the process descheduled) a reply that came in time is still unread when the
     // timer fires. The verdict waits for this turn's I/O (setImmediate runs after it), so a
@@ -171,7 +170,7 @@ export class CheckBatcher {
       }
       if (next !== Infinity) timer.handle = setTimeout(expire, next - now);
     };
-    timer.handle = setTimeout(expire, Math.max(0, earliest - performance.now()));
+    const timer = { handle: setTimeout(expire, Math.max(0, earliest - performance.now())) };
     return timer;
   }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { codecFor } from "@/lib/limiter/algorithms";
 import { entryOf } from "@/lib/limiter/keys";
+import { ruleWithEntry } from "@/lib/limiter/rule-layout";
 import type { LimitArgs, LimitSpec, RuleInts } from "@/lib/limiter/types";
 
 // A limit's script arguments: its rule's integers and its entry in the owner's state (see
@@ -22,7 +23,7 @@ function interned(ints: RuleInts, entry: string): LimitArgs {
   let args = byValue.get(text);
   if (!args) {
     if (byValue.size >= MAX_DISTINCT) byValue.clear();
-    byValue.set(text, (args = [...ints, entry]));
+    byValue.set(text, (args = ruleWithEntry(ints, entry)));
   }
   return args;
 }

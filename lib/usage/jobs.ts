@@ -10,6 +10,7 @@ import { UsageRollup } from "@/lib/usage/rollup";
 import { usageSettings } from "@/lib/usage/settings";
 import { startMemoryJob } from "@/lib/usage/tenant-memory";
 import { startPeriodicTask } from "@/lib/shared/periodic-task";
+import { globalSlot } from "@/lib/shared/global-singleton";
 
 // Started once per server process (server.ts): plugs the recorder into /api/check's decision
 // sink, starts its 1 s flush, and the rollup loop, which every server runs but only the
@@ -22,7 +23,7 @@ export interface UsageJobs {
   stop(flushDeadlineMs?: number): Promise<void>;
 }
 
-const holder = globalThis as unknown as { sluiceUsageJobs?: UsageJobs };
+const running = globalSlot<UsageJobs>("sluiceUsageJobs");
 
 export interface UsageJobOptions {
   rollupEveryMs?: number;
@@ -36,7 +37,8 @@ export interface UsageJobOptions {
 }
 
 export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
-  if (holder.sluiceUsageJobs) return holder.sluiceUsageJobs;
+  const started = running.peek();
+  if (started) return started;
   const settings = usageSettings();
   const recorder = usageRecorder();
   const recording = options.recording ?? true;
@@ -67,7 +69,7 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
   // Measured where rollups run (the scan stays off the check path); read for /api/metrics
   // where the tenants' slugs are known (the front, which serves it).
   const memory = startMemoryJob({ prefix: settings.ns, slugById: options.tenantSlugs, measure: rollups });
-  holder.sluiceUsageJobs = {
+  const jobs: UsageJobs = {
     flush: () => (recording ? recorder.flush() : Promise.resolve()),
     async stop(flushDeadlineMs) {
       rollupTask?.stop();
@@ -85,8 +87,9 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
       closeRecorderConnection();
       // another server's rollup takes over at once instead of when the lease expires
       await rollup?.lease.release().catch(() => undefined);
-      holder.sluiceUsageJobs = undefined;
+      running.set(undefined);
     },
   };
-  return holder.sluiceUsageJobs;
+  running.set(jobs);
+  return jobs;
 }

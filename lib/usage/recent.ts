@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import type { Outcome, UsageEvent } from "@/lib/usage/types";
 
 // A bounded sample of each tenant's latest decisions, for the identifier lookup: the last N
@@ -12,16 +13,20 @@ import type { Outcome, UsageEvent } from "@/lib/usage/types";
 
 type RecentEvent = UsageEvent;
 
-export interface RecentEntry {
-  at: number;
-  keyId: string | null;
-  route: string | null;
-  subject: string | null;
-  outcome: Outcome;
-  reason: string;
+const OUTCOMES = ["allowed", "rejected", "shadow_rejected", "degraded"] as const satisfies readonly Outcome[];
+
+/** One sampled decision as kept in Redis (read back by the identifier lookup). */
+export const recentEntrySchema = z.object({
+  at: z.number(),
+  keyId: z.string().nullable(),
+  route: z.string().nullable(),
+  subject: z.string().nullable(),
+  outcome: z.enum(OUTCOMES),
+  reason: z.string(),
   /** the enforce limit that denied it, when a limit did */
-  deniedBy: string | null;
-}
+  deniedBy: z.string().nullable(),
+});
+export type RecentEntry = z.output<typeof recentEntrySchema>;
 
 /** Entries kept per tenant in each Redis list (decisions, denials). */
 export const RECENT_PER_TENANT = 50;
@@ -86,12 +91,16 @@ class Ring {
   }
 }
 
+const answerLimits = z.object({
+  limits: z.array(z.object({ name: z.unknown(), allowed: z.unknown(), mode: z.unknown() })).optional(),
+});
+
 /** The first enforce limit the answer reports as not allowed. */
 export function deniedBy(body: string | undefined): string | null {
   if (body === undefined) return null;
   try {
-    const parsed = JSON.parse(body) as { limits?: { name?: unknown; allowed?: unknown; mode?: unknown }[] };
-    const denying = parsed.limits?.find((l) => l.allowed === false && l.mode !== "shadow");
+    const parsed = answerLimits.safeParse(JSON.parse(body));
+    const denying = parsed.data?.limits?.find((l) => l.allowed === false && l.mode !== "shadow");
     return typeof denying?.name === "string" ? denying.name : null;
   } catch {
     return null;
