@@ -1,4 +1,4 @@
-// Configuration changes serialize per tenant (issue 12, section 2): a long change of one
+// Configuration changes serialize per tenant (no tenant holds up another): a long change of one
 // tenant does not hold up another tenant's key creation, and two tenants' changes made at
 // the same time get consecutive versions whose last snapshot holds both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

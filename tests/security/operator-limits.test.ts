@@ -1,4 +1,4 @@
-// Issue 12 §3, at the DAL every path (admin API, dashboard actions) goes through, against
+// Operators' limits hold for tenant roles, at the DAL every path (admin API, dashboard actions) goes through, against
 // the test database and Redis: a tenant's route declarations never remove a global
 // route's limit, tenant roles cannot reset counters of imposed limits, and renaming,
 // plan and status are checked the same way whichever path changes them.

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script (no types); its exports are checked by these tests
 import { isLoopback, ourListeners } from "../../scripts/test/listeners.mjs";
 
-// Issue 19: the servers test runs start listen on loopback only, and the checks `npm test`
+// Test servers stay private: the servers test runs start listen on loopback only, and the checks `npm test`
 // runs at its end (scripts/test/listeners.mjs) do see a server left behind or one listening
 // on every interface.
 
