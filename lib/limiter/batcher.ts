@@ -5,13 +5,14 @@ import type { EvaluateOptions } from "@/lib/limiter/clock";
 import { checkManyScript, checkScript, parseReply } from "@/lib/limiter/script";
 import type { ScriptClient } from "@/lib/limiter/script-client";
 
-// Micro-batching: checks submitted in the same turn of the event loop (the HTTP requests one
-// poll phase read, or all checks of one batch request) are grouped by tenant, i.e. by hash
-// tag and Cluster slot (on a single Redis, `anyTenant`, all in one group, or a mix of tenants
-// would make calls of one or two checks each), and each group goes to Redis as ONE call of
-// lua/check-many.lua, which decides them in submission order, each all-or-nothing on its own. A lone check takes
-// lua/check.lua as before. Each check gets its own answer; a failed call fails all its
-// checks. Callbacks, not promises: this runs once per check on the hot path.
+// Micro-batching: checks submitted in the same turn of the event loop (the HTTP requests
+// one poll phase read, or all checks of one batch request) are grouped by tenant, i.e. by
+// hash tag and Cluster slot (on a single Redis, `anyTenant`, all in one group, or a mix of
+// tenants would make calls of one or two checks each), and each group goes to Redis as ONE
+// call of lua/check-many.lua, which decides them in submission order, each all-or-nothing
+// on its own. A lone check takes lua/check.lua as before. Each check gets its own answer; a
+// failed call fails all its checks. Callbacks, not promises: this runs once per check on
+// the hot path.
 
 /**
  * A check's answer: the script's integers for it start at reply[at] (2 + 6 per limit, see

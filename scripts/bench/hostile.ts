@@ -1,8 +1,8 @@
 // Phase (h): checks at half their peak while the control plane is attacked and busy (the
-// check path must not feel the control plane): a viewer's admin token sends a YAML body of a million nested "["
-// (refused 403 before any parse) over and over, and an operator imports a 5,000-route
-// tenant (~690 KB) again and again, each import changing every route. Its p99 is
-// reported beside (b½)'s, the same load on a quiet control plane.
+// check path must not feel the control plane): a viewer's admin token sends a YAML body of
+// a million nested "[" (refused 403 before any parse) over and over, and an operator
+// imports a 5,000-route tenant (~690 KB) again and again, each import changing every route.
+// Its p99 is reported beside (b½)'s, the same load on a quiet control plane.
 import type { Principal } from "@/lib/auth/principal";
 import { createAdminToken } from "@/lib/data/tokens";
 import { importConfig } from "@/lib/data/import-config";
