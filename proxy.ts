@@ -8,7 +8,7 @@ import {
 } from "@/lib/http/security-headers";
 import { isMalformedPath, malformedPathBody, malformedPathPage } from "@/lib/http/malformed-path";
 
-// Security headers on every answer Next.js gives (issue 12): a nonce-based CSP on pages
+// Security headers on every answer Next.js gives: a nonce-based CSP on pages
 // (Next reads the nonce from the request's CSP header and puts it on its own scripts), and
 // nosniff, a referrer policy, no framing and HSTS (NEXTAUTH_URL https) everywhere; admin API
 // answers are never cached. Headers only: authorization stays in the DAL and route handlers.

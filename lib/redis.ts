@@ -9,8 +9,7 @@ export type RedisClient = Redis | Cluster;
 
 // Hot-path settings: a dead Redis must fail fast, never queue commands or hang a check.
 // No auto-pipelining: the check batcher already sends a tenant's concurrent checks as one
-// script call, and ioredis' auto-pipeline only deferred each call's write and added objects
-// to it (measured: 18-24k checks/s without it, 15-19k with; batches 1.5x).
+// script call, and ioredis' auto-pipeline only deferred each write (slower, docs/architecture.md).
 export const hotPathOptions: RedisOptions = {
   commandTimeout: 1_000,
   connectTimeout: 1_000,

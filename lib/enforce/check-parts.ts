@@ -49,7 +49,7 @@ export const keyJsonOf = (key: KeyRecord | null): string => (key === null ? "nul
 /**
  * A check's Redis keys: the shape's, with its key's and subject's counters in their slots
  * (the shape's own array when no slot is filled). Built per check: the pairs of shape and
- * key under real traffic outnumber any cache of them (issue 20). `base`, the keys with the
+ * key under real traffic outnumber any cache of them. `base`, the keys with the
  * key's counters already in (a whole-check cache entry's, hot-checks.ts), leaves only the
  * subject's to fill.
  */

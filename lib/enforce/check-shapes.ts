@@ -14,7 +14,7 @@ import type { LimitArgs, LimitSpec } from "@/lib/limiter/types";
 // subject's own counters: the limits its tenant, limit set and resolved route patterns
 // meet, their counters' Redis keys and script arguments (validated once), and the answer's
 // text (decision-template.ts). Real traffic sees subjects and route ids by the hundred
-// thousand and keys by the thousand (issue 20): keyed by the limit set (the keys without
+// thousand and keys by the thousand: keyed by the limit set (the keys without
 // limits of their own share the tenant's key default) and the resolved patterns, never the
 // raw route, the key or the subject, a shape serves them all, and a check costs only its
 // own part (check-parts.ts): the Redis keys of the counters its key and subject own. Found in

@@ -5,8 +5,8 @@ import type { CheckShape } from "@/lib/enforce/check-shapes";
 // The shapes of this config version (check-shapes.ts), found by objects instead of a key
 // built per check: a tenant's slot per pair of resolved patterns (the pattern texts are the
 // matchers' own strings, whose hashes are kept), then the limit set's tag. Under real
-// traffic a check's shape is found in three small map lookups, where a text key of tenant,
-// set and patterns was joined, flattened and hashed on every check (issue 20). Bounded in
+// traffic a check's shape is found in three small map lookups, not by a text key of tenant,
+// set and patterns joined, flattened and hashed on every check. Bounded in
 // shapes and in the bytes their text is estimated at: past either, every slot is emptied
 // (the slots themselves are as many as the pattern pairs checks met, and hold nothing
 // else). A tenant's change drops that tenant's slots (forget); a global change empties it.

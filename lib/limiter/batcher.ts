@@ -5,13 +5,14 @@ import type { EvaluateOptions } from "@/lib/limiter/clock";
 import { checkManyScript, checkScript, parseReply } from "@/lib/limiter/script";
 import type { ScriptClient } from "@/lib/limiter/script-client";
 
-// Micro-batching: checks submitted in the same turn of the event loop (the HTTP requests one
-// poll phase read, or all checks of one batch request) are grouped by tenant, i.e. by hash
-// tag and Cluster slot (on a single Redis, `anyTenant`, all in one group: a mix of tenants
-// made calls of one or two checks each, issue 20), and each group goes to Redis as ONE call of lua/check-many.lua, which
-// decides them in submission order, each all-or-nothing on its own. A lone check takes
-// lua/check.lua as before. Each check gets its own answer; a failed call fails all its
-// checks. Callbacks, not promises: this runs once per check on the hot path.
+// Micro-batching: checks submitted in the same turn of the event loop (the HTTP requests
+// one poll phase read, or all checks of one batch request) are grouped by tenant, i.e. by
+// hash tag and Cluster slot (on a single Redis, `anyTenant`, all in one group, or a mix of
+// tenants would make calls of one or two checks each), and each group goes to Redis as ONE
+// call of lua/check-many.lua, which decides them in submission order, each all-or-nothing
+// on its own. A lone check takes lua/check.lua as before. Each check gets its own answer; a
+// failed call fails all its checks. Callbacks, not promises: this runs once per check on
+// the hot path.
 
 /**
  * A check's answer: the script's integers for it start at reply[at] (2 + 6 per limit, see
@@ -50,9 +51,8 @@ const TIMED_OUT: Outcome = { ok: false, error: new CheckTimeoutError() };
 export interface BatcherOptions {
   /**
    * most checks in one script call. Small enough that Redis starts on a group while this
-   * process still reads the next requests: with one group per event-loop turn the two took
-   * turns (measured: 13k checks/s with 64, 15-20k with 16); large enough to share each
-   * call's cost (8 was slower again).
+   * process still reads the next requests, large enough to share each call's cost
+   * (measured: docs/architecture.md).
    */
   maxChecks?: number;
   /** test-only virtual clock (see clock.ts) */

@@ -6,10 +6,9 @@ import type { Outcome, UsageEvent } from "@/lib/usage/types";
 // decisions and the last N denials per tenant. On the check path this is a few array slots
 // written per decision (references to strings the event already has, and its time); the
 // flush turns the slots into entries and names the limit that denied (parsing the answer's
-// JSON of the few denials kept, off the check path). A ring does not hold the event itself:
-// that kept every answer's JSON body alive past the young generation (about half of what
-// the front promoted to the old generation under the bench's mix, issue 20); only a
-// denial's body is kept.
+// JSON of the few denials kept, off the check path). A ring does not hold the event itself,
+// which would keep every answer's JSON body alive past the young generation (a large share
+// of the front's GC work, docs/architecture.md); only a denial's body is kept.
 
 type RecentEvent = UsageEvent;
 

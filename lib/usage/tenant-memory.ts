@@ -8,9 +8,9 @@ import { scanTenantMemory, type MemoryScanOptions, type TenantMemory } from "@/l
 import { startPeriodicTask } from "@/lib/shared/periodic-task";
 import { globalSlot } from "@/lib/shared/global-singleton";
 
-// Each tenant's approximate Redis memory (issue 12 §4), measured once a minute by one
-// server (whoever holds the lease) with a bounded pass (tenant-memory-scan.ts) and
-// published as one hash, which every server reads: the tenant page, and /api/metrics as
+// Each tenant's approximate Redis memory (so no tenant fills Redis unseen), measured once a
+// minute by one server (whoever holds the lease) with a bounded pass (tenant-memory-scan.ts)
+// and published as one hash, which every server reads: the tenant page, and /api/metrics as
 // the gauge sluice_tenant_redis_bytes{tenant}. Tenants are created by operators only, so
 // a label per tenant stays bounded. Nothing here runs on the check path.
 

@@ -13,7 +13,7 @@ import { checkManyScript, checkScript } from "@/lib/limiter/script";
 import { shapeSnapshot } from "../../unit/enforce/shape-fixture";
 import { connect, RUN } from "./redis";
 
-// Issue 20: the whole-check cache in front of the shapes (lib/enforce/hot-checks.ts), through
+// The whole-check cache in front of the shapes (lib/enforce/hot-checks.ts), through
 // the check service against real Redis. Two checks that differ only in their subject share
 // the cached entry (shape, key's part, answer template), yet count separately where a limit
 // counts per subject; what can change within a version (the key's expiry, the caller's
