@@ -6,9 +6,9 @@ const nextConfig = {
   serverExternalPackages: ["ioredis", "pg", "@prisma/adapter-pg"],
   typescript: { ignoreBuildErrors: false },
   experimental: {
-    // proxy.ts makes Next buffer each body, silently cut at this size (10 MB by default): an
-    // operator's whole-installation document may be 32 MiB, which lib/control/api/read-body.ts
-    // bounds and refuses past with a clean 413, so the buffer must hold a little more.
+    // proxy.ts makes Next buffer each body, silently cut at this size (10 MB by default). The
+    // document import (up to 32 MiB) is outside the proxy's matcher; this bound stays as a
+    // safety net should a large body reach a proxied route, which then answers a clean 413.
     proxyClientMaxBodySize: 33 * 1024 * 1024,
   },
 };

@@ -8,7 +8,7 @@ import {
 } from "@/lib/shared/http/security-headers";
 import { isMalformedPath, malformedPathBody, malformedPathPage } from "@/lib/control/api/malformed-path";
 
-// Security headers on every answer Next.js gives (issue 12): a nonce-based CSP on pages
+// Security headers on every answer Next.js gives: a nonce-based CSP on pages
 // (Next reads the nonce from the request's CSP header and puts it on its own scripts), and
 // nosniff, a referrer policy, no framing and HSTS (NEXTAUTH_URL https) everywhere; admin API
 // answers are never cached. Headers only: authorization stays in the DAL and route handlers.
@@ -45,6 +45,8 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  // Not on build assets (immutable files; the root layout's answers carry the policy).
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // Not on build assets (immutable files; the root layout's answers carry the policy), nor on
+  // the document import, whose bodies (up to 32 MiB) Next would buffer for the proxy before
+  // the route may refuse them unread; withAdmin sets the same API headers there.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|api/admin/config$).*)"],
 };

@@ -31,7 +31,7 @@ local now, slack = call_clock(tonumber(ARGV[3]))
 local n = #KEYS
 state_prefetch(KEYS)
 local rules = {}
-for i = 1, n do rules[i] = read_rule(3 + 7 * (i - 1)) end
+for i = 1, n do rules[i] = read_rule(3 + RULE_ARGS * (i - 1)) end
 local reply = {}
 run_check(n, KEYS, rules, tonumber(ARGV[1]), ARGV[2] == '1', now, slack, reply, 0)
 flush_states(now, slack)

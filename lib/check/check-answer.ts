@@ -73,7 +73,7 @@ export function renderedReply(
 ): RenderedDecision {
   if (!result.ok) return degradedAnswer(shape, key, version);
   try {
-    return shape.template.render(result.reply, result.at, keyJson);
+    return shape.template.render(result.reply, result.at, keyJson, 0, null, version);
   } catch (error) {
     // a reply that does not fit: Redis' verdict is unknown, as if it had failed
     console.error("[sluice] unreadable limiter reply:", error);

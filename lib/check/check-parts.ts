@@ -1,5 +1,5 @@
 import "server-only";
-import type { CompiledLimit } from "@/lib/check/published/snapshot-types";
+import type { CompiledLimit, CompiledTenant } from "@/lib/check/published/snapshot-types";
 import type { CheckShape } from "@/lib/check/check-shapes";
 import type { KeyRecord } from "@/lib/check/config-index";
 import { identityFor } from "@/lib/check/limit-specs";
@@ -21,8 +21,9 @@ interface KeyText {
   owner: string;
   /** `k.<encoded id>`, for a sliding log's key */
   encoded: string;
-  /** its limit set's tag (shapeTagOf), on first need */
+  /** its limit set's tag (shapeTagOf), on first need, and the tenant object it was read from */
   tag?: string;
+  tagTenant?: CompiledTenant;
   /** the Redis key of its counters (its tenant's prefix and `encoded`), on first need */
   ownerKey?: string;
 }
@@ -48,7 +49,7 @@ export const keyJsonOf = (key: KeyRecord | null): string => (key === null ? "nul
 /**
  * A check's Redis keys: the shape's, with its key's and subject's counters in their slots
  * (the shape's own array when no slot is filled). Built per check: the pairs of shape and
- * key under real traffic outnumber any cache of them (issue 20). `base`, the keys with the
+ * key under real traffic outnumber any cache of them. `base`, the keys with the
  * key's counters already in (a whole-check cache entry's, hot-checks.ts), leaves only the
  * subject's to fill.
  */

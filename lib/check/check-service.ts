@@ -16,12 +16,13 @@ import {
   resolvedOf,
   resolveTarget,
   type KeyCaches,
+  type KnownKey,
   type TargetResolution,
 } from "@/lib/check/resolve";
-import type { KeyRecord } from "@/lib/check/config-index";
 import { mayCheck, type Caller } from "@/lib/check/service-auth";
 import type { PreparedCheck } from "@/lib/check/limiter/evaluate-many";
 import { TtlLru } from "@/lib/check/ttl-lru";
+import { TenantMarks, type TenantMark } from "@/lib/check/tenant-marks";
 import { overriddenShape } from "@/lib/check/override-variants";
 import type { CheckInput } from "@/lib/check/types";
 import { checkMetrics } from "@/lib/check/check-metrics";
@@ -31,17 +32,23 @@ import type { LocalLimits } from "@/lib/check/local/local-limits";
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
 
 const NO_LIMITS: CheckDecision = summarize([]);
+/** the mark of a whole check that is not kept (never read) */
+const NO_MARK: TenantMark = { current: false };
 
 export class CheckService {
-  /** raw apiKey values known (not) to exist in the current version; see resolve.ts */
+  /** per tenant, whether what the caches hold for it still stands (tenant-marks.ts) */
+  readonly marks = new TenantMarks();
+  /** raw apiKey values known (not) to exist; see resolve.ts */
   readonly keys: KeyCaches = {
     unknown: new TtlLru<true>(10_000, 10_000),
-    known: new TtlLru<KeyRecord>(10_000, 60_000),
+    known: new TtlLru<KnownKey>(10_000, 60_000),
+    marks: this.marks,
   };
+  /** denials of the shapes in use (deny-cache.ts) */
   readonly denied = new DenyCache();
-  /** what checks of this version resolved to apart from their subject (check-shapes.ts) */
+  /** what checks resolved to apart from their subject, per tenant (check-shapes.ts) */
   readonly shapes = new ShapeTable();
-  /** whole checks of this version in front of the shapes, subject apart (hot-checks.ts) */
+  /** whole checks in front of the shapes, subject apart (hot-checks.ts) */
   readonly hot = new HotChecks();
 
   constructor(
@@ -51,13 +58,8 @@ export class CheckService {
     private readonly local: LocalLimits | null = null,
   ) {
     checkMetrics.configVersion(holder.current.version);
-    holder.onVersion((index) => {
-      // Keys, limits or owners may have changed: nothing cached stays exact.
-      this.keys.unknown.clear();
-      this.keys.known.clear();
-      this.shapes.clear();
-      this.hot.clear();
-      this.denied.clear();
+    holder.onVersion((index, touched) => {
+      this.changed(touched);
       checkMetrics.configVersion(index.version);
     });
     // Counters cleared elsewhere: a stored denial may no longer hold.
@@ -66,6 +68,29 @@ export class CheckService {
     // after a Redis restart local counts are pushed back (docs/algorithms.md, Redis down)
     if (local !== null) holder.onCountersReset((cause) => cause === "admin" && local.clear());
     store.onReconnect(forgetDenials);
+  }
+
+  /**
+   * A change to the tenants `touched` (null: possibly all, a global part or a whole load):
+   * what the caches hold for them goes, or reads as absent (their marks retired: the whole
+   * checks, known keys; the deny cache answers only for the shape a denial was made with).
+   * Other tenants' entries stay exact: their compiled tenant, keys and the route patterns
+   * are the very objects they were made from. The negative cache of apiKey values always
+   * goes: a value not found has no tenant, any change may have added it as a key, and
+   * refilling costs a SHA-256 per value seen again.
+   */
+  private changed(touched: ReadonlySet<string> | null): void {
+    this.keys.unknown.clear();
+    if (touched !== null) {
+      this.marks.retire(touched);
+      this.shapes.forget(touched);
+      return;
+    }
+    this.marks.retireAll();
+    this.keys.known.clear();
+    this.shapes.clear();
+    this.hot.clear();
+    this.denied.clear();
   }
 
   /**
@@ -80,10 +105,10 @@ export class CheckService {
     // while whole checks rarely repeat, most checks skip the cache (hot-checks.ts)
     const consulted = this.hot.consults();
     const hotKey = consulted ? hotKeyOf(input) : "";
-    const hot = consulted ? this.hot.get(hotKey, config.version) : undefined;
+    const hot = consulted ? this.hot.get(hotKey) : undefined;
     if (hot !== undefined) {
       const slug = hot.shape.resolved.tenant.slug;
-      if (mayCheck(caller, slug)) this.limited(hot, input, done, timeoutMs);
+      if (mayCheck(caller, slug)) this.limited(hot, input, config.version, done, timeoutMs);
       else done(refusedAnswer(refused(input, slug), input, config.version));
       return;
     }
@@ -110,7 +135,7 @@ export class CheckService {
       this.shapes.remember(slot, tag, hasSubject, shape);
     }
     const entry: HotCheck = {
-      version: config.version,
+      mark: NO_MARK,
       shape,
       key: target.key,
       target,
@@ -121,23 +146,26 @@ export class CheckService {
       // what a repeat of this check would build again
       entry.keys = checkKeys(shape, target.key, null);
       entry.keyJson = keyJsonOf(target.key);
+      entry.mark = this.marks.of(target.tenant.slug);
       this.hot.remember(hotKey, entry);
     }
-    this.limited(entry, input, done, timeoutMs);
+    this.limited(entry, input, config.version, done, timeoutMs);
   }
 
-  /** A check with its limits: from the deny cache, local counts or one limiter call. */
+  /** A check with its limits under config `version`: from the deny cache, local counts or one limiter call. */
   private limited(
     hot: HotCheck,
     input: CheckInput,
+    version: number,
     done: (answer: CheckAnswer) => void,
     timeoutMs: number | undefined,
   ): void {
-    const { key, version } = hot;
+    const { key } = hot;
     let { shape, keys: base } = hot;
     if (shape.overrides !== null) {
       // temporary overrides: a subject's own shape, or a block answered there
-      const variant = overriddenShape(hot, shape.overrides, input, this.holder.current.snapshot, done);
+      const snapshot = this.holder.current.snapshot;
+      const variant = overriddenShape(hot, shape.overrides, input, snapshot, version, done);
       if (variant === null) return;
       if (variant !== shape) base = null;
       shape = variant;
@@ -158,10 +186,10 @@ export class CheckService {
     }
     // the signature is built only when a denial may be stored (most traffic has none)
     const signature = this.denied.empty ? null : denySignature(shape, key, input.subject);
-    const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost);
+    const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost, shape.template);
     if (hit) {
       checkMetrics.cacheHit("deny");
-      const rendered = answerFor(hit, performance.now());
+      const rendered = answerFor(hit, performance.now(), version);
       done(recordedAnswer(rendered, tenant.id, keyId, route, input));
       return;
     }

@@ -14,11 +14,12 @@ import type { LimitArgs, LimitSpec } from "@/lib/check/limiter/types";
 // subject's own counters: the limits its tenant, limit set and resolved route patterns
 // meet, their counters' Redis keys and script arguments (validated once), and the answer's
 // text (decision-template.ts). Real traffic sees subjects and route ids by the hundred
-// thousand and keys by the thousand (issue 20): keyed by the limit set (the keys without
+// thousand and keys by the thousand: keyed by the limit set (the keys without
 // limits of their own share the tenant's key default) and the resolved patterns, never the
 // raw route, the key or the subject, a shape serves them all, and a check costs only its
 // own part (check-parts.ts): the Redis keys of the counters its key and subject own. Found in
-// shape-table.ts; cleared on every new version.
+// shape-table.ts; dropped when its tenant changes, kept across other tenants' changes (its
+// answers then name the version they are decided under, not the one it was built in).
 
 export interface CheckShape {
   /** the limits, tenant and route; its key is the one it was built for (any of its set) */
@@ -33,8 +34,8 @@ export interface CheckShape {
   /** with a shadow limit the deny cache stays out */
   hasShadow: boolean;
   template: DecisionTemplate;
-  /** the builder's answer when Redis is not reached in time, rendered on first need */
-  degraded: RenderedDecision | null;
+  /** the builder's answer when Redis is not reached in time, rendered on first need (per version) */
+  degraded: { version: number; rendered: RenderedDecision } | null;
   /** an estimate of the memory it holds */
   bytes: number;
   /** temporary overrides that meet it (override-shape.ts); null for nearly every shape */
@@ -57,18 +58,26 @@ export function degradedAnswer(
 ): RenderedDecision {
   const resolved = resolvedFor(shape, key);
   if (resolved !== shape.resolved) return renderBody(degradedBody(resolved, configVersion));
-  return (shape.degraded ??= renderBody(degradedBody(resolved, configVersion)));
+  if (shape.degraded?.version !== configVersion)
+    shape.degraded = { version: configVersion, rendered: renderBody(degradedBody(resolved, configVersion)) };
+  return shape.degraded.rendered;
 }
 
 /**
  * Which limit set a check's key has, within its slot (shape-table.ts): none ("-"), its own
- * (`k<name>`), or the tenant's key default ("*"). Made once per key record.
+ * (`k<name>`), or the tenant's key default ("*"). Made once per key record and tenant
+ * object: a tenant's change can give a key limits of its own, or take them, while its key
+ * record stays the same.
  */
 export function shapeTagOf(target: Target): string {
-  const { key } = target;
+  const { key, tenant } = target;
   if (key === null) return "-";
   const text = keyTextOf(key);
-  return (text.tag ??= tagOf(target.tenant, key));
+  if (text.tag === undefined || text.tagTenant !== tenant) {
+    text.tag = tagOf(tenant, key);
+    text.tagTenant = tenant;
+  }
+  return text.tag;
 }
 
 function tagOf(tenant: CompiledTenant, key: KeyRecord): string {

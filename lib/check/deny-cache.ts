@@ -11,7 +11,10 @@ import { TtlLru, type Clock } from "@/lib/check/ttl-lru";
 // time the cache cannot know), and never for a check with a shadow limit (shadow limits must
 // still be evaluated and counted). The retry time is measured from when the call was sent,
 // which is no later than when Redis decided, so the cache never denies past the true retry
-// moment. A config change or a counter reset clears it.
+// moment. A stored denial answers only a check counted with the very shape it was made with
+// (its answer template, check-shapes.ts): a change to the tenant builds new shapes, so its
+// denials stop answering at once (even one remembered by a call sent before the change),
+// while other tenants' stay in use. A global change or a counter reset clears it.
 
 /** A denial as Redis gave it: the script's integers for the check and how to render them. */
 export interface Denial {
@@ -29,7 +32,7 @@ export interface DeniedEntry {
   /** the check's own part of the reply */
   reply: readonly number[];
   /** the last answer built from this entry and the two integers it depends on (see answerFor) */
-  memo?: { elapsed: number; retry: number; rendered: RenderedDecision };
+  memo?: { elapsed: number; retry: number; version: number; rendered: RenderedDecision };
   cost: number;
   /** clock time the call was sent */
   sentAt: number;
@@ -63,18 +66,17 @@ export class DenyCache {
 
   /**
    * Nothing stored. lookup() then answers at once: a Map hashes (and first flattens) the
-   * signature even when empty, and under traffic with no denials that was a sixth of the
-   * check pipeline's CPU (issue 20).
+   * signature even when empty, dear under traffic with no denials.
    */
   get empty(): boolean {
     return this.entries.size === 0;
   }
 
-  /** A stored denial that still holds for this cost, else undefined. */
-  lookup(signature: string, cost: number): DeniedEntry | undefined {
+  /** A stored denial that still holds for this cost and the shape's `template`, else undefined. */
+  lookup(signature: string, cost: number, template: DecisionTemplate): DeniedEntry | undefined {
     if (this.empty) return undefined;
     const entry = this.entries.get(signature);
-    if (!entry || cost !== entry.cost) return undefined;
+    if (!entry || cost !== entry.cost || entry.template !== template) return undefined;
     return entry;
   }
 
@@ -84,16 +86,22 @@ export class DenyCache {
 }
 
 /**
- * The answer for a hit at `now`: the stored denial with its reset times counted down by the
- * whole ms elapsed since the call, and the retry time left (rounded up, at least 1 ms).
- * Hits within the same ms share one rendering, built once.
+ * The answer for a hit at `now` under config `version` (the template's own by default): the
+ * stored denial with its reset times counted down by the whole ms elapsed since the call,
+ * and the retry time left (rounded up, at least 1 ms). Hits within the same ms share one
+ * rendering, built once.
  */
-export function answerFor(entry: DeniedEntry, now: number): RenderedDecision {
+export function answerFor(
+  entry: DeniedEntry,
+  now: number,
+  version: number = entry.template.version,
+): RenderedDecision {
   const elapsed = Math.max(0, Math.floor(now - entry.sentAt));
   const retry = Math.max(1, Math.ceil(entry.until - now));
   const memo = entry.memo;
-  if (memo && memo.elapsed === elapsed && memo.retry === retry) return memo.rendered;
-  const rendered = entry.template.render(entry.reply, 0, entry.keyJson, elapsed, retry);
-  entry.memo = { elapsed, retry, rendered };
+  if (memo && memo.elapsed === elapsed && memo.retry === retry && memo.version === version)
+    return memo.rendered;
+  const rendered = entry.template.render(entry.reply, 0, entry.keyJson, elapsed, retry, version);
+  entry.memo = { elapsed, retry, version, rendered };
   return rendered;
 }

@@ -1,10 +1,8 @@
 import "server-only";
 
 // Whether a cache in front of a computation pays for itself under the traffic it sees: a
-// lookup that misses costs its Map probe, a new entry and, in a map this big, the garbage
-// collector's time for what the entry keeps alive, so below some share of hits the cache
-// costs more than it saves (issue 20: under the bench's mix the whole-check cache hit 15%
-// of lookups and made a check dearer than no cache at all).
+// miss costs its Map probe, a new entry and the garbage collector's time for it, so below
+// some share of hits the cache costs more than it saves (docs/architecture.md, the caches).
 // The gate counts hits over windows of lookups; while a window's share is under the cache's
 // own threshold, only one check in `sampleEvery` consults it, which keeps both the cache and
 // the share current, so traffic that turns repetitive turns the cache back on.

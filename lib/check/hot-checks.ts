@@ -4,24 +4,21 @@ import type { KeyRecord } from "@/lib/check/config-index";
 import type { Target } from "@/lib/check/resolve";
 import type { CheckInput } from "@/lib/check/types";
 import { HitGate } from "@/lib/check/hit-gate";
+import type { TenantMark } from "@/lib/check/tenant-marks";
 
-// Whole checks seen in this config version, in front of the shapes (check-shapes.ts): the
-// same apiKey (or tenant and key) and raw route come back over and over, and a hit skips
-// the key lookup, route matching and the shape's lookup (issue 20: the shapes alone made
-// the identical check 10% and a denial 23% dearer). The subject is not part of the cache
-// key: the key's and subject's counters are filled in per check (checkKeys). What can change
-// within a version is checked on every hit: the key's expiry, and the caller's tenants.
-// Cleared with every new version (and an entry of another version is never used). Bounded
-// in entries. Admitted on the second sighting only: in a realistic mix most checks are
-// one-off (a route id, a key) and inserting each, then evicting, was the costliest function
-// of the mix's profile (bench mix); a check seen before goes in, a one-off costs a Set
-// lookup. The doorkeeper of first sightings is bounded too (emptied when full). When whole
-// checks rarely repeat (the bench's mix: 15% hits, keys x route ids), even the misses cost
-// more than the hits save, so below half hits most checks skip the cache (consults).
+// Whole checks seen, in front of the shapes (check-shapes.ts): the same apiKey (or tenant
+// and key) and raw route come back over and over, and a hit skips the key lookup, route
+// matching and the shape's lookup. The subject is not part of the cache key (its counters are
+// filled in per check, checkKeys). Checked on every hit: the key's expiry and the caller's
+// tenants. An entry holds its tenant's mark (tenant-marks.ts): a change to its tenant makes
+// it stale, a change to another tenant leaves it in use, a global change empties the cache.
+// Bounded; admitted on a check's second sighting (one-offs would churn it), and skipped while
+// hits are rare (hit-gate.ts). The measurements behind each choice: docs/architecture.md,
+// "Caches on the check path".
 
 export interface HotCheck {
-  /** the config version it was resolved under */
-  version: number;
+  /** its tenant's mark when it was resolved: stale once the tenant changed */
+  mark: TenantMark;
   shape: CheckShape;
   key: KeyRecord | null;
   /** what the check resolved to (a subject with temporary overrides builds its shape from it) */
@@ -44,21 +41,14 @@ export function hotKeyOf(input: CheckInput): string {
     : `t${head}${input.tenant ?? ""}\n${input.key ?? ""}`;
 }
 
-/**
- * Below half hits a lookup costs more than it saves: a miss is two Map lookups of a new
- * string and the doorkeeper's, with entries churning through the old generation; a hit
- * saves the key, route and shape lookups (check-path.ts, realistic: 15% hits cost 2.3 µs a
- * check against no cache at all).
- */
+/** Below half hits a lookup costs more than it saves (misses churn entries through the heap). */
 const MIN_HIT_SHARE = 0.5;
 
 export class HotChecks {
   /**
-   * Two generations instead of one map with eviction: entries go into `young`; when it
-   * holds half the capacity it becomes `old` and the previous old one is dropped whole. An
-   * entry read from `old` moves back to `young`, so what is in use stays. Under a mix of
-   * mostly one-off checks the single map's delete-and-reinsert eviction was the costliest
-   * function of the front (bench mix, issue 20); dropping a generation costs nothing per entry.
+   * Two generations instead of one map with eviction (eviction per entry was dear under
+   * one-off checks): entries go into `young`; when it holds half the capacity it becomes `old`
+   * and the previous old one is dropped whole. An entry read from `old` moves back to `young`.
    */
   private young = new Map<string, HotCheck>();
   private old = new Map<string, HotCheck>();
@@ -79,13 +69,13 @@ export class HotChecks {
     return this.gate === null || this.gate.consults();
   }
 
-  /** The entry of this version whose key has not expired at `nowMs()`, else undefined. */
-  get(hotKey: string, version: number, nowMs: () => number = Date.now): HotCheck | undefined {
+  /** The entry whose tenant has not changed since and whose key has not expired at `nowMs()`. */
+  get(hotKey: string, nowMs: () => number = Date.now): HotCheck | undefined {
     const young = this.young.get(hotKey);
     const entry = young ?? this.old.get(hotKey);
     if (entry === undefined) return this.tally(undefined);
     const expiresAt = entry.key?.expiresAt ?? null;
-    if (entry.version !== version || (expiresAt !== null && expiresAt <= nowMs())) {
+    if (!entry.mark.current || (expiresAt !== null && expiresAt <= nowMs())) {
       if (young !== undefined) this.young.delete(hotKey);
       else this.old.delete(hotKey);
       return this.tally(undefined);

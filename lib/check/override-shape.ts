@@ -48,8 +48,13 @@ export function shapeOverrides(
   return { block, subjects, variants: new Map() };
 }
 
-/** A blocked check's answer: denied by the blocked limits until their overrides end. */
-export function renderBlock(block: BlockTemplate, keyName: string | null, now: number): RenderedDecision {
+/** A blocked check's answer under config `version`: denied by the blocked limits until their overrides end. */
+export function renderBlock(
+  block: BlockTemplate,
+  keyName: string | null,
+  now: number,
+  version: number = block.template.version,
+): RenderedDecision {
   // the limiter script's reply layout (decision-template.ts): verdict, time, then per limit
   // status 0 (rate limited), consumed, remaining, reset and retry times, wait
   const reply: number[] = [0, now];
@@ -57,5 +62,5 @@ export function renderBlock(block: BlockTemplate, keyName: string | null, now: n
     const left = Math.max(0, end - now);
     reply.push(0, 0, 0, left, left, 0);
   }
-  return block.template.render(reply, 0, asciiJson(keyName));
+  return block.template.render(reply, 0, asciiJson(keyName), 0, null, version);
 }

@@ -9,7 +9,7 @@ import type { CheckInput } from "@/lib/check/types";
 
 // A check whose subject has overrides of its own gets a shape built from the tenant with
 // them applied (apply-overrides.ts), kept on the shape: as many as that tenant has subject
-// overrides, cleared with the shape at the next version or override start/end.
+// overrides, dropped with the shape when its tenant changes (an override's start or end too).
 
 /** The shape this subject's check uses: the given one unless the subject has overrides. */
 export function subjectShape(
@@ -32,21 +32,22 @@ export function subjectShape(
 }
 
 /**
- * The shape a check with temporary overrides (override-shape.ts) counts with: its
- * subject's own, or the hot check's; null when an override blocks it, answered through
- * `done` in memory, without counting.
+ * The shape a check with temporary overrides (override-shape.ts) counts with under config
+ * `version`: its subject's own, or the hot check's; null when an override blocks it,
+ * answered through `done` in memory, without counting.
  */
 export function overriddenShape(
   hot: HotCheck,
   overrides: ShapeOverrides,
   input: CheckInput,
   snapshot: Snapshot,
+  version: number,
   done: (answer: CheckAnswer) => void,
 ): CheckShape | null {
   const { key } = hot;
-  const variant = subjectShape(hot.shape, overrides, hot.target, input.subject, snapshot, hot.version);
+  const variant = subjectShape(hot.shape, overrides, hot.target, input.subject, snapshot, version);
   if (variant.overrides?.block) {
-    const rendered = renderBlock(variant.overrides.block, key?.name ?? null, Date.now());
+    const rendered = renderBlock(variant.overrides.block, key?.name ?? null, Date.now(), version);
     const tenantId = variant.resolved.tenant.id;
     done(recordedAnswer(rendered, tenantId, key?.id ?? null, variant.resolved.route, input));
     return null;

@@ -11,6 +11,7 @@ import type { ConfigIndex, KeyRecord } from "@/lib/check/config-index";
 import { keyNameId } from "@/lib/check/config-index";
 import { matchLimits, type MatchedLimits } from "@/lib/check/limit-specs";
 import { mayCheck, type Caller } from "@/lib/check/service-auth";
+import type { TenantMark, TenantMarks } from "@/lib/check/tenant-marks";
 import type { TtlLru } from "@/lib/check/ttl-lru";
 import type { CheckInput, DecisionReason } from "@/lib/check/types";
 
@@ -71,11 +72,23 @@ function keyProblem(key: KeyRecord, nowMs: number): DecisionReason | null {
   return null;
 }
 
-/** Raw apiKey values seen in this config version: both kept so a repeat skips the SHA-256. */
+/** A raw apiKey value found to be a key: its record, while the key's tenant is unchanged. */
+export interface KnownKey {
+  record: KeyRecord;
+  mark: TenantMark;
+}
+
+/**
+ * Raw apiKey values seen: both kept so a repeat skips the SHA-256. A known value stands
+ * until its key's tenant changes (a change to the key touches its tenant: config-state.ts);
+ * the negative cache is emptied on every change (check-service.ts: a value not found has no
+ * tenant, and any change may have added it).
+ */
 export interface KeyCaches {
   /** the negative cache: values known not to be a key */
   unknown: TtlLru<true>;
-  known: TtlLru<KeyRecord>;
+  known: TtlLru<KnownKey>;
+  marks: TenantMarks;
 }
 
 /** The answer for an API key that is not one, or not one this caller may check. */
@@ -108,15 +121,16 @@ export function resolveTarget(
   let key: KeyRecord | null = null;
   let slug: string;
   if (input.apiKey !== null) {
-    key = caches.known.get(input.apiKey) ?? null;
-    if (!key) {
+    const known = caches.known.get(input.apiKey);
+    if (known !== undefined && known.mark.current) key = known.record;
+    else {
       if (caches.unknown.get(input.apiKey)) return early("unknown_key", null, null, null, null, true);
       key = config.keysByHash.get(sha256Hex(input.apiKey)) ?? null;
       if (!key) {
         caches.unknown.set(input.apiKey, true);
         return early("unknown_key", null, null, null, null);
       }
-      caches.known.set(input.apiKey, key);
+      caches.known.set(input.apiKey, { record: key, mark: caches.marks.of(key.tenant) });
     }
     slug = key.tenant;
   } else {

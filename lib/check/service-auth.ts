@@ -26,7 +26,8 @@ const SEEN_MAX = 1_000;
 
 export class ServiceAuth {
   private readonly seen = new Map<string, Caller>();
-  private version = -1;
+  /** the published tokens `seen` was filled from: replaced only by a global change or a whole load */
+  private tokens: ConfigIndex["serviceTokens"] | null = null;
   private readonly bootstrapDigest: string | null;
   private readonly bootstrap: Caller = { id: "bootstrap", tenants: null };
 
@@ -37,9 +38,10 @@ export class ServiceAuth {
   /** The caller, or null for a missing, malformed or unknown credential (401). */
   authenticate(header: string | undefined, config: ConfigIndex): Caller | null {
     if (!header) return null;
-    if (this.version !== config.version) {
+    if (this.tokens !== config.serviceTokens) {
+      // tokens live in the global part: a tenant's change leaves the callers as they were
       this.seen.clear();
-      this.version = config.version;
+      this.tokens = config.serviceTokens;
     }
     let caller = this.seen.get(header);
     if (caller === undefined) {

@@ -5,11 +5,11 @@ import type { CheckShape } from "@/lib/check/check-shapes";
 // The shapes of this config version (check-shapes.ts), found by objects instead of a key
 // built per check: a tenant's slot per pair of resolved patterns (the pattern texts are the
 // matchers' own strings, whose hashes are kept), then the limit set's tag. Under real
-// traffic a check's shape is found in three small map lookups, where a text key of tenant,
-// set and patterns was joined, flattened and hashed on every check (issue 20). Bounded in
+// traffic a check's shape is found in three small map lookups, not by a text key of tenant,
+// set and patterns joined, flattened and hashed on every check. Bounded in
 // shapes and in the bytes their text is estimated at: past either, every slot is emptied
 // (the slots themselves are as many as the pattern pairs checks met, and hold nothing
-// else). Emptied with every new version.
+// else). A tenant's change drops that tenant's slots (forget); a global change empties it.
 
 /** Every check of a tenant whose route resolves to the same pair of patterns. */
 export interface RouteSlot {
@@ -63,7 +63,23 @@ export class ShapeTable {
     this.total += shape.bytes;
   }
 
-  /** A new config version: patterns and limits may have changed. */
+  /** These tenants changed (limits, keys, overrides): their shapes go, other tenants' stay. */
+  forget(slugs: Iterable<string>): void {
+    for (const slug of slugs) {
+      const slots = this.tenants.get(slug);
+      if (slots === undefined) continue;
+      this.tenants.delete(slug);
+      for (const byTenant of slots.values())
+        for (const slot of byTenant.values())
+          for (const shapes of [slot.withSubject, slot.without])
+            for (const shape of shapes.values()) {
+              this.count--;
+              this.total -= shape.bytes;
+            }
+    }
+  }
+
+  /** A global change (route patterns) or a whole load: any shape may have changed. */
   clear(): void {
     this.tenants = new Map();
     this.count = 0;

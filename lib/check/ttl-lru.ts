@@ -1,7 +1,7 @@
 // A bounded map whose entries expire: when it is full an entry not read since it was last
 // looked at goes, and an entry past its time reads as absent. Second chance (CLOCK) rather
-// than a strict LRU: a hit only sets a flag, where re-inserting the entry on every hit cost
-// a Map delete and set per check (issue 20); at eviction a flagged entry moves to the back
+// than a strict LRU: a hit only sets a flag, where re-inserting the entry on every hit costs
+// a Map delete and set per check; at eviction a flagged entry moves to the back
 // once, flag cleared, so what is read stays and a flood of new keys recycles only itself.
 // Time is injected for tests.
 

@@ -59,6 +59,10 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     if (leanRoute(enforcement, request, response)) return;
     response.writeHead(404).end();
   });
+  // The app's forwarder keeps its sockets to this one alive and reuses them. Closing an idle
+  // one here (node's default after 5 s) races with a check the app sends on it just then,
+  // which the app answers 502; only the app's side closes them (or this front's stop).
+  internal.keepAliveTimeout = 0;
   internal.listen(options.internalSocket);
 
   // No server.maxConnections: past a cap node refuses every new connection, which idle

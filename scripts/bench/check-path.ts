@@ -1,8 +1,8 @@
 // The check pipeline's own CPU per check, in process: CheckService.decide from the input to
 // the rendered answer, with a store that answers at once (every limit allows, or every limit
 // denies), so neither HTTP nor Redis nor the other processes on this shared machine are in
-// the figure. Issue 20's A/B tool: run it in two worktrees (the same fixture, shape-fixture.ts)
-// and compare µs per check. `node --import tsx scripts/bench/check-path.ts [checks]`.
+// the figure. An A/B tool for check-path changes: run it in two worktrees (the same fixture,
+// shape-fixture.ts) and compare µs per check. `node --import tsx scripts/bench/check-path.ts [checks]`.
 //   identical: one apiKey, route and subject over and over
 //   deny:      the same, every limit denying (the deny cache answers after the first)
 //   mix:       2 keys, 1,000 route ids, 100,000 subjects, by Zipf (s = 1)

@@ -1,8 +1,9 @@
 // npm run bench: the enforcement API against its ceiling and a peer, side by side in one
-// run (issue 4). Brings up its own Redis, database "<name>_bench" (next to DATABASE_URL's,
-// default postgresql://postgres@127.0.0.1:54329/sluice) and server processes on spare
-// ports, measures with wrk (50 keep-alive connections; autocannon for the fixed-rate phase),
-// and cleans up.
+// run (the same machine's load falls on all of them). Brings up its own Redis, database
+// "<name>_bench" (next to DATABASE_URL's, default
+// postgresql://postgres@127.0.0.1:54329/sluice) and server processes on spare ports,
+// measures with wrk (50 keep-alive connections; autocannon for the fixed-rate phase), and
+// cleans up.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { freshBenchDatabase } from "./database";

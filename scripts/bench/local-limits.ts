@@ -1,4 +1,4 @@
-// Phases (l) and (lx) of npm run bench (issue 16): a check whose only limit is a tenant-wide
+// Phases (l) and (lx) of npm run bench: a check whose only limit is a tenant-wide
 // limit counted locally (consistency: local, synced every 100 ms) next to the same limit
 // exact, with the Redis script calls per check each made (EVALSHA/EVAL from INFO
 // commandstats: check calls and sync calls, nothing else Sluice sends), and the heap bytes
@@ -99,7 +99,7 @@ export function localRows(get: (id: string) => PhaseSummary, bytes: number): Row
 
 const callsOf = (note: string): number => Number(/([\d.]+) Redis calls\/check/.exec(note)?.[1] ?? NaN);
 
-/** Issue 16's targets: (l) >= the deny path (e), >= 1.2x the bare endpoint (a), <= 0.05 calls. */
+/** Local limits must pay off: (l) >= the deny path (e), >= 1.2x the bare endpoint (a), <= 0.05 calls. */
 export function localTargets(l: Measured, e: Measured, a: Measured): Target[] {
   const calls = callsOf(l.note);
   return [

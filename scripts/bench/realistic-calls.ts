@@ -1,4 +1,4 @@
-// The realistic mix's check-many calls as the front sends them (issue 20), for lua-calls.ts:
+// The realistic mix's check-many calls as the front sends them, for lua-calls.ts:
 // checks drawn like wrk's mix (realistic-mix.ts), run through the real check pipeline
 // (CheckService on the mix's configuration compiled in process, realistic-index.ts) with a
 // store that keeps what it is asked (instant-store.ts), then grouped and encoded by the limiter's own

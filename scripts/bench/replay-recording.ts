@@ -5,7 +5,8 @@
 // pair alternating, so a change in the shared machine's load falls on both alike. Per check:
 // the recorder's CPU (record() + building and sending the flush; process CPU time, which a
 // preempted process does not accrue) and Redis's CPU for the flush (INFO cpu, to the µs,
-// before and after each turn, less what INFO itself costs). Goal (issue 18): at most 5% more.
+// before and after each turn, less what INFO itself costs). Goal: at most 5% more (the
+// replay's series must stay cheap enough to leave on).
 // Alone: node --import tsx --import ./scripts/server-only-hook.mjs scripts/bench/replay-recording.ts
 import { readFileSync } from "node:fs";
 import { Redis } from "ioredis";

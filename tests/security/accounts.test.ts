@@ -1,4 +1,4 @@
-// Issue 12, section 1: nobody could change a password, and a disabled account's tokens
+// Accounts: nobody could change a password, and a disabled account's tokens
 // kept working. Now: a user changes their own password (the current one required), which
 // ends their other sessions; an operator disables accounts (sign-in, sessions and the
 // admin tokens the account made all stop) and issues one-time reset links.

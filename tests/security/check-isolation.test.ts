@@ -1,4 +1,4 @@
-// The check path cannot be slowed by the control plane (issue 12, section 2), against the
+// The check path cannot be slowed by the control plane, against the
 // running app: a viewer's token sending a million nested "[" gets 403 without the server
 // parsing it, an operator's gets 413 naming the depth, both fast; and while hostile bodies
 // and a 5,000-route import are processed, checks keep answering within the check timeout

@@ -1,4 +1,4 @@
-// Issue 12 §2 and §4: caps on routes, limits and keys per tenant and on limits in all,
+// Bounded configuration: caps on routes, limits and keys per tenant and on limits in all,
 // refused with an error naming the field and the setting, changing nothing. At the DAL
 // every path goes through (admin API import, dashboard edits, key creation).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

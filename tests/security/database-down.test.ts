@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// Issue 12: with PostgreSQL unreachable, a write answers 503 database_unavailable ("nothing
+// With PostgreSQL unreachable, a write answers 503 database_unavailable ("nothing
 // was changed"), not 500 internal_error; a dashboard action says the same; /api/health says
 // "down" for PostgreSQL and nothing else: no driver text, host or port. In process, against
 // a port where nothing answers PostgreSQL (Redis is the test run's own and up).

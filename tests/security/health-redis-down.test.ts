@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-// Issue 12: /api/health with Redis unreachable says "down" for Redis and nothing more: no
+// No internals leak: /api/health with Redis unreachable says "down" for Redis and nothing more: no
 // driver text, host or port (it used to echo "connect ECONNREFUSED 127.0.0.1:<port>").
 
 let port = 0;

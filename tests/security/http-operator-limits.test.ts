@@ -1,4 +1,4 @@
-// Issue 12 §3 and §4 over HTTP against the running app (APP_URL): the finding as reported,
+// Operators' limits and per-tenant memory over HTTP against the running app (APP_URL):
 // a tenant route "GET /v1/admin/*" without limits no longer drops the global admin-calls
 // from POST /api/check, an editor's reset of it answers 403, and /api/metrics carries the
 // per-tenant memory gauge.

@@ -1,4 +1,4 @@
-// Issue 12, section 1: joining a tenant. Adding a member used to make the account itself
+// Joining a tenant. Adding a member used to make the account itself
 // and show its first password to the tenant admin, who could then sign in as that person
 // anywhere they were later added. Now an invitation is a one-time link; only whoever opens
 // it acts, setting their own password or, signed in as the invited email, accepting.
@@ -76,7 +76,7 @@ describe("adding a member", () => {
   });
 });
 
-describe("the cross-tenant takeover of the issue", () => {
+describe("no cross-tenant takeover through an invitation", () => {
   it("A's admin cannot sign in as a person B later adds, nor accept B's invitation, nor reach B", async () => {
     const email = `${uniqueSlug("shared")}@person.test`;
     // A invites the person; the person sets their own password.

@@ -1,4 +1,4 @@
-// Issue 12, section 5: ten wrong passwords locked an account for 15-22 minutes, the right
+// Nobody can lock the operator out: ten wrong passwords locked an account for 15-22 minutes, the right
 // password included, so anyone knowing admin@sluice.local could lock the operator out.
 // Now guessing is refused per address (and address+account); per account it only slows.
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,8 @@
-// Issue 12 §3, at the DAL every path (admin API, dashboard actions) goes through, against
-// the test database and Redis: a tenant's route declarations never remove a global
-// route's limit, tenant roles cannot reset counters of imposed limits, and renaming,
-// plan and status are checked the same way whichever path changes them.
+// Operators' limits hold for tenant roles, at the DAL every path (admin API, dashboard
+// actions) goes through, against the test database and Redis: a tenant's route declarations
+// never remove a global route's limit, tenant roles cannot reset counters of imposed
+// limits, and renaming, plan and status are checked the same way whichever path changes
+// them.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

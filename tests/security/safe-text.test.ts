@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseCheck } from "@/lib/check/body-schema";
 import { isSafeText } from "@/lib/shared/safe-text";
 
-// Issue 12: NUL characters or lone surrogates in a text field (tenant name, token name,
+// NUL characters or lone surrogates in a text field (tenant name, token name,
 // reset subject...) gave a 500 (PostgreSQL refuses NUL) or were stored mangled; now a 4xx
 // naming the field, and nothing changed. The admin API's handlers and the dashboard's
 // actions run in process, against the test database (bootstrap token as operator).

@@ -1,4 +1,4 @@
-// Issue 12, sections 1 and 5, over HTTP against the running app (server.ts in front):
+// Sign-in and sessions over HTTP against the running app (server.ts in front):
 // sign-in limits keyed by the socket's address (X-Forwarded-For and a forged
 // x-sluice-client-address change nothing), no lockout of the right password, X-Forwarded-Host
 // not believed, and sessions/tokens ending with a password change or a disabled account.

@@ -1,4 +1,4 @@
-// Issue 12 §4: each tenant's Redis memory, estimated by a bounded pass (SCAN + sampled
+// Each tenant's Redis memory (so no tenant fills Redis unseen), estimated by a bounded pass (SCAN + sampled
 // MEMORY USAGE) against real Redis (REDIS_URL, or REDIS_CLUSTER_NODES), published by the
 // lease holder and exported as a per-tenant gauge. Keys live under a prefix of this run.
 import { randomBytes } from "node:crypto";

@@ -6,7 +6,9 @@
 // robin, by cost in checks: a batch of 1,000 counts as 1,000 and is started in chunks of at
 // most `quantum`, so a quiet owner's single check waits for at most one chunk of each busy
 // owner, never behind a whole batch. No owner may hold more than window - reserve checks in
-// flight, so a newcomer finds free slots even while one owner floods. What does not fit in
+// flight, so a newcomer finds free slots even while one owner floods; and while more than
+// one owner has been active lately, no owner may hold more than `shared` checks in flight,
+// which keeps short what another owner's check waits behind in Redis. What does not fit in
 // an owner's queue is refused at once (the caller answers 429): the busy owner is the one
 // slowed, then refused; nobody else waits for its work.
 
@@ -19,6 +21,12 @@ export interface FairOptions {
   quantum: number;
   /** most checks one owner may have waiting; more is refused */
   maxQueued: number;
+  /** most checks one owner may hold in flight while other owners are active */
+  shared: number;
+  /** how long after another owner's last work the front counts as shared, ms */
+  sharedMs: number;
+  /** the clock (ms); tests pass their own */
+  now?: () => number;
 }
 
 /** One unit of work: `cost` checks, started by `run`, which calls `done` once all are answered. */
@@ -46,13 +54,29 @@ export class FairGate {
   private inFlight = 0;
   private pumping = false;
   private again = false;
-  private readonly perOwner: number;
+  /** an owner's share of the window now: alone, window - reserve; shared, `options.shared` */
+  private perOwner: number;
+  private readonly alone: number;
+  private sharedUntil = -Infinity;
+  private readonly now: () => number;
 
   constructor(readonly options: FairOptions) {
     if (options.quantum > options.reserve || options.reserve >= options.window) {
       throw new RangeError("fair gate: quantum <= reserve < window");
     }
-    this.perOwner = options.window - options.reserve;
+    if (options.shared < options.quantum || options.shared > options.window - options.reserve) {
+      throw new RangeError("fair gate: quantum <= shared <= window - reserve");
+    }
+    this.alone = options.window - options.reserve;
+    this.perOwner = this.alone;
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /** Shared while two owners are active, and for `sharedMs` after: a quiet caller's checks come and go. */
+  private updateShare(): void {
+    const now = this.now();
+    if (this.owners.size > 1) this.sharedUntil = now + this.options.sharedMs;
+    this.perOwner = now < this.sharedUntil ? this.options.shared : this.alone;
   }
 
   /** checks started and not yet answered, over all owners */
@@ -84,6 +108,7 @@ export class FairGate {
       owner = { key, inFlight: 0, queued: 0, deficit: 0, queue: [], head: 0, waiting: false };
       this.owners.set(key, owner);
     }
+    this.updateShare();
     let cost = 0;
     for (const work of works) cost += work.cost;
     let i = 0;
@@ -147,6 +172,7 @@ export class FairGate {
       return;
     }
     this.pumping = true;
+    this.updateShare();
     try {
       do {
         this.again = false;

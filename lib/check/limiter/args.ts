@@ -1,6 +1,7 @@
 import "server-only";
 import type { LimitRule } from "@/lib/shared/limit-types";
 import type { RuleInts } from "@/lib/check/limiter/types";
+import { ruleInts } from "@/lib/check/limiter/rule-layout";
 import { exactnessProblem, scaled } from "@/lib/shared/limit-exactness";
 
 export { exactnessProblem };
@@ -11,7 +12,6 @@ export { exactnessProblem };
 // together with the fields it was built from, so a rule changed in place is built afresh.
 
 interface Built {
-  code: number;
   algorithm: LimitRule["algorithm"];
   limit: number;
   windowMs: number;
@@ -24,9 +24,8 @@ interface Built {
 
 const built = new WeakMap<LimitRule, Built>();
 
-function same(b: Built, code: number, rule: LimitRule): boolean {
+function same(b: Built, rule: LimitRule): boolean {
   return (
-    b.code === code &&
     b.algorithm === rule.algorithm &&
     b.limit === rule.limit &&
     b.windowMs === rule.windowMs &&
@@ -37,14 +36,14 @@ function same(b: Built, code: number, rule: LimitRule): boolean {
   );
 }
 
-export function limitArgs(code: number, rule: LimitRule): RuleInts {
+export function limitArgs(rule: LimitRule): RuleInts {
   const cached = built.get(rule);
-  if (cached && same(cached, code, rule)) return cached.args;
+  if (cached && same(cached, rule)) return cached.args;
   const problem = exactnessProblem(rule);
   if (problem) throw new RangeError(problem);
   const { L, W, B, delay } = scaled(rule);
-  const args: RuleInts = [code, L, W, B, rule.mode === "shadow" ? 1 : 0, delay];
   const { algorithm, limit, windowMs, burst, action, maxDelayMs, mode } = rule;
-  built.set(rule, { code, algorithm, limit, windowMs, burst, action, maxDelayMs, mode, args });
+  const args = ruleInts({ algorithm, L, W, B, shadow: mode === "shadow", maxDelay: delay });
+  built.set(rule, { algorithm, limit, windowMs, burst, action, maxDelayMs, mode, args });
   return args;
 }

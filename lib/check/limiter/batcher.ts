@@ -10,13 +10,14 @@ import type { EvaluateOptions } from "@/lib/check/limiter/clock";
 import { checkManyScript, checkScript, parseReply } from "@/lib/check/limiter/script";
 import type { ScriptClient } from "@/lib/shared/redis/script-client";
 
-// Micro-batching: checks submitted in the same turn of the event loop (the HTTP requests one
-// poll phase read, or all checks of one batch request) are grouped by tenant, i.e. by hash
-// tag and Cluster slot (on a single Redis, `anyTenant`, all in one group: a mix of tenants
-// made calls of one or two checks each, issue 20), and each group goes to Redis as ONE call of lua/check-many.lua, which
-// decides them in submission order, each all-or-nothing on its own. A lone check takes
-// lua/check.lua as before. Each check gets its own answer; a failed call fails all its
-// checks. Callbacks, not promises: this runs once per check on the hot path.
+// Micro-batching: checks submitted in the same turn of the event loop (the HTTP requests
+// one poll phase read, or all checks of one batch request) are grouped by tenant, i.e. by
+// hash tag and Cluster slot (on a single Redis, `anyTenant`, all in one group, or a mix of
+// tenants would make calls of one or two checks each), and each group goes to Redis as ONE
+// call of lua/check-many.lua, which decides them in submission order, each all-or-nothing
+// on its own. A lone check takes lua/check.lua as before. Each check gets its own answer; a
+// failed call fails all its checks. Callbacks, not promises: this runs once per check on
+// the hot path.
 
 /**
  * A check's answer: the script's integers for it start at reply[at] (2 + 6 per limit, see
@@ -55,9 +56,8 @@ const TIMED_OUT: Outcome = { ok: false, error: new CheckTimeoutError() };
 export interface BatcherOptions {
   /**
    * most checks in one script call. Small enough that Redis starts on a group while this
-   * process still reads the next requests: with one group per event-loop turn the two took
-   * turns (measured: 13k checks/s with 64, 15-20k with 16); large enough to share each
-   * call's cost (8 was slower again).
+   * process still reads the next requests, large enough to share each call's cost
+   * (measured: docs/architecture.md).
    */
   maxChecks?: number;
   /** test-only virtual clock (see clock.ts) */
@@ -160,7 +160,6 @@ export class CheckBatcher {
     let earliest = Infinity;
     for (const entry of group) if (entry.deadline < earliest) earliest = entry.deadline;
     if (earliest === Infinity) return null;
-    const timer = { handle: undefined as unknown as NodeJS.Timeout };
     // Timers run before I/O in a turn of the event loop: after a stall (a GC pause, a long
     // turn, the process descheduled) a reply that came in time is still unread when the
     // timer fires. The verdict waits for this turn's I/O (setImmediate runs after it), so a
@@ -176,7 +175,7 @@ export class CheckBatcher {
       }
       if (next !== Infinity) timer.handle = setTimeout(expire, next - now);
     };
-    timer.handle = setTimeout(expire, Math.max(0, earliest - performance.now()));
+    const timer = { handle: setTimeout(expire, Math.max(0, earliest - performance.now())) };
     return timer;
   }
 

@@ -11,5 +11,5 @@ import type { AlgorithmCodec } from "@/lib/check/limiter/types";
 export const fixedWindow: AlgorithmCodec = {
   algorithm: "fixed_window",
   tag: "f",
-  args: (rule) => limitArgs(1, rule),
+  args: limitArgs,
 };

@@ -12,5 +12,5 @@ import type { AlgorithmCodec } from "@/lib/check/limiter/types";
 export const gcra: AlgorithmCodec = {
   algorithm: "gcra",
   tag: "g",
-  args: (rule) => limitArgs(6, rule),
+  args: limitArgs,
 };

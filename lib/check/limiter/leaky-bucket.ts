@@ -11,5 +11,5 @@ import type { AlgorithmCodec } from "@/lib/check/limiter/types";
 export const leakyBucket: AlgorithmCodec = {
   algorithm: "leaky_bucket",
   tag: "k",
-  args: (rule) => limitArgs(5, rule),
+  args: limitArgs,
 };

@@ -10,5 +10,5 @@ import type { AlgorithmCodec } from "@/lib/check/limiter/types";
 export const slidingLog: AlgorithmCodec = {
   algorithm: "sliding_log",
   tag: "l",
-  args: (rule) => limitArgs(2, rule),
+  args: limitArgs,
 };

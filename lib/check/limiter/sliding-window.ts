@@ -11,5 +11,5 @@ import type { AlgorithmCodec } from "@/lib/check/limiter/types";
 export const slidingWindow: AlgorithmCodec = {
   algorithm: "sliding_window",
   tag: "s",
-  args: (rule) => limitArgs(3, rule),
+  args: limitArgs,
 };

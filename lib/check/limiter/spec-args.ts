@@ -1,15 +1,14 @@
 import "server-only";
 import { codecFor } from "@/lib/check/limiter/algorithms";
 import { entryOf } from "@/lib/check/limiter/keys";
+import { ruleWithEntry } from "@/lib/check/limiter/rule-layout";
 import type { LimitArgs, LimitSpec, RuleInts } from "@/lib/check/limiter/types";
 
 // A limit's script arguments: its rule's integers and its entry in the owner's state (see
 // keys.ts). One array per distinct VALUE, shared by every check that meets such a limit, so
 // a micro-batch (evaluate-many.ts, which numbers rules by array) sends each once whatever
 // the owners of its checks: tenants on one plan each have their own rule objects with the
-// same values, and sent per object a batch of the bench's mix carried 38 rules where 9
-// differ, which cost Redis a Lua table and five tonumber per rule (replayed calls: 23.2 ->
-// 19.6 µs of EVALSHA per check).
+// same values, and every rule sent costs Redis a Lua table (docs/architecture.md).
 const withEntry = new WeakMap<RuleInts, Map<string, LimitArgs>>();
 
 // Bounded by the configuration's distinct rules; emptied when full (a later array of the
@@ -22,7 +21,7 @@ function interned(ints: RuleInts, entry: string): LimitArgs {
   let args = byValue.get(text);
   if (!args) {
     if (byValue.size >= MAX_DISTINCT) byValue.clear();
-    byValue.set(text, (args = [...ints, entry]));
+    byValue.set(text, (args = ruleWithEntry(ints, entry)));
   }
   return args;
 }

@@ -11,5 +11,5 @@ import type { AlgorithmCodec } from "@/lib/check/limiter/types";
 export const tokenBucket: AlgorithmCodec = {
   algorithm: "token_bucket",
   tag: "t",
-  args: (rule) => limitArgs(4, rule),
+  args: limitArgs,
 };

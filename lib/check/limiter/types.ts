@@ -69,7 +69,7 @@ export interface Check {
   request: CheckRequest;
 }
 
-/** The six integers of a rule in lua/check.lua's ARGV (see its header). */
+/** The six integers of a rule in lua/check.lua's ARGV, in the slot order of rule-layout.ts. */
 export type RuleInts = readonly [
   code: number,
   L: number,

@@ -93,7 +93,7 @@ export class LocalLimits {
       });
       reply[0] = allowed ? 1 : 0;
       reply[1] = now;
-      return shape.template.render(reply, 0, keyJsonOf(key));
+      return shape.template.render(reply, 0, keyJsonOf(key), 0, null, configVersion);
     };
     if (plan.exactIndex.length === 0) {
       done(settle(localAdmits));

@@ -8,8 +8,9 @@ import { sharedText } from "@/lib/check/render/flat-text";
 // (lua/check.lua's reply: allowed, nowMs, then status, consumed, remaining, resetMs,
 // retryAfterMs, waitMs per limit) into the JSON body and RateLimit headers: everything
 // that depends only on the resolution (names, levels, algorithms, quotas, the tenant, key
-// and route, the RateLimit-Policy field) is text made once per resolution and config
-// version. The same answer as summarize() + limiterBody() + asciiJson() +
+// and route, the RateLimit-Policy field) is text made once per resolution. The config
+// version the answer names is the one it was decided under: the template's own unless the
+// caller passes another (a shape kept across versions of other tenants). The same answer as summarize() + limiterBody() + asciiJson() +
 // rateLimitHeaders(), character for character (tests/unit/enforce/decision-template.test.ts),
 // without the objects in between: on the check path those were most of the work left.
 
@@ -95,13 +96,23 @@ function limitText(limit: CompiledLimit): LimitText {
   return text;
 }
 
+/** The answer's end naming a config version; the last one made is kept (one per change). */
+function versionTail(version: number): string {
+  if (version !== lastTail.version)
+    lastTail = { version, text: sharedText(`],"degraded":false,"configVersion":${version}}`) };
+  return lastTail.text;
+}
+let lastTail = { version: -1, text: "" };
+
 export class DecisionTemplate {
   private readonly limits: LimitText[];
   /** `,"tenant":...,"key":` and `,"route":...,"limit":`: the key's name goes between */
   private readonly beforeKey: string;
   private readonly afterKey: string;
-  /** `],"degraded":false,"configVersion":N}` */
+  /** `],"degraded":false,"configVersion":N}` for the version it was made under */
   private readonly tail: string;
+  /** the config version it was made under */
+  readonly version: number;
   private readonly policyLine: string;
   /** how many integers of the script's reply are this check's: 2 + 6 per limit */
   readonly replySize: number;
@@ -117,7 +128,8 @@ export class DecisionTemplate {
     this.limits = limits.map(limitText);
     this.beforeKey = sharedText(`,"tenant":${asciiJson(who.tenant)},"key":`);
     this.afterKey = sharedText(`,"route":${asciiJson(who.route)},"limit":`);
-    this.tail = sharedText(`],"degraded":false,"configVersion":${configVersion}}`);
+    this.version = configVersion;
+    this.tail = versionTail(configVersion);
     this.replySize = 2 + 6 * limits.length;
     let policy = "";
     for (const limit of limits) {
@@ -136,7 +148,7 @@ export class DecisionTemplate {
    * The decision of the check whose reply starts at reply[at], naming the key whose name's
    * JSON is `keyJson` (keys sharing a limit set share a template). A deny cache hit passes the
    * whole ms `elapsed` since the call (reset times count down by it) and the top-level
-   * retryAfterMs to report (see deny-cache.ts).
+   * retryAfterMs to report (see deny-cache.ts). `version`: the config version to name.
    */
   render(
     reply: readonly number[],
@@ -144,6 +156,7 @@ export class DecisionTemplate {
     keyJson: string,
     elapsed = 0,
     retryOverride: number | null = null,
+    version: number = this.version,
   ): RenderedDecision {
     const limits = this.limits;
     const deciding = decidingLimit(limits, reply, at);
@@ -188,7 +201,7 @@ export class DecisionTemplate {
     }
     const json =
       `{"allowed":${!denied},"reason":"${reason}"${this.beforeKey}${keyJson}${this.afterKey}${top},` +
-      `"waitMs":${denied ? 0 : waitMs},"limits":[${items}${this.tail}`;
+      `"waitMs":${denied ? 0 : waitMs},"limits":[${items}${version === this.version ? this.tail : versionTail(version)}`;
     const retryLine = denied && retryAfterMs !== null ? `retry-after: ${seconds(retryAfterMs)}\r\n` : "";
     const outcome: DecisionOutcome = denied ? "rejected" : shadowDenied ? "shadow_rejected" : "allowed";
     return {

@@ -1,9 +1,6 @@
-// Text made once and copied into many answers is kept as ONE flat string. V8 represents
-// `a + b` and a template literal as a tree of their parts (a rope), and every copy of such a
-// tree into a socket walks all its leaves; an answer template is built from a dozen parts
-// per limit, and under varied traffic (thousands of templates, few of them in the CPU's
-// caches) walking them was the front's costliest step: 5.4 µs per check under the bench's
-// mix against 1.4 with one check repeated (perf, String::WriteToFlat).
+// Text made once and copied into many answers is kept as ONE flat string: V8 keeps `a + b`
+// as a tree of its parts (a rope), and every copy of a tree into a socket walks all its
+// leaves, which under varied traffic was the front's costliest step (docs/architecture.md).
 
 /** The same text as one flat string (answers are ASCII, which the round trip keeps as is). */
 export function flatText(text: string): string {
@@ -11,10 +8,8 @@ export function flatText(text: string): string {
 }
 
 /**
- * The one shared flat copy of a text: answer templates of many shapes hold the same pieces
- * (a tenant's limit appears in every shape of the tenant, a route in every key's), and
- * under varied traffic an answer is copied from templates the CPU's caches do not hold, so
- * fewer distinct copies leave more of them cached (issue 20). Bounded: past SHARED_MAX
+ * The one shared flat copy of a text: templates of many shapes hold the same pieces, and
+ * fewer distinct copies leave more of them in the CPU's caches. Bounded: past SHARED_MAX
  * texts the table starts again (the texts stay valid where they are held).
  */
 export function sharedText(text: string): string {

@@ -1,5 +1,5 @@
 import "server-only";
-import { bodyFor, type AlertPayload } from "@/lib/control/alerts/payload";
+import { alertPayloadSchema, bodyFor } from "@/lib/control/alerts/payload";
 import { sendWebhook } from "@/lib/control/alerts/send-webhook";
 import { SIGNATURE_HEADER, signatureHeader } from "@/lib/control/alerts/signature";
 import {
@@ -9,6 +9,7 @@ import {
   type AttemptRecord,
   type ClaimedDelivery,
 } from "@/lib/control/data/alerts/engine";
+import { describeIssue } from "@/lib/shared/parse-stored";
 
 // Sends due webhook messages: claims a batch (no other worker sends them meanwhile), posts
 // each with a fresh timestamp and signature, and records the attempt. A failure is retried
@@ -40,7 +41,16 @@ async function deliver(d: ClaimedDelivery, options: WorkerOptions): Promise<Atte
       lastError: "the endpoint is disabled",
       nextAttemptAt: null,
     };
-  const body = bodyFor(endpoint.format, d.payload as unknown as AlertPayload);
+  // a payload that does not fit will not fit on a retry either
+  const payload = alertPayloadSchema.safeParse(d.payload);
+  if (!payload.success)
+    return {
+      status: "failed",
+      responseCode: null,
+      lastError: `the stored payload does not fit at ${describeIssue(payload.error)}`.slice(0, 200),
+      nextAttemptAt: null,
+    };
+  const body = bodyFor(endpoint.format, payload.data);
   const timestamp = Math.floor(Date.now() / 1000);
   const attempt = await sendWebhook({
     url: endpoint.url,

@@ -113,7 +113,8 @@ function payloadOf(
       value: Math.round(value * 100) / 100,
       keyId: owner,
     };
-    return { ...base, summary: summaryOf(base) } as unknown as JsonPayload;
+    const payload: AlertPayload = { ...base, summary: summaryOf(base) };
+    return payload;
   };
 }
 

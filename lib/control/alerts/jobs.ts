@@ -9,6 +9,7 @@ import { redis } from "@/lib/shared/redis/redis";
 import { startPeriodicTask } from "@/lib/shared/periodic-task";
 import { RollupLease } from "@/lib/usage/lease";
 import { rowContext } from "@/lib/usage/read/context";
+import { globalSlot } from "@/lib/shared/global-singleton";
 
 // Started in the app process (server-app.ts), off the check path. Every server runs the
 // loop; only the lease holder evaluates (the same lease scheme as the usage rollup, keys of
@@ -22,14 +23,15 @@ export interface AlertJobs {
   stop(): Promise<void>;
 }
 
-const holder = globalThis as unknown as { sluiceAlertJobs?: AlertJobs };
+const running = globalSlot<AlertJobs>("sluiceAlertJobs");
 
 export function alertLeaseKeys(ns: string): { lease: string; fence: string } {
   return { lease: `${ns}{a:job}:lease`, fence: `${ns}{a:job}:fence` };
 }
 
 export function startAlertJobs(): AlertJobs {
-  if (holder.sluiceAlertJobs) return holder.sluiceAlertJobs;
+  const started = running.peek();
+  if (started) return started;
   const settings = alertSettings();
   const owner = `${hostname()}:${process.pid}:${randomUUID()}`;
   const lease = new RollupLease(
@@ -51,14 +53,15 @@ export function startAlertJobs(): AlertJobs {
   const send = startPeriodicTask("alert delivery", Math.min(settings.evalEveryMs, 5_000), () =>
     deliverDue(settings),
   );
-  holder.sluiceAlertJobs = {
+  const jobs: AlertJobs = {
     async stop() {
       evaluate.stop();
       send.stop();
       prune.stop();
       await lease.release().catch(() => undefined);
-      holder.sluiceAlertJobs = undefined;
+      running.set(undefined);
     },
   };
-  return holder.sluiceAlertJobs;
+  running.set(jobs);
+  return jobs;
 }

@@ -1,26 +1,30 @@
 // What a webhook carries. JSON by default; endpoints in the "slack" format get the shape a
-// Slack incoming webhook accepts ({ text }), the same summary line. Isomorphic.
+// Slack incoming webhook accepts ({ text }), the same summary line. Isomorphic. Stored as
+// JSON with each delivery, so read back through the schema.
 
-export interface AlertPayload {
-  event: "firing" | "resolved";
-  tenant: string;
-  rule: {
-    id: string;
-    name: string;
-    kind: string;
-    limit: string | null;
-    keyId: string | null;
-    route: string | null;
-    thresholdPct: number | null;
-    forSeconds: number;
-  };
-  incident: { id: string; firedAt: string; resolvedAt: string | null };
+import { z } from "zod";
+
+export const alertPayloadSchema = z.object({
+  event: z.enum(["firing", "resolved"]),
+  tenant: z.string(),
+  rule: z.object({
+    id: z.string(),
+    name: z.string(),
+    kind: z.string(),
+    limit: z.string().nullable(),
+    keyId: z.string().nullable(),
+    route: z.string().nullable(),
+    thresholdPct: z.number().nullable(),
+    forSeconds: z.number(),
+  }),
+  incident: z.object({ id: z.string(), firedAt: z.string(), resolvedAt: z.string().nullable() }),
   /** the measured value when it fired: percent (utilization, rejection_rate) or a count (degraded) */
-  value: number;
+  value: z.number(),
   /** the key the value is of, for per-key limits */
-  keyId: string | null;
-  summary: string;
-}
+  keyId: z.string().nullable(),
+  summary: z.string(),
+});
+export type AlertPayload = z.output<typeof alertPayloadSchema>;
 
 function condition(rule: AlertPayload["rule"]): string {
   const where = [rule.keyId ? `key ${rule.keyId}` : "", rule.route ? `route ${rule.route}` : ""].filter(

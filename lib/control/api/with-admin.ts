@@ -5,6 +5,8 @@ import { errorResponse } from "@/lib/control/api/map-error";
 import { resolvePrincipal } from "@/lib/control/api/resolve-principal";
 import { ApiError } from "@/lib/control/api/api-error";
 import { isSafeText, SAFE_TEXT_RULE } from "@/lib/shared/safe-text";
+import { commonSecurityHeaders } from "@/lib/shared/http/security-headers";
+import { env } from "@/lib/shared/env";
 
 // The one wrapper around every /api/admin route handler (after dub's withWorkspace): a
 // request id, the caller resolved before the handler runs, and every thrown error turned
@@ -49,12 +51,24 @@ export function withAdmin<P = Record<string, never>>(
       const principal = await resolvePrincipal(request);
       const params = await context.params;
       checkParams(params);
-      const response = await handler({ request, principal, requestId, params });
-      response.headers.set("x-request-id", requestId);
-      if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
-      return response;
+      return withApiHeaders(await handler({ request, principal, requestId, params }), requestId);
     } catch (error) {
-      return errorResponse(error, requestId);
+      return withApiHeaders(errorResponse(error, requestId), requestId);
     }
   };
+}
+
+/**
+ * proxy.ts's API headers, set here too: the document import route is left out of the proxy,
+ * which would otherwise make Next buffer a copy of every body (up to 32 MiB) before the route
+ * could refuse it (one document at a time, the document budget) without reading it.
+ */
+function withApiHeaders(response: Response, requestId: string): Response {
+  response.headers.set("x-request-id", requestId);
+  if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
+  const https = env().NEXTAUTH_URL?.startsWith("https:") ?? false;
+  for (const [name, value] of Object.entries(commonSecurityHeaders(https))) {
+    if (!response.headers.has(name)) response.headers.set(name, value);
+  }
+  return response;
 }

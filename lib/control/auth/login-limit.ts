@@ -3,6 +3,7 @@ import { createRedis, hotPathOptions, type RedisClient } from "@/lib/shared/redi
 import { evaluate } from "@/lib/check/limiter/evaluate";
 import type { LimitSpec } from "@/lib/check/limiter/types";
 import type { LimitRule } from "@/lib/shared/limit-types";
+import { globalSingleton } from "@/lib/shared/global-singleton";
 
 // Sign-in attempts go through Sluice's own limiter (dogfood), straight against Redis, all
 // in one hash tag so each script call decides atomically. Refusals are only ever keyed by
@@ -50,13 +51,12 @@ export type LoginVerdict =
   | { ok: true; delayMs: number }
   | { ok: false; reason: "rate_limited" | "store_unavailable"; retryAfterMs: number | null };
 
-const holder = globalThis as unknown as { sluiceLoginRedis?: RedisClient };
-function client(): RedisClient {
-  // The offline queue stays on so the first sign-in after start waits for the connection
-  // instead of failing; timeouts and zero retries still make a dead Redis fail fast (closed).
-  holder.sluiceLoginRedis ??= createRedis({ ...hotPathOptions, enableOfflineQueue: true });
-  return holder.sluiceLoginRedis;
-}
+// The offline queue stays on so the first sign-in after start waits for the connection
+// instead of failing; timeouts and zero retries still make a dead Redis fail fast (closed).
+const loginRedis = globalSingleton<RedisClient>("sluiceLoginRedis", () =>
+  createRedis({ ...hotPathOptions, enableOfflineQueue: true }),
+);
+const client = (): RedisClient => loginRedis.get();
 
 const spec = (id: string, identity: string, limitRule: LimitRule): LimitSpec => ({
   id,

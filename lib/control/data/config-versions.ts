@@ -1,7 +1,14 @@
 import "server-only";
 import { z } from "zod";
-import type { ConfigDocument, PlanDoc, RouteDoc, TenantDoc } from "@/lib/control/config/document";
-import type { OverrideDoc } from "@/lib/control/config/document/override-schema";
+import {
+  documentSchema,
+  overrideDocSchema,
+  planSchema,
+  routeSchema,
+  tenantSchema,
+  type ConfigDocument,
+  type OverrideDoc,
+} from "@/lib/control/config/document";
 import { assemblePublished, parsePart, type ConfigPart } from "@/lib/check/published/parts";
 import type { PublishedConfig } from "@/lib/check/published/published";
 import { db } from "@/lib/control/data/db";
@@ -12,6 +19,7 @@ import {
   livePartsAt,
 } from "@/lib/control/data/config-parts/part-reads";
 import { parsePublished } from "@/lib/check/config-index";
+import { parseStored } from "@/lib/shared/parse-stored";
 
 // Whole configurations as of a version, for readers that want the whole: the admin API's
 // view of what servers enforce, rollback, history. A version is stored whole (before parts
@@ -70,8 +78,9 @@ async function follow(from: Cached | null, version: number): Promise<Cached> {
   return { version, parts, published: assemblePublished(version, parts) };
 }
 
-const globalDoc = z.object({ plans: z.array(z.unknown()), routes: z.array(z.unknown()) });
-const tenantDoc = z.object({ tenant: z.unknown().nullable(), overrides: z.array(z.unknown()) });
+// the documents compile-published.ts keeps with each part, and a whole one with older versions
+const globalDoc = z.object({ plans: z.array(planSchema), routes: z.array(routeSchema) });
+const tenantDoc = z.object({ tenant: tenantSchema.nullable(), overrides: z.array(overrideDocSchema) });
 
 /** The whole configuration document as of `version`; null when the version kept none. */
 export async function documentAt(version: number): Promise<ConfigDocument | null> {
@@ -80,19 +89,20 @@ export async function documentAt(version: number): Promise<ConfigDocument | null
     select: { partial: true, document: true },
   });
   if (!row) return null;
-  if (!row.partial) return (row.document as ConfigDocument | null) ?? null;
+  if (!row.partial)
+    return parseStored(documentSchema.nullable(), row.document, `Config version ${version}'s document`);
   const document: ConfigDocument = { plans: [], routes: [], tenants: [] };
   const overrides: OverrideDoc[] = [];
   const rows = (await documentPartsAt(version)).sort((a, b) => (a.scope < b.scope ? -1 : 1));
   for (const { scope, document: text } of rows) {
     if (scope === "g") {
-      const part = globalDoc.parse(JSON.parse(text));
-      document.plans = part.plans as PlanDoc[];
-      document.routes = part.routes as RouteDoc[];
+      const part = parseStored(globalDoc, JSON.parse(text), `Config version ${version}'s plans and routes`);
+      document.plans = part.plans;
+      document.routes = part.routes;
     } else {
-      const part = tenantDoc.parse(JSON.parse(text));
-      if (part.tenant !== null) document.tenants?.push(part.tenant as TenantDoc);
-      overrides.push(...(part.overrides as OverrideDoc[]));
+      const part = parseStored(tenantDoc, JSON.parse(text), `Config version ${version}'s part ${scope}`);
+      if (part.tenant !== null) document.tenants?.push(part.tenant);
+      overrides.push(...part.overrides);
     }
   }
   return overrides.length > 0 ? { ...document, overrides } : document;

@@ -5,7 +5,7 @@ import type { TenantRef } from "@/lib/control/data/tenant-access";
 import type { Tx } from "@/lib/control/data/tx";
 import { env } from "@/lib/shared/env";
 
-// Count caps (issue 12 §4): no tenant grows the configuration, and with it every server's
+// Count caps: no tenant grows the configuration, and with it every server's
 // snapshot and the check path's memory, without bound. Checked on the state a change
 // would leave, on every path that adds routes, limits (importConfig, which dashboard edits
 // also use) or keys (createApiKey), before anything is written.

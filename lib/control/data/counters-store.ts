@@ -6,6 +6,7 @@ import { env } from "@/lib/shared/env";
 import { controlOptions, createRedis, redis, type RedisClient } from "@/lib/shared/redis/redis";
 import { runScript } from "@/lib/shared/redis/ioredis-scripts";
 import { dropEntriesScript } from "@/lib/check/limiter/script";
+import { globalSingleton } from "@/lib/shared/global-singleton";
 
 // What counters.ts needs around Redis: the compiled snapshot the servers enforce (read from
 // PostgreSQL, the source of truth, so state and reset work while Redis is being healed), a
@@ -34,7 +35,9 @@ export async function latestSnapshot(): Promise<Snapshot | null> {
   return (await latestPublished())?.snapshot ?? null;
 }
 
-const holder = globalThis as unknown as { sluiceCounterRedis?: RedisClient };
+const prefixed = globalSingleton<RedisClient>("sluiceCounterRedis", () =>
+  createRedis({ ...controlOptions, keyPrefix: env().REDIS_PREFIX }),
+);
 
 /**
  * The limiter applies REDIS_PREFIX as ioredis' keyPrefix (lib/limiter/keys.ts), so reading
@@ -42,8 +45,7 @@ const holder = globalThis as unknown as { sluiceCounterRedis?: RedisClient };
  */
 export function counterClient(): RedisClient {
   if (env().REDIS_PREFIX === "") return redis();
-  holder.sluiceCounterRedis ??= createRedis({ ...controlOptions, keyPrefix: env().REDIS_PREFIX });
-  return holder.sluiceCounterRedis;
+  return prefixed.get();
 }
 
 async function scanNode(node: Redis, pattern: string): Promise<string[]> {

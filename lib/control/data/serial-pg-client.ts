@@ -13,6 +13,8 @@ type QueryArgs = unknown[];
 type Callback = (error: Error | null, result?: unknown) => void;
 type BaseQuery = (this: pg.Client, ...args: QueryArgs) => unknown;
 
+// query() is overloaded (text, config, submittable; promise or callback): one signature cannot
+// name them all, and this wrapper passes whatever it was given straight through.
 const baseQuery = pg.Client.prototype.query as unknown as BaseQuery;
 const settled = (): void => undefined;
 

@@ -6,7 +6,7 @@ import { resolveCheck } from "@/lib/control/data/resolve-check";
 import { withStore } from "@/lib/control/data/counters-store";
 import { redis } from "@/lib/shared/redis/redis";
 import { recentKey } from "@/lib/usage/keys";
-import type { RecentEntry } from "@/lib/usage/recent";
+import { recentEntrySchema, type RecentEntry } from "@/lib/usage/recent";
 import { usageSettings } from "@/lib/usage/settings";
 
 // Identifier lookup: for a key, a subject or a route of one tenant, its live counters for
@@ -42,9 +42,10 @@ function parseEntries(raw: string[]): RecentEntry[] {
   const out: RecentEntry[] = [];
   for (const text of raw) {
     try {
-      out.push(JSON.parse(text) as RecentEntry);
+      const entry = recentEntrySchema.safeParse(JSON.parse(text));
+      if (entry.success) out.push(entry.data);
     } catch {
-      // an entry that does not parse is skipped: the sample is best effort
+      // an entry that does not parse (JSON or shape) is skipped: the sample is best effort
     }
   }
   return out;

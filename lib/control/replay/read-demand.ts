@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import type { RedisClient } from "@/lib/shared/redis/redis";
 import type { LimitBy } from "@/lib/shared/limit-types";
 import { pairsKey, secondsKey, subjectSecondsKey } from "@/lib/usage/keys";
@@ -145,11 +146,14 @@ function addCounts(hash: MinuteHash, minute: number, by: LimitBy, add: (entry: D
   }
 }
 
+const seriesShape = z.object({ o: z.string(), s: z.array(z.unknown()) });
+
 /** One process's value of a minute (subject-series.ts); null when it is not one. */
 function parseSeries(raw: string): SeriesValue | null {
   try {
-    const value = JSON.parse(raw) as Partial<SeriesValue>;
-    if (typeof value.o !== "string" || !Array.isArray(value.s)) return null;
+    const parsed = seriesShape.safeParse(JSON.parse(raw));
+    if (!parsed.success) return null;
+    const value = parsed.data;
     const s = value.s.filter(
       (e): e is [string, string, string] =>
         Array.isArray(e) && e.length === 3 && e.every((part) => typeof part === "string"),

@@ -1,4 +1,4 @@
-// The security headers of the dashboard and the admin API (issue 12), set by proxy.ts on
+// The security headers of the dashboard and the admin API (CSP, no framing, HSTS), set by proxy.ts on
 // every answer Next.js gives. Pure: the proxy passes the nonce and whether the public URL is
 // https. (The check path, lib/check/http, answers outside Next and sets its own.)
 

@@ -3,8 +3,8 @@ import "server-only";
 // When API keys and service tokens were last used, gathered where checks are answered and
 // written with the usage flush. A credential is noted at most once a minute (the first use
 // in a minute sets the time), so a busy key costs one Map lookup per check, by its id as the
-// config holds it: no "k:<id>" string built per check (issue 20), the prefix is added when
-// drained. Bounded: ids come from the published config, and a memo is dropped past MAX_IDS.
+// config holds it: no "k:<id>" string built per check, the prefix is added when drained.
+// Bounded: ids come from the published config, and a memo is dropped past MAX_IDS.
 
 export type CredentialKind = "key" | "token";
 

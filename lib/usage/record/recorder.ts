@@ -8,6 +8,7 @@ import { SubjectSeries, type SeriesWrite } from "@/lib/usage/subject-series";
 import { ROLLUP_READ_MARGIN_MS, usageSettings } from "@/lib/usage/settings";
 import type { UsageEvent } from "@/lib/usage/types";
 import { wallNow } from "@/lib/shared/wall-clock";
+import { globalSingleton } from "@/lib/shared/global-singleton";
 
 // Counts every decision in process and flushes once a second in one pipeline. A check never
 // waits for Redis here: record() is synchronous, and a failed flush drops its batch (counted
@@ -163,29 +164,28 @@ export class UsageRecorder {
   }
 }
 
-const holder = globalThis as unknown as {
-  sluiceUsageRecorder?: UsageRecorder;
-  sluiceUsageRedis?: RedisClient;
-};
+// its own fail-fast connection: a dead Redis must not queue flushes behind other work
+const recorderRedis = globalSingleton<RedisClient>("sluiceUsageRedis", () =>
+  createRedis({ ...hotPathOptions, enableAutoPipelining: false }),
+);
+
+const recorder = globalSingleton<UsageRecorder>("sluiceUsageRecorder", () => {
+  const settings = usageSettings();
+  return new UsageRecorder({
+    redis: () => recorderRedis.get(),
+    ns: settings.ns,
+    enabled: settings.recording,
+    secondsRetentionMs: settings.secondsRetentionMs,
+  });
+});
 
 /** Closes the recorder's own connection (after stop(), at shutdown). */
 export function closeRecorderConnection(): void {
-  holder.sluiceUsageRedis?.disconnect();
-  holder.sluiceUsageRedis = undefined;
+  recorderRedis.peek()?.disconnect();
+  recorderRedis.set(undefined);
 }
 
 /** The process-wide recorder /api/check reports to (started by startUsageJobs). */
 export function usageRecorder(): UsageRecorder {
-  if (!holder.sluiceUsageRecorder) {
-    const settings = usageSettings();
-    holder.sluiceUsageRecorder = new UsageRecorder({
-      // its own fail-fast connection: a dead Redis must not queue flushes behind other work
-      redis: () =>
-        (holder.sluiceUsageRedis ??= createRedis({ ...hotPathOptions, enableAutoPipelining: false })),
-      ns: settings.ns,
-      enabled: settings.recording,
-      secondsRetentionMs: settings.secondsRetentionMs,
-    });
-  }
-  return holder.sluiceUsageRecorder;
+  return recorder.get();
 }

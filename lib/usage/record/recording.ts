@@ -4,6 +4,7 @@ import { usageSettings } from "@/lib/usage/settings";
 import { usageSink } from "@/lib/usage/record/decision-sink";
 import { closeRecorderConnection, usageRecorder } from "@/lib/usage/record/recorder";
 import { startMemoryJob } from "@/lib/usage/record/tenant-memory";
+import { globalSlot } from "@/lib/shared/global-singleton";
 
 // Started once per check front (lib/server/front.ts): plugs the recorder into /api/check's
 // decision sink and starts its 1 s flush; reads the tenants' Redis memory figures (measured
@@ -17,19 +18,20 @@ export interface UsageRecording {
   stop(flushDeadlineMs?: number): Promise<void>;
 }
 
-const holder = globalThis as unknown as { sluiceUsageRecording?: UsageRecording };
+const running = globalSlot<UsageRecording>("sluiceUsageRecording");
 
 export function startUsageRecording(options: {
   /** tenant id -> slug, for the per-tenant memory gauge (tenant-memory.ts) */
   tenantSlugs?: () => Readonly<Record<string, string>>;
 }): UsageRecording {
-  if (holder.sluiceUsageRecording) return holder.sluiceUsageRecording;
+  const started = running.peek();
+  if (started) return started;
   const settings = usageSettings();
   const recorder = usageRecorder();
   setDecisionSink(usageSink(recorder));
   recorder.start();
   const memory = startMemoryJob({ prefix: settings.ns, slugById: options.tenantSlugs, measure: false });
-  holder.sluiceUsageRecording = {
+  const startedUsageRecording: UsageRecording = {
     flush: () => recorder.flush(),
     async stop(flushDeadlineMs) {
       await memory.stop();
@@ -41,8 +43,9 @@ export function startUsageRecording(options: {
         );
       }
       closeRecorderConnection();
-      holder.sluiceUsageRecording = undefined;
+      running.set(undefined);
     },
   };
-  return holder.sluiceUsageRecording;
+  running.set(startedUsageRecording);
+  return startedUsageRecording;
 }

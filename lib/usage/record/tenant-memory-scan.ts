@@ -2,12 +2,12 @@ import "server-only";
 import { Cluster, type Redis } from "ioredis";
 import type { RedisClient } from "@/lib/shared/redis/redis";
 
-// One bounded pass over Redis estimating each tenant's memory (issue 12 §4): SCAN the keys
-// of tenants' hash tags, {t:<id>} (counters, sliding logs) and {u:<id>} (usage), count
-// them per tenant and MEMORY USAGE a sample of each tenant's keys; bytes = the sample's
-// mean x the keys counted. Approximate by design and never on the check path: the pass
-// examines at most `maxKeys` keys, and a pass cut short marks its figures incomplete (then
-// they are lower bounds).
+// One bounded pass over Redis estimating each tenant's memory (so one tenant filling Redis
+// shows on its page and in /api/metrics): SCAN the keys of tenants' hash tags, {t:<id>}
+// (counters, sliding logs) and {u:<id>} (usage), count them per tenant and MEMORY USAGE a
+// sample of each tenant's keys; bytes = the sample's mean x the keys counted. Approximate
+// by design and never on the check path: the pass examines at most `maxKeys` keys, and a
+// pass cut short marks its figures incomplete (then they are lower bounds).
 
 export interface MemoryScanOptions {
   /** REDIS_PREFIX: keys are read with it, on the nodes themselves */

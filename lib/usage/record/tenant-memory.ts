@@ -11,10 +11,11 @@ import {
   type TenantMemory,
 } from "@/lib/usage/record/tenant-memory-scan";
 import { startPeriodicTask } from "@/lib/shared/periodic-task";
+import { globalSlot } from "@/lib/shared/global-singleton";
 
-// Each tenant's approximate Redis memory (issue 12 §4), measured once a minute by one
-// server (whoever holds the lease) with a bounded pass (tenant-memory-scan.ts) and
-// published as one hash, which every server reads: the tenant page, and /api/metrics as
+// Each tenant's approximate Redis memory (so no tenant fills Redis unseen), measured once a
+// minute by one server (whoever holds the lease) with a bounded pass (tenant-memory-scan.ts)
+// and published as one hash, which every server reads: the tenant page, and /api/metrics as
 // the gauge sluice_tenant_redis_bytes{tenant}. Tenants are created by operators only, so
 // a label per tenant stays bounded. Nothing here runs on the check path.
 
@@ -63,18 +64,18 @@ export async function readMemory(client: RedisClient, prefix: string): Promise<M
   return out;
 }
 
-const cache = globalThis as unknown as {
-  sluiceTenantMemory?: { at: number; figures: Promise<Map<string, MeasuredMemory>> };
-};
+const cache = globalSlot<{ at: number; figures: Promise<Map<string, MeasuredMemory>> }>("sluiceTenantMemory");
 
 /** One tenant's figures for the dashboard, read at most once a minute per process; null: not measured yet. */
 export async function tenantMemoryOf(tenantId: string, prefix: string): Promise<MeasuredMemory | null> {
   const now = Date.now();
-  if (!cache.sluiceTenantMemory || now - cache.sluiceTenantMemory.at > MEMORY_EVERY_MS) {
+  let read = cache.peek();
+  if (!read || now - read.at > MEMORY_EVERY_MS) {
     const figures = readMemory(redis(), prefix).catch(() => new Map<string, MeasuredMemory>());
-    cache.sluiceTenantMemory = { at: now, figures };
+    read = { at: now, figures };
+    cache.set(read);
   }
-  return (await cache.sluiceTenantMemory.figures).get(tenantId) ?? null;
+  return (await read.figures).get(tenantId) ?? null;
 }
 
 /** The gauge's text for /api/metrics, by tenant slug (ids the config no longer knows are left out). */
@@ -99,11 +100,11 @@ export interface MemoryJob {
   stop(): Promise<void>;
 }
 
-const metrics = globalThis as unknown as { sluiceTenantMemoryText?: string };
+const metrics = globalSlot<string>("sluiceTenantMemoryText");
 
 /** The gauge's current text for /api/metrics (empty until this process's job first read it). */
 export function tenantMemoryMetricsText(): string {
-  return metrics.sluiceTenantMemoryText ?? "";
+  return metrics.peek() ?? "";
 }
 
 /** Every server: measure when holding the lease, then read the published figures for metrics. */
@@ -132,7 +133,7 @@ export function startMemoryJob(options: {
     }
     if (options.slugById) {
       const slugById = options.slugById();
-      metrics.sluiceTenantMemoryText = memoryMetricsText(await readMemory(client, options.prefix), slugById);
+      metrics.set(memoryMetricsText(await readMemory(client, options.prefix), slugById));
     }
   });
   return {

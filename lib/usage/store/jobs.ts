@@ -8,6 +8,7 @@ import { usageSettings } from "@/lib/usage/settings";
 import { closeRecorderConnection } from "@/lib/usage/record/recorder";
 import { startMemoryJob } from "@/lib/usage/record/tenant-memory";
 import { startPeriodicTask } from "@/lib/shared/periodic-task";
+import { globalSlot } from "@/lib/shared/global-singleton";
 
 // Started once per app process (server-app.ts), off the check path: the rollup loop, which
 // every server runs but only the lease holder acts on; keys' last use into PostgreSQL; and
@@ -19,14 +20,15 @@ export interface UsageJobs {
   stop(): Promise<void>;
 }
 
-const holder = globalThis as unknown as { sluiceUsageJobs?: UsageJobs };
+const running = globalSlot<UsageJobs>("sluiceUsageJobs");
 
 export interface UsageJobOptions {
   rollupEveryMs?: number;
 }
 
 export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
-  if (holder.sluiceUsageJobs) return holder.sluiceUsageJobs;
+  const started = running.peek();
+  if (started) return started;
   const settings = usageSettings();
   const rollup = new UsageRollup({
     client: redis(),
@@ -46,7 +48,7 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
   );
   // measured here (the scan stays off the check path); the fronts read it for /api/metrics
   const memory = startMemoryJob({ prefix: settings.ns, measure: true });
-  holder.sluiceUsageJobs = {
+  const startedUsageJobs: UsageJobs = {
     async stop() {
       rollupTask.stop();
       lastUsedTask.stop();
@@ -54,8 +56,9 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
       closeRecorderConnection();
       // another server's rollup takes over at once instead of when the lease expires
       await rollup.lease.release().catch(() => undefined);
-      holder.sluiceUsageJobs = undefined;
+      running.set(undefined);
     },
   };
-  return holder.sluiceUsageJobs;
+  running.set(startedUsageJobs);
+  return startedUsageJobs;
 }

@@ -168,7 +168,7 @@ describe("YAML import preview", () => {
 
   it("shows the change and a before/after of just the tenant, then applies it", async () => {
     const text = `tenants:\n  - slug: ${slug}\n    name: Renamed\n    plan: ${plan}\n`;
-    // renaming is the owner's, whichever path it takes (issue 12 §3): an editor is refused
+    // renaming is the owner's, whichever path it takes (no back door): an editor is refused
     expect(await previewImport(editor, text)).toMatchObject({
       ok: false,
       errors: [{ path: "tenants[0].name", message: expect.stringMatching(/owner/) }],

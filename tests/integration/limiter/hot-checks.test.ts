@@ -13,11 +13,12 @@ import { checkManyScript, checkScript } from "@/lib/check/limiter/script";
 import { shapeSnapshot } from "../../unit/enforce/shape-fixture";
 import { connect, RUN } from "./redis";
 
-// Issue 20: the whole-check cache in front of the shapes (lib/enforce/hot-checks.ts), through
+// The whole-check cache in front of the shapes (lib/enforce/hot-checks.ts), through
 // the check service against real Redis. Two checks that differ only in their subject share
 // the cached entry (shape, key's part, answer template), yet count separately where a limit
 // counts per subject; what can change within a version (the key's expiry, the caller's
-// tenants) is checked on every hit, and a new version empties the cache.
+// tenants) is checked on every hit, and a whole new version empties the cache (a change to
+// one tenant only: tenant-caches.test.ts).
 
 const redis = connect();
 const tenantId = `${RUN}-hot`;

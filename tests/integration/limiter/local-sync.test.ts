@@ -13,6 +13,7 @@ import type { LocalCounter } from "@/lib/check/limiter/local/local-counter";
 import { localSyncScript } from "@/lib/check/limiter/local/sync-script";
 import { ThrowawayRedis, freePort } from "../check/processes";
 import { connect, RUN, tenantKeys } from "./redis";
+import { waitFor } from "../../wait-for";
 
 // lua/local-sync.lua through real Redis (and the Redis Cluster when the suite runs there):
 // two "servers" (a counter store and sync cycle each) count the same local limits and
@@ -94,7 +95,7 @@ describe("local sync", () => {
       count(counter, 10, cycle.now());
       await synced(cycle, 1);
       await throwaway.kill();
-      await sleep(100);
+      await waitFor(() => client.status !== "ready", "the client to see Redis gone", 5_000, 10);
       for (let i = 0; i < 5; i++) {
         count(store.use(key, tenant, hour, 10), 4, cycle.now());
         cycle.tick();

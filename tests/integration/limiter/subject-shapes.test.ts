@@ -9,7 +9,7 @@ import { checkManyScript, checkScript } from "@/lib/check/limiter/script";
 import { keyRecord, shapeSnapshot, shapeTarget } from "../../unit/enforce/shape-fixture";
 import { connect, RUN } from "./redis";
 
-// Issue 20: checks that differ only in their subject share one cached shape (keys of the
+// Checks that differ only in their subject share one cached shape (keys of the
 // tenant's and key's counters, rules, answer text), yet against real Redis each subject
 // still has a counter of its own where a limit counts per subject, and shares the others.
 

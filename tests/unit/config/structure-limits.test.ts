@@ -1,4 +1,4 @@
-// Structural bounds checked before a document is parsed (issue 12, section 2): a hostile
+// Structural bounds checked before a document is parsed (so a body cannot stall the server): a hostile
 // nesting or a huge flat list is refused quickly with a sentence naming the bound, and
 // ordinary documents, including a 5,000-route import, pass.
 import { describe, expect, it } from "vitest";

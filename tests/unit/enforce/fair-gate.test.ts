@@ -31,7 +31,8 @@ function finish(p: Probe, name: string): void {
   done();
 }
 
-const small = { window: 8, reserve: 4, quantum: 2, maxQueued: 10 };
+// alone, an owner may hold window - reserve = 4 in flight; `shared` (4 here) only bites in its own test
+const small = { window: 8, reserve: 4, quantum: 2, maxQueued: 10, shared: 4, sharedMs: 1_000 };
 
 describe("fair gate", () => {
   it("starts work at once while the window has room", () => {
@@ -56,7 +57,14 @@ describe("fair gate", () => {
 
   it("serves waiting owners in turns by cost, not in arrival order", () => {
     const p = probe();
-    const gate = new FairGate({ window: 4, reserve: 2, quantum: 2, maxQueued: 20 });
+    const gate = new FairGate({
+      window: 4,
+      reserve: 2,
+      quantum: 2,
+      maxQueued: 20,
+      shared: 2,
+      sharedMs: 1_000,
+    });
     // fill the window with two owners' work, then queue a big batch of a, then b's singles
     gate.submit("x", [work(p, "x0", 2)]);
     gate.submit("y", [work(p, "y0", 2)]);
@@ -132,5 +140,36 @@ describe("fair gate", () => {
     const gate = new FairGate(small);
     expect(gate.submit("a", [work(p, "big", 6)])).toBe(true);
     expect(p.started).toEqual(["big"]);
+  });
+
+  it("holds the busiest owner to its shared share while another owner is active, and for a while after", () => {
+    const p = probe();
+    let clock = 0;
+    const gate = new FairGate({
+      window: 16,
+      reserve: 4,
+      quantum: 2,
+      maxQueued: 40,
+      shared: 4,
+      sharedMs: 100,
+      now: () => clock,
+    });
+    const batch = (from: number, n: number): FairWork[] =>
+      Array.from({ length: n }, (_, i) => work(p, `a${from + i}`, 2));
+    gate.submit("a", batch(0, 14)); // alone: 12 checks in flight (window - reserve)
+    expect(p.started).toHaveLength(6);
+    gate.submit("b", [work(p, "b0")]); // another owner: the front is shared now
+    expect(p.started).toContain("b0");
+    for (let i = 0; i < 6; i++) finish(p, `a${i}`);
+    // shared: a restarts only up to 4 in flight (two chunks), though the window has room
+    expect(p.started.filter((name) => name.startsWith("a"))).toHaveLength(8);
+    finish(p, "b0");
+    clock = 50; // b is gone but was active 50 ms ago: still shared
+    finish(p, "a6");
+    expect(p.started.filter((name) => name.startsWith("a"))).toHaveLength(9);
+    clock = 200; // quiet for longer than sharedMs: a has window - reserve again
+    finish(p, "a7");
+    expect(p.started.filter((name) => name.startsWith("a"))).toHaveLength(14);
+    expect(gate.active).toBe(12);
   });
 });

@@ -1,4 +1,4 @@
-// Issue 12, section 5: the login limits took the last X-Forwarded-For entry, which the
+// Client addresses that cannot be forged: the login limits took the last X-Forwarded-For entry, which the
 // client writes when no proxy is in front, and the admin API's same-origin check believed
 // X-Forwarded-Host. Now the socket decides unless SLUICE_TRUSTED_PROXIES says otherwise.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 12 §3: a tenant's route declarations never remove limits an operator set on a
+// Operators' limits hold: a tenant's route declarations never remove limits an operator set on a
 // global route. The global and the tenant's routes resolve separately and both apply.
 
 import { describe, expect, it } from "vitest";

@@ -11,12 +11,14 @@ import type { ConnectionOptions, FrontHandler } from "@/lib/check/http/front/con
 import { AnswerQueue, type AnswerSlot } from "@/lib/check/http/front/answer-queue";
 import { responseHead } from "@/lib/check/http/front/response-text";
 import { errorAnswer } from "@/lib/check/answer";
+import { moveState, readsNoMore, type ConnectionState } from "@/lib/check/http/front/connection-state";
 
 // One client connection of the lean front: frames requests (head, then Content-Length bytes
 // of body), answers those parseRequestHead accepts, and writes the answers in request order
 // (answer-queue.ts). The first request it does not
 // accept, and everything after it, goes to node:http: once the answers before it are
 // written, the unread bytes are put back on the socket and the socket is handed over.
+// Its states and their moves: connection-state.ts.
 
 /** Unanswered requests per connection before reading pauses (a pipelining client). */
 const MAX_IN_FLIGHT = 256;
@@ -24,20 +26,18 @@ const MAX_IN_FLIGHT = 256;
 export class FrontConnection {
   /** since when a request has been partly received (0: none); the front closes slow ones */
   partialSince = 0;
+  private state: ConnectionState = "open";
+  // framing: bytes read and not yet framed, the request whose body is awaited, its parts
   private pending: Buffer | null = null;
   private request: LeanRequest | null = null;
   private bodyAt = 0;
   private parts: Buffer[] = [];
   private partsSize = 0;
   private readonly answers: AnswerQueue;
+  // writing and flow control: inside parse(), a flush at the turn's end queued, reading paused
   private reading = false;
   private flushQueued = false;
-  /** no request after the current ones: the client ended, asked to close, or was refused */
-  private closing = false;
-  private handingOff = false;
   private paused = false;
-  /** shutting down with a request partly received: it is answered, and is the last */
-  private lastRequest = false;
 
   constructor(
     readonly socket: Socket,
@@ -62,10 +62,10 @@ export class FrontConnection {
    */
   timeOut(seconds: number): void {
     this.partialSince = 0;
-    this.closing = true;
+    this.moveTo("closing");
     this.pending = null;
     this.parts = [];
-    if (this.answers.length > 0 || this.handingOff) {
+    if (this.answers.length > 0 || this.state === "handingOff") {
       this.socket.destroy();
       return;
     }
@@ -78,19 +78,23 @@ export class FrontConnection {
    * (a request partly received included), its last answer saying `Connection: close`.
    */
   close(): void {
-    if (this.handingOff || this.closing) return;
+    if (readsNoMore(this.state)) return;
     if (this.answers.length === 0 && this.pending === null) {
-      this.closing = true;
+      this.moveTo("closing");
       this.socket.end();
-    } else if (this.pending !== null) this.lastRequest = true;
+    } else if (this.pending !== null) this.moveTo("lastRequest");
     else {
-      this.closing = true;
+      this.moveTo("closing");
       this.answers.closeAfterLast();
     }
   }
 
+  private moveTo(next: ConnectionState): void {
+    this.state = moveState(this.state, next);
+  }
+
   private readonly onData = (chunk: Buffer): void => {
-    if (this.closing || this.handingOff) return;
+    if (readsNoMore(this.state)) return;
     const waiting = this.request;
     if (waiting !== null && this.pending !== null) {
       // the rest of a body (a batch's may come in many reads): joined once it is all here
@@ -107,10 +111,10 @@ export class FrontConnection {
   };
 
   private readonly onEnd = (): void => {
-    this.closing = true;
+    this.moveTo("closing");
     this.pending = null;
     this.parts = [];
-    if (this.answers.length === 0 && !this.handingOff) this.socket.end();
+    if (this.answers.length === 0 && this.state !== "handingOff") this.socket.end();
   };
 
   private readonly onDrain = (): void => this.throttle();
@@ -123,12 +127,7 @@ export class FrontConnection {
     this.reading = true;
     let framed = false;
     try {
-      while (
-        this.pending !== null &&
-        !this.closing &&
-        !this.handingOff &&
-        this.answers.length < MAX_IN_FLIGHT
-      ) {
+      while (this.pending !== null && !readsNoMore(this.state) && this.answers.length < MAX_IN_FLIGHT) {
         if (!this.nextRequest(this.pending)) break;
         framed = true;
       }
@@ -158,7 +157,7 @@ export class FrontConnection {
       if (request.contentLength > this.handler.bodyLimit(request.endpoint)) {
         // the body is not read: answer, then close
         this.pending = null;
-        this.closing = true;
+        this.moveTo("closing");
         this.answer(this.answers.add(true), this.handler.refuse(request));
         return false;
       }
@@ -170,8 +169,8 @@ export class FrontConnection {
     const body = data.toString("utf8", this.bodyAt, need);
     this.request = null;
     this.pending = need === data.length ? null : data.subarray(need);
-    const close = request.close || this.lastRequest;
-    if (close) this.closing = true;
+    const close = request.close || this.state === "lastRequest";
+    if (close) this.moveTo("closing");
     const slot = this.answers.add(close);
     this.handler.serve(request, body, (answer) => this.answer(slot, answer));
     return true;
@@ -192,7 +191,7 @@ export class FrontConnection {
     this.flushQueued = false;
     if (this.socket.destroyed) return;
     if (this.answers.writeReady(this.socket)) {
-      this.closing = true;
+      this.moveTo("closing");
       this.socket.end();
       return;
     }
@@ -200,14 +199,14 @@ export class FrontConnection {
       this.throttle();
       return;
     }
-    if (this.handingOff) this.completeHandOff();
-    else if (this.closing) this.socket.end();
+    if (this.state === "handingOff") this.completeHandOff();
+    else if (this.state === "closing") this.socket.end();
     else this.throttle();
   };
 
   /** Reading pauses while too many answers are owed or the client does not read them. */
   private throttle(): void {
-    if (this.closing || this.handingOff || this.socket.destroyed) return;
+    if (readsNoMore(this.state) || this.socket.destroyed) return;
     const hold = this.answers.length >= MAX_IN_FLIGHT || this.socket.writableNeedDrain;
     if (hold && !this.paused) {
       this.paused = true;
@@ -220,7 +219,7 @@ export class FrontConnection {
   }
 
   private handOff(): void {
-    this.handingOff = true;
+    this.moveTo("handingOff");
     this.socket.pause();
     if (this.answers.length === 0) this.completeHandOff();
   }

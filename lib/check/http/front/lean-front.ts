@@ -8,8 +8,7 @@ import { startDateClock, stopDateClock } from "@/lib/check/http/front/response-t
 // is read here first. Check requests (the hot path) are framed and answered on the raw
 // socket, without node:http's per-request machinery (parser callbacks, IncomingMessage,
 // ServerResponse, header validation, stream events), which costs about as much CPU as the
-// rest of a check (measured: a bare JSON endpoint serves ~60k req/s on node:http and ~105k
-// on a raw socket at the same CPU). At the first request of a connection that is not a
+// rest of a check (docs/architecture.md). At the first request of a connection that is not a
 // plain check (the dashboard, the admin API, a chunked body, anything unusual) the socket
 // is handed on with its unread bytes, and stays there, so everything but checks is served
 // exactly as before, by Next or by lean-router.ts.

@@ -12,7 +12,8 @@ export interface Pending {
 }
 
 export class PendingReplies {
-  private entries: Pending[] = [];
+  // slots before head are emptied (undefined) so the replies they held can be collected
+  private entries: (Pending | undefined)[] = [];
   private head = 0;
 
   push(entry: Pending): void {
@@ -23,7 +24,7 @@ export class PendingReplies {
   next(): Pending | undefined {
     const entry = this.entries[this.head];
     if (entry === undefined) return undefined;
-    this.entries[this.head++] = undefined as unknown as Pending;
+    this.entries[this.head++] = undefined;
     if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);
       this.head = 0;
@@ -33,7 +34,7 @@ export class PendingReplies {
 
   /** Every command still waiting, oldest first, taken off (the connection closed). */
   drain(): Pending[] {
-    const waiting = this.entries.slice(this.head);
+    const waiting = this.entries.slice(this.head).filter((entry): entry is Pending => entry !== undefined);
     this.entries = [];
     this.head = 0;
     return waiting;

@@ -135,7 +135,7 @@ function checkExactness(chain: readonly LimitDeclaration[], index: number): Docu
   ];
 }
 
-/** A sliding log keeps an entry per admitted check in Redis: its limit is capped (issue 12). */
+/** A sliding log keeps an entry per admitted check in Redis: capped so one limit cannot fill it. */
 export const MAX_SLIDING_LOG_LIMIT = 10_000;
 
 const oversizedLog = (fields: LimitFields): boolean =>

@@ -26,6 +26,10 @@ export const OverrideSchema = z
   })
   .openapi("Override");
 
+export const OverrideListSchema = z
+  .strictObject({ at: z.number().int(), overrides: z.array(OverrideSchema) })
+  .openapi("OverrideList");
+
 export function registerOverrideOperations(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "get",
@@ -42,7 +46,7 @@ export function registerOverrideOperations(registry: OpenAPIRegistry): void {
         headers: ADMIN_HEADERS,
         content: {
           "application/json": {
-            schema: z.strictObject({ at: z.number().int(), overrides: z.array(OverrideSchema) }),
+            schema: OverrideListSchema,
           },
         },
       },
