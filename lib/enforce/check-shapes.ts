@@ -8,6 +8,7 @@ import { keyTextOf } from "@/lib/enforce/check-parts";
 import type { KeyRecord } from "@/lib/enforce/config-index";
 import { resolvedOf, type Resolved, type Target } from "@/lib/enforce/resolve";
 import { prepareCheck } from "@/lib/limiter/evaluate-many";
+import type { DegradedCause } from "@/lib/enforce/types";
 import type { LimitArgs, LimitSpec } from "@/lib/limiter/types";
 
 // What a check resolves to under the current config version, apart from its key's and
@@ -33,8 +34,8 @@ export interface CheckShape {
   /** with a shadow limit the deny cache stays out */
   hasShadow: boolean;
   template: DecisionTemplate;
-  /** the builder's answer when Redis is not reached in time, rendered on first need */
-  degraded: RenderedDecision | null;
+  /** the builder's answers when Redis is not reached in time, by cause, rendered on first need */
+  degraded: Partial<Record<DegradedCause, RenderedDecision>> | null;
   /** an estimate of the memory it holds */
   bytes: number;
   /** temporary overrides that meet it (override-shape.ts); null for nearly every shape */
@@ -49,15 +50,17 @@ export function resolvedFor(shape: CheckShape, key: KeyRecord | null): Resolved 
   return { ...resolved, keyName, keyId: key?.id ?? null, keyExpiresAt: key?.expiresAt ?? null };
 }
 
-/** The degraded answer (every limit by its onStoreFailure); the builder's is rendered once. */
+/** The degraded answer (every limit by its onStoreFailure); the builder's is rendered once per cause. */
 export function degradedAnswer(
   shape: CheckShape,
   key: KeyRecord | null,
   configVersion: number,
+  cause: DegradedCause,
 ): RenderedDecision {
   const resolved = resolvedFor(shape, key);
-  if (resolved !== shape.resolved) return renderBody(degradedBody(resolved, configVersion));
-  return (shape.degraded ??= renderBody(degradedBody(resolved, configVersion)));
+  if (resolved !== shape.resolved) return renderBody(degradedBody(resolved, configVersion, cause));
+  const byCause = (shape.degraded ??= {});
+  return (byCause[cause] ??= renderBody(degradedBody(resolved, configVersion, cause)));
 }
 
 /**

@@ -198,6 +198,7 @@ export class DecisionTemplate {
       reason,
       outcome,
       retryAfterMs,
+      cause: null,
     };
   }
 }
