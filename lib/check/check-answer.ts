@@ -44,6 +44,7 @@ export function recordedAnswer(
     subject: input.subject,
     outcome: rendered.outcome,
     reason: rendered.reason,
+    cause: rendered.cause,
     cost: input.cost,
     dryRun: input.dryRun,
     body: rendered.json,
@@ -71,12 +72,12 @@ export function renderedReply(
   keyJson: string,
   version: number,
 ): RenderedDecision {
-  if (!result.ok) return degradedAnswer(shape, key, version);
+  if (!result.ok) return degradedAnswer(shape, key, version, result.cause);
   try {
     return shape.template.render(result.reply, result.at, keyJson, 0, null, version);
   } catch (error) {
     // a reply that does not fit: Redis' verdict is unknown, as if it had failed
     console.error("[sluice] unreadable limiter reply:", error);
-    return degradedAnswer(shape, key, version);
+    return degradedAnswer(shape, key, version, "limiter_error");
   }
 }

@@ -1,6 +1,12 @@
 import "server-only";
 import { Registry, type Cell } from "@/lib/shared/metrics-registry";
-import type { DecisionOutcome, DecisionReason } from "@/lib/check/types";
+import {
+  DEGRADED_CAUSES,
+  type DecisionOutcome,
+  type DecisionReason,
+  type DegradedCause,
+} from "@/lib/check/types";
+import type { StoreFailure } from "@/lib/check/limiter-store";
 
 // The enforcement metrics served at GET /api/metrics. One registry per process (the
 // custom server is one process; each app process exposes its own figures).
@@ -32,8 +38,8 @@ const latency = registry.histogram(
 );
 const degraded = registry.counter(
   "sluice_degraded_decisions_total",
-  "Decisions made without Redis (timeout, error or open circuit), by onStoreFailure verdict.",
-  ["allowed"],
+  "Decisions made without Redis' verdict, by onStoreFailure verdict and cause (redis_timeout, connection_lost, breaker_open, local_overload, limiter_error).",
+  ["allowed", "cause"],
 );
 const configVersion = registry.gauge(
   "sluice_config_version",
@@ -46,7 +52,7 @@ const cacheHits = registry.counter(
 );
 const storeErrors = registry.counter(
   "sluice_store_failures_total",
-  "Limiter calls that failed or timed out, by kind.",
+  "Limiter calls that failed or timed out, by kind (local_overload: this process stalled past the deadline, not counted by the breaker).",
   ["kind"],
 );
 const breakerOpen = registry.gauge(
@@ -73,7 +79,22 @@ const refusalCells = {
   service_limit: refusals.cell("service_limit"),
 };
 const versionCell = configVersion.cell();
-const degradedCells = { true: degraded.cell("true"), false: degraded.cell("false") };
+const degradedCells = {
+  true: causeCells("true"),
+  false: causeCells("false"),
+};
+const storeFailureCells: Record<StoreFailure, Cell> = {
+  timeout: storeErrors.cell("timeout"),
+  error: storeErrors.cell("error"),
+  circuit_open: storeErrors.cell("circuit_open"),
+  local_overload: storeErrors.cell("local_overload"),
+};
+
+function causeCells(allowed: string): Record<DegradedCause, Cell> {
+  const cells = {} as Record<DegradedCause, Cell>;
+  for (const cause of DEGRADED_CAUSES) cells[cause] = degraded.cell(allowed, cause);
+  return cells;
+}
 
 // outcome -> reason -> cell: two lookups of the literals' cached hashes, where one joined
 // key was a string built, flattened and hashed per check
@@ -88,8 +109,8 @@ export const checkMetrics = {
     if (!cell) byReason.set(reason, (cell = checks.cell(outcome, reason)));
     cell.value += 1;
   },
-  degraded(allowed: boolean): void {
-    (allowed ? degradedCells.true : degradedCells.false).value += 1;
+  degraded(allowed: boolean, cause: DegradedCause): void {
+    (allowed ? degradedCells.true : degradedCells.false)[cause].value += 1;
   },
   latency(seconds: number): void {
     latency.observe(seconds);
@@ -103,8 +124,8 @@ export const checkMetrics = {
   cacheHit(cache: "negative" | "deny"): void {
     cacheCells[cache].value += 1;
   },
-  storeFailure(kind: "timeout" | "error" | "circuit_open"): void {
-    storeErrors.cell(kind).value += 1;
+  storeFailure(kind: StoreFailure): void {
+    storeFailureCells[kind].value += 1;
   },
   breakerOpen(open: boolean): void {
     breakerCell.value = open ? 1 : 0;

@@ -128,7 +128,7 @@ export class CheckService {
         // rules the limiter cannot count exactly (validation refuses them at import)
         console.error("[sluice] a limit cannot be evaluated:", error);
         const resolved = resolvedOf(target, config.snapshot, input.subject);
-        const rendered = renderBody(degradedBody(resolved, config.version));
+        const rendered = renderBody(degradedBody(resolved, config.version, "limiter_error"));
         done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
         return;
       }

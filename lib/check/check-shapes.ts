@@ -9,6 +9,7 @@ import type { KeyRecord } from "@/lib/check/config-index";
 import { resolvedOf, type Resolved, type Target } from "@/lib/check/resolve";
 import { prepareCheck } from "@/lib/check/limiter/evaluate-many";
 import type { LimitArgs, LimitSpec } from "@/lib/check/limiter/types";
+import type { DegradedCause } from "@/lib/check/types";
 
 // What a check resolves to under the current config version, apart from its key's and
 // subject's own counters: the limits its tenant, limit set and resolved route patterns
@@ -34,8 +35,8 @@ export interface CheckShape {
   /** with a shadow limit the deny cache stays out */
   hasShadow: boolean;
   template: DecisionTemplate;
-  /** the builder's answer when Redis is not reached in time, rendered on first need (per version) */
-  degraded: { version: number; rendered: RenderedDecision } | null;
+  /** the builder's answers when Redis is not reached in time, by cause, rendered on first need (per version) */
+  degraded: { version: number; byCause: Partial<Record<DegradedCause, RenderedDecision>> } | null;
   /** an estimate of the memory it holds */
   bytes: number;
   /** temporary overrides that meet it (override-shape.ts); null for nearly every shape */
@@ -50,17 +51,17 @@ export function resolvedFor(shape: CheckShape, key: KeyRecord | null): Resolved 
   return { ...resolved, keyName, keyId: key?.id ?? null, keyExpiresAt: key?.expiresAt ?? null };
 }
 
-/** The degraded answer (every limit by its onStoreFailure); the builder's is rendered once. */
+/** The degraded answer (every limit by its onStoreFailure); the builder's is rendered once per cause. */
 export function degradedAnswer(
   shape: CheckShape,
   key: KeyRecord | null,
   configVersion: number,
+  cause: DegradedCause,
 ): RenderedDecision {
   const resolved = resolvedFor(shape, key);
-  if (resolved !== shape.resolved) return renderBody(degradedBody(resolved, configVersion));
-  if (shape.degraded?.version !== configVersion)
-    shape.degraded = { version: configVersion, rendered: renderBody(degradedBody(resolved, configVersion)) };
-  return shape.degraded.rendered;
+  if (resolved !== shape.resolved) return renderBody(degradedBody(resolved, configVersion, cause));
+  if (shape.degraded?.version !== configVersion) shape.degraded = { version: configVersion, byCause: {} };
+  return (shape.degraded.byCause[cause] ??= renderBody(degradedBody(resolved, configVersion, cause)));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { CompiledLimit } from "@/lib/check/published/snapshot-types";
 import type { CheckDecision } from "@/lib/check/limiter/types";
 import type { Early, Resolved } from "@/lib/check/resolve";
-import type { DecisionBody, DecisionOutcome, LimitReport } from "@/lib/check/types";
+import type { DecisionBody, DecisionOutcome, DegradedCause, LimitReport } from "@/lib/check/types";
 
 // Decision bodies exactly as docs/api.md shows them, from the three ways a check is decided:
 // without counters (early), by Redis (or the deny cache), or degraded by onStoreFailure.
@@ -78,7 +78,7 @@ export function limiterBody(
 }
 
 /** Redis not reached in time: every enforce limit decides by its onStoreFailure. */
-export function degradedBody(resolved: Resolved, configVersion: number): DecisionBody {
+export function degradedBody(resolved: Resolved, configVersion: number, cause: DegradedCause): DecisionBody {
   let allowed = true;
   const reports = resolved.matched.limits.map((limit) => {
     const admits = limit.rule.mode === "shadow" || limit.rule.onStoreFailure === "open";
@@ -98,6 +98,7 @@ export function degradedBody(resolved: Resolved, configVersion: number): Decisio
     waitMs: 0,
     limits: reports,
     degraded: true,
+    cause,
     configVersion,
   };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { checkMetrics } from "@/lib/check/check-metrics";
-import type { DecisionOutcome, DecisionReason } from "@/lib/check/types";
+import type { DecisionOutcome, DecisionReason, DegradedCause } from "@/lib/check/types";
 
 // Where every decision is reported, once, after it is made: the hook for usage recording.
 // record() runs on the check path, so an implementation must not do I/O per call: count
@@ -19,6 +19,8 @@ export interface DecisionContext {
   subject: string | null;
   outcome: DecisionOutcome;
   reason: DecisionReason;
+  /** why a degraded decision is degraded; null for the others */
+  cause: DegradedCause | null;
   cost: number;
   dryRun: boolean;
   /** the answer's JSON (already rendered): the recent-decisions sample reads it off the check path */
@@ -34,7 +36,8 @@ export interface DecisionSink {
 export const metricsSink: DecisionSink = {
   record(decision) {
     checkMetrics.decision(decision.outcome, decision.reason);
-    if (decision.outcome === "degraded") checkMetrics.degraded(decision.reason !== "store_unavailable");
+    if (decision.cause !== null)
+      checkMetrics.degraded(decision.reason !== "store_unavailable", decision.cause);
   },
 };
 

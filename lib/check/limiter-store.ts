@@ -1,22 +1,33 @@
 import "server-only";
-import { CheckBatcher, CheckTimeoutError, NoClientError, type Outcome } from "@/lib/check/limiter/batcher";
+import {
+  CheckBatcher,
+  CheckTimeoutError,
+  LocalStallError,
+  NoClientError,
+  type Outcome,
+} from "@/lib/check/limiter/batcher";
 import type { PreparedCheck } from "@/lib/check/limiter/evaluate-many";
 import type { HotClient } from "@/lib/shared/redis/script-client";
 import { CircuitBreaker } from "@/lib/check/breaker";
 import { checkMetrics } from "@/lib/check/check-metrics";
+import type { DegradedCause } from "@/lib/check/types";
 
 // The limiter behind a deadline and a circuit breaker: every call settles within its
 // timeout, either with Redis' verdict or with a failure the caller turns into a degraded
-// decision. A Redis error or a timeout is never read as "over the limit".
+// decision. A Redis error or a timeout is never read as "over the limit". The breaker counts
+// Redis' failures only: a deadline missed because this process stalled (LocalStallError) is
+// answered degraded with its own cause and leaves the breaker as it was.
 
-export type StoreFailure = "timeout" | "error" | "circuit_open";
-type Failed = { ok: false; failure: StoreFailure };
+export type StoreFailure = "timeout" | "error" | "circuit_open" | "local_overload";
+/** A failure's kind (the metrics' label) and the cause its degraded answer names. */
+type Failed = { ok: false; failure: StoreFailure; cause: DegradedCause };
 /** Redis' verdict: the script's integers for the check start at reply[at] (lua/check.lua). */
 export type StoreResult = { ok: true; reply: readonly number[]; at: number } | Failed;
 
-const OPEN: Failed = { ok: false, failure: "circuit_open" };
-const TIMEOUT: Failed = { ok: false, failure: "timeout" };
-const ERROR: Failed = { ok: false, failure: "error" };
+const OPEN: Failed = { ok: false, failure: "circuit_open", cause: "breaker_open" };
+const TIMEOUT: Failed = { ok: false, failure: "timeout", cause: "redis_timeout" };
+const STALLED: Failed = { ok: false, failure: "local_overload", cause: "local_overload" };
+const ERROR: Failed = { ok: false, failure: "error", cause: "connection_lost" };
 
 export interface StoreOptions {
   timeoutMs: number;
@@ -94,6 +105,10 @@ export class LimiterStore {
         if (outcome.ok) {
           this.breaker.success();
           done(outcome);
+        } else if (outcome.error instanceof LocalStallError) {
+          // not Redis' failure: neither counted by the breaker nor logged as one
+          checkMetrics.storeFailure(STALLED.failure);
+          done(STALLED);
         } else if (outcome.error instanceof CheckTimeoutError) {
           done(this.fail(TIMEOUT, null));
         } else {

@@ -15,6 +15,23 @@ export type DecisionReason =
   | "unknown_tenant"
   | "store_unavailable";
 
+/**
+ * Why a degraded answer was not Redis' verdict (docs/api.md, Degraded answers): Redis had the
+ * check timeout and did not answer, the connection failed (no connection, an error), the
+ * circuit breaker skipped Redis, this process stalled past the deadline (its own event loop,
+ * not Redis), or Redis answered something the limiter cannot read.
+ */
+export type DegradedCause =
+  "redis_timeout" | "connection_lost" | "breaker_open" | "local_overload" | "limiter_error";
+
+export const DEGRADED_CAUSES: readonly DegradedCause[] = [
+  "redis_timeout",
+  "connection_lost",
+  "breaker_open",
+  "local_overload",
+  "limiter_error",
+];
+
 /** A validated check body: exactly one of apiKey or tenant is set. */
 export interface CheckInput {
   apiKey: string | null;
@@ -56,6 +73,8 @@ export interface DecisionBody {
   waitMs: number;
   limits: LimitReport[];
   degraded: boolean;
+  /** present on degraded answers only */
+  cause?: DegradedCause;
   configVersion: number;
 }
 

@@ -9,6 +9,14 @@ import {
 import type { EvaluateOptions } from "@/lib/check/limiter/clock";
 import { checkManyScript, checkScript, parseReply } from "@/lib/check/limiter/script";
 import type { ScriptClient } from "@/lib/shared/redis/script-client";
+import { armDeadline, finish, type Entry, type Settle } from "@/lib/check/limiter/call-deadline";
+
+export {
+  CheckTimeoutError,
+  LocalStallError,
+  type Outcome,
+  type Settle,
+} from "@/lib/check/limiter/call-deadline";
 
 // Micro-batching: checks submitted in the same turn of the event loop (the HTTP requests
 // one poll phase read, or all checks of one batch request) are grouped by tenant, i.e. by
@@ -19,21 +27,6 @@ import type { ScriptClient } from "@/lib/shared/redis/script-client";
 // failed call fails all its checks. Callbacks, not promises: this runs once per check on
 // the hot path.
 
-/**
- * A check's answer: the script's integers for it start at reply[at] (2 + 6 per limit, see
- * lua/check.lua; readReply() reads them into a CheckDecision), or the failure.
- */
-export type Outcome = { ok: true; reply: readonly number[]; at: number } | { ok: false; error: unknown };
-export type Settle = (outcome: Outcome) => void;
-
-interface Entry {
-  prepared: PreparedCheck;
-  settle: Settle;
-  /** performance.now() by which it must be answered (Infinity: no deadline) */
-  deadline: number;
-  done: boolean;
-}
-
 /** No Redis connection is ready: the call was not sent. */
 export class NoClientError extends Error {
   constructor() {
@@ -41,17 +34,8 @@ export class NoClientError extends Error {
   }
 }
 
-/** The check's deadline passed before Redis answered (its call may still complete). */
-export class CheckTimeoutError extends Error {
-  constructor() {
-    super("the limiter call did not answer in time");
-  }
-}
-
 /** Answers a whole call: its reply (each check's part in order), or null and the error. */
 type Answer = (reply: readonly number[] | null, error?: unknown) => void;
-
-const TIMED_OUT: Outcome = { ok: false, error: new CheckTimeoutError() };
 
 export interface BatcherOptions {
   /**
@@ -64,17 +48,6 @@ export interface BatcherOptions {
   evaluate?: EvaluateOptions;
   /** one Redis, no Cluster slots: checks of different tenants may share a call */
   anyTenant?: boolean;
-}
-
-/** Answers an entry once; a throwing callback must not keep the call's other checks waiting. */
-function finish(entry: Entry, outcome: Outcome): void {
-  if (entry.done) return;
-  entry.done = true;
-  try {
-    entry.settle(outcome);
-  } catch (error) {
-    console.error("[sluice] a limiter callback threw:", error);
-  }
 }
 
 const NO_LIMITS: readonly number[] = [1, 0];
@@ -114,10 +87,11 @@ export class CheckBatcher {
    */
   submitPrepared(prepared: PreparedCheck, settle: Settle, timeoutMs?: number): void {
     const tenant = this.options.anyTenant === true ? "" : (prepared.check.limits[0] as LimitSpec).tenantId;
+    const wait = timeoutMs ?? Infinity;
     const deadline = timeoutMs === undefined ? Infinity : performance.now() + timeoutMs;
     let group = this.groups.get(tenant);
     if (!group) this.groups.set(tenant, (group = []));
-    group.push({ prepared, settle, deadline, done: false });
+    group.push({ prepared, settle, deadline, wait, done: false });
     if (group.length >= this.maxChecks) {
       this.groups.delete(tenant);
       this.send(group);
@@ -136,7 +110,7 @@ export class CheckBatcher {
   };
 
   private send(group: Entry[]): void {
-    const timer = this.armDeadline(group);
+    const timer = armDeadline(group);
     /** Answers every check of the call that is not answered yet: its part of the reply, or the error. */
     const answer: Answer = (reply, error) => {
       if (timer) clearTimeout(timer.handle);
@@ -153,30 +127,6 @@ export class CheckBatcher {
       // e.g. a bad virtual clock: nothing was sent
       answer(null, error);
     }
-  }
-
-  /** One timer for the call, at its earliest deadline; re-armed for checks that wait longer. */
-  private armDeadline(group: Entry[]): { handle: NodeJS.Timeout } | null {
-    let earliest = Infinity;
-    for (const entry of group) if (entry.deadline < earliest) earliest = entry.deadline;
-    if (earliest === Infinity) return null;
-    // Timers run before I/O in a turn of the event loop: after a stall (a GC pause, a long
-    // turn, the process descheduled) a reply that came in time is still unread when the
-    // timer fires. The verdict waits for this turn's I/O (setImmediate runs after it), so a
-    // check Redis answered in time is answered, not degraded (seen under the bench's mix).
-    const expire = (): void => void setImmediate(decide);
-    const decide = (): void => {
-      const now = performance.now();
-      let next = Infinity;
-      for (const entry of group) {
-        if (entry.done) continue;
-        if (entry.deadline <= now + 0.5) finish(entry, TIMED_OUT);
-        else if (entry.deadline < next) next = entry.deadline;
-      }
-      if (next !== Infinity) timer.handle = setTimeout(expire, next - now);
-    };
-    const timer = { handle: setTimeout(expire, Math.max(0, earliest - performance.now())) };
-    return timer;
   }
 
   private call(group: Entry[], answer: Answer): void {

@@ -108,7 +108,7 @@ export class LocalLimits {
       },
       (result: StoreResult) => {
         if (!result.ok) {
-          done(degradedAnswer(shape, key, configVersion));
+          done(degradedAnswer(shape, key, configVersion, result.cause));
           return;
         }
         const { reply: ints, at } = result;
@@ -120,7 +120,7 @@ export class LocalLimits {
           rendered = settle(localAdmits && ints[at] === 1);
         } catch (error) {
           console.error("[sluice] unreadable limiter reply:", error);
-          rendered = degradedAnswer(shape, key, configVersion);
+          rendered = degradedAnswer(shape, key, configVersion, "limiter_error");
         }
         done(rendered);
       },

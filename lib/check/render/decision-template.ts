@@ -211,6 +211,7 @@ export class DecisionTemplate {
       reason,
       outcome,
       retryAfterMs,
+      cause: null,
     };
   }
 }

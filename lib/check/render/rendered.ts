@@ -1,6 +1,6 @@
 import { rateLimitHeaders } from "@/lib/check/headers";
 import { outcomeOf } from "@/lib/check/decision-body";
-import type { DecisionBody, DecisionOutcome, DecisionReason } from "@/lib/check/types";
+import type { DecisionBody, DecisionOutcome, DecisionReason, DegradedCause } from "@/lib/check/types";
 import { asciiJson } from "@/lib/shared/ascii-json";
 
 // A decision as it leaves the server: its JSON body and RateLimit header lines, plus what
@@ -18,6 +18,8 @@ export interface RenderedDecision {
   outcome: DecisionOutcome;
   /** the body's retryAfterMs (null when allowed or when waiting cannot help) */
   retryAfterMs: number | null;
+  /** why a degraded answer is degraded; null for every other answer */
+  cause: DegradedCause | null;
 }
 
 export function headerLines(
@@ -41,5 +43,6 @@ export function renderBody(body: DecisionBody): RenderedDecision {
     reason: body.reason,
     outcome: outcomeOf(body),
     retryAfterMs: body.retryAfterMs,
+    cause: body.cause ?? null,
   };
 }

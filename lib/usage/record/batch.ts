@@ -15,6 +15,8 @@ export interface TenantBatch {
   offenders: Map<number, Map<string, number>>;
   /** minute -> offenderDetail(key, route, subject) -> rejected count (per key / route views) */
   details: Map<number, Map<string, number>>;
+  /** minute -> degraded cause -> count (only degraded decisions touch it) */
+  causes: Map<number, Map<string, number>>;
   subjects: number;
   detailCount: number;
 }
@@ -56,7 +58,14 @@ export class UsageBatch {
     const second = Math.floor(nowMs / 1_000) % 60;
     let tenant = this.tenants.get(event.tenantId);
     if (!tenant) {
-      tenant = { pairs: new Map(), offenders: new Map(), details: new Map(), subjects: 0, detailCount: 0 };
+      tenant = {
+        pairs: new Map(),
+        offenders: new Map(),
+        details: new Map(),
+        causes: new Map(),
+        subjects: 0,
+        detailCount: 0,
+      };
       this.tenants.set(event.tenantId, tenant);
     }
     const pairs = minuteMap(minuteMap(tenant.pairs, minute), second);
@@ -73,6 +82,8 @@ export class UsageBatch {
     } else pairs.set(field, count + 1);
     this.events++;
     this.recent.add(event, nowMs);
+    // at most five causes: a bounded map per minute
+    if (event.cause) bump(minuteMap(tenant.causes, minute), event.cause);
     if (event.outcome !== "rejected") return;
     const offenders = minuteMap(tenant.offenders, minute);
     if (event.keyId) bump(offenders, `k:${event.keyId}`);

@@ -1,7 +1,14 @@
 import "server-only";
 import type { ChainableCommander } from "ioredis";
 import type { RedisClient } from "@/lib/shared/redis/redis";
-import { minuteIndexKey, offenderDetailKey, offendersKey, pairsKey, recentKey } from "@/lib/usage/keys";
+import {
+  degradedCausesKey,
+  minuteIndexKey,
+  offenderDetailKey,
+  offendersKey,
+  pairsKey,
+  recentKey,
+} from "@/lib/usage/keys";
 import { pairTexts } from "@/lib/usage/pair-series";
 import { RECENT_PER_TENANT } from "@/lib/usage/recent";
 import { scriptOf } from "@/lib/shared/redis/lua-files";
@@ -68,6 +75,11 @@ function writeTenant(
     writeCounts(pipe, pairsKey(settings.ns, tenantId, minute), seconds, settings.ttlSeconds);
   }
   writeRecent(pipe, settings, tenantId, batch);
+  for (const [minute, causes] of tenant.causes) {
+    const key = degradedCausesKey(settings.ns, tenantId, minute);
+    for (const [cause, count] of causes) pipe.hincrby(key, cause, count);
+    pipe.expire(key, settings.ttlSeconds);
+  }
   for (const [minute, members] of tenant.offenders) {
     const key = offendersKey(settings.ns, tenantId, minute);
     for (const [member, count] of members) pipe.zincrby(key, count, member);

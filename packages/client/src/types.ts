@@ -30,6 +30,15 @@ export type DecisionReason =
   /** the client's own: Sluice could not be asked (see ClientError) */
   | "sluice_unavailable";
 
+/**
+ * Why a degraded decision did not come from Redis' counters: Redis had the check timeout
+ * and did not answer, the connection was lost, the server's circuit breaker skipped Redis,
+ * the server itself stalled past the deadline (its CPU, not Redis), or Redis' answer could
+ * not be read. docs/api.md, "Degraded answers".
+ */
+export type DegradedCause =
+  "redis_timeout" | "connection_lost" | "breaker_open" | "local_overload" | "limiter_error";
+
 export interface LimitReport {
   name: string;
   level: "plan" | "tenant" | "key" | "route";
@@ -60,6 +69,8 @@ export interface Decision {
   waitMs: number;
   limits: LimitReport[];
   degraded: boolean;
+  /** on the server's degraded decisions only (a fallback decision has `error` instead) */
+  cause?: DegradedCause;
   configVersion: number;
 }
 

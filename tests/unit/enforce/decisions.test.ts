@@ -54,11 +54,12 @@ function resolved(
 
 describe("decision bodies", () => {
   it("degraded: any closed enforce limit denies with store_unavailable", () => {
-    const body = degradedBody(resolved(), 9);
+    const body = degradedBody(resolved(), 9, "redis_timeout");
     expect(body).toMatchObject({
       allowed: false,
       reason: "store_unavailable",
       degraded: true,
+      cause: "redis_timeout",
       configVersion: 9,
       limit: null,
       retryAfterMs: null,
@@ -77,6 +78,7 @@ describe("decision bodies", () => {
         compiledLimit("b", "tenant", { mode: "shadow", onStoreFailure: "closed" }),
       ]),
       1,
+      "local_overload",
     );
     expect(body).toMatchObject({ allowed: true, reason: "ok", degraded: true });
   });

@@ -21,7 +21,7 @@ import { checkInput, PartsHolder, published, secretOf, type TenantSpec } from ".
 const REDIS_DOWN = {
   onReconnect: (): void => undefined,
   check: (_prepared: PreparedCheck, done: (result: StoreResult) => void): void =>
-    done({ ok: false, failure: "error" }),
+    done({ ok: false, failure: "error", cause: "connection_lost" }),
 } as unknown as LimiterStore;
 
 const everyone: Caller = { id: "svc", tenants: null };

@@ -2,6 +2,7 @@ import { batchSchema, checkSchema } from "@/lib/check/body-schema";
 import { ALGORITHMS, LIMIT_BY, MODES } from "@/lib/shared/limit-types";
 import { z } from "@/lib/control/openapi/zod";
 import { ErrorBodySchema } from "@/lib/control/openapi/schemas/errors";
+import { DEGRADED_CAUSES } from "@/lib/check/types";
 
 // The check endpoints. Requests are the very schemas lib/check/body-schema.ts validates
 // with. Answers are rendered from templates on the hot path (lib/enforce/render), so they
@@ -65,6 +66,10 @@ export const DecisionSchema = z
     waitMs: z.number().int().openapi({ description: "for delay limits: wait this long, then serve" }),
     limits: z.array(LimitReportSchema),
     degraded: z.boolean(),
+    cause: z.enum(DEGRADED_CAUSES).optional().openapi({
+      description:
+        "present when degraded: why Redis' counters did not decide (redis_timeout, connection_lost, breaker_open, local_overload: this server stalled, limiter_error: an unreadable reply)",
+    }),
     configVersion: z.number().int(),
   })
   .openapi("Decision", { description: "Always 200: a denial is a decision, not an error." });
