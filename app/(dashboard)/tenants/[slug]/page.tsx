@@ -15,7 +15,7 @@ import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageSettings } from "@/lib/usage/settings";
 import { tenantMemoryOf } from "@/lib/usage/record/tenant-memory";
 import { LiveUtilizationProvider, LiveUtilizationStatus } from "@/components/limits/live-utilization";
-import { liveUtilization } from "@/lib/control/data/live-utilization";
+import { liveUtilization } from "@/lib/control/counters/live-utilization";
 import { OverridesPanel } from "@/components/overrides/overrides-panel";
 import { createOverrideAction, endOverrideAction } from "@/app/(dashboard)/_actions/override-actions";
 

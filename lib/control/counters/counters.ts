@@ -2,10 +2,9 @@ import "server-only";
 import { z } from "zod";
 import type { Principal } from "@/lib/shared/principal";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
-import { db } from "@/lib/control/data/db";
 import { evaluate } from "@/lib/check/limiter/evaluate";
-import { tenantFor } from "@/lib/control/data/tenant-access";
-import { checkNow } from "@/lib/control/data/check-now";
+import { readableTenant } from "@/lib/control/data/tenant-access";
+import { checkNow } from "@/lib/control/counters/check-now";
 import { counterClient, withStore } from "@/lib/control/data/counters-store";
 import {
   blockedReport,
@@ -14,9 +13,9 @@ import {
   splitForLimiter,
   type LimitState,
   type SkippedLimit,
-} from "@/lib/control/data/limit-report";
+} from "@/lib/control/counters/limit-report";
 import { safeText } from "@/lib/shared/safe-text";
-import { readLocalState } from "@/lib/control/data/local-state";
+import { readLocalState } from "@/lib/control/counters/local-state";
 
 // GET /api/admin/state: the counters of every limit a check would meet now, temporary
 // overrides in force applied as /api/check applies them (check-now.ts), read through the
@@ -54,7 +53,7 @@ export interface CounterState {
 }
 
 export async function counterState(principal: Principal, query: CounterQuery): Promise<CounterState> {
-  await tenantFor(db(), principal, query.tenant, "viewer");
+  await readableTenant(principal, query.tenant, "viewer");
   const now = await checkNow(query);
   const { check } = now;
   const { evaluated, counted } = splitForLimiter(now);
