@@ -10,7 +10,7 @@ import { auditedTenantChange } from "@/lib/control/data/audited-tenant-change";
 import { ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
 import { imposedBy } from "@/lib/control/data/imposed-limits";
 import { counterTarget, limitsNamed } from "@/lib/control/data/counter-specs";
-import { CounterQuery } from "@/lib/control/counters/counters";
+import { CounterQuery } from "@/lib/control/counters/counter-query";
 import { resolveCheck } from "@/lib/control/counters/resolve-check";
 import {
   counterClient,

@@ -6,7 +6,7 @@ import { evaluate } from "@/lib/check/limiter/evaluate";
 import { readableTenant } from "@/lib/control/data/tenant-access";
 import { checkNow } from "@/lib/control/counters/check-now";
 import { counterClient, withStore } from "@/lib/control/data/counters-store";
-import { CounterQuery } from "@/lib/control/counters/counters";
+import { CounterQuery } from "@/lib/control/counters/counter-query";
 import {
   blockedReport,
   blockLeft,

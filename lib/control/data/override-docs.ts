@@ -2,7 +2,7 @@ import "server-only";
 import { hasRole, isOperator, actorLabel, type Principal } from "@/lib/shared/principal";
 import { compileSnapshot, type IdMap } from "@/lib/control/config/compile";
 import type { ConfigDocument, DocumentError, OverrideDoc } from "@/lib/control/config/document";
-import type { Audit } from "@/lib/control/data/config-change";
+import type { Audit } from "@/lib/control/data/audit";
 import { limitsNamed } from "@/lib/control/data/counter-specs";
 import { ValidationFailed } from "@/lib/control/data/errors";
 import { imposedBy } from "@/lib/control/data/imposed-limits";

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { HealthReport } from "@/lib/control/data/health/health";
 import type { AuditPage } from "@/lib/control/data/audit-log";
-import type { CreatedKey } from "@/lib/control/data/api-keys";
+import type { CreatedKey } from "@/lib/control/data/create-keys";
 import type { ResetResult } from "@/lib/control/counters/counter-reset";
 import type { CounterState } from "@/lib/control/counters/counters";
 import type { ImportResult } from "@/lib/control/data/import-config";
