@@ -104,6 +104,15 @@ const FILES = {
       "local-state",
     ].map((name) => [`lib/control/data/${name}.ts`, `lib/control/counters/${name}.ts`]),
   ),
+  // one object edited at a time (plans, routes, a limit): logic over data/edits/document-edit.ts
+  ...Object.fromEntries(
+    ["plans", "routes", "save-limit", "limit-target"].map((name) => [
+      `lib/control/data/edits/${name}.ts`,
+      `lib/control/edits/${name}.ts`,
+    ]),
+  ),
+  // pure, over a tenant detail the data layer read
+  "lib/control/data/queries/limit-hierarchy.ts": "lib/control/limit-tree/limit-hierarchy.ts",
 };
 const FOLDERS = {
   "lib/enforce/": "lib/check/",

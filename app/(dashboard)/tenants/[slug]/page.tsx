@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/control/auth/session";
 import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
-import { limitHierarchy, type HierarchyRow } from "@/lib/control/data/queries/limit-hierarchy";
+import { limitHierarchy, type HierarchyRow } from "@/lib/control/limit-tree/limit-hierarchy";
 import { LimitHierarchyView } from "@/components/limits/limit-hierarchy-view";
 import { editorHref } from "@/components/limits/editor-href";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
