@@ -102,6 +102,7 @@ const FILES = {
       "snapshot-now",
       "resolve-check",
       "local-state",
+      "counter-specs",
     ].map((name) => [`lib/control/data/${name}.ts`, `lib/control/counters/${name}.ts`]),
   ),
   // one object edited at a time (plans, routes, a limit): logic over data/edits/document-edit.ts
@@ -111,6 +112,10 @@ const FILES = {
       `lib/control/edits/${name}.ts`,
     ]),
   ),
+  // questions about compiled limits (what a name stands for, who imposed a limit): under the
+  // data layer, which asks them too
+  "lib/control/data/limits-named.ts": "lib/control/config/compile/limits-named.ts",
+  "lib/control/data/imposed-limits.ts": "lib/control/config/compile/imposed-limits.ts",
   // pure, over a tenant detail the data layer read
   "lib/control/data/queries/limit-hierarchy.ts": "lib/control/limit-tree/limit-hierarchy.ts",
 };

@@ -8,8 +8,9 @@ import { env } from "@/lib/shared/env";
 import { redis } from "@/lib/shared/redis/redis";
 import { auditedTenantChange } from "@/lib/control/data/audited-tenant-change";
 import { ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
-import { imposedBy } from "@/lib/control/data/imposed-limits";
-import { counterTarget, limitsNamed } from "@/lib/control/data/counter-specs";
+import { imposedBy } from "@/lib/control/config/compile/imposed-limits";
+import { counterTarget } from "@/lib/control/counters/counter-specs";
+import { limitsNamed } from "@/lib/control/config/compile/limits-named";
 import { CounterQuery } from "@/lib/control/counters/counter-query";
 import { resolveCheck } from "@/lib/control/counters/resolve-check";
 import {

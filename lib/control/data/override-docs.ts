@@ -3,9 +3,9 @@ import { hasRole, isOperator, actorLabel, type Principal } from "@/lib/shared/pr
 import { compileSnapshot, type IdMap } from "@/lib/control/config/compile";
 import type { ConfigDocument, DocumentError, OverrideDoc } from "@/lib/control/config/document";
 import type { Audit } from "@/lib/control/data/audit";
-import { limitsNamed } from "@/lib/control/data/counter-specs";
+import { limitsNamed } from "@/lib/control/config/compile/limits-named";
 import { ValidationFailed } from "@/lib/control/data/errors";
-import { imposedBy } from "@/lib/control/data/imposed-limits";
+import { imposedBy } from "@/lib/control/config/compile/imposed-limits";
 import { capAndOverlapErrors } from "@/lib/control/data/override-import-rules";
 import { MAX_OVERRIDE_MS } from "@/lib/control/data/override-input";
 import { effectiveEnd, OVERRIDE_SELECT, overrideView } from "@/lib/control/data/override-view";

@@ -10,7 +10,7 @@ import { resolveRoutes } from "@/lib/control/config/compile";
 import { createApiKey } from "@/lib/control/data/api-keys";
 import type { LimitOverride } from "@/lib/control/counters/check-now";
 import { counterClient, latestSnapshot } from "@/lib/control/data/counters-store";
-import { planCheck } from "@/lib/control/data/counter-specs";
+import { planCheck } from "@/lib/control/counters/counter-specs";
 import { NotFoundError } from "@/lib/control/data/errors";
 import { exportConfig } from "@/lib/control/data/export-config";
 import { importConfig } from "@/lib/control/data/import-config";
