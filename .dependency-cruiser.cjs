@@ -17,6 +17,21 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "no-module-cycles",
+      comment: "Modules form no cycle either: move the shared type or constant down a file.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "data-below-control-features",
+      comment:
+        "lib/control/data is the bottom of the control plane: features (counters, ops, limit-tree, api...) import it, never the reverse. It still reads the config document and compiler, and the alerts' address guards.",
+      severity: "error",
+      from: { path: "^lib/control/data/" },
+      to: { path: "^lib/control/", pathNot: "^lib/control/(data|config|alerts/guard)/" },
+    },
+    {
       name: "shared-is-the-kernel",
       comment: "lib/shared is what every plane may use; it imports no plane.",
       severity: "error",

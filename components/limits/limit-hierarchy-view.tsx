@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { EditScope, HierarchyRow } from "@/lib/control/data/queries/limit-hierarchy";
+import type { EditScope, HierarchyRow } from "@/lib/control/limit-tree/limit-hierarchy";
 import type { Capabilities } from "@/lib/control/data/queries/tenant-detail";
 import { describeRule } from "@/components/limits/format-limit";
 import { editorHref } from "@/components/limits/editor-href";

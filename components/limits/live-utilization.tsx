@@ -3,7 +3,7 @@ import "@/components/styles/ops-tools.css";
 
 import Link from "next/link";
 import { createContext, useContext, type ReactNode } from "react";
-import type { LiveCounter, LiveUtilization } from "@/lib/control/data/live-utilization";
+import type { LiveCounter, LiveUtilization } from "@/lib/control/counters/live-utilization";
 import { usePolledJson } from "@/components/live/use-polled-json";
 import { Meter } from "@/components/ops/limit-counter";
 import { OverrideBadge } from "@/components/ops/override-badge";

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import type { LimitBy, LimitRule } from "@/lib/shared/limit-types";
-import type { LimitTarget } from "@/lib/control/data/edits/limit-target";
+import type { LimitTarget } from "@/lib/control/edits/limit-target";
 import {
   MAX_RANGE_MINUTES,
   type ReplayRequest,

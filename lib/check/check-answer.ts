@@ -1,6 +1,7 @@
 import "server-only";
 import type { KeyRecord } from "@/lib/check/config-index";
-import { degradedAnswer, type CheckShape } from "@/lib/check/check-shapes";
+import { degradedAnswer } from "@/lib/check/check-shapes";
+import type { CheckShape } from "@/lib/check/shape-types";
 import { decisionSink } from "@/lib/check/decision-sink";
 import { earlyBody } from "@/lib/check/decision-body";
 import type { StoreResult } from "@/lib/check/limiter-store";

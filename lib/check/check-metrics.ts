@@ -5,8 +5,8 @@ import {
   type DecisionOutcome,
   type DecisionReason,
   type DegradedCause,
+  type StoreFailure,
 } from "@/lib/check/types";
-import type { StoreFailure } from "@/lib/check/limiter-store";
 
 // The enforcement metrics served at GET /api/metrics. One registry per process (the
 // custom server is one process; each app process exposes its own figures).

@@ -1,6 +1,6 @@
 import "server-only";
 import type { CompiledLimit, CompiledTenant } from "@/lib/check/published/snapshot-types";
-import type { CheckShape } from "@/lib/check/check-shapes";
+import type { CheckShape } from "@/lib/check/shape-types";
 import type { KeyRecord } from "@/lib/check/config-index";
 import { identityFor } from "@/lib/check/limit-specs";
 import { flatText } from "@/lib/check/render/flat-text";

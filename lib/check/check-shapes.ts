@@ -2,13 +2,13 @@ import "server-only";
 import type { CompiledLimit, CompiledTenant, Snapshot } from "@/lib/check/published/snapshot-types";
 import { degradedBody } from "@/lib/check/decision-body";
 import { DecisionTemplate } from "@/lib/check/render/decision-template";
-import { shapeOverrides, type ShapeOverrides } from "@/lib/check/override-shape";
+import { shapeOverrides } from "@/lib/check/override-shape";
+import type { CheckShape } from "@/lib/check/shape-types";
 import { renderBody, type RenderedDecision } from "@/lib/check/render/rendered";
 import { keyTextOf } from "@/lib/check/check-parts";
 import type { KeyRecord } from "@/lib/check/config-index";
 import { resolvedOf, type Resolved, type Target } from "@/lib/check/resolve";
 import { prepareCheck } from "@/lib/check/limiter/evaluate-many";
-import type { LimitArgs, LimitSpec } from "@/lib/check/limiter/types";
 import type { DegradedCause } from "@/lib/check/types";
 
 // What a check resolves to under the current config version, apart from its key's and
@@ -21,27 +21,6 @@ import type { DegradedCause } from "@/lib/check/types";
 // own part (check-parts.ts): the Redis keys of the counters its key and subject own. Found in
 // shape-table.ts; dropped when its tenant changes, kept across other tenants' changes (its
 // answers then name the version they are decided under, not the one it was built in).
-
-export interface CheckShape {
-  /** the limits, tenant and route; its key is the one it was built for (any of its set) */
-  resolved: Resolved;
-  /** per limit; a key's or subject's limit slot holds the builder's, replaced per check */
-  keys: string[];
-  specs: LimitSpec[];
-  rules: LimitArgs[];
-  /** the indexes of the limits counted per key, and per subject */
-  keySlots: number[];
-  subjectSlots: number[];
-  /** with a shadow limit the deny cache stays out */
-  hasShadow: boolean;
-  template: DecisionTemplate;
-  /** the builder's answers when Redis is not reached in time, by cause, rendered on first need (per version) */
-  degraded: { version: number; byCause: Partial<Record<DegradedCause, RenderedDecision>> } | null;
-  /** an estimate of the memory it holds */
-  bytes: number;
-  /** temporary overrides that meet it (override-shape.ts); null for nearly every shape */
-  overrides: ShapeOverrides | null;
-}
 
 /** The shape's resolution as this check's key sees it (degraded and empty answers). */
 export function resolvedFor(shape: CheckShape, key: KeyRecord | null): Resolved {

@@ -1,5 +1,5 @@
 import "server-only";
-import type { CheckShape } from "@/lib/check/check-shapes";
+import type { CheckShape } from "@/lib/check/shape-types";
 import type { KeyRecord } from "@/lib/check/config-index";
 import type { Target } from "@/lib/check/resolve";
 import type { CheckInput } from "@/lib/check/types";

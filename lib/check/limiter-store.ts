@@ -10,7 +10,9 @@ import type { PreparedCheck } from "@/lib/check/limiter/evaluate-many";
 import type { HotClient } from "@/lib/shared/redis/script-client";
 import { CircuitBreaker } from "@/lib/check/breaker";
 import { checkMetrics } from "@/lib/check/check-metrics";
-import type { DegradedCause } from "@/lib/check/types";
+import type { DegradedCause, StoreFailure } from "@/lib/check/types";
+
+export type { StoreFailure };
 
 // The limiter behind a deadline and a circuit breaker: every call settles within its
 // timeout, either with Redis' verdict or with a failure the caller turns into a degraded
@@ -18,7 +20,6 @@ import type { DegradedCause } from "@/lib/check/types";
 // Redis' failures only: a deadline missed because this process stalled (LocalStallError) is
 // answered degraded with its own cause and leaves the breaker as it was.
 
-export type StoreFailure = "timeout" | "error" | "circuit_open" | "local_overload";
 /** A failure's kind (the metrics' label) and the cause its degraded answer names. */
 type Failed = { ok: false; failure: StoreFailure; cause: DegradedCause };
 /** Redis' verdict: the script's integers for the check start at reply[at] (lua/check.lua). */

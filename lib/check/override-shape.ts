@@ -3,7 +3,7 @@ import { asciiJson } from "@/lib/shared/ascii-json";
 import type { CompiledLimit, CompiledTenant } from "@/lib/check/published/snapshot-types";
 import { DecisionTemplate } from "@/lib/check/render/decision-template";
 import type { RenderedDecision } from "@/lib/check/render/rendered";
-import type { CheckShape } from "@/lib/check/check-shapes";
+import type { BlockTemplate, ShapeOverrides } from "@/lib/check/shape-types";
 
 // What temporary overrides (docs/overrides.md) add to a check shape. Shapes without
 // overrides carry null and cost a check nothing more. A limit overridden to 0 is a block:
@@ -11,21 +11,6 @@ import type { CheckShape } from "@/lib/check/check-shapes";
 // needs limits of 1 or more), until the override ends. Subject overrides change limits
 // counted `by: subject` for one subject: a shape with such limits keeps the tenant's
 // subject -> overridden tenant Map, and a check with a subject does one lookup in it.
-
-export interface BlockTemplate {
-  /** the answer's text, naming the blocked limits only (they decide: nothing else is counted) */
-  template: DecisionTemplate;
-  /** per blocked limit, when its override ends (epoch ms): the retry time */
-  endsAt: number[];
-}
-
-export interface ShapeOverrides {
-  block: BlockTemplate | null;
-  /** subject -> the tenant with that subject's overrides applied; null: none meet this shape */
-  subjects: ReadonlyMap<string, CompiledTenant> | null;
-  /** the shapes built for those subjects, on first use */
-  variants: Map<string, CheckShape>;
-}
 
 /** The overrides part of a shape, or null when no override touches it. */
 export function shapeOverrides(

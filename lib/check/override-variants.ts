@@ -1,9 +1,10 @@
 import "server-only";
 import type { Snapshot } from "@/lib/check/published/snapshot-types";
 import { recordedAnswer, type CheckAnswer } from "@/lib/check/check-answer";
-import { buildShape, type CheckShape } from "@/lib/check/check-shapes";
+import { buildShape } from "@/lib/check/check-shapes";
+import type { CheckShape, ShapeOverrides } from "@/lib/check/shape-types";
 import type { HotCheck } from "@/lib/check/hot-checks";
-import { renderBlock, type ShapeOverrides } from "@/lib/check/override-shape";
+import { renderBlock } from "@/lib/check/override-shape";
 import type { Target } from "@/lib/check/resolve";
 import type { CheckInput } from "@/lib/check/types";
 

@@ -2,7 +2,6 @@ import "server-only";
 import { sameDigest, sha256Hex } from "@/lib/shared/secrets";
 import type { ConfigIndex } from "@/lib/check/config-index";
 import { decisionSink } from "@/lib/check/decision-sink";
-import type { FairOwner } from "@/lib/check/fair/fair-owner";
 
 // Who calls /api/check*: a service token from the published config (looked up by the
 // SHA-256 of the bearer token), or the bootstrap token (compared in constant time).
@@ -12,11 +11,19 @@ import type { FairOwner } from "@/lib/check/fair/fair-owner";
 // real callers one hash each. A service token's use is passed to the decision sink, which
 // notes it in memory for the token's "last used".
 
+/** Whose share of the fair gate a caller's checks take (fair/fair-owner.ts decides it). */
+export interface FairOwner {
+  /** the fair gate's queue */
+  key: string;
+  /** the tenant whose plan's service limit applies, if the token is that tenant's only */
+  tenant: string | null;
+}
+
 /** null tenants: may check for every tenant. */
 export interface Caller {
   id: string;
   tenants: ReadonlySet<string> | null;
-  /** its fair-share owner, filled in on first use (lib/enforce/fair/fair-owner.ts) */
+  /** its fair-share owner, filled in on first use (fair/fair-owner.ts) */
   owner?: FairOwner;
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 import type { RouteResolution } from "@/lib/check/published/effective-limits";
-import type { CheckShape } from "@/lib/check/check-shapes";
+import type { CheckShape } from "@/lib/check/shape-types";
 
 // The shapes of this config version (check-shapes.ts), found by objects instead of a key
 // built per check: a tenant's slot per pair of resolved patterns (the pattern texts are the

@@ -32,6 +32,9 @@ export const DEGRADED_CAUSES: readonly DegradedCause[] = [
   "limiter_error",
 ];
 
+/** How a limiter call failed: the label of sluice_store_failures_total. */
+export type StoreFailure = "timeout" | "error" | "circuit_open" | "local_overload";
+
 /** A validated check body: exactly one of apiKey or tenant is set. */
 export interface CheckInput {
   apiKey: string | null;

@@ -14,7 +14,7 @@ await import(new URL("../server-only-hook.mjs", import.meta.url).href);
 const { evaluate } = await import("@/lib/check/limiter/evaluate");
 const { specOf } = await import("@/lib/check/limit-specs");
 const { shapeOf } = await import("@/lib/control/limit-tree/shape");
-const { plainInForce } = await import("@/lib/control/data/limits-in-force");
+const { plainInForce } = await import("@/lib/control/counters/limits-in-force");
 const { readCounters } = await import("@/lib/control/limit-tree/limit-tree-counters");
 const { tenantView } = await import("@/lib/control/limit-tree/views");
 

@@ -88,6 +88,36 @@ const FILES = {
   "lib/data/limit-tree-counters.ts": "lib/control/limit-tree/limit-tree-counters.ts",
   // an operator's tool over Redis and PostgreSQL: above the data layer
   "lib/data/identifier-lookup.ts": "lib/control/ops/identifier-lookup.ts",
+  // the counters feature (read, reset, simulate, live utilization): logic over the data layer
+  // and the counter store, which stay in lib/control/data
+  ...Object.fromEntries(
+    [
+      "counters",
+      "counter-reset",
+      "simulate-check",
+      "live-utilization",
+      "limit-report",
+      "limits-in-force",
+      "check-now",
+      "snapshot-now",
+      "resolve-check",
+      "local-state",
+      "counter-specs",
+    ].map((name) => [`lib/control/data/${name}.ts`, `lib/control/counters/${name}.ts`]),
+  ),
+  // one object edited at a time (plans, routes, a limit): logic over data/edits/document-edit.ts
+  ...Object.fromEntries(
+    ["plans", "routes", "save-limit", "limit-target"].map((name) => [
+      `lib/control/data/edits/${name}.ts`,
+      `lib/control/edits/${name}.ts`,
+    ]),
+  ),
+  // questions about compiled limits (what a name stands for, who imposed a limit): under the
+  // data layer, which asks them too
+  "lib/control/data/limits-named.ts": "lib/control/config/compile/limits-named.ts",
+  "lib/control/data/imposed-limits.ts": "lib/control/config/compile/imposed-limits.ts",
+  // pure, over a tenant detail the data layer read
+  "lib/control/data/queries/limit-hierarchy.ts": "lib/control/limit-tree/limit-hierarchy.ts",
 };
 const FOLDERS = {
   "lib/enforce/": "lib/check/",
@@ -108,6 +138,17 @@ const FOLDER_KEYS = Object.keys(FOLDERS).sort((a, b) => b.length - a.length);
 
 /** The new path of an old one (unchanged when no rule names it). */
 export function mapPath(path) {
+  // rules chain (lib/data/x.ts -> lib/control/data/x.ts -> lib/control/counters/x.ts), so a
+  // branch still at the oldest path lands at the newest
+  for (let step = 0; step < 4; step++) {
+    const next = mapOnce(path);
+    if (next === path) break;
+    path = next;
+  }
+  return path;
+}
+
+function mapOnce(path) {
   if (FILES[path]) return FILES[path];
   for (const from of FOLDER_KEYS) if (path.startsWith(from)) return FOLDERS[from] + path.slice(from.length);
   return path;

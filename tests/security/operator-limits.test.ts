@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Principal, Role } from "@/lib/shared/principal";
 import type { RouteDoc } from "@/lib/control/config/document";
-import { counterState } from "@/lib/control/data/counters";
-import { resetCounter } from "@/lib/control/data/counter-reset";
+import { counterState } from "@/lib/control/counters/counters";
+import { resetCounter } from "@/lib/control/counters/counter-reset";
 import { db } from "@/lib/control/data/db";
 import { readGlobalDoc, readTenantDoc } from "@/lib/control/data/edits/document-edit";
 import { applyImport } from "@/lib/control/data/edits/import-yaml";

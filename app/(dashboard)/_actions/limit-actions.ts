@@ -2,8 +2,8 @@
 
 import { z } from "zod";
 import { limitSchema } from "@/lib/control/config/document";
-import { saveLimit, LimitValidationFailed } from "@/lib/control/data/edits/save-limit";
-import { limitTargetSchema } from "@/lib/control/data/edits/limit-target";
+import { saveLimit, LimitValidationFailed } from "@/lib/control/edits/save-limit";
+import { limitTargetSchema } from "@/lib/control/edits/limit-target";
 import { actionUser } from "@/lib/control/auth/session";
 import { failure } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";

@@ -7,7 +7,7 @@ import {
   addTenantRoute,
   removeGlobalRoute,
   removeTenantRoute,
-} from "@/lib/control/data/edits/routes";
+} from "@/lib/control/edits/routes";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

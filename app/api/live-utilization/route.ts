@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { currentUser } from "@/lib/control/auth/session";
 import { NotFoundError } from "@/lib/control/data/errors";
-import { liveUtilization } from "@/lib/control/data/live-utilization";
+import { liveUtilization } from "@/lib/control/counters/live-utilization";
 
 export const dynamic = "force-dynamic";
 

@@ -1,18 +1,11 @@
 import "server-only";
 import type { HttpAnswer } from "@/lib/check/answer";
 import { errorAnswer } from "@/lib/check/answer";
-import type { Caller } from "@/lib/check/service-auth";
+import type { Caller, FairOwner } from "@/lib/check/service-auth";
 
 // Whose share a check is taken from: a token that may check for one tenant only is that
 // tenant's (all its tokens share one queue, so more tokens buy no larger share); any other
 // token (several tenants, every tenant, the bootstrap token) is its own owner.
-
-export interface FairOwner {
-  /** the fair gate's queue */
-  key: string;
-  /** the tenant whose plan's service limit applies, if the token is that tenant's only */
-  tenant: string | null;
-}
 
 /** The owner of a caller's checks, kept on the caller (callers are memoized per config version). */
 export function fairOwnerOf(caller: Caller): FairOwner {

@@ -1,5 +1,6 @@
 import "server-only";
-import { degradedAnswer, type CheckShape } from "@/lib/check/check-shapes";
+import { degradedAnswer } from "@/lib/check/check-shapes";
+import type { CheckShape } from "@/lib/check/shape-types";
 import { checkParts, keyJsonOf } from "@/lib/check/check-parts";
 import type { KeyRecord } from "@/lib/check/config-index";
 import type { LimiterStore, StoreResult } from "@/lib/check/limiter-store";

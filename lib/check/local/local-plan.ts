@@ -1,5 +1,5 @@
 import "server-only";
-import type { CheckShape } from "@/lib/check/check-shapes";
+import type { CheckShape } from "@/lib/check/shape-types";
 import type { CheckParts } from "@/lib/check/check-parts";
 import type { LimitArgs, LimitSpec } from "@/lib/check/limiter/types";
 import type { LocalCode, LocalRule } from "@/lib/check/limiter/local/local-algorithms";

@@ -1,5 +1,5 @@
 import "server-only";
-import { keyCreated } from "@/lib/control/data/create-keys";
+import { keyCreated, type CreatedKey } from "@/lib/control/data/create-keys";
 import { z } from "zod";
 import type { Principal } from "@/lib/shared/principal";
 import { db } from "@/lib/control/data/db";
@@ -16,14 +16,6 @@ export const CreateKeyInput = z.strictObject({
   expiresAt: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),
 });
 export type CreateKeyInput = z.infer<typeof CreateKeyInput>;
-
-export interface CreatedKey {
-  id: string;
-  name: string;
-  /** the secret: returned only now, stored only as its hash */
-  key: string;
-  prefix: string;
-}
 
 type Tx = Parameters<Parameters<typeof runTenantChange>[3]>[0];
 type Audit = Parameters<Parameters<typeof runTenantChange>[3]>[1];

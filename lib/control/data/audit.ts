@@ -12,6 +12,9 @@ export interface AuditInput {
   after?: unknown;
 }
 
+/** Records one audit entry of a change under way (config-change.ts writes them at commit). */
+export type Audit = (entry: AuditInput) => Promise<void>;
+
 export interface AuditContext {
   principal: Principal;
   requestId: string | null;

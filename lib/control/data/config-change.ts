@@ -1,7 +1,7 @@
 import "server-only";
 import type { Principal } from "@/lib/shared/principal";
 import { db } from "@/lib/control/data/db";
-import { writeAudits, type AuditInput } from "@/lib/control/data/audit";
+import { writeAudits, type Audit, type AuditInput } from "@/lib/control/data/audit";
 import { compileChange } from "@/lib/control/data/compile-published";
 import { writeParts } from "@/lib/control/data/config-parts/part-store";
 import type { Tx } from "@/lib/control/data/tx";
@@ -21,7 +21,6 @@ import { publishWholeAt, republishIfBehind } from "@/lib/control/data/reconcile"
 // named tenants' parts for a tenant change, every part compared for a global one. Parts are
 // compared under the version lock, so each version's parts are exact against the one before.
 
-export type Audit = (entry: AuditInput) => Promise<void>;
 export type { ChangeScope } from "@/lib/control/data/change-locks";
 
 export interface ChangeOutcome<T> {

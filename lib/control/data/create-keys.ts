@@ -1,18 +1,24 @@
 import "server-only";
-import type { AuditInput } from "@/lib/control/data/audit";
+import type { Audit, AuditInput } from "@/lib/control/data/audit";
 import { z } from "zod";
 import { givenOrNewSecret } from "@/lib/shared/secrets";
-import type { Audit } from "@/lib/control/data/config-change";
 import { countCaps, type CountCaps } from "@/lib/control/data/count-caps";
 import { ConflictError, ValidationFailed } from "@/lib/control/data/errors";
 import type { TenantRef } from "@/lib/control/data/tenant-access";
 import type { Tx } from "@/lib/control/data/tx";
 import type { DocumentError } from "@/lib/control/config/document";
-import type { CreatedKey } from "@/lib/control/data/api-keys";
 
 // Several keys of one tenant inside a change already under way (runTenantChange): every
 // name and the cap are checked before the first write, so a refusal names the item and
 // leaves nothing behind, and a thousand keys cost one insert rather than a thousand.
+
+export interface CreatedKey {
+  id: string;
+  name: string;
+  /** the secret: returned only now, stored only as its hash */
+  key: string;
+  prefix: string;
+}
 
 export interface NewKeyInput {
   name: string;

@@ -3,7 +3,7 @@ import { keyCreated } from "@/lib/control/data/create-keys";
 import { hasRole, isOperator, type Principal } from "@/lib/shared/principal";
 import { newSecret } from "@/lib/shared/secrets";
 import type { DocumentError, DocumentRefs } from "@/lib/control/config/document";
-import type { Audit } from "@/lib/control/data/config-change";
+import type { Audit } from "@/lib/control/data/audit";
 import { countCaps, type CountCaps } from "@/lib/control/data/count-caps";
 import { insertKeys, newRowId } from "@/lib/control/data/bulk-insert";
 import { ForbiddenError } from "@/lib/control/data/errors";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Audit } from "@/lib/control/data/config-change";
+import type { Audit } from "@/lib/control/data/audit";
 import type { Tx } from "@/lib/control/data/tx";
 
 // A member removed from a tenant takes the admin tokens they made for it with them, for

@@ -4,10 +4,10 @@ import { actorLabel, hasRole, isOperator, type Principal } from "@/lib/shared/pr
 import { db } from "@/lib/control/data/db";
 import type { CompiledLimit } from "@/lib/control/config/compile";
 import { runTenantChange } from "@/lib/control/data/config-change";
-import { limitsNamed } from "@/lib/control/data/counter-specs";
+import { limitsNamed } from "@/lib/control/config/compile/limits-named";
 import { latestSnapshot } from "@/lib/control/data/counters-store";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
-import { imposedBy } from "@/lib/control/data/imposed-limits";
+import { imposedBy } from "@/lib/control/config/compile/imposed-limits";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 import {
   MAX_OVERRIDES_PER_TENANT,

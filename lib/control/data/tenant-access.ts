@@ -13,7 +13,7 @@ export interface TenantRef {
  * The tenant by slug when the principal may act on it with at least `needed`. A tenant it
  * may not see at all is "not found", exactly as one that does not exist (no probing).
  */
-/** tenantFor outside a transaction, for code above the data layer (lib/control/ops). */
+/** tenantFor outside a transaction, for code above the data layer (lib/control/ops, counters). */
 export function readableTenant(principal: Principal, slug: string, needed: Role): Promise<TenantRef> {
   return tenantFor(db(), principal, slug, needed);
 }

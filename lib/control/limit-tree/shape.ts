@@ -1,12 +1,12 @@
 import "server-only";
 import type { CompiledLimit, CompiledTenant } from "@/lib/control/config/compile";
-import { limitSlot, type LimitOverride } from "@/lib/control/data/check-now";
+import { limitSlot, type LimitOverride } from "@/lib/control/counters/check-now";
 import {
   allInForce,
   type LimitInForce,
   type SetInForce,
   type TenantInForce,
-} from "@/lib/control/data/limits-in-force";
+} from "@/lib/control/counters/limits-in-force";
 import { identityFor } from "@/lib/check/limit-specs";
 import { encodeKeyPart, entryId, limitKeyPrefix, ownerKey } from "@/lib/check/limiter/keys";
 

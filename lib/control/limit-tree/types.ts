@@ -2,7 +2,7 @@
 // plan -> tenant -> keys -> routes, subject limits summarized; every node with the live
 // reading of its limits and the rejections of the checks through it in the selected range.
 
-import type { LimitOverride } from "@/lib/control/data/check-now";
+import type { LimitOverride } from "@/lib/control/counters/check-now";
 import type { Algorithm, LimitBy, LimitMode } from "@/lib/shared/limit-types";
 
 /** Where a node sits in the hierarchy; `subjects` summarizes a set of `by: subject` limits. */

@@ -1,8 +1,9 @@
 import "server-only";
 import { hasRole, isOperator, type Principal } from "@/lib/shared/principal";
 import { readableTenant } from "@/lib/control/data/tenant-access";
-import { CounterQuery, counterState, type CounterState } from "@/lib/control/data/counters";
-import { resolveCheck } from "@/lib/control/data/resolve-check";
+import { CounterQuery } from "@/lib/control/counters/counter-query";
+import { counterState, type CounterState } from "@/lib/control/counters/counters";
+import { resolveCheck } from "@/lib/control/counters/resolve-check";
 import { withStore } from "@/lib/control/data/counters-store";
 import { redis } from "@/lib/shared/redis/redis";
 import { recentKey } from "@/lib/usage/keys";

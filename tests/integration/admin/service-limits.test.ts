@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlanDoc } from "@/lib/control/config/document";
 import { exportConfig } from "@/lib/control/data/export-config";
-import { setPlanService } from "@/lib/control/data/edits/plans";
+import { setPlanService } from "@/lib/control/edits/plans";
 import { importConfig } from "@/lib/control/data/import-config";
 import { fieldDiff } from "@/components/audit/field-diff";
 import { addPlansAndRoutes, closeClients, setupTenants, tester, unique } from "../check/setup";

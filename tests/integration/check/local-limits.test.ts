@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { exportConfig } from "@/lib/control/data/export-config";
-import { counterState } from "@/lib/control/data/counters";
+import { counterState } from "@/lib/control/counters/counters";
 import { closeClients, FREE_PLAN_OFF, setupTenants, tester, unique } from "./setup";
 import { APP_URL, APP_URL_2, decide, waitForVersion, type Decision } from "./http";
 import { waitFor } from "../../wait-for";

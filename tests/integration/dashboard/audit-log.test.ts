@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/shared/principal";
 import { createApiKey } from "@/lib/control/data/api-keys";
-import { saveLimit } from "@/lib/control/data/edits/save-limit";
+import { saveLimit } from "@/lib/control/edits/save-limit";
 import { NotFoundError } from "@/lib/control/data/errors";
 import { listAuditEntries } from "@/lib/control/data/queries/audit-entries";
 import { parseAuditFilter } from "@/lib/control/data/queries/audit-filter";

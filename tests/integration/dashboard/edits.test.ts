@@ -4,12 +4,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/shared/principal";
 import { ConflictError, ForbiddenError } from "@/lib/control/data/errors";
-import { saveLimit, LimitValidationFailed } from "@/lib/control/data/edits/save-limit";
-import { addTenantRoute } from "@/lib/control/data/edits/routes";
+import { saveLimit, LimitValidationFailed } from "@/lib/control/edits/save-limit";
+import { addTenantRoute } from "@/lib/control/edits/routes";
 import { previewImport, applyImport } from "@/lib/control/data/edits/import-yaml";
 import { createTenant } from "@/lib/control/data/edits/tenants";
 import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
-import { limitHierarchy } from "@/lib/control/data/queries/limit-hierarchy";
+import { limitHierarchy } from "@/lib/control/limit-tree/limit-hierarchy";
 import { listTenants } from "@/lib/control/data/queries/list-tenants";
 import { changeMemberRole, listMembers } from "@/lib/control/data/members";
 import { acceptAsNewAccount, createInvitation } from "@/lib/control/data/invitations";

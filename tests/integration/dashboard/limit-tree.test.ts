@@ -8,7 +8,7 @@ import { resolveRoutes } from "@/lib/control/config/compile";
 import { importConfig } from "@/lib/control/data/import-config";
 import { createApiKey } from "@/lib/control/data/api-keys";
 import { exportConfig } from "@/lib/control/data/export-config";
-import { planCheck } from "@/lib/control/data/counter-specs";
+import { planCheck } from "@/lib/control/counters/counter-specs";
 import { counterClient, latestSnapshot } from "@/lib/control/data/counters-store";
 import { NotFoundError } from "@/lib/control/data/errors";
 import { limitTree } from "@/lib/control/limit-tree/limit-tree";

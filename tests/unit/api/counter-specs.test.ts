@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileSnapshot, idMapFromNames } from "@/lib/control/config/compile";
-import { counterIdentity, counterTarget, limitsNamed, planCheck } from "@/lib/control/data/counter-specs";
+import { counterIdentity, counterTarget, planCheck } from "@/lib/control/counters/counter-specs";
+import { limitsNamed } from "@/lib/control/config/compile/limits-named";
 import { entryOf, limitKey } from "@/lib/check/limiter/keys";
 import { documentFromYaml } from "../config/load-document";
 

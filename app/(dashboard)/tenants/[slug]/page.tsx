@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/control/auth/session";
 import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
-import { limitHierarchy, type HierarchyRow } from "@/lib/control/data/queries/limit-hierarchy";
+import { limitHierarchy, type HierarchyRow } from "@/lib/control/limit-tree/limit-hierarchy";
 import { LimitHierarchyView } from "@/components/limits/limit-hierarchy-view";
 import { editorHref } from "@/components/limits/editor-href";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
@@ -15,7 +15,7 @@ import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageSettings } from "@/lib/usage/settings";
 import { tenantMemoryOf } from "@/lib/usage/record/tenant-memory";
 import { LiveUtilizationProvider, LiveUtilizationStatus } from "@/components/limits/live-utilization";
-import { liveUtilization } from "@/lib/control/data/live-utilization";
+import { liveUtilization } from "@/lib/control/counters/live-utilization";
 import { OverridesPanel } from "@/components/overrides/overrides-panel";
 import { createOverrideAction, endOverrideAction } from "@/app/(dashboard)/_actions/override-actions";
 

@@ -2,7 +2,7 @@
 // counters (one owner's when key or subject names it, else every owner's). Audited.
 import { parseJsonBody } from "@/lib/control/api/read-body";
 import { withAdmin } from "@/lib/control/api/with-admin";
-import { ResetInput, resetCounter } from "@/lib/control/data/counter-reset";
+import { ResetInput, resetCounter } from "@/lib/control/counters/counter-reset";
 
 export const POST = withAdmin(async ({ request, principal, requestId }) => {
   const input = await parseJsonBody(request, ResetInput);

@@ -2,7 +2,8 @@
 // check with these would meet, read without consuming anything.
 import { parseQuery } from "@/lib/control/api/read-body";
 import { withAdmin } from "@/lib/control/api/with-admin";
-import { CounterQuery, counterState } from "@/lib/control/data/counters";
+import { CounterQuery } from "@/lib/control/counters/counter-query";
+import { counterState } from "@/lib/control/counters/counters";
 
 export const GET = withAdmin(async ({ request, principal }) => {
   const query = parseQuery(request, CounterQuery);

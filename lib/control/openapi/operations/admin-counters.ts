@@ -1,8 +1,8 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { UsageParams } from "@/lib/control/api/usage-params";
 import { AuditQuery } from "@/lib/control/data/audit-log";
-import { ResetInput } from "@/lib/control/data/counter-reset";
-import { CounterQuery } from "@/lib/control/data/counters";
+import { ResetInput } from "@/lib/control/counters/counter-reset";
+import { CounterQuery } from "@/lib/control/counters/counter-query";
 import {
   AuditPageSchema,
   CounterStateSchema,

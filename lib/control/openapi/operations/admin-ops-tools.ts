@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { HistoryQuery } from "@/lib/control/data/config-history";
 import { RollbackInput } from "@/lib/control/data/config-rollback";
 import { LookupQuery } from "@/lib/control/ops/identifier-lookup";
-import { SimulateQuery } from "@/lib/control/data/simulate-check";
+import { SimulateQuery } from "@/lib/control/counters/simulate-check";
 import {
   HistoryPageSchema,
   LookupSchema,

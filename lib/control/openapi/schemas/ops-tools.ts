@@ -9,7 +9,7 @@ import {
 } from "@/lib/control/openapi/schemas/admin";
 
 // Answers of the ops tools: the request simulator, identifier lookup, configuration history
-// and rollback (lib/control/data/simulate-check.ts, identifier-lookup.ts, config-history.ts,
+// and rollback (lib/control/counters/simulate-check.ts, identifier-lookup.ts, config-history.ts,
 // config-rollback.ts; type-checks.ts keeps them equal to the DAL's types).
 
 const isoTime = z.string().openapi({ format: "date-time" });

@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import type { HealthReport } from "@/lib/control/data/health/health";
 import type { AuditPage } from "@/lib/control/data/audit-log";
-import type { CreatedKey } from "@/lib/control/data/api-keys";
-import type { ResetResult } from "@/lib/control/data/counter-reset";
-import type { CounterState } from "@/lib/control/data/counters";
+import type { CreatedKey } from "@/lib/control/data/create-keys";
+import type { ResetResult } from "@/lib/control/counters/counter-reset";
+import type { CounterState } from "@/lib/control/counters/counters";
 import type { ImportResult } from "@/lib/control/data/import-config";
 import type { DocumentReplays } from "@/lib/control/replay/document-replays";
 import type { ReplayResult } from "@/lib/control/replay/types";
@@ -26,7 +26,7 @@ import type {
   RollbackResultSchema,
   SimulationSchema,
 } from "@/lib/control/openapi/schemas/ops-tools";
-import type { Simulation } from "@/lib/control/data/simulate-check";
+import type { Simulation } from "@/lib/control/counters/simulate-check";
 import type { Lookup } from "@/lib/control/ops/identifier-lookup";
 import type { HistoryPage } from "@/lib/control/data/config-history";
 import type { RollbackResult } from "@/lib/control/data/config-rollback";

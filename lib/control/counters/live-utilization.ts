@@ -1,12 +1,11 @@
 import "server-only";
 import type { Principal } from "@/lib/shared/principal";
 import type { CompiledLimit } from "@/lib/control/config/compile";
-import { db } from "@/lib/control/data/db";
-import { tenantFor } from "@/lib/control/data/tenant-access";
-import type { LimitOverride } from "@/lib/control/data/check-now";
+import { readableTenant } from "@/lib/control/data/tenant-access";
+import type { LimitOverride } from "@/lib/control/counters/check-now";
 import { counterClient } from "@/lib/control/data/counters-store";
-import { allInForce, tenantInForce, type LimitInForce } from "@/lib/control/data/limits-in-force";
-import { snapshotNow } from "@/lib/control/data/snapshot-now";
+import { allInForce, tenantInForce, type LimitInForce } from "@/lib/control/counters/limits-in-force";
+import { snapshotNow } from "@/lib/control/counters/snapshot-now";
 import { specOf } from "@/lib/check/limit-specs";
 import { evaluate } from "@/lib/check/limiter/evaluate";
 import type { CheckDecision, LimitSpec } from "@/lib/check/limiter/types";
@@ -63,7 +62,7 @@ function unread(w: Wanted): LiveCounter {
 
 /** null when Redis cannot be read right now. */
 export async function liveUtilization(principal: Principal, slug: string): Promise<LiveUtilization | null> {
-  const ref = await tenantFor(db(), principal, slug, "viewer");
+  const ref = await readableTenant(principal, slug, "viewer");
   const now = await snapshotNow();
   const tenant = now && tenantInForce(now, slug);
   if (!tenant || tenant.tenant.id !== ref.id) return { counters: [], leftOut: 0 };

@@ -2,12 +2,11 @@ import "server-only";
 import { z } from "zod";
 import type { Principal } from "@/lib/shared/principal";
 import type { ProvenanceStep } from "@/lib/control/config/compile";
-import { db } from "@/lib/control/data/db";
 import { evaluate } from "@/lib/check/limiter/evaluate";
-import { tenantFor } from "@/lib/control/data/tenant-access";
-import { checkNow } from "@/lib/control/data/check-now";
+import { readableTenant } from "@/lib/control/data/tenant-access";
+import { checkNow } from "@/lib/control/counters/check-now";
 import { counterClient, withStore } from "@/lib/control/data/counters-store";
-import { CounterQuery } from "@/lib/control/data/counters";
+import { CounterQuery } from "@/lib/control/counters/counter-query";
 import {
   blockedReport,
   blockLeft,
@@ -17,7 +16,7 @@ import {
   type EvaluatedLimit,
   type LimitState,
   type SkippedLimit,
-} from "@/lib/control/data/limit-report";
+} from "@/lib/control/counters/limit-report";
 
 // The request simulator: every limit one check (key, route, subject, cost) meets now, with
 // the temporary overrides in force applied as /api/check applies them (check-now.ts), where
@@ -88,7 +87,7 @@ function blockVerdict(evaluated: readonly EvaluatedLimit[], at: number): Verdict
 }
 
 export async function simulateCheck(principal: Principal, query: SimulateQuery): Promise<Simulation> {
-  await tenantFor(db(), principal, query.tenant, "viewer");
+  await readableTenant(principal, query.tenant, "viewer");
   const cost = query.cost ?? 1;
   const now = await checkNow(query);
   const { check } = now;

@@ -9,7 +9,7 @@ import {
   readGlobalDoc,
   readTenantDoc,
 } from "@/lib/control/data/edits/document-edit";
-import type { LimitTarget } from "@/lib/control/data/edits/limit-target";
+import type { LimitTarget } from "@/lib/control/edits/limit-target";
 
 // Add, change or remove one limit wherever it is declared. Errors from the import keep
 // their document paths; `fieldPath` says which prefix is this limit's, so the editor can

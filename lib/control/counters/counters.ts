@@ -1,11 +1,8 @@
 import "server-only";
-import { z } from "zod";
 import type { Principal } from "@/lib/shared/principal";
-import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
-import { db } from "@/lib/control/data/db";
 import { evaluate } from "@/lib/check/limiter/evaluate";
-import { tenantFor } from "@/lib/control/data/tenant-access";
-import { checkNow } from "@/lib/control/data/check-now";
+import { readableTenant } from "@/lib/control/data/tenant-access";
+import { checkNow } from "@/lib/control/counters/check-now";
 import { counterClient, withStore } from "@/lib/control/data/counters-store";
 import {
   blockedReport,
@@ -14,31 +11,14 @@ import {
   splitForLimiter,
   type LimitState,
   type SkippedLimit,
-} from "@/lib/control/data/limit-report";
-import { safeText } from "@/lib/shared/safe-text";
-import { readLocalState } from "@/lib/control/data/local-state";
+} from "@/lib/control/counters/limit-report";
+import { readLocalState } from "@/lib/control/counters/local-state";
+import type { CounterQuery } from "@/lib/control/counters/counter-query";
 
 // GET /api/admin/state: the counters of every limit a check would meet now, temporary
 // overrides in force applied as /api/check applies them (check-now.ts), read through the
 // limiter's own script with dryRun (so the numbers are the algorithm's, and nothing is
 // consumed). Resets live in counter-reset.ts.
-
-const slug = z.string().regex(NAME_PATTERN, { error: NAME_RULE });
-
-export const CounterQuery = z.strictObject({
-  tenant: slug,
-  key: slug.optional(),
-  route: safeText(
-    z
-      .string()
-      .max(2048, { error: "must be at most 2048 characters" })
-      .regex(/^[A-Za-z*]+ \/\S*$/, { error: 'must be "METHOD /path", e.g. "GET /v1/items/42"' }),
-  ).optional(),
-  subject: safeText(
-    z.string().min(1, { error: "must not be empty" }).max(256, { error: "must be at most 256 characters" }),
-  ).optional(),
-});
-export type CounterQuery = z.infer<typeof CounterQuery>;
 
 export interface CounterState {
   tenant: string;
@@ -54,7 +34,7 @@ export interface CounterState {
 }
 
 export async function counterState(principal: Principal, query: CounterQuery): Promise<CounterState> {
-  await tenantFor(db(), principal, query.tenant, "viewer");
+  await readableTenant(principal, query.tenant, "viewer");
   const now = await checkNow(query);
   const { check } = now;
   const { evaluated, counted } = splitForLimiter(now);

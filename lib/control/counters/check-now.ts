@@ -2,10 +2,10 @@ import "server-only";
 import type { CompiledLimit } from "@/lib/control/config/compile";
 import type { PublishedOverride } from "@/lib/check/published/published";
 import { NotFoundError } from "@/lib/control/data/errors";
-import { planCheck, type PlannedLimit } from "@/lib/control/data/counter-specs";
-import type { CounterQuery } from "@/lib/control/data/counters";
-import { resolveIn, type ResolvedCheck } from "@/lib/control/data/resolve-check";
-import { snapshotNow } from "@/lib/control/data/snapshot-now";
+import { planCheck, type PlannedLimit } from "@/lib/control/counters/counter-specs";
+import type { CounterQuery } from "@/lib/control/counters/counter-query";
+import { resolveIn, type ResolvedCheck } from "@/lib/control/counters/resolve-check";
+import { snapshotNow } from "@/lib/control/counters/snapshot-now";
 
 // A check of the admin API's state and simulator as /api/check would meet it right now:
 // resolved in the snapshot with the temporary overrides in force (snapshot-now.ts), and for

@@ -5,8 +5,8 @@ import {
   type CompiledTenant,
   type LimitSet,
 } from "@/lib/control/config/compile";
-import { disabling, limitSlot, overrideOf, type LimitOverride } from "@/lib/control/data/check-now";
-import type { SnapshotNow } from "@/lib/control/data/snapshot-now";
+import { disabling, limitSlot, overrideOf, type LimitOverride } from "@/lib/control/counters/check-now";
+import type { SnapshotNow } from "@/lib/control/counters/snapshot-now";
 
 // A tenant's limits as /api/check enforces them now, for the dashboard's live views (the
 // Limits tab's counters, the limit tree): each limit as the overrides in force leave it,

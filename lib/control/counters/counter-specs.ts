@@ -1,10 +1,8 @@
 import "server-only";
 import {
   effectiveLimitsOf,
-  limitSetFor,
   type CompiledLimit,
   type CompiledTenant,
-  type LimitSet,
   type RouteResolution,
 } from "@/lib/control/config/compile";
 import { encodeKeyPart, entryId, limitKeyPrefix, ownerKey, ownerKeyPrefix } from "@/lib/check/limiter/keys";
@@ -41,28 +39,6 @@ export function planCheck(
     limit,
     spec: specOf(limit, { ...owners, tenantId: tenant.id }),
   }));
-}
-
-function setLimits(set: LimitSet): CompiledLimit[] {
-  return [...set.unrouted, ...Object.values(set.routed).flat()];
-}
-
-/**
- * Every compiled limit of the tenant with this name (one per distinct counter id): the
- * tenant's and every key's, or only those a check with `keyName` meets.
- */
-export function limitsNamed(tenant: CompiledTenant, name: string, keyName: string | null): CompiledLimit[] {
-  const sets =
-    keyName !== null
-      ? [limitSetFor(tenant, keyName)]
-      : [
-          tenant.limits,
-          tenant.keyDefault,
-          ...Object.values(tenant.keys).flatMap((k) => (k.limits ? [k.limits] : [])),
-        ];
-  const byId = new Map<string, CompiledLimit>();
-  for (const limit of sets.flatMap(setLimits)) if (limit.name === name) byId.set(limit.id, limit);
-  return [...byId.values()];
 }
 
 /**

@@ -3,17 +3,16 @@ import { z } from "zod";
 import type { Redis } from "ioredis";
 import { isOperator, type Principal } from "@/lib/shared/principal";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
-import { db } from "@/lib/control/data/db";
 import { announceCountersReset } from "@/lib/check/counter-signals";
 import { env } from "@/lib/shared/env";
 import { redis } from "@/lib/shared/redis/redis";
-import { writeAudit } from "@/lib/control/data/audit";
+import { auditedTenantChange } from "@/lib/control/data/audited-tenant-change";
 import { ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
-import { imposedBy } from "@/lib/control/data/imposed-limits";
-import { tenantFor } from "@/lib/control/data/tenant-access";
-import { counterTarget, limitsNamed } from "@/lib/control/data/counter-specs";
-import { CounterQuery } from "@/lib/control/data/counters";
-import { resolveCheck } from "@/lib/control/data/resolve-check";
+import { imposedBy } from "@/lib/control/config/compile/imposed-limits";
+import { counterTarget } from "@/lib/control/counters/counter-specs";
+import { limitsNamed } from "@/lib/control/config/compile/limits-named";
+import { CounterQuery } from "@/lib/control/counters/counter-query";
+import { resolveCheck } from "@/lib/control/counters/resolve-check";
 import {
   counterClient,
   countOrDropEntries,
@@ -49,9 +48,12 @@ export async function resetCounter(
   input: ResetInput,
   requestId: string | null,
 ): Promise<ResetResult> {
-  return db().$transaction(
-    async (tx) => {
-      const tenantRef = await tenantFor(tx, principal, input.tenant, "editor");
+  return auditedTenantChange(
+    principal,
+    input.tenant,
+    "editor",
+    requestId,
+    async (change) => {
       const check = await resolveCheck(input.tenant, input.key ?? null, input.route ?? null);
       let limits = limitsNamed(check.tenant, input.limit, input.key ?? null);
       if (input.route !== undefined)
@@ -87,23 +89,18 @@ export async function resetCounter(
       });
       const logCount = [...logs.values()].reduce((sum, keys) => sum + keys.length, 0);
       const count = logCount + (await withStore(() => countOrDropEntries(entries, false)));
-      await writeAudit(
-        tx,
-        { principal, requestId, configVersion: null },
-        {
-          action: "counter.reset",
-          targetType: "limit",
-          targetId: input.limit,
-          tenantId: tenantRef.id,
-          before: {
-            counters: count,
-            key: input.key ?? null,
-            route: check.route,
-            subject: input.subject ?? null,
-          },
-          after: { counters: 0 },
+      await change.audit({
+        action: "counter.reset",
+        targetType: "limit",
+        targetId: input.limit,
+        before: {
+          counters: count,
+          key: input.key ?? null,
+          route: check.route,
+          subject: input.subject ?? null,
         },
-      );
+        after: { counters: 0 },
+      });
       const deleted = await withStore(
         async () => (await deleteFound(logs)) + (await countOrDropEntries(entries, true)),
       );
@@ -111,6 +108,6 @@ export async function resetCounter(
       await announceCountersReset(redis(), env().REDIS_PREFIX);
       return { tenant: input.tenant, limit: input.limit, limitIds: limits.map((l) => l.id), deleted };
     },
-    { timeout: 15_000 },
+    15_000,
   );
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import type { CompiledLimit } from "@/lib/control/config/compile";
 import type { LimitDecision, LimitSpec } from "@/lib/check/limiter/types";
-import { overrideOf, type CheckNow, type LimitOverride } from "@/lib/control/data/check-now";
+import { overrideOf, type CheckNow, type LimitOverride } from "@/lib/control/counters/check-now";
 
 // One limit as the admin API's state and simulator answer it, and which limits of a check
 // the limiter evaluates: a limit blocked by an override (0) is decided in memory, as the

@@ -1,0 +1,47 @@
+import "server-only";
+import type { LimitArgs, LimitSpec } from "@/lib/check/limiter/types";
+import type { CompiledTenant } from "@/lib/check/published/snapshot-types";
+import type { DecisionTemplate } from "@/lib/check/render/decision-template";
+import type { RenderedDecision } from "@/lib/check/render/rendered";
+import type { Resolved } from "@/lib/check/resolve";
+import type { DegradedCause } from "@/lib/check/types";
+
+// The types of a check shape (check-shapes.ts builds them) and of what temporary overrides
+// add to one (override-shape.ts): apart, so the builders and the code that reads shapes
+// import them without importing each other.
+
+export interface CheckShape {
+  /** the limits, tenant and route; its key is the one it was built for (any of its set) */
+  resolved: Resolved;
+  /** per limit; a key's or subject's limit slot holds the builder's, replaced per check */
+  keys: string[];
+  specs: LimitSpec[];
+  rules: LimitArgs[];
+  /** the indexes of the limits counted per key, and per subject */
+  keySlots: number[];
+  subjectSlots: number[];
+  /** with a shadow limit the deny cache stays out */
+  hasShadow: boolean;
+  template: DecisionTemplate;
+  /** the builder's answers when Redis is not reached in time, by cause, rendered on first need (per version) */
+  degraded: { version: number; byCause: Partial<Record<DegradedCause, RenderedDecision>> } | null;
+  /** an estimate of the memory it holds */
+  bytes: number;
+  /** temporary overrides that meet it (override-shape.ts); null for nearly every shape */
+  overrides: ShapeOverrides | null;
+}
+
+export interface BlockTemplate {
+  /** the answer's text, naming the blocked limits only (they decide: nothing else is counted) */
+  template: DecisionTemplate;
+  /** per blocked limit, when its override ends (epoch ms): the retry time */
+  endsAt: number[];
+}
+
+export interface ShapeOverrides {
+  block: BlockTemplate | null;
+  /** subject -> the tenant with that subject's overrides applied; null: none meet this shape */
+  subjects: ReadonlyMap<string, CompiledTenant> | null;
+  /** the shapes built for those subjects, on first use */
+  variants: Map<string, CheckShape>;
+}
