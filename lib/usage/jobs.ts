@@ -6,6 +6,7 @@ import { redis } from "@/lib/redis";
 import { usageSink } from "@/lib/usage/decision-sink";
 import { closeRecorderConnection, usageRecorder } from "@/lib/usage/recorder";
 import { moveLastUsed } from "@/lib/usage/last-used-job";
+import { refreshPartitionHealth } from "@/lib/usage/partition-health";
 import { UsageRollup } from "@/lib/usage/rollup";
 import { usageSettings } from "@/lib/usage/settings";
 import { startMemoryJob } from "@/lib/usage/tenant-memory";
@@ -54,6 +55,8 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
         secondsRetentionMs: settings.secondsRetentionMs,
         minutesRetentionMs: settings.minutesRetentionMs,
         hoursRetentionMs: settings.hoursRetentionMs,
+        daysRetentionMs: settings.daysRetentionMs,
+        pairMinutesRetentionMs: settings.pairMinutesRetentionMs,
       })
     : undefined;
   // Redis or PostgreSQL away: the rollup tries again at the next tick.
@@ -64,6 +67,10 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
   const lastUsedTask = rollups
     ? startPeriodicTask("last used", options.rollupEveryMs ?? 5_000, () => moveLastUsed(redis(), settings.ns))
     : undefined;
+  // partitions the rollup could not create: counted in Redis, copied for /api/metrics here
+  const partitionTask = startPeriodicTask("usage partitions", 30_000, () =>
+    refreshPartitionHealth(redis(), settings.ns),
+  );
   // Measured where rollups run (the scan stays off the check path); read for /api/metrics
   // where the tenants' slugs are known (the front, which serves it).
   const memory = startMemoryJob({ prefix: settings.ns, slugById: options.tenantSlugs, measure: rollups });
@@ -72,6 +79,7 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
     async stop(flushDeadlineMs) {
       rollupTask?.stop();
       lastUsedTask?.stop();
+      partitionTask.stop();
       await memory.stop();
       if (recording) {
         await recorder.stop(flushDeadlineMs);

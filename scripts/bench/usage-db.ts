@@ -76,25 +76,10 @@ async function readOnce(
       // as the readers did: hours up to the hour watermark (now's hour), minutes after it
       const split = source === "minutes" ? from : Math.floor(now / HOUR) * HOUR;
       const when = (a: number, b: number) => ({ gte: new Date(a), lt: new Date(b) });
-      const hours = await db().usageHour.findMany({
-        where: { tenantId: tenant.id, hour: when(from, split) },
-      });
-      const minutes = await db().usageMinute.findMany({
-        where: { tenantId: tenant.id, minute: when(split, to) },
-      });
+      const { storedRows } = await import("@/lib/data/usage/stored-rows");
       const found = [
-        ...hours.map((r) => ({
-          t: r.hour.getTime(),
-          keyId: r.keyId,
-          route: r.route,
-          allowed: Number(r.allowed),
-        })),
-        ...minutes.map((r) => ({
-          t: r.minute.getTime(),
-          keyId: r.keyId,
-          route: r.route,
-          allowed: Number(r.allowed),
-        })),
+        ...(await storedRows("hour", [tenant.id])).filter((r) => r.t >= from && r.t < split),
+        ...(await storedRows("minute", [tenant.id])).filter((r) => r.t >= split && r.t < to),
       ];
       for (const r of found) {
         const t = String(Math.floor(r.t / stepMs) * stepMs);
