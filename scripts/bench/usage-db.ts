@@ -75,7 +75,6 @@ async function readOnce(
     if (way === "whole") {
       // as the readers did: hours up to the hour watermark (now's hour), minutes after it
       const split = source === "minutes" ? from : Math.floor(now / HOUR) * HOUR;
-      const when = (a: number, b: number) => ({ gte: new Date(a), lt: new Date(b) });
       const { storedRows } = await import("@/lib/data/usage/stored-rows");
       const found = [
         ...(await storedRows("hour", [tenant.id])).filter((r) => r.t >= from && r.t < split),
