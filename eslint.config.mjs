@@ -14,7 +14,7 @@ export default defineConfig([
   {
     // Tenant isolation is audited in one folder: only the data access layer reaches Prisma.
     files: ["app/**", "components/**", "lib/**", "server.ts"],
-    ignores: ["lib/data/**", "lib/generated/**"],
+    ignores: ["lib/control/data/**", "lib/generated/**"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -22,9 +22,12 @@ export default defineConfig([
           patterns: [
             {
               group: ["@/lib/generated/prisma", "@/lib/generated/prisma/*", "**/generated/prisma/**"],
-              message: "Only lib/data/ may use Prisma.",
+              message: "Only lib/control/data/ may use Prisma.",
             },
-            { group: ["@prisma/*", "@/lib/data/db"], message: "Only lib/data/ may use Prisma." },
+            {
+              group: ["@prisma/*", "@/lib/control/data/db"],
+              message: "Only lib/control/data/ may use Prisma.",
+            },
           ],
         },
       ],

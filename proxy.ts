@@ -1,14 +1,14 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { env } from "@/lib/env";
+import { env } from "@/lib/shared/env";
 import {
   commonSecurityHeaders,
   contentSecurityPolicy,
   isApiPath,
   newNonce,
-} from "@/lib/http/security-headers";
-import { isMalformedPath, malformedPathBody, malformedPathPage } from "@/lib/http/malformed-path";
+} from "@/lib/shared/http/security-headers";
+import { isMalformedPath, malformedPathBody, malformedPathPage } from "@/lib/control/api/malformed-path";
 
-// Security headers on every answer Next.js gives (issue 12): a nonce-based CSP on pages
+// Security headers on every answer Next.js gives: a nonce-based CSP on pages
 // (Next reads the nonce from the request's CSP header and puts it on its own scripts), and
 // nosniff, a referrer policy, no framing and HSTS (NEXTAUTH_URL https) everywhere; admin API
 // answers are never cached. Headers only: authorization stays in the DAL and route handlers.

@@ -10,14 +10,14 @@ import { createServer, type ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import next from "next";
 import { z } from "zod";
-import { env } from "@/lib/env";
-import { startUsageJobs } from "@/lib/usage/jobs";
-import { startAlertJobs } from "@/lib/alerts/jobs";
+import { env } from "@/lib/shared/env";
+import { startUsageJobs } from "@/lib/usage/store/jobs";
+import { startAlertJobs } from "@/lib/control/alerts/jobs";
 import { forwarder, frontOwns } from "@/lib/server/forward";
 import { AppConnections } from "@/lib/server/app-connections";
-import { stampClientAddress } from "@/lib/http/client-address";
-import { closeRedis } from "@/lib/redis";
-import { closeDatabase } from "@/lib/data/close";
+import { stampClientAddress } from "@/lib/shared/http/client-address";
+import { closeRedis } from "@/lib/shared/redis/redis";
+import { closeDatabase } from "@/lib/control/data/close";
 
 const [frontSocket, appSocket] = z.tuple([z.string().min(1), z.string().min(1)]).parse(process.argv.slice(2));
 const HandOff = z.object({ kind: z.literal("connection"), unread: z.instanceof(Uint8Array).nullable() });
@@ -30,7 +30,7 @@ const handle = app.getRequestHandler();
 // one front, or each check worker in turn (SLUICE_WORKERS): a comma-separated list
 const forward = forwarder(frontSocket.split(","));
 // Usage rollups into PostgreSQL run here, off the check path; the front counts decisions.
-const usage = startUsageJobs({ recording: false });
+const usage = startUsageJobs();
 // Near-limit alerts (lib/alerts): evaluated from the recorded usage, webhooks sent from here.
 const alerts = startAlertJobs();
 

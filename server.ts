@@ -18,12 +18,13 @@ import { join } from "node:path";
 import { getHeapStatistics } from "node:v8";
 import { fileURLToPath } from "node:url";
 import type { Socket } from "node:net";
-import { env, workerCount } from "@/lib/env";
+import { env, workerCount } from "@/lib/shared/env";
 import { AppProcess, takeUnread } from "@/lib/server/app-process";
 import { startWorkers } from "@/lib/server/cluster-primary";
 import { startFront } from "@/lib/server/front";
 import { onShutdown } from "@/lib/server/shutdown";
-import { closeDatabase } from "@/lib/data/close";
+import { closeDatabase } from "@/lib/control/data/close";
+import { configBackstop } from "@/lib/control/data/config-backstop";
 import { AppGone } from "@/lib/server/cluster-primary";
 
 const settings = env();
@@ -54,6 +55,7 @@ if (cluster.isWorker && settings.SLUICE_WORKER_SOCKET) {
     internalSocket: settings.SLUICE_WORKER_SOCKET,
     handOff: toPrimary,
     announce: false,
+    backstop: configBackstop,
   });
   // the primary says when the app process (which passes checks back here) has exited
   const appGone = new Promise<void>((resolve) =>
@@ -76,6 +78,7 @@ if (cluster.isWorker && settings.SLUICE_WORKER_SOCKET) {
       internalSocket: frontSockets[0] as string,
       handOff: (socket, unread) => app.handOff(socket, unread),
       announce: true,
+      backstop: configBackstop,
     });
     onShutdown(async () => {
       const appGone = app.stop();

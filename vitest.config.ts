@@ -6,9 +6,17 @@ const emptyModule = fileURLToPath(new URL("./tests/fixtures/empty-module.ts", im
 // The repository's tests use the client's sources; the package's own build is tested by
 // tests/client/package.test.ts from a packed tarball.
 const clientSources = fileURLToPath(new URL("./packages/client/src/index.ts", import.meta.url));
+const clientText = fileURLToPath(new URL("./packages/client/src/text.ts", import.meta.url));
 
 export default defineConfig({
-  resolve: { alias: { "@sluice/client": clientSources, "@": root, "server-only": emptyModule } },
+  resolve: {
+    alias: [
+      { find: /^@sluice\/client$/, replacement: clientSources },
+      { find: /^@sluice\/client\/text$/, replacement: clientText },
+      { find: "@", replacement: root },
+      { find: "server-only", replacement: emptyModule },
+    ],
+  },
   test: {
     projects: [
       {

@@ -34,8 +34,8 @@ local now, slack = call_clock(tonumber(ARGV[1]))
 local r = tonumber(ARGV[2])
 state_prefetch(KEYS)
 local rules = {}
-for i = 1, r do rules[i] = read_rule(2 + 7 * (i - 1)) end
-local a = 3 + 7 * r
+for i = 1, r do rules[i] = read_rule(2 + RULE_ARGS * (i - 1)) end
+local a = 3 + RULE_ARGS * r
 local m = tonumber(ARGV[a])
 local text = ARGV[a + 1]
 local len, pos, buf, bi, bn = #text, 1, nil, 1, 0

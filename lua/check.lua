@@ -1,14 +1,14 @@
 --[[ check.lua: every limit of one check, decided and consumed in one atomic step.
 
 Loaded as one script: lua/common.lua, then lua/algorithms/*.lua (each registers ALG[code]),
-lua/run-check.lua (the decision itself, shared with check-many.lua), then this file (lib/limiter/script.ts concatenates them; the SHA is of the whole text).
+lua/run-check.lua (the decision itself, shared with check-many.lua), then this file (lib/check/limiter/script.ts concatenates them; the SHA is of the whole text).
 
 KEYS[i], i = 1..n   state key of limit i: its owner's key (limits of one owner share it) or
                     its sliding log; all of one check share the hash tag {t:<tenant>}
 ARGV[1]             cost: units this check consumes, integer >= 1
 ARGV[2]             dryRun: 1 = decide and report exactly as the check would be, store nothing
 ARGV[3]             now override in ms, test-only virtual clock (-1 = Redis TIME; see
-                    lib/limiter/clock.ts for how production code is kept from sending it)
+                    lib/check/limiter/clock.ts for how production code is kept from sending it)
 ARGV[4 + 7*(i-1) ..] seven values per limit i:
                     algorithm (1 fixed_window, 2 sliding_log, 3 sliding_window,
                                4 token_bucket, 5 leaky_bucket, 6 gcra),
@@ -31,7 +31,7 @@ local now, slack = call_clock(tonumber(ARGV[3]))
 local n = #KEYS
 state_prefetch(KEYS)
 local rules = {}
-for i = 1, n do rules[i] = read_rule(3 + 7 * (i - 1)) end
+for i = 1, n do rules[i] = read_rule(3 + RULE_ARGS * (i - 1)) end
 local reply = {}
 run_check(n, KEYS, rules, tonumber(ARGV[1]), ARGV[2] == '1', now, slack, reply, 0)
 flush_states(now, slack)

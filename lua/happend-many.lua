@@ -1,4 +1,4 @@
--- Appends per-second entries to many fields of one hash and sets its TTL (lib/usage/flush.ts,
+-- Appends per-second entries to many fields of one hash and sets its TTL (lib/usage/record/flush.ts,
 -- lib/usage/pair-series.ts): a field's value is "<second>:<count>" entries, comma-separated,
 -- and each flush of each process adds its own; readers add up a second that appears twice.
 -- One HMGET and one HSET for all the fields (a command per field cost Redis more than the

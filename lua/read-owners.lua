@@ -1,5 +1,5 @@
 --[[ read-owners.lua: every counter of some owners of one tenant, read only, in ONE call
-(the dashboard's limit tree, lib/data/limit-tree-counters.ts; never on the check path).
+(the dashboard's limit tree, lib/control/limit-tree/limit-tree-counters.ts; never on the check path).
 
 Loaded after lua/common.lua (its helpers; lib/limiter/script.ts).
 

@@ -1,10 +1,9 @@
 --[[ run-check.lua: one check's limits decided and consumed (no KEYS or ARGV of its own).
 
 run_check(n, keys, rules, cost, dry, now, slack, reply, rb) decides the check whose n limits
-have their state keys at keys[1..n] and their rules at rules[1..n] (each rule an array
-{ alg, L, W, B, shadow (boolean), maxDelay, entry, log (sliding log) }, as read_rule makes
-from the seven ARGV values of check.lua; an array because Lua reads a slot faster than a
-hashed name, eight times a limit), writes when admitted, and puts its reply integers at
+have their state keys at keys[1..n] and their rules at rules[1..n] (each rule an array in
+the layout below, as read_rule makes it from check.lua's seven ARGV values per limit),
+writes when admitted, and puts its reply integers at
 reply[rb+1 ..]: allowed, nowMs, then six per limit (check.lua's reply); it returns the new
 length. Redis sends a Lua table of numbers as an array of integers. Shared by check.lua
 (one check) and check-many.lua (several checks in order, one call), so both decide exactly
@@ -12,11 +11,30 @@ alike. A later check of one call reads what an earlier one wrote (string states 
 state_set, written out by flush_states when the call ends).
 ]]
 
--- seven ARGV strings from ARGV[a+1]: algorithm, L, W, B, shadow, maxDelay, entry
+--[[ A rule: an array, not a table of names, because Lua reads a slot faster than a hashed
+name (eight times a limit). Its slots, the first seven in the order of the ARGV values
+(lib/check/limiter/rule-layout.ts builds them in that order):
+  slot         ARGV   value
+  R_ALG        1      the algorithm's function, ALG[code] (code: check.lua's header)
+  R_LIMIT      2      L
+  R_WINDOW     3      W, ms
+  R_BURST      4      B
+  R_SHADOW     5      mode shadow: true when the ARGV value is '1'
+  R_MAX_DELAY  6      maxDelay, ms (-1: action reject)
+  R_ENTRY      7      the limit's entry among its owner's (common.lua)
+  R_LOG        -      the algorithm is the sliding log (its state is a sorted set at the key)
+]]
+local R_ALG, R_LIMIT, R_WINDOW, R_BURST, R_SHADOW, R_MAX_DELAY, R_ENTRY, R_LOG = 1, 2, 3, 4, 5, 6, 7, 8
+-- ARGV values per rule, and the sliding log's algorithm code as sent
+local RULE_ARGS, SLIDING_LOG_CODE = 7, '2'
+
+-- a rule from its RULE_ARGS ARGV strings, ARGV[a+1 ..]; the constructor lists the slots in
+-- order R_ALG .. R_LOG (positional: Lua then makes the array in one step)
 local function read_rule(a)
-  return { ALG[tonumber(ARGV[a + 1])], tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3]),
-           tonumber(ARGV[a + 4]), ARGV[a + 5] == '1', tonumber(ARGV[a + 6]),
-           ARGV[a + 7], ARGV[a + 1] == '2' }
+  local code = ARGV[a + R_ALG]
+  return { ALG[tonumber(code)], tonumber(ARGV[a + R_LIMIT]), tonumber(ARGV[a + R_WINDOW]),
+           tonumber(ARGV[a + R_BURST]), ARGV[a + R_SHADOW] == '1', tonumber(ARGV[a + R_MAX_DELAY]),
+           ARGV[a + R_ENTRY], code == SLIDING_LOG_CODE }
 end
 
 -- Per limit of the check being decided: what its algorithm returned (see common.lua), in
@@ -28,10 +46,10 @@ local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
   for i = 1, n do
     local rule, key = rules[i], keys[i]
     local x1, x2, x3
-    if not rule[8] then x1, x2, x3 = state_get(key, rule[7]) end
+    if not rule[R_LOG] then x1, x2, x3 = state_get(key, rule[R_ENTRY]) end
     st[i], wt[i], rt[i], r0[i], s0[i], r1[i], s1[i], tt[i], v1[i], v2[i], v3[i] =
-      rule[1](key, x1, x2, x3, rule[2], rule[3], rule[4], rule[6], cost, now)
-    if st[i] ~= 1 and not rule[5] then allowed = 0 end
+      rule[R_ALG](key, x1, x2, x3, rule[R_LIMIT], rule[R_WINDOW], rule[R_BURST], rule[R_MAX_DELAY], cost, now)
+    if st[i] ~= 1 and not rule[R_SHADOW] then allowed = 0 end
   end
 
   reply[rb + 1], reply[rb + 2] = allowed, now
@@ -40,15 +58,15 @@ local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
     local status, rule = st[i], rules[i]
     -- A shadow limit consumes on its own verdict, except a sliding log: a check that is
     -- denied adds no entry to any log, so a shadow log cannot grow on rejected traffic.
-    local consumed = status == 1 and (allowed == 1 or (rule[5] and not rule[8]))
+    local consumed = status == 1 and (allowed == 1 or (rule[R_SHADOW] and not rule[R_LOG]))
     if consumed and not dry then
       local key = keys[i]
-      if rule[8] then
+      if rule[R_LOG] then
         redis.call('ZREMRANGEBYSCORE', key, '-inf', v3[i])
         redis.call('ZADD', key, v1[i], v2[i])
         redis.call('PEXPIRE', key, int(tt[i] + slack))
       else
-        state_set(key, rule[7], v1[i], v2[i], v3[i], tt[i], now)
+        state_set(key, rule[R_ENTRY], v1[i], v2[i], v3[i], tt[i], now)
       end
     end
     if consumed then

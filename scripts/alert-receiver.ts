@@ -5,7 +5,7 @@
 //   node --import tsx scripts/alert-receiver.ts [--port 4400] [--secret whsec_...]
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
-import { verifySignature } from "../lib/alerts/signature";
+import { verifySignature } from "../lib/control/alerts/signature";
 
 const { values } = parseArgs({
   options: { port: { type: "string", default: "4400" }, secret: { type: "string" } },

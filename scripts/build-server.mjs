@@ -16,7 +16,7 @@ await build({
   entryPoints: {
     server: "server.ts",
     "server-app": "server-app.ts",
-    "document-worker": "lib/config/document/worker/document-worker.ts",
+    "document-worker": "lib/control/config/document/worker/document-worker.ts",
   },
   outdir: ".next/sluice",
   outExtension: { ".js": ".mjs" },

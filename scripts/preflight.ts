@@ -2,8 +2,8 @@
 // bad setting ends `npm start` with one sentence instead of a stack trace.
 import pg from "pg";
 import { Redis } from "ioredis";
-import { EnvError, parseEnv, type Env } from "@/lib/env";
-import { parseAddresses } from "@/lib/limiter/lean-redis/sentinel-locator";
+import { EnvError, parseEnv, type Env } from "@/lib/shared/env";
+import { parseAddresses } from "@/lib/check/limiter/lean-redis/sentinel-locator";
 
 function fail(sentence: string): never {
   console.error(`\x1b[1;31m[sluice] ${sentence}\x1b[0m`);

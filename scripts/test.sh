@@ -16,8 +16,9 @@ export SLUICE_LISTEN_HOST=127.0.0.1 # the apps this run starts (also the tests' 
 ensure_system_packages chromium haproxy redis-sentinel # haproxy: deploys suite; redis-sentinel: reliability suite
 ensure_node_modules
 
-# Issue 19: what of this checkout listens before the run, then a watcher for anything of it
-# listening beyond loopback while the run goes on; both are checked by teardown.
+# Test servers must listen on loopback only and not outlive the run: what of this checkout
+# listens before the run, then a watcher for anything of it listening beyond loopback while
+# the run goes on; both are checked by teardown.
 node scripts/test/listeners.mjs snapshot "$REPORTS/listeners-before.json"
 node scripts/test/listeners.mjs watch "$REPORTS/listeners-beyond-loopback.txt" &
 WATCHER=$!

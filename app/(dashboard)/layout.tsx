@@ -3,8 +3,8 @@ import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { DatabaseDown } from "@/components/shell/database-down";
 import { HeaderMenu } from "@/components/shell/header-menu";
-import { requireUser } from "@/lib/auth/session";
-import { isDatabaseUnavailable } from "@/lib/data/errors";
+import { requireUser } from "@/lib/control/auth/session";
+import { isDatabaseUnavailable } from "@/lib/control/data/errors";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireUser } from "@/lib/auth/session";
-import { listPlanNames, listTenants } from "@/lib/data/queries/list-tenants";
+import { requireUser } from "@/lib/control/auth/session";
+import { listPlanNames, listTenants } from "@/lib/control/data/queries/list-tenants";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { StatusBadge } from "@/components/tenants/status-badge";
 import { TenantTrafficSummary } from "@/components/usage/tenant-traffic-summary";

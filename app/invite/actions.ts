@@ -2,9 +2,9 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { acceptAsNewAccount, acceptAsSignedIn, NewAccountInput } from "@/lib/data/invitations";
-import { LinkSecret } from "@/lib/data/auth/passwords";
-import { actionUser } from "@/lib/auth/session";
+import { acceptAsNewAccount, acceptAsSignedIn, NewAccountInput } from "@/lib/control/data/invitations";
+import { LinkSecret } from "@/lib/control/data/auth/passwords";
+import { actionUser } from "@/lib/control/auth/session";
 import { failure } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

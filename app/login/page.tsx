@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { LoginForm } from "@/components/auth/login-form";
-import { oidcName } from "@/lib/auth/options";
-import { currentUser } from "@/lib/auth/session";
+import { oidcName } from "@/lib/control/auth/options";
+import { currentUser } from "@/lib/control/auth/session";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";

@@ -2,8 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { redeemResetLink } from "@/lib/data/auth/accounts";
-import { LinkSecret, NewPassword } from "@/lib/data/auth/passwords";
+import { redeemResetLink } from "@/lib/control/data/auth/accounts";
+import { LinkSecret, NewPassword } from "@/lib/control/data/auth/passwords";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";
 import { fieldErrors, linkFailure } from "@/app/invite/link-failure";

@@ -1,7 +1,7 @@
 import "@/components/alerts/alerts.css";
-import type { DeliveryView } from "@/lib/data/alerts/deliveries";
+import type { DeliveryView } from "@/lib/control/data/alerts/deliveries";
 import { AlertTable } from "@/components/alerts/alert-table";
-import { formatDate } from "@/app/(dashboard)/_lib/load";
+import { formatDate } from "@/lib/shared/format-date";
 
 // The delivery log: each webhook message, newest first.
 

@@ -1,6 +1,6 @@
-import type { EndpointView } from "@/lib/data/alerts/endpoints";
+import type { EndpointView } from "@/lib/control/data/alerts/endpoints";
 import { AlertTable, DisableCell } from "@/components/alerts/alert-table";
-import { disableEndpointAction } from "@/app/(dashboard)/_actions/alert-actions";
+import type { ActionResult } from "@/components/forms/action-result";
 
 // Webhook endpoints: where messages go, in which format, and the secret's prefix.
 
@@ -10,10 +10,13 @@ export function EndpointsTable({
   slug,
   endpoints,
   canAdmin,
+  disable,
 }: {
   slug: string;
   endpoints: EndpointView[];
   canAdmin: boolean;
+  /** the page's server action */
+  disable: (input: { tenant: string; name: string }) => Promise<ActionResult<unknown>>;
 }) {
   if (endpoints.length === 0) return <p className="empty">No endpoints yet.</p>;
   return (
@@ -37,7 +40,7 @@ export function EndpointsTable({
               disabled={e.disabledAt !== null}
               confirmLabel="Disable endpoint"
               question={`Disable ${e.name}? Its rules stop and nothing more is sent to it.`}
-              action={disableEndpointAction.bind(null, { tenant: slug, name: e.name })}
+              action={disable.bind(null, { tenant: slug, name: e.name })}
             />
           )}
         </tr>

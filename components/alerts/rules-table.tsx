@@ -1,7 +1,7 @@
-import type { RuleView } from "@/lib/data/alerts/rules";
+import type { RuleView } from "@/lib/control/data/alerts/rules";
 import { AlertTable, DisableCell } from "@/components/alerts/alert-table";
 import { ruleCondition } from "@/components/alerts/rule-condition";
-import { disableRuleAction } from "@/app/(dashboard)/_actions/alert-actions";
+import type { ActionResult } from "@/components/forms/action-result";
 
 // Alert rules, each with its condition in words and whether it is firing now.
 
@@ -12,7 +12,18 @@ function state(r: RuleView): [string, string] {
   return r.firing ? ["firing", "badge-danger"] : ["ok", "badge-ok"];
 }
 
-export function RulesTable({ slug, rules, canEdit }: { slug: string; rules: RuleView[]; canEdit: boolean }) {
+export function RulesTable({
+  slug,
+  rules,
+  canEdit,
+  disable,
+}: {
+  slug: string;
+  rules: RuleView[];
+  canEdit: boolean;
+  /** the page's server action */
+  disable: (input: { tenant: string; id: string }) => Promise<ActionResult<unknown>>;
+}) {
   if (rules.length === 0) return <p className="empty">No rules yet.</p>;
   return (
     <AlertTable testId="alert-rules" columns={COLUMNS} actions={canEdit}>
@@ -33,7 +44,7 @@ export function RulesTable({ slug, rules, canEdit }: { slug: string; rules: Rule
                 disabled={r.disabledAt !== null}
                 confirmLabel="Disable rule"
                 question={`Disable ${r.name}? A firing alert of it is resolved.`}
-                action={disableRuleAction.bind(null, { tenant: slug, id: r.id })}
+                action={disable.bind(null, { tenant: slug, id: r.id })}
               />
             )}
           </tr>

@@ -1,4 +1,4 @@
-import type { AuditRow } from "@/lib/data/queries/audit-entries";
+import type { AuditRow } from "@/lib/control/data/queries/audit-entries";
 import { changedObjects, fieldDiff } from "@/components/audit/field-diff";
 import { SortableTable, type SortColumn } from "@/components/tables/sortable-table";
 

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useHydrated } from "@/components/forms/use-hydrated";
 
-// Error codes thrown by authorize() in lib/auth/options.ts (LOGIN_ERRORS), as sentences.
+// Error codes thrown by authorize() in lib/control/auth/options.ts (LOGIN_ERRORS), as sentences.
 const MESSAGES: Record<string, string> = {
   too_many_attempts: "Too many sign-in attempts. Wait a few minutes, then try again.",
   login_unavailable:

@@ -11,7 +11,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { LimitLine } from "@/lib/usage/dashboard-types";
+import type { LimitLine } from "@/lib/usage/read/dashboard-types";
 import type { UsagePoint } from "@/lib/usage/types";
 import { COLORS, formatPercent } from "@/components/charts/format";
 import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";

@@ -11,7 +11,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { ReplayPoint } from "@/lib/replay/types";
+import type { ReplayPoint } from "@/lib/control/replay/types";
 import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
 import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
 

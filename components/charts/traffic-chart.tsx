@@ -13,7 +13,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { LimitLine } from "@/lib/usage/dashboard-types";
+import type { LimitLine } from "@/lib/usage/read/dashboard-types";
 import { formatDuration } from "@/lib/shared/duration";
 import type { UsagePoint } from "@/lib/usage/types";
 import { COLORS, formatCount, stepLabel } from "@/components/charts/format";

@@ -1,4 +1,4 @@
-import { lineDiff, lines as linesOf } from "@/packages/client/src/cli/line-diff";
+import { lineDiff, lines as linesOf } from "@sluice/client/text";
 
 // The import preview's before/after, line by line (the CLI's diff: one implementation).
 

@@ -1,6 +1,6 @@
 "use client";
 
-import "@/components/ops/ops-tools.css";
+import "@/components/styles/ops-tools.css";
 import type { RefObject } from "react";
 
 export interface LocatedError {

@@ -1,7 +1,7 @@
 "use client";
-import "@/components/ops/ops-tools.css";
+import "@/components/styles/ops-tools.css";
 
-import type { LimitReading, TreeNode } from "@/lib/limit-tree/types";
+import type { LimitReading, TreeNode } from "@/lib/control/limit-tree/types";
 import {
   bandOf,
   BAND_WORD,

@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { TreeNode } from "@/lib/limit-tree/types";
+import type { TreeNode } from "@/lib/control/limit-tree/types";
 import { bandOf, BAND_COLOR, BAND_WORD, nodeSummary, percent } from "@/components/limit-tree/tree-format";
 
 // The tree as bars: one row per node, indented by depth (plan, tenant, keys, routes), bar

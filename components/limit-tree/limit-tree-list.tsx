@@ -1,6 +1,6 @@
 "use client";
 
-import type { TreeNode } from "@/lib/limit-tree/types";
+import type { TreeNode } from "@/lib/control/limit-tree/types";
 import { bandOf, BAND_COLOR, nodeSummary } from "@/components/limit-tree/tree-format";
 
 // The tree's nodes as buttons: the keyboard's (and a screen reader's) way through the chart,

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import type { TreeNode } from "@/lib/limit-tree/types";
+import type { TreeNode } from "@/lib/control/limit-tree/types";
 import { LimitNodeDetails } from "@/components/limit-tree/limit-node-details";
 import { LimitTreeChart } from "@/components/limit-tree/limit-tree-chart";
 import { LimitTreeList } from "@/components/limit-tree/limit-tree-list";

@@ -1,7 +1,7 @@
 // Text for the limit tree (isomorphic): utilization bands in words and colours, where a
 // limit's values come from, windows. Colour is never the only carrier: every band has a word.
 
-import type { LimitReading, TreeNode } from "@/lib/limit-tree/types";
+import type { LimitReading, TreeNode } from "@/lib/control/limit-tree/types";
 
 export type Band = "idle" | "ok" | "high" | "at-limit";
 

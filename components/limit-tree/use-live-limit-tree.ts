@@ -1,6 +1,6 @@
 "use client";
 
-import type { LimitTreeData } from "@/lib/limit-tree/types";
+import type { LimitTreeData } from "@/lib/control/limit-tree/types";
 import { usePolledJson, type Polled } from "@/components/live/use-polled-json";
 
 // Polls /api/limit-tree every 2 s, the usage charts' pace (use-live-usage.ts), while the

@@ -1,4 +1,4 @@
-import { ReferenceLimiter } from "@/lib/limiter/reference/model";
+import { ReferenceLimiter } from "@/lib/check/limiter/reference/model";
 import type { LimitRule } from "@/lib/shared/limit-types";
 
 // "How does this limit treat a burst?": the reference model (docs/algorithms.md's semantics, with a

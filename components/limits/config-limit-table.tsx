@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { normalizeLimit } from "@/lib/config/document";
-import type { EditScope } from "@/lib/data/queries/limit-hierarchy";
+import { normalizeLimit } from "@/lib/control/config/document";
+import type { EditScope } from "@/lib/control/data/queries/limit-hierarchy";
 import { describeRule } from "@/components/limits/format-limit";
 import { editorHref } from "@/components/limits/editor-href";
 import { DeleteLimitButton, type DeleteLimitAction } from "@/components/limits/delete-limit-button";

@@ -1,5 +1,5 @@
-import type { EditScope } from "@/lib/data/queries/limit-hierarchy";
-import type { LimitTarget } from "@/lib/data/edits/limit-target";
+import type { EditScope } from "@/lib/control/data/queries/limit-hierarchy";
+import type { LimitTarget } from "@/lib/control/data/edits/limit-target";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 

@@ -1,4 +1,4 @@
-import type { EditScope } from "@/lib/data/queries/limit-hierarchy";
+import type { EditScope } from "@/lib/control/data/queries/limit-hierarchy";
 
 // Links into the limit editor. Tenant-owned levels live under the tenant; plan and global
 // route limits under /plans (operators).

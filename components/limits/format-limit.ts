@@ -1,4 +1,4 @@
-import type { LimitFields } from "@/lib/config/document";
+import type { LimitFields } from "@/lib/control/config/document";
 import { formatDuration } from "@/lib/shared/duration";
 
 // One line per limit, as an ops person reads it: "100 / 1s · burst 200 · gcra · per key".

@@ -2,9 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
-import type { LimitDoc, LimitFields } from "@/lib/config/document";
+import type { LimitDoc, LimitFields } from "@/lib/control/config/document";
 import { ACTIONS, CONSISTENCY, LIMIT_BY, MODES, STORE_FAILURE, type LimitBy } from "@/lib/shared/limit-types";
-import type { LimitTarget } from "@/lib/data/edits/limit-target";
+import type { LimitTarget } from "@/lib/control/data/edits/limit-target";
 import type { ActionResult } from "@/components/forms/action-result";
 import { AlgorithmPicker } from "@/components/limits/algorithm-picker";
 import { BurstChart } from "@/components/limits/burst-chart";

@@ -1,4 +1,4 @@
-import { fullLimitSchema, limitSchema, type LimitDoc, type LimitFields } from "@/lib/config/document";
+import { fullLimitSchema, limitSchema, type LimitDoc, type LimitFields } from "@/lib/control/config/document";
 import { parseDuration, formatDuration } from "@/lib/shared/duration";
 import type { LimitRule } from "@/lib/shared/limit-types";
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
-import type { EditScope, HierarchyRow } from "@/lib/data/queries/limit-hierarchy";
-import type { Capabilities } from "@/lib/data/queries/tenant-detail";
+import type { EditScope, HierarchyRow } from "@/lib/control/data/queries/limit-hierarchy";
+import type { Capabilities } from "@/lib/control/data/queries/tenant-detail";
 import { describeRule } from "@/components/limits/format-limit";
 import { editorHref } from "@/components/limits/editor-href";
 import { DeleteLimitButton, type DeleteLimitAction } from "@/components/limits/delete-limit-button";

@@ -1,9 +1,9 @@
 "use client";
-import "@/components/ops/ops-tools.css";
+import "@/components/styles/ops-tools.css";
 
 import Link from "next/link";
 import { createContext, useContext, type ReactNode } from "react";
-import type { LiveCounter, LiveUtilization } from "@/lib/data/live-utilization";
+import type { LiveCounter, LiveUtilization } from "@/lib/control/data/live-utilization";
 import { usePolledJson } from "@/components/live/use-polled-json";
 import { Meter } from "@/components/ops/limit-counter";
 import { OverrideBadge } from "@/components/ops/override-badge";

@@ -1,6 +1,6 @@
 import { parseDuration } from "@/lib/shared/duration";
 import { DEFAULT_SYNC_EVERY_MS, type Consistency } from "@/lib/shared/limit-types";
-import type { LimitFields } from "@/lib/config/document";
+import type { LimitFields } from "@/lib/control/config/document";
 
 // The error a local limit accepts, as the editor shows it: with N servers behind round-robin
 // and a sync every I, each server may admit what it sees for up to I before it learns the

@@ -1,4 +1,4 @@
-import type { ReplayResult } from "@/lib/replay/types";
+import type { ReplayResult } from "@/lib/control/replay/types";
 import { formatPercent } from "@/components/charts/format";
 
 // The replay's answer in words: totals, the most affected keys, subjects and routes, and

@@ -2,13 +2,13 @@
 
 import { useState } from "react";
 import type { LimitBy, LimitRule } from "@/lib/shared/limit-types";
-import type { LimitTarget } from "@/lib/data/edits/limit-target";
+import type { LimitTarget } from "@/lib/control/data/edits/limit-target";
 import {
   MAX_RANGE_MINUTES,
   type ReplayRequest,
   type ReplayResult,
   type ReplayRule,
-} from "@/lib/replay/types";
+} from "@/lib/control/replay/types";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ReplayChart } from "@/components/charts/replay-chart";
 import { ReplayFindings } from "@/components/limits/replay-findings";

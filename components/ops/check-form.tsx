@@ -1,4 +1,4 @@
-import "@/components/ops/ops-tools.css";
+import "@/components/styles/ops-tools.css";
 // The check an ops tool looks at: a key (or none), a route (a declared pattern or a real
 // path), a subject and, for the simulator, a cost. A plain GET form: the answer is the page.
 

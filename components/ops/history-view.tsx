@@ -1,6 +1,6 @@
-import "@/components/ops/ops-tools.css";
-import type { HistoryPage, HistoryVersion } from "@/lib/data/config-history";
-import type { RollbackResult } from "@/lib/data/config-rollback";
+import "@/components/styles/ops-tools.css";
+import type { HistoryPage, HistoryVersion } from "@/lib/control/data/config-history";
+import type { RollbackResult } from "@/lib/control/data/config-rollback";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { DiffView } from "@/components/config/diff-view";

@@ -1,5 +1,5 @@
-import type { Lookup, LookupDecision } from "@/lib/data/identifier-lookup";
-import type { ResetResult } from "@/lib/data/counter-reset";
+import type { Lookup, LookupDecision } from "@/lib/control/ops/identifier-lookup";
+import type { ResetResult } from "@/lib/control/data/counter-reset";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { LimitCounter, ruleText } from "@/components/ops/limit-counter";

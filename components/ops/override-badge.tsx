@@ -1,4 +1,4 @@
-import type { LimitOverride } from "@/lib/data/check-now";
+import type { LimitOverride } from "@/lib/control/data/check-now";
 
 // The temporary override a limit of the simulator or the lookup is under, beside its value:
 // "override until 18:00 UTC" (with the date when it ends on another day), and a block or a

@@ -1,4 +1,4 @@
-import type { Simulation } from "@/lib/data/simulate-check";
+import type { Simulation } from "@/lib/control/data/simulate-check";
 import { formatDuration } from "@/lib/shared/duration";
 import { LimitCounter, ruleText } from "@/components/ops/limit-counter";
 import { OverrideBadge } from "@/components/ops/override-badge";

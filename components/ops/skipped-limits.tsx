@@ -1,4 +1,4 @@
-import type { SkippedLimit } from "@/lib/data/limit-report";
+import type { SkippedLimit } from "@/lib/control/data/limit-report";
 import { OverrideBadge } from "@/components/ops/override-badge";
 
 // The limits a check meets but that were not evaluated: an owner the query did not give (a

@@ -1,7 +1,7 @@
-import type { OverrideView } from "@/lib/data/override-view";
+import type { OverrideView } from "@/lib/control/data/override-view";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { Countdown } from "@/components/overrides/countdown";
-import { endOverrideAction } from "@/app/(dashboard)/_actions/override-actions";
+import type { ActionResult } from "@/components/forms/action-result";
 
 // Overrides in force and waiting, with a countdown to their start or end and, for those who
 // may, a button to end one early. `showTenant` for the operators' list of every tenant's.
@@ -15,16 +15,21 @@ function target(o: OverrideView): string {
 const value = (o: OverrideView): string =>
   o.value === "disabled" ? "disabled" : o.value === 0 ? "0 (blocked)" : String(o.value);
 
+export type EndOverride = (input: { id: string }) => Promise<ActionResult<unknown>>;
+
 export function OverrideTable({
   overrides,
   canEnd,
   showTenant = false,
   renderedAt,
+  end,
 }: {
   overrides: OverrideView[];
   canEnd: boolean;
   showTenant?: boolean;
   renderedAt: number;
+  /** the page's server action */
+  end: EndOverride;
 }) {
   if (overrides.length === 0) return <p className="empty">No overrides in force or waiting.</p>;
   return (
@@ -69,7 +74,7 @@ export function OverrideTable({
                     label={o.state === "upcoming" ? "Cancel" : "End now"}
                     confirmLabel={o.state === "upcoming" ? "Cancel override" : "End override now"}
                     question={`End the override of ${o.limit} (${target(o)}) now?`}
-                    action={endOverrideAction.bind(null, { id: o.id })}
+                    action={end.bind(null, { id: o.id })}
                   />
                 </td>
               )}

@@ -1,8 +1,8 @@
-import type { Principal } from "@/lib/auth/principal";
-import { listOverrides, overrideChoices } from "@/lib/data/override-list";
-import { SimpleForm } from "@/components/forms/simple-form";
-import { OverrideTable } from "@/components/overrides/override-table";
-import { createOverrideAction } from "@/app/(dashboard)/_actions/override-actions";
+import type { Principal } from "@/lib/shared/principal";
+import { listOverrides, overrideChoices } from "@/lib/control/data/override-list";
+import type { ActionResult } from "@/components/forms/action-result";
+import { SimpleForm, type FormOutcome } from "@/components/forms/simple-form";
+import { OverrideTable, type EndOverride } from "@/components/overrides/override-table";
 import { EVERY_CHECK } from "@/components/overrides/every-check";
 
 // The tenant page's temporary overrides: those in force and waiting, and (editors up) a
@@ -13,11 +13,17 @@ export async function OverridesPanel({
   slug,
   keyNames,
   canEdit,
+  actions,
 }: {
   principal: Principal;
   slug: string;
   keyNames: string[];
   canEdit: boolean;
+  /** the page's server actions */
+  actions: {
+    create: (input: Record<string, string | string[]>) => Promise<ActionResult<FormOutcome | null>>;
+    end: EndOverride;
+  };
 }) {
   const [{ at: renderedAt, overrides }, limits] = await Promise.all([
     listOverrides(principal, { tenant: slug }),
@@ -30,10 +36,10 @@ export async function OverridesPanel({
         Raise, lower (0 blocks) or disable one limit for a while: every server applies it at its start and
         drops it at its end by itself. Counters are kept: usage counted before still counts.
       </p>
-      <OverrideTable overrides={overrides} canEnd={canEdit} renderedAt={renderedAt} />
+      <OverrideTable overrides={overrides} canEnd={canEdit} renderedAt={renderedAt} end={actions.end} />
       {canEdit && limits.length > 0 && (
         <SimpleForm
-          action={createOverrideAction}
+          action={actions.create}
           submitLabel="Create override"
           testId="override-form"
           fields={[

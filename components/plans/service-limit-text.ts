@@ -1,4 +1,4 @@
-import { resolveServiceLimit, type ServiceLimitDoc } from "@/lib/config/document/service-limit-schema";
+import { resolveServiceLimit, type ServiceLimitDoc } from "@/lib/check/published/service-limit-schema";
 
 // How the dashboard states a plan's service limit: the same sentence on the plans page and
 // on a tenant's pages, so operators and members read one meaning.

@@ -1,4 +1,4 @@
-import type { MeasuredMemory } from "@/lib/usage/tenant-memory";
+import type { MeasuredMemory } from "@/lib/usage/record/tenant-memory";
 
 // The tenant's approximate Redis footprint (counters, sliding logs, usage), as the last
 // once-a-minute pass measured it (lib/usage/tenant-memory.ts).

@@ -1,4 +1,4 @@
-import type { TokenRow } from "@/lib/data/queries/list-tokens";
+import type { TokenRow } from "@/lib/control/data/queries/list-tokens";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { SortableTable } from "@/components/tables/sortable-table";

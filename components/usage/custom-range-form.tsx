@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import type { CustomWindow } from "@/lib/usage/custom-window";
+import type { CustomWindow } from "@/lib/usage/read/custom-window";
 import { useHydrated } from "@/components/forms/use-hydrated";
 
 // From/to inputs for a custom range (in the browser's time zone, sent as UTC in the URL),

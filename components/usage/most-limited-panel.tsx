@@ -1,6 +1,6 @@
 import "server-only";
-import type { Principal } from "@/lib/auth/principal";
-import { mostLimited } from "@/lib/usage/most-limited";
+import type { Principal } from "@/lib/shared/principal";
+import { mostLimited } from "@/lib/usage/read/most-limited";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
 import { MostLimitedTable } from "@/components/usage/most-limited-table";
 import { RangePicker } from "@/components/usage/range-picker";

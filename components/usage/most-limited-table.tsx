@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import type { LimitedEntry } from "@/lib/usage/most-limited-types";
+import type { LimitedEntry } from "@/lib/usage/read/most-limited-types";
 import type { RangeId } from "@/lib/usage/ranges";
 import { formatCount, formatPercent } from "@/components/charts/format";
 import { useSort } from "@/components/tables/use-sort";

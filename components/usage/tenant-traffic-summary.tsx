@@ -1,7 +1,7 @@
 import "server-only";
 import Link from "next/link";
-import type { Principal } from "@/lib/auth/principal";
-import { trafficSummary, type TrafficSummary } from "@/lib/usage/summary";
+import type { Principal } from "@/lib/shared/principal";
+import { trafficSummary, type TrafficSummary } from "@/lib/usage/read/summary";
 import { formatCount, formatPercent } from "@/components/charts/format";
 
 // A small server component for the tenants overview: checks and rejection rate of the last

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { UsageDashboardData } from "@/lib/usage/dashboard-types";
+import type { UsageDashboardData } from "@/lib/usage/read/dashboard-types";
 import type { BreakdownRow } from "@/lib/usage/types";
 import { BreakdownChart } from "@/components/charts/breakdown-chart";
 import { RejectionRateChart } from "@/components/charts/rejection-rate-chart";
@@ -24,7 +24,14 @@ import { formatTime } from "@/components/charts/format";
 // The usage page body: server-rendered first data, then live every 2 s. Drill-down goes
 // overview -> tenant -> key -> route through links, so every view has its own URL.
 
-export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
+export function UsageDashboard({
+  initial,
+  canAct = false,
+}: {
+  initial: UsageDashboardData;
+  /** an operator or tenant admin: the degraded banner says where to look (degraded-banner.tsx) */
+  canAct?: boolean;
+}) {
   const view: UsageView = {
     tenant: initial.tenant,
     key: initial.key,
@@ -72,6 +79,8 @@ export function UsageDashboard({ initial }: { initial: UsageDashboardData }) {
       <DegradedBanner
         degraded={totals.degraded}
         where={view.window ? "in the selected range" : `in the last ${RANGES[view.range].label}`}
+        minutes={(data.to - data.from) / 60_000}
+        full={canAct}
       />
       <p className="muted" data-testid="live-status" aria-live="polite">
         {error ? (

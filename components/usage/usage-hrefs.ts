@@ -1,5 +1,5 @@
 import type { RangeId } from "@/lib/usage/ranges";
-import { urlTime, type CustomWindow } from "@/lib/usage/custom-window";
+import { urlTime, type CustomWindow } from "@/lib/usage/read/custom-window";
 
 // URLs of the usage views: /usage (every tenant) and /usage/<tenant>?key=&route=&range=,
 // plus from=&to= for a custom (zoomed) range, which drill-down links keep.

@@ -1,6 +1,6 @@
 "use client";
 
-import type { UsageDashboardData } from "@/lib/usage/dashboard-types";
+import type { UsageDashboardData } from "@/lib/usage/read/dashboard-types";
 import { usePolledJson, type Polled } from "@/components/live/use-polled-json";
 
 // Polls /api/usage-live every 2 s while the page is open; the server-rendered data shows

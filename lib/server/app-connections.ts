@@ -1,7 +1,7 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { ConnectionAdmission, type Refusal } from "@/lib/enforce/http/front/connection-admission";
+import { ConnectionAdmission, type Refusal } from "@/lib/check/http/front/connection-admission";
 
 // The connections the front hands to the app process, admitted as the front admits its own
 // (connection-admission.ts): a bound per client address and a cap, where at the cap the

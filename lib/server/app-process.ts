@@ -39,7 +39,8 @@ export function takeUnread(socket: Socket, unread: Buffer | null): Buffer | null
   for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null) {
     parts.push(chunk);
   }
-  // net.Socket has no public way to stop reading a paused socket; the handle does.
+  // net.Socket has no public way to stop reading a paused socket; the handle does (an
+  // internal field its types do not declare, hence the cast).
   (socket as unknown as { _handle?: ReadableHandle | null })._handle?.readStop?.();
   if (parts.length === 0) return null;
   return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);

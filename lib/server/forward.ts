@@ -6,7 +6,7 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from "node:http";
-import { MAX_BATCH_BYTES, MAX_CHECK_BYTES } from "@/lib/enforce/http/check-endpoint";
+import { MAX_BATCH_BYTES, MAX_CHECK_BYTES } from "@/lib/check/http/check-endpoint";
 
 // In the app process: requests the front answers (checks, metrics) that arrive on a
 // connection the app holds (its first request was for the dashboard, or framed in a way

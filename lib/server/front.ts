@@ -1,13 +1,14 @@
 import "server-only";
 import { createServer } from "node:http";
 import { createServer as createNetServer, type Socket } from "node:net";
-import { env } from "@/lib/env";
-import { startEnforcement } from "@/lib/enforce/runtime";
-import { leanRoute } from "@/lib/enforce/http/lean-router";
-import { checkFrontHandler } from "@/lib/enforce/http/front-handler";
-import { LeanFront } from "@/lib/enforce/http/front/lean-front";
-import { startUsageJobs } from "@/lib/usage/jobs";
-import { closeRedis } from "@/lib/redis";
+import { env } from "@/lib/shared/env";
+import type { ConfigBackstop } from "@/lib/check/config-holder";
+import { startEnforcement } from "@/lib/check/runtime";
+import { leanRoute } from "@/lib/check/http/lean-router";
+import { checkFrontHandler } from "@/lib/check/http/front-handler";
+import { LeanFront } from "@/lib/check/http/front/lean-front";
+import { startUsageRecording } from "@/lib/usage/record/recording";
+import { closeRedis } from "@/lib/shared/redis/redis";
 import { USAGE_FLUSHED_BY_MS } from "@/lib/server/shutdown";
 
 // One check front: owns (or, as a worker, shares) the port and answers checks; every other
@@ -20,6 +21,8 @@ export interface FrontOptions {
   handOff: (socket: Socket, unread: Buffer | null) => void;
   /** a worker leaves the "listening" line to its primary */
   announce: boolean;
+  /** PostgreSQL behind Redis for the configuration (lib/control/data/config-backstop.ts) */
+  backstop: ConfigBackstop;
 }
 
 export interface Front {
@@ -45,11 +48,10 @@ const LAST_FLUSH_MIN_MS = 1_000;
 
 export async function startFront(options: FrontOptions): Promise<Front> {
   const settings = env();
-  const enforcement = await startEnforcement();
+  const enforcement = await startEnforcement(options.backstop);
   // Usage: decisions are counted here, where checks are answered; rollups (and the tenants'
   // Redis memory pass) run in the app; this process reads the memory figures for metrics.
-  const usage = startUsageJobs({
-    rollups: false,
+  const usage = startUsageRecording({
     tenantSlugs: () => enforcement.holder.current.snapshot.tenantSlugById,
   });
 
@@ -57,6 +59,10 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     if (leanRoute(enforcement, request, response)) return;
     response.writeHead(404).end();
   });
+  // The app's forwarder keeps its sockets to this one alive and reuses them. Closing an idle
+  // one here (node's default after 5 s) races with a check the app sends on it just then,
+  // which the app answers 502; only the app's side closes them (or this front's stop).
+  internal.keepAliveTimeout = 0;
   internal.listen(options.internalSocket);
 
   // No server.maxConnections: past a cap node refuses every new connection, which idle

@@ -15,5 +15,5 @@ export function isSafeText(text: string): boolean {
 
 /** Any zod string of user text, refusing NUL and lone surrogates (with the field's path). */
 export function safeText<T extends z.ZodType<string>>(schema: T): T {
-  return schema.refine(isSafeText, { error: SAFE_TEXT_RULE }) as unknown as T;
+  return schema.refine(isSafeText, { error: SAFE_TEXT_RULE });
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { encodeKeyPart } from "@/lib/limiter/keys";
+import { encodeKeyPart } from "@/lib/check/limiter/keys";
 import type { Outcome } from "@/lib/usage/types";
 
 // Redis layout of usage data. Every key of one tenant carries the hash tag {u:<tenant>}, so
@@ -14,6 +14,7 @@ import type { Outcome } from "@/lib/usage/types";
 //                                      per-second counts per route, and the others' (subject-series.ts)
 //   <ns>{u:<tenant>}:o:<minute>  ZSET  "k:<keyId>" | "s:<subject>" -> rejected, top N kept
 //   <ns>{u:<tenant>}:x:<minute>  ZSET  JSON ["<keyId>","<route>","<subject>"] -> rejected, top N kept
+//   <ns>{u:<tenant>}:c:<minute>  HASH  degraded cause (redis_timeout, local_overload...) -> count
 //   <ns>{u:<tenant>}:rd / :rx    LIST  latest decisions / denials, JSON, newest first, capped
 //   <ns>{u:idx}:m:<minute>       SET   tenant ids with data in that minute (for the rollup)
 //   <ns>{u:job}:lease / :fence / :minutes / :hours   rollup lease, fencing counter, watermarks
@@ -60,6 +61,11 @@ export function offendersKey(ns: string, tenantId: string, minute: number): stri
 /** Rejections by (key, route, subject): the offenders of one key or route. */
 export function offenderDetailKey(ns: string, tenantId: string, minute: number): string {
   return `${ns}${tenantUsageTag(tenantId)}:x:${minute}`;
+}
+
+/** A minute's degraded decisions by cause (the banner's "why"; the counts are also in :p:). */
+export function degradedCausesKey(ns: string, tenantId: string, minute: number): string {
+  return `${ns}${tenantUsageTag(tenantId)}:c:${minute}`;
 }
 
 /** A member of the offender detail set; JSON, so no separator can appear inside a part. */

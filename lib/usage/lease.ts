@@ -1,7 +1,7 @@
 import "server-only";
-import { runScript } from "@/lib/limiter/ioredis-scripts";
-import { scriptOf } from "@/lib/limiter/lua-files";
-import type { RedisClient } from "@/lib/redis";
+import { runScript } from "@/lib/shared/redis/ioredis-scripts";
+import { scriptOf } from "@/lib/shared/redis/lua-files";
+import type { RedisClient } from "@/lib/shared/redis/redis";
 import type { JobKeys } from "@/lib/usage/keys";
 
 // The rollup runs on one server at a time: whoever holds the lease (SET NX PX, renewed by

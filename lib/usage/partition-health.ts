@@ -1,7 +1,7 @@
 import "server-only";
-import type { RedisClient } from "@/lib/redis";
+import type { RedisClient } from "@/lib/shared/redis/redis";
 import { jobKeys } from "@/lib/usage/keys";
-import { registry } from "@/lib/metrics/check-metrics";
+import { registry } from "@/lib/check/check-metrics";
 
 // Partitions of the usage tables that the rollup failed to create. The rollup runs in the
 // app process and /api/metrics is served by the front, so the count lives in Redis next to

@@ -1,27 +1,31 @@
 import "server-only";
+import { z } from "zod";
 import type { Outcome, UsageEvent } from "@/lib/usage/types";
 
 // A bounded sample of each tenant's latest decisions, for the identifier lookup: the last N
 // decisions and the last N denials per tenant. On the check path this is a few array slots
 // written per decision (references to strings the event already has, and its time); the
 // flush turns the slots into entries and names the limit that denied (parsing the answer's
-// JSON of the few denials kept, off the check path). A ring does not hold the event itself:
-// that kept every answer's JSON body alive past the young generation (about half of what
-// the front promoted to the old generation under the bench's mix, issue 20); only a
-// denial's body is kept.
+// JSON of the few denials kept, off the check path). A ring does not hold the event itself,
+// which would keep every answer's JSON body alive past the young generation (a large share
+// of the front's GC work, docs/architecture.md); only a denial's body is kept.
 
 type RecentEvent = UsageEvent;
 
-export interface RecentEntry {
-  at: number;
-  keyId: string | null;
-  route: string | null;
-  subject: string | null;
-  outcome: Outcome;
-  reason: string;
+const OUTCOMES = ["allowed", "rejected", "shadow_rejected", "degraded"] as const satisfies readonly Outcome[];
+
+/** One sampled decision as kept in Redis (read back by the identifier lookup). */
+export const recentEntrySchema = z.object({
+  at: z.number(),
+  keyId: z.string().nullable(),
+  route: z.string().nullable(),
+  subject: z.string().nullable(),
+  outcome: z.enum(OUTCOMES),
+  reason: z.string(),
   /** the enforce limit that denied it, when a limit did */
-  deniedBy: string | null;
-}
+  deniedBy: z.string().nullable(),
+});
+export type RecentEntry = z.output<typeof recentEntrySchema>;
 
 /** Entries kept per tenant in each Redis list (decisions, denials). */
 export const RECENT_PER_TENANT = 50;
@@ -86,12 +90,16 @@ class Ring {
   }
 }
 
+const answerLimits = z.object({
+  limits: z.array(z.object({ name: z.unknown(), allowed: z.unknown(), mode: z.unknown() })).optional(),
+});
+
 /** The first enforce limit the answer reports as not allowed. */
 export function deniedBy(body: string | undefined): string | null {
   if (body === undefined) return null;
   try {
-    const parsed = JSON.parse(body) as { limits?: { name?: unknown; allowed?: unknown; mode?: unknown }[] };
-    const denying = parsed.limits?.find((l) => l.allowed === false && l.mode !== "shadow");
+    const parsed = answerLimits.safeParse(JSON.parse(body));
+    const denying = parsed.data?.limits?.find((l) => l.allowed === false && l.mode !== "shadow");
     return typeof denying?.name === "string" ? denying.name : null;
   } catch {
     return null;

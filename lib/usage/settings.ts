@@ -1,7 +1,7 @@
 import "server-only";
-import { env } from "@/lib/env";
+import { env } from "@/lib/shared/env";
 
-// Usage settings read once from lib/env, in the units the modules use.
+// Usage settings read once from lib/shared/env, in the units the modules use.
 
 export interface UsageSettings {
   /** key namespace (the deployment's REDIS_PREFIX); tests pass their own */

@@ -1,3 +1,5 @@
+import type { DegradedCause } from "@/lib/check/types";
+
 // Usage shapes shared by the server queries and the client charts. Types only: no server
 // code here, so components may import it.
 
@@ -13,17 +15,16 @@ export interface UsageEvent {
   outcome: Outcome;
   /** the check's subject (IP, user id), counted only for the top offenders */
   subject: string | null;
+  /** why a degraded decision is degraded (null or absent for the others): counted per minute */
+  cause?: DegradedCause | null;
   /** the decision's reason and JSON body: kept only in the recent-decisions sample */
   reason?: string;
   body?: string;
 }
 
-export interface Counts {
-  allowed: number;
-  rejected: number;
-  shadowRejected: number;
-  degraded: number;
-}
+import type { Counts } from "@/lib/shared/usage-counts";
+
+export type { Counts };
 
 export interface UsagePoint extends Counts {
   /** bucket start, epoch ms */
@@ -59,6 +60,9 @@ export interface LimitUtilization {
   /** used / limit, 0..1+ */
   utilization: number;
 }
+
+/** Degraded decisions by cause (lib/usage/read/degraded-causes.ts). */
+export type CauseCounts = Record<DegradedCause, number>;
 
 export const ZERO_COUNTS: Counts = { allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 };
 

@@ -1,4 +1,4 @@
-// An A/B comparison in one run (issue 20): BENCH_BASE_DIR=<another worktree, built with
+// An A/B comparison in one run: BENCH_BASE_DIR=<another worktree, built with
 // `npm run build`> runs (b), (g), (e), (m), (s1) and (s2) against that build too, in the same
 // rounds, as "b@base", "g@base", "e@base", "mix@base", "s1@base", "s2@base". Both builds share the Redis, database and
 // seed; each round starts both pairs afresh. Two builds compared in separate runs on this

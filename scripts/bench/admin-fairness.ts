@@ -3,9 +3,9 @@
 // alone (aq) and while an editor of another tenant loops documents that stay within the
 // body and value bounds (admin-editor-load.ts). The goal: the reader's p99 under 200 ms
 // with no failed request while the editor's documents are parsed, checked and refused.
-import type { Principal } from "@/lib/auth/principal";
-import { createAdminToken } from "@/lib/data/tokens";
-import { importConfig } from "@/lib/data/import-config";
+import type { Principal } from "@/lib/shared/principal";
+import { createAdminToken } from "@/lib/control/data/tokens";
+import { importConfig } from "@/lib/control/data/import-config";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";

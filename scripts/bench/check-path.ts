@@ -1,8 +1,8 @@
 // The check pipeline's own CPU per check, in process: CheckService.decide from the input to
 // the rendered answer, with a store that answers at once (every limit allows, or every limit
 // denies), so neither HTTP nor Redis nor the other processes on this shared machine are in
-// the figure. Issue 20's A/B tool: run it in two worktrees (the same fixture, shape-fixture.ts)
-// and compare µs per check. `node --import tsx scripts/bench/check-path.ts [checks]`.
+// the figure. An A/B tool for check-path changes: run it in two worktrees (the same fixture,
+// shape-fixture.ts) and compare µs per check. `node --import tsx scripts/bench/check-path.ts [checks]`.
 //   identical: one apiKey, route and subject over and over
 //   deny:      the same, every limit denying (the deny cache answers after the first)
 //   mix:       2 keys, 1,000 route ids, 100,000 subjects, by Zipf (s = 1)
@@ -13,12 +13,12 @@
 import { createHash } from "node:crypto";
 
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
-const { CheckService } = await import("@/lib/enforce/check-service");
-const { buildIndex } = await import("@/lib/enforce/config-state");
+const { CheckService } = await import("@/lib/check/check-service");
+const { buildIndex } = await import("@/lib/check/config-state");
 const { shapeSnapshot } = await import("../../tests/unit/enforce/shape-fixture");
 const { realisticIndex } = await import("./realistic-index");
-import type { ConfigIndex } from "@/lib/enforce/config-index";
-import type { CheckInput } from "@/lib/enforce/types";
+import type { ConfigIndex } from "@/lib/check/config-index";
+import type { CheckInput } from "@/lib/check/types";
 import { ROUTE_IDS, ROUTE_PATTERNS } from "./realistic-config";
 import { zipf } from "./zipf";
 import { fixedHolder, instantStore } from "./instant-store";

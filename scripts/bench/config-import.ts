@@ -52,18 +52,18 @@ function tenantDoc(i: number, limit: number) {
 }
 
 async function countRows(sql: string): Promise<number> {
-  const { db } = await import("@/lib/data/db");
+  const { db } = await import("@/lib/control/data/db");
   const rows = await db().$queryRawUnsafe<{ n: bigint }[]>(sql);
   return Number(rows[0]?.n ?? 0);
 }
 
 async function measure(tenants: number, baseUrl: string): Promise<Row> {
-  const { closeDb, db } = await import("@/lib/data/db");
+  const { closeDb, db } = await import("@/lib/control/data/db");
   await closeDb(); // the previous size's connections: the database is made again
   // the same name each time, so the environment read once (lib/env.ts) stays true
   process.env.DATABASE_URL = await freshBenchDatabase(baseUrl, "import_bench");
-  const { importConfig } = await import("@/lib/data/import-config");
-  const { compileChange } = await import("@/lib/data/compile-published");
+  const { importConfig } = await import("@/lib/control/data/import-config");
+  const { compileChange } = await import("@/lib/control/data/compile-published");
   const system = { kind: "system", label: "bench" } as const;
   await importConfig(system, { plans: [plan] });
   const document = { tenants: Array.from({ length: tenants }, (_, i) => tenantDoc(i, 10)) };
@@ -129,9 +129,9 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    const { closeDb } = await import("@/lib/data/db");
+    const { closeDb } = await import("@/lib/control/data/db");
     await closeDb();
-    const { closeRedis } = await import("@/lib/redis");
+    const { closeRedis } = await import("@/lib/shared/redis/redis");
     await closeRedis().catch(() => undefined);
     await stopAll();
   }

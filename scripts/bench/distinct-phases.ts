@@ -1,7 +1,8 @@
-// Issue 20's own table, beside the identical check (b) in the same rounds: (b)'s keys,
-// limits and connections, with the subject drawn from 100,000 (no limit counts per subject),
-// and then also the route drawn from 1,000 ids of one pattern (the same three limits). The
-// issue measured 0.48x (b) for both before the whole-check cache; wrk draws every body itself.
+// Varied traffic beside the identical check (b) in the same rounds (does a check cost more
+// when its subject or route id is new?): (b)'s keys, limits and connections, with the subject
+// drawn from 100,000 (no limit counts per subject), and then also the route drawn from 1,000
+// ids of one pattern (the same three limits). Both were 0.48x (b) before the shapes and the
+// whole-check cache (docs/architecture.md); wrk draws every body itself.
 import type { Measured, Phase, PhaseSummary } from "./rounds";
 import type { Row, Target } from "./report";
 import { phaseRow } from "./rows";

@@ -1,8 +1,8 @@
 // The full bench's table and targets (every phase run): the (f) and (k) measurements that
-// need no rounds, then the rows, the issues' targets and the batch ceiling note.
+// need no rounds, then the rows, the targets and the batch ceiling note.
 import type { BenchSetup } from "./seed-bench";
 import { redisBenchmark } from "./redis-benchmark";
-import { issueTargets, printTable, printTargets, type Row } from "./report";
+import { checkApiTargets, printTable, printTargets, type Row } from "./report";
 import { phaseRow, redisRow } from "./rows";
 import { bytesPerIdentity, localRows, localTargets } from "./local-limits";
 import { clientRows } from "./client-rows";
@@ -99,7 +99,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
   );
   printTable(rows, rows[0] as Row);
   printTargets([
-    ...issueTargets({ a, b, c, d, e, g, half }, BATCH),
+    ...checkApiTargets({ a, b, c, d, e, g, half }, BATCH),
     hostileTarget(h, half.p99),
     input.noisy(get("n").median, get("nq").median),
     input.admin.target(get("ah").median, get("aq").median),

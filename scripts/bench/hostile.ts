@@ -1,11 +1,11 @@
-// Phase (h): checks at half their peak while the control plane is attacked and busy
-// (issue 12, section 2): a viewer's admin token sends a YAML body of a million nested "["
-// (refused 403 before any parse) over and over, and an operator imports a 5,000-route
-// tenant (~690 KB) again and again, each import changing every route. Its p99 is
-// reported beside (b½)'s, the same load on a quiet control plane.
-import type { Principal } from "@/lib/auth/principal";
-import { createAdminToken } from "@/lib/data/tokens";
-import { importConfig } from "@/lib/data/import-config";
+// Phase (h): checks at half their peak while the control plane is attacked and busy (the
+// check path must not feel the control plane): a viewer's admin token sends a YAML body of
+// a million nested "[" (refused 403 before any parse) over and over, and an operator
+// imports a 5,000-route tenant (~690 KB) again and again, each import changing every route.
+// Its p99 is reported beside (b½)'s, the same load on a quiet control plane.
+import type { Principal } from "@/lib/shared/principal";
+import { createAdminToken } from "@/lib/control/data/tokens";
+import { importConfig } from "@/lib/control/data/import-config";
 import { startChildLoad, type ChildLoad } from "./child-load";
 import type { Target } from "./report";
 import type { AppPhase } from "./ab-base";
@@ -60,7 +60,7 @@ export function hostilePhase(context: HostileContext): Phase {
   };
 }
 
-/** The issue's goal: under the check timeout, with no failed request. */
+/** The goal: under the check timeout, with no failed request. */
 export function hostileTarget(h: { p99: number; failures: number }, quietP99: number): Target {
   return {
     what: "p99 of (h) (hostile admin load) < 50 ms, 0 errors",

@@ -1,8 +1,9 @@
 // npm run bench: the enforcement API against its ceiling and a peer, side by side in one
-// run (issue 4). Brings up its own Redis, database "<name>_bench" (next to DATABASE_URL's,
-// default postgresql://postgres@127.0.0.1:54329/sluice) and server processes on spare
-// ports, measures with wrk (50 keep-alive connections; autocannon for the fixed-rate phase),
-// and cleans up.
+// run (the same machine's load falls on all of them). Brings up its own Redis, database
+// "<name>_bench" (next to DATABASE_URL's, default
+// postgresql://postgres@127.0.0.1:54329/sluice) and server processes on spare ports,
+// measures with wrk (50 keep-alive connections; autocannon for the fixed-rate phase), and
+// cleans up.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { freshBenchDatabase } from "./database";
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   const redisServer = await startBenchRedis(redisPort);
   log(`redis on ${redisPort}; preparing the bench database`);
   const databaseUrl = await freshBenchDatabase(base);
-  // The DAL reads these through lib/env on first use.
+  // The DAL reads these through lib/shared/env on first use.
   Object.assign(process.env, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: "" });
   const { seedBench, ROUTE, ITEMS_PATTERN } = await import("./seed-bench");
   const setup = await seedBench(BATCH);
@@ -244,8 +245,8 @@ try {
 } finally {
   // the clients before the servers: a Redis stopped under its client left it retrying,
   // printing connection errors after the table
-  const { closeDb } = await import("@/lib/data/db");
-  const { closeRedis } = await import("@/lib/redis");
+  const { closeDb } = await import("@/lib/control/data/db");
+  const { closeRedis } = await import("@/lib/shared/redis/redis");
   await Promise.allSettled([closeDb(), closeRedis()]);
   await stopAll();
 }

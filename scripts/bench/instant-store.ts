@@ -2,10 +2,10 @@
 // (every limit allowing, or every limit denying) and a config holder fixed on one index.
 // check-path.ts times the pipeline with them; realistic-calls.ts keeps what the pipeline
 // would have sent (`seen`).
-import type { ConfigHolder } from "@/lib/enforce/config-holder";
-import type { ConfigIndex } from "@/lib/enforce/config-index";
-import type { LimiterStore, StoreResult } from "@/lib/enforce/limiter-store";
-import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
+import type { ConfigHolder } from "@/lib/check/config-holder";
+import type { ConfigIndex } from "@/lib/check/config-index";
+import type { LimiterStore, StoreResult } from "@/lib/check/limiter-store";
+import type { PreparedCheck } from "@/lib/check/limiter/evaluate-many";
 
 export function instantStore(status: 0 | 1, seen?: (prepared: PreparedCheck) => void): LimiterStore {
   const check = (prepared: PreparedCheck, done: (result: StoreResult) => void): void => {

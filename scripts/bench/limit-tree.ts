@@ -5,18 +5,18 @@
 // counters are made by the real limiter script first, so every key has records to decode.
 // Uses REDIS_URL when set (under its own tenant id), otherwise a throwaway redis-server.
 import { Redis } from "ioredis";
-import type { CompiledLimit, CompiledTenant } from "@/lib/config/compile";
+import type { CompiledLimit, CompiledTenant } from "@/lib/control/config/compile";
 import type { LimitRule } from "@/lib/shared/limit-types";
 import { startBenchRedis } from "./bench-redis";
 import { freePort, stopAll } from "./processes";
 
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
-const { evaluate } = await import("@/lib/limiter/evaluate");
-const { specOf } = await import("@/lib/enforce/limit-specs");
-const { shapeOf } = await import("@/lib/limit-tree/shape");
-const { plainInForce } = await import("@/lib/data/limits-in-force");
-const { readCounters } = await import("@/lib/data/limit-tree-counters");
-const { tenantView } = await import("@/lib/limit-tree/views");
+const { evaluate } = await import("@/lib/check/limiter/evaluate");
+const { specOf } = await import("@/lib/check/limit-specs");
+const { shapeOf } = await import("@/lib/control/limit-tree/shape");
+const { plainInForce } = await import("@/lib/control/data/limits-in-force");
+const { readCounters } = await import("@/lib/control/limit-tree/limit-tree-counters");
+const { tenantView } = await import("@/lib/control/limit-tree/views");
 
 const KEYS = Number(process.env.BENCH_TREE_KEYS ?? 1_000);
 const REFRESHES = Number(process.env.BENCH_TREE_REFRESHES ?? 200);

@@ -7,15 +7,15 @@ import { spawn, execFile } from "node:child_process";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
-import type { LimitSpec } from "@/lib/limiter/types";
+import type { LimitSpec } from "@/lib/check/limiter/types";
 import { ALGORITHMS, type Algorithm, type LimitRule } from "@/lib/shared/limit-types";
 
-// lib/limiter modules import "server-only", which throws outside Next: register the hook
+// lib/check/limiter modules import "server-only", which throws outside Next: register the hook
 // before loading them, so the plain `tsx scripts/bench/limiter.ts` works too.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
-const { evaluate, buildCall } = await import("@/lib/limiter/evaluate");
-const { checkScript } = await import("@/lib/limiter/script");
-const { limitKey } = await import("@/lib/limiter/keys");
+const { evaluate, buildCall } = await import("@/lib/check/limiter/evaluate");
+const { checkScript } = await import("@/lib/check/limiter/script");
+const { limitKey } = await import("@/lib/check/limiter/keys");
 
 const run = promisify(execFile);
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 60_000);

@@ -1,4 +1,4 @@
-// Phases (l) and (lx) of npm run bench (issue 16): a check whose only limit is a tenant-wide
+// Phases (l) and (lx) of npm run bench: a check whose only limit is a tenant-wide
 // limit counted locally (consistency: local, synced every 100 ms) next to the same limit
 // exact, with the Redis script calls per check each made (EVALSHA/EVAL from INFO
 // commandstats: check calls and sync calls, nothing else Sluice sends), and the heap bytes
@@ -6,7 +6,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Redis } from "ioredis";
-import type { Principal } from "@/lib/auth/principal";
+import type { Principal } from "@/lib/shared/principal";
 import type { Measured, Phase, PhaseSummary } from "./rounds";
 import type { Row, Target } from "./report";
 import { phaseRow } from "./rows";
@@ -18,7 +18,7 @@ const EXACT = "bench-exact";
 /** Two tenants on the bench plan: its tenant-wide limit alone applies to a keyless check. */
 // Server modules ("server-only") are imported when used: index.ts registers their hook first.
 export async function seedLocal(): Promise<void> {
-  const { importConfig } = await import("@/lib/data/import-config");
+  const { importConfig } = await import("@/lib/control/data/import-config");
   await importConfig(bench, {
     tenants: [
       {
@@ -63,8 +63,8 @@ export function localPhases(appPhase: AppPhase, redisUrl: string): Phase[] {
 
 /** Heap bytes per local counter: 100,000 identities in a store, before and after, with GC. */
 export async function bytesPerIdentity(count = 100_000): Promise<number> {
-  const { CounterStore } = await import("@/lib/enforce/local/counter-store");
-  const { CODE_SLIDING_WINDOW } = await import("@/lib/limiter/local/local-algorithms");
+  const { CounterStore } = await import("@/lib/check/local/counter-store");
+  const { CODE_SLIDING_WINDOW } = await import("@/lib/check/limiter/local/local-algorithms");
   setFlagsFromString("--expose-gc");
   const gc = runInNewContext("gc") as () => void;
   const rule = { code: CODE_SLIDING_WINDOW, L: 1_000, W: 60_000, B: 1_000 } as const;
@@ -99,7 +99,7 @@ export function localRows(get: (id: string) => PhaseSummary, bytes: number): Row
 
 const callsOf = (note: string): number => Number(/([\d.]+) Redis calls\/check/.exec(note)?.[1] ?? NaN);
 
-/** Issue 16's targets: (l) >= the deny path (e), >= 1.2x the bare endpoint (a), <= 0.05 calls. */
+/** Local limits must pay off: (l) >= the deny path (e), >= 1.2x the bare endpoint (a), <= 0.05 calls. */
 export function localTargets(l: Measured, e: Measured, a: Measured): Target[] {
   const calls = callsOf(l.note);
   return [

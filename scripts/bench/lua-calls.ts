@@ -12,11 +12,11 @@ import { startBenchRedis } from "./bench-redis";
 import { cpuMicros } from "./cpu";
 import { freePort, stopAll } from "./processes";
 import { realisticCalls } from "./realistic-calls";
-import type { Script } from "@/lib/limiter/script-client";
+import type { Script } from "@/lib/shared/redis/script-client";
 
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
-const { MANY_SCRIPT_FILES } = await import("@/lib/limiter/script");
-const { luaDir, readScript } = await import("@/lib/limiter/lua-files");
+const { MANY_SCRIPT_FILES } = await import("@/lib/check/limiter/script");
+const { luaDir, readScript } = await import("@/lib/shared/redis/lua-files");
 
 function positive(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);

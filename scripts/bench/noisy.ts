@@ -3,9 +3,9 @@
 // checks run at a fixed, modest rate; (nq) is the same single checks with no flood, right
 // before. The goal: the quiet caller's p99 under the flood within 2x its quiet p99, with no
 // failed request, and the flood the one slowed (its checks/s) or refused (429).
-import type { Principal } from "@/lib/auth/principal";
-import { createServiceToken } from "@/lib/data/tokens";
-import { importConfig } from "@/lib/data/import-config";
+import type { Principal } from "@/lib/shared/principal";
+import { createServiceToken } from "@/lib/control/data/tokens";
+import { importConfig } from "@/lib/control/data/import-config";
 import { startChildLoad, type ChildLoad } from "./child-load";
 import type { Target } from "./report";
 import type { AppPhase } from "./ab-base";

@@ -1,19 +1,19 @@
-// The realistic mix's check-many calls as the front sends them (issue 20), for lua-calls.ts:
+// The realistic mix's check-many calls as the front sends them, for lua-calls.ts:
 // checks drawn like wrk's mix (realistic-mix.ts), run through the real check pipeline
 // (CheckService on the mix's configuration compiled in process, realistic-index.ts) with a
 // store that keeps what it is asked (instant-store.ts), then grouped and encoded by the limiter's own
 // buildManyCall. So the calls carry the keys, rules and checks string the server would send.
-import type { CheckService as CheckServiceType } from "@/lib/enforce/check-service";
-import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
-import type { ScriptCall } from "@/lib/limiter/evaluate";
-import type { CheckInput } from "@/lib/enforce/types";
+import type { CheckService as CheckServiceType } from "@/lib/check/check-service";
+import type { PreparedCheck } from "@/lib/check/limiter/evaluate-many";
+import type { ScriptCall } from "@/lib/check/limiter/evaluate";
+import type { CheckInput } from "@/lib/check/types";
 import { ROUTE_IDS, ROUTE_PATTERNS, SUBJECTS } from "./realistic-config";
 import { zipf } from "./zipf";
 import { fixedHolder, instantStore } from "./instant-store";
 
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
-const { CheckService } = await import("@/lib/enforce/check-service");
-const { buildManyCall } = await import("@/lib/limiter/evaluate-many");
+const { CheckService } = await import("@/lib/check/check-service");
+const { buildManyCall } = await import("@/lib/check/limiter/evaluate-many");
 const { realisticIndex } = await import("./realistic-index");
 
 export interface RealisticCalls {

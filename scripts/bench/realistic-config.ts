@@ -1,4 +1,4 @@
-// The realistic mix's configuration (issue 20), shared by the seed (Sluice's document) and
+// The realistic mix's configuration, shared by the seed (Sluice's document) and
 // the peer (the same counters as rate-limiter-flexible limiters): 10 tenants of 100 keys,
 // 50 global route patterns with an id, and limits of every level, subject limits included.
 // Every limit is far above the load, so both servers admit every check and do all the work.

@@ -3,11 +3,11 @@
 // pipeline alone, no database, HTTP or Redis. Key ids are made up; the shapes, limits and
 // caches they meet are the bench's.
 import { createHash } from "node:crypto";
-import { compileSnapshot } from "@/lib/config/compile";
-import { validateDocument } from "@/lib/config/document/validate-document";
-import type { ConfigIndex } from "@/lib/enforce/config-index";
-import { buildIndex } from "@/lib/enforce/config-state";
-import type { PublishedConfig, PublishedKey } from "@/lib/config/published";
+import { compileSnapshot } from "@/lib/control/config/compile";
+import { validateDocument } from "@/lib/control/config/document/validate-document";
+import type { ConfigIndex } from "@/lib/check/config-index";
+import { buildIndex } from "@/lib/check/config-state";
+import type { PublishedConfig, PublishedKey } from "@/lib/check/published/published";
 import { KEYS_PER_TENANT, TENANTS, keyName, realisticDocument, tenantSlug } from "./realistic-config";
 
 export interface RealisticIndex {

@@ -1,4 +1,4 @@
-// The realistic mix as a wrk script (issue 20): wrk draws every check itself, so no two
+// The realistic mix as a wrk script: wrk draws every check itself, so no two
 // runs replay one list and caches never see a cycle. Keys, subjects and route ids by Zipf
 // (s = 1, rank 1 the most frequent), route patterns uniformly:
 // {"apiKey":"sk_...","route":"GET /v1/res17/42","subject":"u1234"}.

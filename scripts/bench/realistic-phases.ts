@@ -1,4 +1,4 @@
-// Issue 20's phases: the realistic mix (realistic-config.ts, drawn by realistic-mix.ts) sent
+// The realistic mix's phases: the realistic mix (realistic-config.ts, drawn by realistic-mix.ts) sent
 // to Sluice and to the peer doing the same work, in the same rounds as the identical check
 // (b), with the front's RSS at the end of each Sluice round. BENCH_MIX_SECONDS lengthens
 // only these phases (e.g. 180 to show the RSS bound holds over a long run).

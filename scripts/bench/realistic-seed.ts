@@ -1,8 +1,8 @@
 // Seeds the realistic mix (realistic-config.ts) into the bench database: the tenants and
 // routes, 1,000 API keys, then the key-level overrides. Runs after seed-bench.ts, beside it.
-import type { Principal } from "@/lib/auth/principal";
-import { createApiKeys } from "@/lib/data/api-keys";
-import { importConfig } from "@/lib/data/import-config";
+import type { Principal } from "@/lib/shared/principal";
+import { createApiKeys } from "@/lib/control/data/api-keys";
+import { importConfig } from "@/lib/control/data/import-config";
 import { KEYS_PER_TENANT, TENANTS, keyName, realisticDocument, tenantSlug } from "./realistic-config";
 import { document as benchDocument } from "./seed-bench";
 

@@ -5,14 +5,15 @@
 // pair alternating, so a change in the shared machine's load falls on both alike. Per check:
 // the recorder's CPU (record() + building and sending the flush; process CPU time, which a
 // preempted process does not accrue) and Redis's CPU for the flush (INFO cpu, to the µs,
-// before and after each turn, less what INFO itself costs). Goal (issue 18): at most 5% more.
+// before and after each turn, less what INFO itself costs). Goal: at most 5% more (the
+// replay's series must stay cheap enough to leave on).
 // Alone: node --import tsx --import ./scripts/server-only-hook.mjs scripts/bench/replay-recording.ts
 import { readFileSync } from "node:fs";
 import { Redis } from "ioredis";
 import type { Row, Target } from "./report";
 import type { PhaseSummary } from "./rounds";
 import type { UsageEvent } from "@/lib/usage/types";
-import type { UsageRecorder } from "@/lib/usage/recorder";
+import type { UsageRecorder } from "@/lib/usage/record/recorder";
 
 const CHECKS = Number(process.env.BENCH_RECORDING_CHECKS ?? 200_000);
 const PER_SECOND = 2_000; // simulated checks per second: one flush each
@@ -87,7 +88,7 @@ const median = (values: number[]): number =>
 
 /** A recorder of its own namespace and connection; `series`: with the replay's subject series. */
 async function recorderFor(redisUrl: string, series: boolean, ns: string, clock: () => number) {
-  const { UsageRecorder } = await import("@/lib/usage/recorder");
+  const { UsageRecorder } = await import("@/lib/usage/record/recorder");
   const client = new Redis(redisUrl, { protocol: 2 });
   await client.ping();
   const recorder = new UsageRecorder({

@@ -1,4 +1,4 @@
-// The side-by-side table and the targets of issue 4, from the measured rows.
+// The side-by-side table and the check API's performance targets, from the measured rows.
 
 export interface Row {
   id: string;
@@ -50,8 +50,8 @@ interface Figures {
   p99: number;
 }
 
-/** Issue 4's targets from the phases' figures (c: requests of `batch` checks each). */
-export function issueTargets(
+/** The check API's targets from the phases' figures (c: requests of `batch` checks each). */
+export function checkApiTargets(
   { a, b, c, d, e, g, half }: Record<"a" | "b" | "c" | "d" | "e" | "g" | "half", Figures>,
   batch: number,
 ): Target[] {

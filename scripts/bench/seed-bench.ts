@@ -1,13 +1,13 @@
-import type { Principal } from "@/lib/auth/principal";
-import { createApiKey } from "@/lib/data/api-keys";
-import { importConfig } from "@/lib/data/import-config";
-import { createServiceToken } from "@/lib/data/tokens";
-import { latestPublished } from "@/lib/data/config-versions";
-import { effectiveLimits, resolveRoutes } from "@/lib/config/compile";
-import { matchLimits } from "@/lib/enforce/limit-specs";
-import { buildCall } from "@/lib/limiter/evaluate";
-import { buildManyCall, prepareCheck } from "@/lib/limiter/evaluate-many";
-import { checkManyScript, checkScript } from "@/lib/limiter/script";
+import type { Principal } from "@/lib/shared/principal";
+import { createApiKey } from "@/lib/control/data/api-keys";
+import { importConfig } from "@/lib/control/data/import-config";
+import { createServiceToken } from "@/lib/control/data/tokens";
+import { latestPublished } from "@/lib/control/data/config-versions";
+import { effectiveLimits, resolveRoutes } from "@/lib/control/config/compile";
+import { matchLimits } from "@/lib/check/limit-specs";
+import { buildCall } from "@/lib/check/limiter/evaluate";
+import { buildManyCall, prepareCheck } from "@/lib/check/limiter/evaluate-many";
+import { checkManyScript, checkScript } from "@/lib/check/limiter/script";
 
 // The benchmark's configuration: one tenant with three limits on every check (tenant, key,
 // route), set so the load never exhausts them, plus a key already over a tight limit.

@@ -15,9 +15,10 @@ export interface SeedShape {
 /** Seeds the rows; returns the tenant's slug and id. */
 export async function seedUsage(now: number, shape: SeedShape): Promise<{ slug: string; id: string }> {
   await import(new URL("../server-only-hook.mjs", import.meta.url).href);
-  const { db } = await import("@/lib/data/db");
-  const { importConfig } = await import("@/lib/data/import-config");
-  const { ensurePartition, PARTITION_GRAIN, partitionsOver } = await import("@/lib/data/usage/partitions");
+  const { db } = await import("@/lib/control/data/db");
+  const { importConfig } = await import("@/lib/control/data/import-config");
+  const { ensurePartition, PARTITION_GRAIN, partitionsOver } =
+    await import("@/lib/control/data/usage/partitions");
   const system = { kind: "system", label: "bench" } as const;
   await importConfig(system, {
     plans: [{ name: "usage-bench", limits: [] }],

@@ -17,7 +17,7 @@ import { freshBenchDatabase } from "./database";
 import { freePort, stopAll } from "./processes";
 import { budgetRows, printBudget, type TableBytes } from "./usage-db-budget";
 import { seedUsage } from "./usage-db-seed";
-import type { MinuteRow } from "@/lib/data/usage/rollup-writer";
+import type { MinuteRow } from "@/lib/control/data/usage/rollup-writer";
 
 const HOURS = Number(process.env.BENCH_USAGE_HOURS ?? 24);
 const DAYS = Number(process.env.BENCH_USAGE_DAYS ?? 30);
@@ -55,8 +55,8 @@ async function main(): Promise<void> {
     `seeded ${HOURS} h of minutes, ${DAYS} d of hours and days for one tenant in ${(seeded.ms / 1000).toFixed(0)} s`,
   );
   const { slug, id } = seeded.value;
-  const { db } = await import("@/lib/data/db");
-  const { partitionSizes } = await import("@/lib/data/usage/partitions");
+  const { db } = await import("@/lib/control/data/db");
+  const { partitionSizes } = await import("@/lib/control/data/usage/partitions");
   const { jobKeys } = await import("@/lib/usage/keys");
   // everything up to now rolled up: the views read PostgreSQL
   const marks = jobKeys("bench:");
@@ -76,8 +76,9 @@ async function main(): Promise<void> {
   bytes.set("UsageSeries", dictionary ?? { bytes: 0, rows: 0 });
 
   // the rollup: a minute of the mix (ten tenants' pairs), then an hour of the busy tenant
-  const { writeMinute, writeHour } = await import("@/lib/data/usage/rollup-writer");
-  const { ensurePartition, PARTITION_GRAIN, partitionStart } = await import("@/lib/data/usage/partitions");
+  const { writeMinute, writeHour } = await import("@/lib/control/data/usage/rollup-writer");
+  const { ensurePartition, PARTITION_GRAIN, partitionStart } =
+    await import("@/lib/control/data/usage/partitions");
   const held = () => Promise.resolve(true);
   const rows: MinuteRow[] = [];
   for (let t = 0; t < TENANTS; t++)
@@ -109,11 +110,11 @@ async function main(): Promise<void> {
   });
 
   // the reads, as the pages run them
-  const { readCompact } = await import("@/lib/usage/scoped-reader");
-  const { mostLimited } = await import("@/lib/usage/most-limited");
+  const { readCompact } = await import("@/lib/usage/read/scoped-reader");
+  const { mostLimited } = await import("@/lib/usage/read/most-limited");
   const ctx = { client: redis, ns: "bench:", now, secondsRetentionMs: HOUR };
   const system = { kind: "system", label: "bench" } as const;
-  const sourceOf = (await import("@/lib/data/usage/rows")).sourceFor;
+  const sourceOf = (await import("@/lib/usage/read/rows")).sourceFor;
   const read = (tenant: string | undefined, stepMs: number, rangeMs: number) => {
     const to = Math.ceil((now + 1) / stepMs) * stepMs;
     // as the usage page reads it: per key and route for a tenant, per tenant for the overview
@@ -148,14 +149,14 @@ async function main(): Promise<void> {
 
   await explainHeaviest(id, now);
   redis.disconnect();
-  await (await import("@/lib/redis")).closeRedis();
-  await (await import("@/lib/data/db")).closeDb();
+  await (await import("@/lib/shared/redis/redis")).closeRedis();
+  await (await import("@/lib/control/data/db")).closeDb();
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of the day view's per-key totals and the month's pair totals. */
 async function explainHeaviest(tenantId: string, now: number): Promise<void> {
-  const { db } = await import("@/lib/data/db");
-  const { summedQuery } = await import("@/lib/data/usage/db-rows");
+  const { db } = await import("@/lib/control/data/db");
+  const { summedQuery } = await import("@/lib/control/data/usage/db-rows");
   const { Prisma } = await import("@/lib/generated/prisma/client");
   const hour = Math.floor(now / HOUR) * HOUR;
   const plans = {

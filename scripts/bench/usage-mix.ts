@@ -14,7 +14,7 @@ import { zipf } from "./zipf";
 import type { UsageEvent } from "@/lib/usage/types";
 
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
-const { UsageRecorder } = await import("@/lib/usage/recorder");
+const { UsageRecorder } = await import("@/lib/usage/record/recorder");
 const { pairsKey } = await import("@/lib/usage/keys");
 
 const PER_SECOND = 13_000;

@@ -1,9 +1,9 @@
 // The soak's configuration changes: every 30 s the whole configuration is exported and
 // imported again with the bench plan's tenant-wide limit one lower (a new version that
 // every server swaps in). While PostgreSQL restarts a change fails: counted, not retried.
-import type { Principal } from "@/lib/auth/principal";
-import { exportConfig } from "@/lib/data/export-config";
-import { importConfig } from "@/lib/data/import-config";
+import type { Principal } from "@/lib/shared/principal";
+import { exportConfig } from "@/lib/control/data/export-config";
+import { importConfig } from "@/lib/control/data/import-config";
 
 const SOAK: Principal = { kind: "system", label: "soak" };
 

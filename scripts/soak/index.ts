@@ -74,7 +74,7 @@ async function main(): Promise<boolean> {
   log(`peak ${Math.round(peak.rps)} checks/s: running ${MINUTES} min at ${rate}/s`);
 
   const { startConfigChurn } = await import("./config-churn");
-  const { queryUsage } = await import("@/lib/usage/api-series");
+  const { queryUsage } = await import("@/lib/usage/read/api-series");
   // from a minute boundary: the usage counted from there on is the soak's alone (not the peak's)
   const since = Math.ceil(Date.now() / 60_000) * 60_000;
   await sleep(since - Date.now());
@@ -131,8 +131,8 @@ async function cleanUp(): Promise<void> {
   } catch {
     // not running
   }
-  const { closeDb } = await import("@/lib/data/db");
-  const { closeRedis } = await import("@/lib/redis");
+  const { closeDb } = await import("@/lib/control/data/db");
+  const { closeRedis } = await import("@/lib/shared/redis/redis");
   await Promise.allSettled([closeDb(), closeRedis()]);
 }
 

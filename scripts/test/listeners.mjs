@@ -1,7 +1,8 @@
-// The servers of a test run (issue 19): which listening TCP sockets are this checkout's (their
-// process works in the checkout or its .data folder: redis-server and PostgreSQL work in
-// their data folder, the apps in the checkout), whether any listens beyond loopback, and
-// whether any started during the run is still listening after it.
+// The servers of a test run, so that none listens beyond loopback or outlives the run: which
+// listening TCP sockets are this checkout's (their process works in the checkout or its .data
+// folder: redis-server and PostgreSQL work in their data folder, the apps in the checkout),
+// whether any listens beyond loopback, and whether any started during the run is still
+// listening after it.
 //   listeners.mjs list                    ours now, one per line
 //   listeners.mjs snapshot <file>         ours now, as JSON (before the run)
 //   listeners.mjs watch <file>            every 0.5 s until stopped: ours beyond loopback, appended to <file>

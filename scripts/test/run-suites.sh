@@ -19,6 +19,9 @@ read -r -a FILES <<< "${SLUICE_TEST_FILES:-}"
 banner() { printf '\n\033[1;34m== %s ==\033[0m\n' "$*"; }
 record() { echo "$1 $2" >> "$REPORTS/checks.txt"; } # name pass|fail
 expect() { echo "$1 ${2:-vitest}" >> "$REPORTS/expected.txt"; } # a suite whose report must exist
+# Each suite's wall time, printed by summarize.mjs above the totals: "name start_ms end_ms".
+began() { SUITE_START="$(date +%s%3N)"; }
+took() { echo "$1 $SUITE_START $(date +%s%3N)" >> "$REPORTS/times.txt"; }
 
 stop_apps() {
   local pid
@@ -46,22 +49,29 @@ trap 'exit 143' TERM
 
 if wants typecheck; then
   banner typecheck
+  began
   if npx --no-install tsc --noEmit -p .; then record typecheck pass; else record typecheck fail; fi
+  took typecheck
 fi
 
 if wants lint; then
   banner lint
-  # formatting is part of lint: `npm run format` fixes what prettier --check reports
-  if npx --no-install eslint . --max-warnings 0 && npx --no-install prettier --check . --log-level warn; then
+  began
+  # formatting is part of lint: `npm run format` fixes what prettier --check reports; the
+  # folder boundaries of lib/ (.dependency-cruiser.cjs) too
+  if npx --no-install eslint . --max-warnings 0 && npm run --silent lint:deps && npx --no-install prettier --check . --log-level warn; then
     record lint pass
   else record lint fail; fi
+  took lint
 fi
 
 NEEDS_APPS=0
 if wants integration || wants cluster || wants e2e; then NEEDS_APPS=1; fi
 if wants build; then
   banner build
+  began
   if bash scripts/build-if-changed.sh; then record build pass; else record build fail; fi
+  took build
 elif [ "$NEEDS_APPS" = 1 ] || wants deploys; then
   bash scripts/build-if-changed.sh >/dev/null || echo "build failed; the apps may not start"
 fi
@@ -88,17 +98,22 @@ fi
 if wants unit; then
   banner "unit tests"
   expect unit
+  began
   npx --no-install vitest run --project unit "${FILES[@]}" --reporter=default --reporter=json --outputFile.json="$REPORTS/unit.json"
+  took unit
 fi
 
 if wants integration; then
   banner "integration tests (single Redis, real PostgreSQL, the running app)"
   expect integration
+  began
   npx --no-install vitest run --project integration "${FILES[@]}" --reporter=default --reporter=json --outputFile.json="$REPORTS/integration.json"
+  took integration
 fi
 
 if wants cluster; then
 banner "integration tests on a 3-master Redis Cluster (limiter, usage recording and rollup)"
+began
 redis-cli -p "$CLUSTER_PORT" ping >/dev/null 2>&1 || CLUSTER_STARTED=1
 if bash scripts/redis-cluster.sh start "$DATA/cluster" "$CLUSTER_PORT" > "$REPORTS/cluster.log" 2>&1; then
   expect cluster
@@ -109,6 +124,7 @@ if bash scripts/redis-cluster.sh start "$DATA/cluster" "$CLUSTER_PORT" > "$REPOR
 else
   record cluster-start fail; cat "$REPORTS/cluster.log"
 fi
+took cluster
 
 fi
 
@@ -118,20 +134,26 @@ if wants reliability; then
   [ "$NEEDS_APPS" = 1 ] || bash scripts/build-if-changed.sh >/dev/null || echo "build failed; the apps may not start"
   banner "reliability tests (Redis failover, PostgreSQL down; figures printed)"
   expect reliability
+  began
   npx --no-install vitest run --project reliability "${FILES[@]}" --reporter=default --reporter=json --outputFile.json="$REPORTS/reliability.json"
+  took reliability
 fi
 
 if wants deploys; then
   # Its own instances (built server) and HAProxy on SLUICE_TEST_LB_PORT (default 3190) and up.
   banner "deploys: rolling restarts behind HAProxy, check workers, graceful shutdown"
   expect deploys
+  began
   npx --no-install vitest run --project deploys "${FILES[@]}" --reporter=default --reporter=json --outputFile.json="$REPORTS/deploys.json"
+  took deploys
 fi
 
 if wants e2e; then
   banner "end-to-end tests (Playwright, Chromium)"
   expect e2e playwright
+  began
   PLAYWRIGHT_JSON_OUTPUT_NAME="$REPORTS/e2e.json" npx --no-install playwright test "${FILES[@]}" --reporter=list,json
+  took e2e
 fi
 
 stop_servers

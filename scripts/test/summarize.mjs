@@ -1,5 +1,6 @@
-// Adds up every suite's results and prints "N passed, N failed" as the last line; the exit
-// code is non-zero when anything failed or a suite left no report (it crashed).
+// Adds up every suite's results and prints "N passed, N failed" as the last line, with each
+// suite's wall time above it; the exit code is non-zero when anything failed or a suite left
+// no report (it crashed).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -100,6 +101,17 @@ for (const r of rows)
   console.log(
     `${r.suite.padEnd(20)} ${String(r.passed).padStart(7)} ${String(r.failed).padStart(7)} ${r.note ?? ""}`,
   );
+// Each suite's wall time (run-suites.sh writes "name start_ms end_ms" as each one ends).
+const timesFile = join(dir, "times.txt");
+const times = existsSync(timesFile) ? readFileSync(timesFile, "utf8").trim().split("\n").filter(Boolean) : [];
+if (times.length > 0) console.log("\nsuite                 wall time");
+for (const line of times) {
+  const [name = "", start, end] = line.split(" ");
+  const seconds = Math.round((Number(end) - Number(start)) / 1000);
+  const wall =
+    seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
+  console.log(`${name.padEnd(20)} ${wall.padStart(10)}`);
+}
 const passed = rows.reduce((n, r) => n + r.passed, 0);
 const failed = rows.reduce((n, r) => n + r.failed, 0);
 const empty = passed === 0;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeClients, importDoc, setupTenants, unique } from "../integration/check/setup";
 import { sleep, waitForVersion } from "../integration/check/http";
 import { AppProcess } from "../integration/check/processes";
-import { queryUsage } from "@/lib/usage/api-series";
+import { queryUsage } from "@/lib/usage/read/api-series";
 import { BOOTSTRAP, INSTANCE_ENV, LB_PORT, sumUsage, tenantWith, timedStop } from "./fleet";
 import { checkOnNewConnection, SteadyTraffic } from "./traffic";
 

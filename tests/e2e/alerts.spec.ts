@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import { verifySignature } from "../../lib/alerts/signature";
+import { verifySignature } from "../../lib/control/alerts/signature";
 import { operator, signedIn, uniqueSlug } from "./support/dashboard";
 
 // Near-limit alerts from the dashboard: an operator adds a webhook endpoint (a receiver in

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { signedIn, viewer } from "./support/dashboard";
 
-// Issue 13 §2: the API reference page renders the OpenAPI document for any signed-in user,
+// The API reference page renders the OpenAPI document for any signed-in user,
 // with nothing loaded from another origin (it must work with no internet) and no CSP error.
 
 test("a viewer opens the API reference from the nav and sees the check operation", async ({ browser }) => {

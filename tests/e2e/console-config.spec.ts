@@ -3,7 +3,7 @@ import { adminHeaders } from "./support/admin-api";
 import { check, operator, signedIn, viewer } from "./support/dashboard";
 import { threeShots } from "./support/shots";
 
-// Issue 15, the configuration side of the console: /plans folds each plan to one line, the
+// The configuration side of the console: /plans folds each plan to one line, the
 // Limits tab shows each limit's live counter beside it, and Hottest limits stays readable
 // at 390 px (the tables' sorting: console-sorting.spec.ts). Screenshots (light, dark, 390 px
 // phone) go to tests/e2e/screenshots/console-config-*.png for a person to look at.

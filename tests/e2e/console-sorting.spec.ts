@@ -3,7 +3,7 @@ import { adminHeaders } from "./support/admin-api";
 import { operator, signedIn, uniqueSlug } from "./support/dashboard";
 import { threeShots } from "./support/shots";
 
-// Issue 15, the configuration side of the console: every table sorts by its headers (mouse
+// The configuration side of the console: every table sorts by its headers (mouse
 // and keyboard, aria-sort, ties keep their order). Screenshots (light, dark, 390 px phone)
 // go to tests/e2e/screenshots/console-config-sorting-*.png for a person to look at. The
 // rest of that side is in console-config.spec.ts.

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { Redis } from "ioredis";
 import { check, operator, query, signedIn, viewer } from "./support/dashboard";
 
-// Issue 15's usage gaps: traffic per key on the keys page, the overview's "most limited"
+// What an operator needs of usage: traffic per key on the keys page, the overview's "most limited"
 // across tenants (strictly the viewer's tenants), a custom or dragged time range on the
 // usage charts, and top offenders of one key or route. Screenshots in light, dark and at
 // 390 px: tests/e2e/screenshots/console-{keys,overview,usage-zoom,offenders}-{light,dark,phone}.png.

@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { Redis } from "ioredis";
 import { check, operator, query, signedIn } from "./support/dashboard";
 
-// The ops console as issue 15 found it wanting: degraded decisions visible, drill-down and
+// What the ops console must show: degraded decisions visible, drill-down and
 // headings that say what is shown, rejection rate on long ranges, the phone layout, the
 // editor's defaults and routes, the 404 page and the favicon. Screenshots in light, dark
 // and at 390 px go to .data/test-results/screenshots/ (looked at by a person, not diffed).

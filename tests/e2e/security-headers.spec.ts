@@ -1,7 +1,7 @@
 import { expect, test, type Page, type Response } from "@playwright/test";
 import { operator, signIn } from "./support/dashboard";
 
-// Issue 12: every dashboard page carries a nonce-based CSP (no framing), nosniff and a
+// Every dashboard page carries a nonce-based CSP (no framing), nosniff and a
 // referrer policy; with NEXTAUTH_URL on http there is no HSTS. And the pages still work
 // under that policy: signing in, a page of forms and the recharts usage page load and
 // hydrate with no CSP violation in the console.

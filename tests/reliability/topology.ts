@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { redisServerArgs } from "../integration/limiter/throwaway-redis";
+import { waitFor } from "../wait-for";
 
 // Throwaway Redis topologies on loopback for the failover tests: a primary, a replica and
 // three sentinels; a Redis Cluster of three primaries and three replicas. Every server is a
@@ -159,15 +160,4 @@ export async function info(node: RedisNode, section: string): Promise<string> {
   }
 }
 
-export async function waitFor(
-  condition: () => Promise<boolean>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return;
-    await sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+export { waitFor };

@@ -2,10 +2,10 @@
 // the app uses, and raw HTTP to the running app from a chosen loopback source address
 // (each test its own "client", so the login limits of one never reach another).
 import { request } from "node:http";
-import type { Principal, Role } from "@/lib/auth/principal";
-import { hashPassword } from "@/lib/auth/password";
-import { loadUserPrincipal } from "@/lib/data/auth/users";
-import { db } from "@/lib/data/db";
+import type { Principal, Role } from "@/lib/shared/principal";
+import { hashPassword } from "@/lib/shared/password";
+import { loadUserPrincipal } from "@/lib/control/data/auth/users";
+import { db } from "@/lib/control/data/db";
 
 export const APP_URL = process.env.APP_URL ?? "http://localhost:3100";
 export type UserPrincipal = Extract<Principal, { kind: "user" }>;

@@ -1,9 +1,9 @@
-// Issue 12, section 1: nobody could change a password, and a disabled account's tokens
+// Accounts: nobody could change a password, and a disabled account's tokens
 // kept working. Now: a user changes their own password (the current one required), which
 // ends their other sessions; an operator disables accounts (sign-in, sessions and the
 // admin tokens the account made all stop) and issues one-time reset links.
 import { beforeAll, describe, expect, it } from "vitest";
-import { verifyPassword } from "@/lib/auth/password";
+import { verifyPassword } from "@/lib/shared/password";
 import {
   changeOwnPassword,
   createResetLink,
@@ -11,12 +11,12 @@ import {
   redeemResetLink,
   setUserDisabled,
   viewResetLink,
-} from "@/lib/data/auth/accounts";
-import { resolveBearer } from "@/lib/data/auth/api-tokens";
-import { checkCredentials, loadUserPrincipal, sessionVersionOf } from "@/lib/data/auth/users";
-import { db } from "@/lib/data/db";
-import { ConflictError, NotFoundError } from "@/lib/data/errors";
-import { createAdminToken } from "@/lib/data/tokens";
+} from "@/lib/control/data/auth/accounts";
+import { resolveBearer } from "@/lib/control/data/auth/api-tokens";
+import { checkCredentials, loadUserPrincipal, sessionVersionOf } from "@/lib/control/data/auth/users";
+import { db } from "@/lib/control/data/db";
+import { ConflictError, NotFoundError } from "@/lib/control/data/errors";
+import { createAdminToken } from "@/lib/control/data/tokens";
 import { anyPlan, makeTenant, uniqueSlug } from "../integration/dashboard/fixtures";
 import { makeUser, type UserPrincipal } from "./accounts-fixtures";
 

@@ -7,6 +7,7 @@ import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "@/tests/integration/check/processes";
+import { waitFor } from "@/tests/wait-for";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BOOTSTRAP = process.env.SLUICE_BOOTSTRAP_TOKEN ?? "test-bootstrap-token-000000000000";
@@ -89,7 +90,7 @@ describe("the front and the app process", () => {
     const [app] = childrenOf(front.pid ?? 0);
     expect(app).toBeGreaterThan(0);
     process.kill(app as number, "SIGKILL");
-    await sleep(100);
+    await waitFor(() => !alive(app as number), "the app process to die", 5_000, 20);
     expect(await checkStatus(), log).toBe(200);
     expect([0, 503]).toContain(await status("/api/health"));
     let back = false;
@@ -108,7 +109,7 @@ describe("the front and the app process", () => {
     const exited = once(front, "exit");
     front.kill("SIGTERM");
     await exited;
-    await sleep(200);
+    await waitFor(() => apps.filter(alive).length === 0, "the app process to exit", 5_000, 20);
     expect(apps.filter(alive)).toEqual([]);
   }, 20_000);
 });

@@ -1,11 +1,11 @@
-// The check path cannot be slowed by the control plane (issue 12, section 2), against the
+// The check path cannot be slowed by the control plane, against the
 // running app: a viewer's token sending a million nested "[" gets 403 without the server
 // parsing it, an operator's gets 413 naming the depth, both fast; and while hostile bodies
 // and a 5,000-route import are processed, checks keep answering within the check timeout
 // (50 ms), none degraded. The app process does the parsing; checks are the front's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeClients, FREE_PLAN_OFF, setupTenants, tester, unique } from "@/tests/integration/check/setup";
-import { importConfig } from "@/lib/data/import-config";
+import { importConfig } from "@/lib/control/data/import-config";
 import { APP_URL, BOOTSTRAP, check, waitForVersion } from "@/tests/integration/check/http";
 import { createAdminToken } from "@/tests/integration/admin/http";
 

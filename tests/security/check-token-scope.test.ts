@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeClients, FREE_PLAN_OFF, serviceToken, setupTenants, unique } from "../integration/check/setup";
 import { post, waitForVersion, type Answer } from "../integration/check/http";
 
-// Issue 12: a service token limited to tenant A, given tenant B's API key, must answer
+// No leak across tenants: a service token limited to tenant A, given tenant B's API key, must answer
 // exactly as for an unknown key (a 403 naming B told the caller the key is valid and whose
 // it is). Over HTTP against the running app (the lean front), on a first check and on one
 // the app already holds resolved (check-shapes.ts), on /api/check and in a batch.

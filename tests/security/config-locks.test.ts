@@ -1,15 +1,15 @@
-// Configuration changes serialize per tenant (issue 12, section 2): a long change of one
+// Configuration changes serialize per tenant (no tenant holds up another): a long change of one
 // tenant does not hold up another tenant's key creation, and two tenants' changes made at
 // the same time get consecutive versions whose last snapshot holds both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { createApiKey } from "@/lib/data/api-keys";
-import { runTenantChange } from "@/lib/data/config-change";
-import { latestPublished } from "@/lib/data/config-versions";
-import { importConfig } from "@/lib/data/import-config";
-import { exportConfig } from "@/lib/data/export-config";
-import { closeDb } from "@/lib/data/db";
-import { closeRedis } from "@/lib/redis";
+import { createApiKey } from "@/lib/control/data/api-keys";
+import { runTenantChange } from "@/lib/control/data/config-change";
+import { latestPublished } from "@/lib/control/data/config-versions";
+import { importConfig } from "@/lib/control/data/import-config";
+import { exportConfig } from "@/lib/control/data/export-config";
+import { closeDb } from "@/lib/control/data/db";
+import { closeRedis } from "@/lib/shared/redis/redis";
 import { tester, unique } from "@/tests/integration/check/setup";
 
 let globalRoutes: unknown[] = [];
@@ -30,8 +30,8 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   ]);
 }
 
-/** Holds tenant A's locks (and an audited change of it) until `held` opens. */
-function holdTenantA(held: Promise<void>, name: string) {
+/** Holds tenant A's locks (and an audited change of it) until `held` opens; calls `locked` once it waits. */
+function holdTenantA(held: Promise<void>, name: string, locked: () => void) {
   return runTenantChange(tenantA, tester, null, async (tx, audit) => {
     const tenant = await tx.tenant.findUniqueOrThrow({ where: { slug: tenantA } });
     const row = await tx.apiKey.create({
@@ -43,6 +43,7 @@ function holdTenantA(held: Promise<void>, name: string) {
       },
     });
     await audit({ action: "key.create", targetType: "key", targetId: row.id, tenantId: tenant.id });
+    locked(); // its locks taken (before its work ran), its change written: it waits now
     await held;
     return row.hash;
   });
@@ -64,8 +65,9 @@ afterAll(async () => {
 describe("per-tenant configuration locks", () => {
   it("tenant B creates a key while tenant A's change holds its locks", async () => {
     const held = gate();
-    const a = holdTenantA(held.wait, unique("held"));
-    await new Promise((resolve) => setTimeout(resolve, 300)); // A has its locks and is waiting
+    const locked = gate();
+    const a = holdTenantA(held.wait, unique("held"), locked.open);
+    await locked.wait; // A has its locks and is waiting
     try {
       const started = performance.now();
       const key = await within(createApiKey(tester, tenantB, { name: unique("b-key") }), 5_000, "B's key");
@@ -79,11 +81,13 @@ describe("per-tenant configuration locks", () => {
 
   it("a global change waits for a tenant change in progress", async () => {
     const held = gate();
-    const a = holdTenantA(held.wait, unique("held"));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const locked = gate();
+    const a = holdTenantA(held.wait, unique("held"), locked.open);
+    await locked.wait;
     let globalDone = false;
     // the global routes as they are: it changes nothing but takes the global lock
     const global = importConfig(tester, { routes: globalRoutes }).then(() => (globalDone = true));
+    // a wait that must end with nothing done: the global change is still held up after it
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(globalDone).toBe(false);
     held.open();

@@ -1,17 +1,17 @@
-// Issue 12 §2 and §4: caps on routes, limits and keys per tenant and on limits in all,
+// Bounded configuration: caps on routes, limits and keys per tenant and on limits in all,
 // refused with an error naming the field and the setting, changing nothing. At the DAL
 // every path goes through (admin API import, dashboard edits, key creation).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// Read by lib/env.ts on first use, which comes after this line in this file's own modules.
+// Read by lib/shared/env.ts on first use, which comes after this line in this file's own modules.
 process.env.SLUICE_MAX_KEYS_PER_TENANT = "3";
 
-import { validateDocument, type ConfigDocument } from "@/lib/config/document";
-import { createApiKey, revokeApiKey } from "@/lib/data/api-keys";
-import { documentCapErrors, type CountCaps } from "@/lib/data/count-caps";
-import { db } from "@/lib/data/db";
-import { ConflictError, ValidationFailed } from "@/lib/data/errors";
-import { importConfig } from "@/lib/data/import-config";
+import { validateDocument, type ConfigDocument } from "@/lib/control/config/document";
+import { createApiKey, revokeApiKey } from "@/lib/control/data/api-keys";
+import { documentCapErrors, type CountCaps } from "@/lib/control/data/count-caps";
+import { db } from "@/lib/control/data/db";
+import { ConflictError, ValidationFailed } from "@/lib/control/data/errors";
+import { importConfig } from "@/lib/control/data/import-config";
 
 import { anyPlan, system, uniqueSlug } from "../integration/dashboard/fixtures";
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// Issue 12: with PostgreSQL unreachable, a write answers 503 database_unavailable ("nothing
+// With PostgreSQL unreachable, a write answers 503 database_unavailable ("nothing
 // was changed"), not 500 internal_error; a dashboard action says the same; /api/health says
 // "down" for PostgreSQL and nothing else: no driver text, host or port. In process, against
 // a port where nothing answers PostgreSQL (Redis is the test run's own and up).
@@ -22,8 +22,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const { closeDb } = await import("@/lib/data/db");
-  const { closeRedis } = await import("@/lib/redis");
+  const { closeDb } = await import("@/lib/control/data/db");
+  const { closeRedis } = await import("@/lib/shared/redis/redis");
   await Promise.allSettled([closeDb(), closeRedis()]);
 });
 
@@ -54,7 +54,7 @@ describe("PostgreSQL unreachable", () => {
   });
 
   it("a dashboard action's failure says the same, with status 503", async () => {
-    const { createServiceToken } = await import("@/lib/data/tokens");
+    const { createServiceToken } = await import("@/lib/control/data/tokens");
     const { failure } = await import("@/app/(dashboard)/_lib/run-action");
     const error = await createServiceToken({ kind: "system", label: "test" }, { name: "while-down" }).then(
       () => null,

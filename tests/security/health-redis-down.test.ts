@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-// Issue 12: /api/health with Redis unreachable says "down" for Redis and nothing more: no
+// No internals leak: /api/health with Redis unreachable says "down" for Redis and nothing more: no
 // driver text, host or port (it used to echo "connect ECONNREFUSED 127.0.0.1:<port>").
 
 let port = 0;
@@ -16,13 +16,13 @@ beforeAll(async () => {
   delete process.env.REDIS_CLUSTER_NODES;
   // Open the PostgreSQL pool first: on a loaded machine its first connection can take longer
   // than the health probe's 1 s, and this test is about Redis being down.
-  const { db } = await import("@/lib/data/db");
+  const { db } = await import("@/lib/control/data/db");
   await db().$queryRaw`select 1`;
 });
 
 afterAll(async () => {
-  const { closeDb } = await import("@/lib/data/db");
-  const { closeRedis } = await import("@/lib/redis");
+  const { closeDb } = await import("@/lib/control/data/db");
+  const { closeRedis } = await import("@/lib/shared/redis/redis");
   await Promise.allSettled([closeDb(), closeRedis()]);
 });
 

@@ -1,11 +1,11 @@
-// Issue 12 §3 and §4 over HTTP against the running app (APP_URL): the finding as reported,
+// Operators' limits and per-tenant memory over HTTP against the running app (APP_URL):
 // a tenant route "GET /v1/admin/*" without limits no longer drops the global admin-calls
 // from POST /api/check, an editor's reset of it answers 403, and /api/metrics carries the
 // per-tenant memory gauge.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { exportConfig } from "@/lib/data/export-config";
+import { exportConfig } from "@/lib/control/data/export-config";
 
 import { call, createAdminToken, type ErrorReply } from "../integration/admin/http";
 import {

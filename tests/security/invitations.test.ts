@@ -1,12 +1,12 @@
-// Issue 12, section 1: joining a tenant. Adding a member used to make the account itself
+// Joining a tenant. Adding a member used to make the account itself
 // and show its first password to the tenant admin, who could then sign in as that person
 // anywhere they were later added. Now an invitation is a one-time link; only whoever opens
 // it acts, setting their own password or, signed in as the invited email, accepting.
 import { beforeAll, describe, expect, it } from "vitest";
-import { sha256Hex } from "@/lib/auth/secrets";
-import { checkCredentials } from "@/lib/data/auth/users";
-import { db } from "@/lib/data/db";
-import { ForbiddenError, NotFoundError } from "@/lib/data/errors";
+import { sha256Hex } from "@/lib/shared/secrets";
+import { checkCredentials } from "@/lib/control/data/auth/users";
+import { db } from "@/lib/control/data/db";
+import { ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
 import {
   acceptAsNewAccount,
   acceptAsSignedIn,
@@ -14,8 +14,8 @@ import {
   listInvitations,
   revokeInvitation,
   viewInvitation,
-} from "@/lib/data/invitations";
-import { listApiKeys } from "@/lib/data/api-keys";
+} from "@/lib/control/data/invitations";
+import { listApiKeys } from "@/lib/control/data/api-keys";
 import { anyPlan, makeTenant, uniqueSlug } from "../integration/dashboard/fixtures";
 import { makeUser, type UserPrincipal } from "./accounts-fixtures";
 
@@ -76,7 +76,7 @@ describe("adding a member", () => {
   });
 });
 
-describe("the cross-tenant takeover of the issue", () => {
+describe("no cross-tenant takeover through an invitation", () => {
   it("A's admin cannot sign in as a person B later adds, nor accept B's invitation, nor reach B", async () => {
     const email = `${uniqueSlug("shared")}@person.test`;
     // A invites the person; the person sets their own password.
@@ -96,7 +96,7 @@ describe("the cross-tenant takeover of the issue", () => {
     expect(await checkCredentials(email, "attacker-password")).toBeNull();
     await expect(listApiKeys(adminA, b)).rejects.toBeInstanceOf(NotFoundError);
     // The person, signed in as that email, accepts B's invitation.
-    const person = await (await import("@/lib/data/auth/users")).loadUserPrincipal(after.id);
+    const person = await (await import("@/lib/control/data/auth/users")).loadUserPrincipal(after.id);
     if (!person) throw new Error("person vanished");
     await expect(acceptAsSignedIn(person, fromB.secret)).resolves.toEqual({ tenantSlug: b });
     const roles = await db().membership.findMany({

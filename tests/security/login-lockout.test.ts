@@ -1,8 +1,8 @@
-// Issue 12, section 5: ten wrong passwords locked an account for 15-22 minutes, the right
+// Nobody can lock the operator out: ten wrong passwords locked an account for 15-22 minutes, the right
 // password included, so anyone knowing admin@sluice.local could lock the operator out.
 // Now guessing is refused per address (and address+account); per account it only slows.
 import { describe, expect, it } from "vitest";
-import { admitLoginAttempt, DELAY_CAP_MS, recordLoginFailure } from "@/lib/auth/login-limit";
+import { admitLoginAttempt, DELAY_CAP_MS, recordLoginFailure } from "@/lib/control/auth/login-limit";
 import { uniqueSlug } from "../integration/dashboard/fixtures";
 
 describe("a stranger cannot lock an owner out", () => {

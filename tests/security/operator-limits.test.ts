@@ -1,20 +1,21 @@
-// Issue 12 §3, at the DAL every path (admin API, dashboard actions) goes through, against
-// the test database and Redis: a tenant's route declarations never remove a global
-// route's limit, tenant roles cannot reset counters of imposed limits, and renaming,
-// plan and status are checked the same way whichever path changes them.
+// Operators' limits hold for tenant roles, at the DAL every path (admin API, dashboard
+// actions) goes through, against the test database and Redis: a tenant's route declarations
+// never remove a global route's limit, tenant roles cannot reset counters of imposed
+// limits, and renaming, plan and status are checked the same way whichever path changes
+// them.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { Principal, Role } from "@/lib/auth/principal";
-import type { RouteDoc } from "@/lib/config/document";
-import { counterState } from "@/lib/data/counters";
-import { resetCounter } from "@/lib/data/counter-reset";
-import { db } from "@/lib/data/db";
-import { readGlobalDoc, readTenantDoc } from "@/lib/data/edits/document-edit";
-import { applyImport } from "@/lib/data/edits/import-yaml";
-import { updateTenant } from "@/lib/data/edits/tenants";
-import { ForbiddenError, ValidationFailed } from "@/lib/data/errors";
-import { importConfig } from "@/lib/data/import-config";
+import type { Principal, Role } from "@/lib/shared/principal";
+import type { RouteDoc } from "@/lib/control/config/document";
+import { counterState } from "@/lib/control/data/counters";
+import { resetCounter } from "@/lib/control/data/counter-reset";
+import { db } from "@/lib/control/data/db";
+import { readGlobalDoc, readTenantDoc } from "@/lib/control/data/edits/document-edit";
+import { applyImport } from "@/lib/control/data/edits/import-yaml";
+import { updateTenant } from "@/lib/control/data/edits/tenants";
+import { ForbiddenError, ValidationFailed } from "@/lib/control/data/errors";
+import { importConfig } from "@/lib/control/data/import-config";
 
 import { anyPlan, makeTenant, system, uniqueSlug } from "../integration/dashboard/fixtures";
 

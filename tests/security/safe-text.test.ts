@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { parseCheck } from "@/lib/enforce/body-schema";
+import { parseCheck } from "@/lib/check/body-schema";
 import { isSafeText } from "@/lib/shared/safe-text";
 
-// Issue 12: NUL characters or lone surrogates in a text field (tenant name, token name,
+// NUL characters or lone surrogates in a text field (tenant name, token name,
 // reset subject...) gave a 500 (PostgreSQL refuses NUL) or were stored mangled; now a 4xx
 // naming the field, and nothing changed. The admin API's handlers and the dashboard's
 // actions run in process, against the test database (bootstrap token as operator).
@@ -15,8 +15,8 @@ const BAD: Array<[string, string]> = [
 ];
 
 afterAll(async () => {
-  const { closeDb } = await import("@/lib/data/db");
-  const { closeRedis } = await import("@/lib/redis");
+  const { closeDb } = await import("@/lib/control/data/db");
+  const { closeRedis } = await import("@/lib/shared/redis/redis");
   await Promise.allSettled([closeDb(), closeRedis()]);
 });
 

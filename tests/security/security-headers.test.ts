@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 
-// Issue 12: proxy.ts's headers, in process: HSTS only when NEXTAUTH_URL is https, the CSP
+// proxy.ts's security headers, in process: HSTS only when NEXTAUTH_URL is https, the CSP
 // on pages only (with the nonce handed to Next on the request), nosniff everywhere, and
 // no-store on the admin API. (tests/e2e/security-headers.spec.ts checks them in Chromium.)
 

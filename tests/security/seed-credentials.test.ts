@@ -11,7 +11,7 @@ import {
   urlForDatabase,
 } from "../integration/migrate-helpers";
 
-// Issue 12: `npm start` printed the operator password and an all-tenant service token on
+// Secrets are not printed: `npm start` printed the operator password and an all-tenant service token on
 // every start, also when the password came from SLUICE_ADMIN_PASSWORD. Now the seed (as
 // start.sh runs it) prints a generated password once, when the operator is created, never
 // one the user chose, and keeps the demo credentials in a file readable by its owner only.

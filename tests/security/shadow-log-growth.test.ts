@@ -1,10 +1,10 @@
-// Issue 12 §4: a shadow sliding_log must not grow on checks that other limits reject. The
+// Redis memory stays bounded: a shadow sliding_log must not grow on checks that other limits reject. The
 // script itself on real Redis (REDIS_URL, or REDIS_CLUSTER_NODES): after many checks of
 // which most are denied, the log holds exactly the admitted ones.
 import { afterAll, describe, expect, it } from "vitest";
 
-import { evaluate } from "@/lib/limiter/evaluate";
-import { limitKey } from "@/lib/limiter/keys";
+import { evaluate } from "@/lib/check/limiter/evaluate";
+import { limitKey } from "@/lib/check/limiter/keys";
 
 import { connect, RUN } from "../integration/limiter/redis";
 import { rule, spec } from "../unit/limiter/rules";

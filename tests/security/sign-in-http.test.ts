@@ -1,11 +1,11 @@
-// Issue 12, sections 1 and 5, over HTTP against the running app (server.ts in front):
+// Sign-in and sessions over HTTP against the running app (server.ts in front):
 // sign-in limits keyed by the socket's address (X-Forwarded-For and a forged
 // x-sluice-client-address change nothing), no lockout of the right password, X-Forwarded-Host
 // not believed, and sessions/tokens ending with a password change or a disabled account.
 import { beforeAll, describe, expect, it } from "vitest";
-import { changeOwnPassword, setUserDisabled } from "@/lib/data/auth/accounts";
-import { createAdminToken } from "@/lib/data/tokens";
-import { LOGIN_RULES } from "@/lib/auth/login-limit";
+import { changeOwnPassword, setUserDisabled } from "@/lib/control/data/auth/accounts";
+import { createAdminToken } from "@/lib/control/data/tokens";
+import { LOGIN_RULES } from "@/lib/control/auth/login-limit";
 import { anyPlan, makeTenant, uniqueSlug } from "../integration/dashboard/fixtures";
 import { loopbackAddress, makeUser, rawCall, signIn, type UserPrincipal } from "./accounts-fixtures";
 

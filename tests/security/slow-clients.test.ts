@@ -1,4 +1,4 @@
-// Slow and odd clients (issue 12, section 5), on real sockets against a server of our own
+// Slow and odd clients (none may hold the server's sockets), on real sockets against a server of our own
 // with a 2 s request deadline and a cap of 16 connections: a half-sent request gets 408
 // and the close on both paths (the lean front, and node:http in the app process), a head
 // with bare LF line endings is answered, and past the cap an idle connection makes room.

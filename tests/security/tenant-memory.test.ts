@@ -1,11 +1,16 @@
-// Issue 12 §4: each tenant's Redis memory, estimated by a bounded pass (SCAN + sampled
+// Each tenant's Redis memory (so no tenant fills Redis unseen), estimated by a bounded pass (SCAN + sampled
 // MEMORY USAGE) against real Redis (REDIS_URL, or REDIS_CLUSTER_NODES), published by the
 // lease holder and exported as a per-tenant gauge. Keys live under a prefix of this run.
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 
-import { scanTenantMemory } from "@/lib/usage/tenant-memory-scan";
-import { memoryMetricsText, publishMemory, readMemory, startMemoryJob } from "@/lib/usage/tenant-memory";
+import { scanTenantMemory } from "@/lib/usage/record/tenant-memory-scan";
+import {
+  memoryMetricsText,
+  publishMemory,
+  readMemory,
+  startMemoryJob,
+} from "@/lib/usage/record/tenant-memory";
 
 import { connect, masters } from "../integration/limiter/redis";
 

@@ -7,14 +7,14 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script (no types); its exports are checked by these tests
 import { isLoopback, ourListeners } from "../../scripts/test/listeners.mjs";
+import { waitFor } from "../wait-for";
 
-// Issue 19: the servers test runs start listen on loopback only, and the checks `npm test`
-// runs at its end (scripts/test/listeners.mjs) do see a server left behind or one listening
-// on every interface.
+// Test servers stay private: the servers a test run starts listen on loopback only, and the
+// checks `npm test` runs at its end (scripts/test/listeners.mjs) do see a server left behind
+// or one listening on every interface.
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const LISTENERS = join(ROOT, "scripts/test/listeners.mjs");
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Listener {
   pid: number;
@@ -75,9 +75,10 @@ describe("the listener checks of npm test", () => {
     const elsewhere = mkdtempSync(join(tmpdir(), "sluice-wide-"));
     const wide = await nodeServer("0.0.0.0", elsewhere);
     started.push(wide);
-    await sleep(100);
+    const seen = (): Listener[] => listeners([elsewhere]).filter((l) => l.pid === wide.pid);
+    await waitFor(() => seen().length > 0, "the server to be seen listening", 5_000, 50);
     expect(listeners().filter((l) => l.pid === wide.pid)).toEqual([]);
-    const mine = listeners([elsewhere]).filter((l) => l.pid === wide.pid);
+    const mine = seen();
     expect(mine.length).toBe(1);
     expect(loopback(mine[0]!.local)).toBe(false);
     wide.kill("SIGKILL");
@@ -90,7 +91,12 @@ describe("the listener checks of npm test", () => {
     execFileSync(process.execPath, [LISTENERS, "snapshot", snapshot]);
     const left = await nodeServer("127.0.0.1");
     started.push(left);
-    await sleep(100);
+    await waitFor(
+      () => listeners().some((l) => l.pid === left.pid),
+      "the server to be seen listening",
+      5_000,
+      50,
+    );
     const during = spawnSync(process.execPath, [LISTENERS, "check-after", snapshot], { encoding: "utf8" });
     expect(during.status).toBe(1);
     expect(during.stderr).toContain(`pid ${left.pid}`);

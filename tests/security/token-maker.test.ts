@@ -3,12 +3,12 @@
 // does not revive it), and an operator token ends when its maker is no longer an operator.
 // Over HTTP against the running app, with the roles changed through the DAL.
 import { beforeAll, describe, expect, it } from "vitest";
-import { resolveBearer } from "@/lib/data/auth/api-tokens";
-import { db } from "@/lib/data/db";
-import { acceptAsSignedIn, createInvitation } from "@/lib/data/invitations";
-import { changeMemberRole, removeMember } from "@/lib/data/members";
-import { listTokens, type TokenRow } from "@/lib/data/queries/list-tokens";
-import { createAdminToken } from "@/lib/data/tokens";
+import { resolveBearer } from "@/lib/control/data/auth/api-tokens";
+import { db } from "@/lib/control/data/db";
+import { acceptAsSignedIn, createInvitation } from "@/lib/control/data/invitations";
+import { changeMemberRole, removeMember } from "@/lib/control/data/members";
+import { listTokens, type TokenRow } from "@/lib/control/data/queries/list-tokens";
+import { createAdminToken } from "@/lib/control/data/tokens";
 import { call } from "../integration/admin/http";
 import { anyPlan, makeTenant, uniqueSlug } from "../integration/dashboard/fixtures";
 import { makeUser, type UserPrincipal } from "./accounts-fixtures";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "@/lib/env";
-import { parseAddresses } from "@/lib/limiter/lean-redis/sentinel-locator";
+import { EnvError, parseEnv } from "@/lib/shared/env";
+import { parseAddresses } from "@/lib/check/limiter/lean-redis/sentinel-locator";
 
 // REDIS_SENTINELS / REDIS_SENTINEL_NAME: validated at start with a sentence naming the
 // setting; Sentinel and Cluster are exclusive.

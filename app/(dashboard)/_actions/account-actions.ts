@@ -8,11 +8,11 @@ import {
   changeOwnPassword,
   createResetLink,
   setUserDisabled,
-} from "@/lib/data/auth/accounts";
-import { admitLoginAttempt, recordLoginFailure, sleep } from "@/lib/auth/login-limit";
-import { reissueSession } from "@/lib/auth/reissue-session";
-import { clientAddressOf } from "@/lib/http/client-address";
-import { linkUrl } from "@/lib/http/link-url";
+} from "@/lib/control/data/auth/accounts";
+import { admitLoginAttempt, recordLoginFailure, sleep } from "@/lib/control/auth/login-limit";
+import { reissueSession } from "@/lib/control/auth/reissue-session";
+import { clientAddressOf } from "@/lib/shared/http/client-address";
+import { linkUrl } from "@/lib/shared/http/link-url";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

@@ -1,10 +1,10 @@
 "use server";
 
 import { z } from "zod";
-import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
-import { createAlertEndpoint, disableAlertEndpoint } from "@/lib/data/alerts/endpoints";
-import { CreateEndpointInput, CreateRuleInput } from "@/lib/data/alerts/inputs";
-import { createAlertRule, disableAlertRule } from "@/lib/data/alerts/rules";
+import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
+import { createAlertEndpoint, disableAlertEndpoint } from "@/lib/control/data/alerts/endpoints";
+import { CreateEndpointInput, CreateRuleInput } from "@/lib/control/data/alerts/inputs";
+import { createAlertRule, disableAlertRule } from "@/lib/control/data/alerts/rules";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

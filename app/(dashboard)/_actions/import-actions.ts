@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { applyImport, previewImport, type ImportPreview } from "@/lib/data/edits/import-yaml";
-import type { ImportResult } from "@/lib/data/import-config";
+import { applyImport, previewImport, type ImportPreview } from "@/lib/control/data/edits/import-yaml";
+import type { ImportResult } from "@/lib/control/data/import-config";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import { safeText } from "@/lib/shared/safe-text";

@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { createApiKey, revokeApiKey } from "@/lib/data/api-keys";
-import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
+import { createApiKey, revokeApiKey } from "@/lib/control/data/api-keys";
+import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

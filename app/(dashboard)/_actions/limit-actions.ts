@@ -1,10 +1,10 @@
 "use server";
 
 import { z } from "zod";
-import { limitSchema } from "@/lib/config/document";
-import { saveLimit, LimitValidationFailed } from "@/lib/data/edits/save-limit";
-import { limitTargetSchema } from "@/lib/data/edits/limit-target";
-import { actionUser } from "@/lib/auth/session";
+import { limitSchema } from "@/lib/control/config/document";
+import { saveLimit, LimitValidationFailed } from "@/lib/control/data/edits/save-limit";
+import { limitTargetSchema } from "@/lib/control/data/edits/limit-target";
+import { actionUser } from "@/lib/control/auth/session";
 import { failure } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import { safeText } from "@/lib/shared/safe-text";

@@ -1,10 +1,10 @@
 "use server";
 
 import { z } from "zod";
-import { NAME_PATTERN } from "@/lib/config/document";
-import { ChangeRoleInput, changeMemberRole, removeMember } from "@/lib/data/members";
-import { InviteInput, createInvitation, revokeInvitation } from "@/lib/data/invitations";
-import { linkUrl } from "@/lib/http/link-url";
+import { NAME_PATTERN } from "@/lib/control/config/document";
+import { ChangeRoleInput, changeMemberRole, removeMember } from "@/lib/control/data/members";
+import { InviteInput, createInvitation, revokeInvitation } from "@/lib/control/data/invitations";
+import { linkUrl } from "@/lib/shared/http/link-url";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { resetCounter, ResetInput, type ResetResult } from "@/lib/data/counter-reset";
-import { RollbackInput, rollbackConfig, type RollbackResult } from "@/lib/data/config-rollback";
+import { resetCounter, ResetInput, type ResetResult } from "@/lib/control/data/counter-reset";
+import { RollbackInput, rollbackConfig, type RollbackResult } from "@/lib/control/data/config-rollback";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 

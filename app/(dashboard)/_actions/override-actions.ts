@@ -1,10 +1,10 @@
 "use server";
 
 import { z } from "zod";
-import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
-import { ConflictError } from "@/lib/data/errors";
-import { OverrideId, OverrideInput } from "@/lib/data/override-input";
-import { createOverride, endOverride } from "@/lib/data/overrides";
+import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
+import { ConflictError } from "@/lib/control/data/errors";
+import { OverrideId, OverrideInput } from "@/lib/control/data/override-input";
+import { createOverride, endOverride } from "@/lib/control/data/overrides";
 import { parseDuration } from "@/lib/shared/duration";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";

@@ -1,9 +1,9 @@
 "use server";
 
 import { z } from "zod";
-import { NAME_PATTERN, NAME_RULE } from "@/lib/config/document";
-import { serviceLimitSchema } from "@/lib/config/document/service-limit-schema";
-import { createPlan, removePlan, setPlanService } from "@/lib/data/edits/plans";
+import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
+import { serviceLimitSchema } from "@/lib/check/published/service-limit-schema";
+import { createPlan, removePlan, setPlanService } from "@/lib/control/data/edits/plans";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

@@ -1,7 +1,7 @@
 "use server";
 
-import { runReplay } from "@/lib/replay/run-replay";
-import { replayRequestSchema, type ReplayResult } from "@/lib/replay/types";
+import { runReplay } from "@/lib/control/replay/run-replay";
+import { replayRequestSchema, type ReplayResult } from "@/lib/control/replay/types";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 

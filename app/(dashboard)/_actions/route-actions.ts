@@ -1,13 +1,13 @@
 "use server";
 
 import { z } from "zod";
-import { NAME_PATTERN, NAME_RULE, routeSchema } from "@/lib/config/document";
+import { NAME_PATTERN, NAME_RULE, routeSchema } from "@/lib/control/config/document";
 import {
   addGlobalRoute,
   addTenantRoute,
   removeGlobalRoute,
   removeTenantRoute,
-} from "@/lib/data/edits/routes";
+} from "@/lib/control/data/edits/routes";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

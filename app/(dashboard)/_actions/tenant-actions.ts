@@ -1,6 +1,11 @@
 "use server";
 
-import { CreateTenantInput, UpdateTenantInput, createTenant, updateTenant } from "@/lib/data/edits/tenants";
+import {
+  CreateTenantInput,
+  UpdateTenantInput,
+  createTenant,
+  updateTenant,
+} from "@/lib/control/data/edits/tenants";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

@@ -6,8 +6,8 @@ import {
   CreateServiceTokenInput,
   createAdminToken,
   createServiceToken,
-} from "@/lib/data/tokens";
-import { revokeToken } from "@/lib/data/edits/revoke-token";
+} from "@/lib/control/data/tokens";
+import { revokeToken } from "@/lib/control/data/edits/revoke-token";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";

@@ -1,6 +1,6 @@
 import "server-only";
-import type { HistoryPage } from "@/lib/data/config-history";
-import { toYaml } from "@/lib/data/queries/config-yaml";
+import type { HistoryPage } from "@/lib/control/data/config-history";
+import { toYaml } from "@/lib/control/data/queries/config-yaml";
 import type { ShownChange } from "@/components/ops/history-view";
 
 /** Each version's changes with before and after as YAML, for the line diff. */

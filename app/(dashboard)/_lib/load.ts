@@ -1,6 +1,7 @@
 import "server-only";
 import { notFound } from "next/navigation";
-import { ForbiddenError, NotFoundError } from "@/lib/data/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
+import { formatDate } from "@/lib/shared/format-date";
 
 // Pages ask the DAL, which scopes by tenant; "not yours" and "not there" both become the
 // same 404 page, and so does a page the role may not open at all.
@@ -13,6 +14,4 @@ export async function orNotFound<T>(load: Promise<T>): Promise<T> {
   }
 }
 
-export function formatDate(date: Date | null): string {
-  return date ? date.toISOString().replace("T", " ").slice(0, 16) + " UTC" : "—";
-}
+export { formatDate };

@@ -1,15 +1,15 @@
 import "server-only";
 import { revalidatePath } from "next/cache";
 import type { z } from "zod";
-import { actionUser, SignedOutError } from "@/lib/auth/session";
-import type { Principal } from "@/lib/auth/principal";
+import { actionUser, SignedOutError } from "@/lib/control/auth/session";
+import type { Principal } from "@/lib/shared/principal";
 import {
   ConflictError,
   ForbiddenError,
   isDatabaseUnavailable,
   NotFoundError,
   ValidationFailed,
-} from "@/lib/data/errors";
+} from "@/lib/control/data/errors";
 import type { ActionResult } from "@/components/forms/action-result";
 
 // The frame of every server action: parse the (only) fields it accepts with zod, re-read the

@@ -1,6 +1,6 @@
 import "server-only";
-import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { requireUser } from "@/lib/control/auth/session";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 import type { SearchParams } from "@/app/(dashboard)/_lib/check-params";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
+import { requireUser } from "@/lib/control/auth/session";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { changePasswordAction } from "@/app/(dashboard)/_actions/account-actions";
 

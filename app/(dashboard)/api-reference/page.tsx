@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { OperationView } from "@/components/api-reference/operation-view";
 import { SchemaView } from "@/components/api-reference/schema-view";
 import type { JsonSchema, Operation, OperationEntry } from "@/components/api-reference/types";
-import { requireUser } from "@/lib/auth/session";
-import { env } from "@/lib/env";
-import { openApiDocument } from "@/lib/openapi/generate";
+import { requireUser } from "@/lib/control/auth/session";
+import { env } from "@/lib/shared/env";
+import { openApiDocument } from "@/lib/control/openapi/generate";
 
 // The API reference: the OpenAPI document of /api/openapi.json rendered on the server, with
 // nothing fetched from elsewhere (no CDN, no scripts), grouped by tag.

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireUser } from "@/lib/auth/session";
-import { listAuditEntries } from "@/lib/data/queries/audit-entries";
-import { parseAuditFilter } from "@/lib/data/queries/audit-filter";
+import { requireUser } from "@/lib/control/auth/session";
+import { listAuditEntries } from "@/lib/control/data/queries/audit-entries";
+import { parseAuditFilter } from "@/lib/control/data/queries/audit-filter";
 import { AuditTable } from "@/components/audit/audit-table";
 import { AuditFilters, AuditPager } from "@/components/audit/audit-filters";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireUser } from "@/lib/auth/session";
-import { listOverrides } from "@/lib/data/override-list";
+import { requireUser } from "@/lib/control/auth/session";
+import { listOverrides } from "@/lib/control/data/override-list";
+import { endOverrideAction } from "@/app/(dashboard)/_actions/override-actions";
 import { OverrideTable } from "@/components/overrides/override-table";
 
 export const metadata: Metadata = { title: "Overrides" };
@@ -18,7 +19,7 @@ export default async function OverridesPage() {
         Every tenant&apos;s overrides in force and waiting, earliest start first. Each ends by itself; end one
         early here or on its tenant&apos;s page. See the docs: overrides.
       </p>
-      <OverrideTable overrides={overrides} canEnd showTenant renderedAt={at} />
+      <OverrideTable overrides={overrides} canEnd showTenant renderedAt={at} end={endOverrideAction} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireUser } from "@/lib/auth/session";
-import { exportDocument } from "@/lib/data/queries/config-yaml";
+import { requireUser } from "@/lib/control/auth/session";
+import { exportDocument } from "@/lib/control/data/queries/config-yaml";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { editorHref } from "@/components/limits/editor-href";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
-import { listTokens } from "@/lib/data/queries/list-tokens";
-import { listTenants } from "@/lib/data/queries/list-tenants";
+import { requireUser } from "@/lib/control/auth/session";
+import { listTokens } from "@/lib/control/data/queries/list-tokens";
+import { listTenants } from "@/lib/control/data/queries/list-tenants";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { TokenTable } from "@/components/tenants/token-table";
 import {

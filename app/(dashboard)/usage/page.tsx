@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
-import { dashboardData } from "@/lib/usage/dashboard";
+import { requireUser } from "@/lib/control/auth/session";
+import { dashboardData } from "@/lib/usage/read/dashboard";
 import { isRangeId } from "@/lib/usage/ranges";
 import { UsageDashboard } from "@/components/usage/usage-dashboard";
-import { parseCustomWindow } from "@/lib/usage/custom-window";
+import { mayActOnDegraded } from "@/lib/usage/read/degraded-causes";
+import { parseCustomWindow } from "@/lib/usage/read/custom-window";
 
 export const metadata: Metadata = { title: "Usage" };
 export const dynamic = "force-dynamic";
@@ -17,10 +18,13 @@ export default async function UsageOverviewPage({
   const user = await requireUser();
   const { range, from, to } = await searchParams;
   const parsed = parseCustomWindow(from, to);
-  const initial = await dashboardData(user, {
-    range: isRangeId(range) ? range : "15m",
-    window: parsed.kind === "ok" ? parsed.window : undefined,
-  });
+  const [initial, canAct] = await Promise.all([
+    dashboardData(user, {
+      range: isRangeId(range) ? range : "15m",
+      window: parsed.kind === "ok" ? parsed.window : undefined,
+    }),
+    mayActOnDegraded(user, null),
+  ]);
   return (
     <section>
       <h1>Usage</h1>
@@ -29,7 +33,7 @@ export default async function UsageOverviewPage({
           Custom range not applied: {parsed.field} {parsed.message}.
         </p>
       ) : null}
-      <UsageDashboard key={`${initial.range}|${from ?? ""}|${to ?? ""}`} initial={initial} />
+      <UsageDashboard key={`${initial.range}|${from ?? ""}|${to ?? ""}`} initial={initial} canAct={canAct} />
     </section>
   );
 }

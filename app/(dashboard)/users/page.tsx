@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
-import { listUsers } from "@/lib/data/auth/accounts";
+import { requireUser } from "@/lib/control/auth/session";
+import { listUsers } from "@/lib/control/data/auth/accounts";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { resetLinkAction, setDisabledAction } from "@/app/(dashboard)/_actions/account-actions";

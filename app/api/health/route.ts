@@ -1,5 +1,5 @@
 // GET /api/health: unauthenticated reachability of PostgreSQL and Redis and the config version.
-import { checkHealth } from "@/lib/data/health/health";
+import { checkHealth } from "@/lib/control/data/health/health";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,10 @@
 // GET /api/limit-tree?tenant=&key=&route=&range=: the limit tree chart's data, polled every
 // 2 s beside the usage charts. Session-authenticated (viewer and up); tenants, keys and
 // routes the user may not see answer 404 like ones that do not exist.
-import { currentUser } from "@/lib/auth/session";
-import { NotFoundError } from "@/lib/data/errors";
-import { StoreUnavailableError } from "@/lib/data/counters-store";
-import { limitTree, LimitTreeQuery } from "@/lib/data/limit-tree";
+import { currentUser } from "@/lib/control/auth/session";
+import { NotFoundError } from "@/lib/control/data/errors";
+import { StoreUnavailableError } from "@/lib/control/data/counters-store";
+import { limitTree, LimitTreeQuery } from "@/lib/control/limit-tree/limit-tree";
 
 export const dynamic = "force-dynamic";
 

@@ -3,9 +3,9 @@
 // a tenant the user may not see answers 404 like one that does not exist. The read is
 // bounded (lib/data/live-utilization.ts) and a dry run: it consumes nothing.
 import { z } from "zod";
-import { currentUser } from "@/lib/auth/session";
-import { NotFoundError } from "@/lib/data/errors";
-import { liveUtilization } from "@/lib/data/live-utilization";
+import { currentUser } from "@/lib/control/auth/session";
+import { NotFoundError } from "@/lib/control/data/errors";
+import { liveUtilization } from "@/lib/control/data/live-utilization";
 
 export const dynamic = "force-dynamic";
 

@@ -2,11 +2,11 @@
 // every 2 s while the page is open; from/to a custom range (lib/usage/custom-window.ts).
 // Session-authenticated; tenants the user may not see answer 404.
 import { z } from "zod";
-import { currentUser } from "@/lib/auth/session";
-import { NotFoundError } from "@/lib/data/errors";
-import { dashboardData } from "@/lib/usage/dashboard";
+import { currentUser } from "@/lib/control/auth/session";
+import { NotFoundError } from "@/lib/control/data/errors";
+import { dashboardData } from "@/lib/usage/read/dashboard";
 import { RANGE_IDS } from "@/lib/usage/ranges";
-import { parseCustomWindow } from "@/lib/usage/custom-window";
+import { parseCustomWindow } from "@/lib/usage/read/custom-window";
 
 export const dynamic = "force-dynamic";
 

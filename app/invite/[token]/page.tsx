@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { currentUser } from "@/lib/auth/session";
-import { viewInvitation } from "@/lib/data/invitations";
+import { currentUser } from "@/lib/control/auth/session";
+import { viewInvitation } from "@/lib/control/data/invitations";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { acceptInvitationAction, createAccountAction } from "@/app/invite/actions";
 import { formatDate } from "@/app/(dashboard)/_lib/load";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { viewResetLink } from "@/lib/data/auth/accounts";
+import { viewResetLink } from "@/lib/control/data/auth/accounts";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { resetPasswordAction } from "@/app/reset/actions";
 

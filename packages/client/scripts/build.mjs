@@ -1,4 +1,4 @@
-// Builds the publishable package: dist/index.js and dist/cli.js (ESM, bundled per entry by
+// Builds the publishable package: dist/index.js, dist/text.js and dist/cli.js (ESM, bundled per entry by
 // esbuild; `yaml` stays a dependency) and the .d.ts files (tsc), whose relative imports get
 // the ".js" extension Node's ESM resolution (and TypeScript's node16 mode) require.
 import { execFileSync } from "node:child_process";
@@ -14,7 +14,11 @@ const dist = join(here, "dist");
 rmSync(dist, { recursive: true, force: true });
 
 await build({
-  entryPoints: { index: join(here, "src/index.ts"), cli: join(here, "src/cli/main.ts") },
+  entryPoints: {
+    index: join(here, "src/index.ts"),
+    text: join(here, "src/text.ts"),
+    cli: join(here, "src/cli/main.ts"),
+  },
   outdir: dist,
   bundle: true,
   format: "esm",

@@ -13,6 +13,7 @@ export type {
   ClientErrorKind,
   Decision,
   DecisionReason,
+  DegradedCause,
   LimitReport,
 } from "./types";
 export { sluiceExpress, expressRoute, type ExpressMiddleware } from "./middleware/express";

@@ -1,5 +1,5 @@
 // The check contract of Sluice's POST /api/check and /api/check/batch (docs/client.md),
-// typed for callers. Field names and meanings are the server's (lib/enforce/types.ts and
+// typed for callers. Field names and meanings are the server's (lib/check/types.ts and
 // lib/enforce/body-schema.ts); a unit test holds the two sets of types together.
 
 /** One check: exactly one of `apiKey` or `tenant` (optionally with `key`). */
@@ -29,6 +29,15 @@ export type DecisionReason =
   | "store_unavailable"
   /** the client's own: Sluice could not be asked (see ClientError) */
   | "sluice_unavailable";
+
+/**
+ * Why a degraded decision did not come from Redis' counters: Redis had the check timeout
+ * and did not answer, the connection was lost, the server's circuit breaker skipped Redis,
+ * the server itself stalled past the deadline (its CPU, not Redis), or Redis' answer could
+ * not be read. docs/api.md, "Degraded answers".
+ */
+export type DegradedCause =
+  "redis_timeout" | "connection_lost" | "breaker_open" | "local_overload" | "limiter_error";
 
 export interface LimitReport {
   name: string;
@@ -60,6 +69,8 @@ export interface Decision {
   waitMs: number;
   limits: LimitReport[];
   degraded: boolean;
+  /** on the server's degraded decisions only (a fallback decision has `error` instead) */
+  cause?: DegradedCause;
   configVersion: number;
 }
 

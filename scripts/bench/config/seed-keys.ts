@@ -1,5 +1,5 @@
 // The tenants' API keys. A configuration document cannot create keys yet, so they are
-// written the fastest honest way: rows inserted in SQL, hashed as lib/data/api-keys.ts
+// written the fastest honest way: rows inserted in SQL, hashed as lib/control/data/api-keys.ts
 // hashes them (lib/auth/secrets), then one configuration change (the plan's key limit, a
 // change of every tenant) publishes them. Timed apart from the import.
 import { randomBytes } from "node:crypto";
@@ -27,7 +27,7 @@ export async function seedKeys(
   sample: readonly string[],
 ): Promise<SeededKeys> {
   await import(new URL("../../server-only-hook.mjs", import.meta.url).href);
-  const { newSecret } = await import("@/lib/auth/secrets");
+  const { newSecret } = await import("@/lib/shared/secrets");
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const secrets = new Map<string, string[]>();

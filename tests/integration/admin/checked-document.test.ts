@@ -5,10 +5,10 @@
 // same tenant on a plan that does: the dry run succeeds only when the import took the latter.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConfigDocument } from "@/lib/config/document";
-import { ValidationFailed } from "@/lib/data/errors";
-import { importConfig } from "@/lib/data/import-config";
-import { readValidationContext } from "@/lib/data/validation-context";
+import type { ConfigDocument } from "@/lib/control/config/document";
+import { ValidationFailed } from "@/lib/control/data/errors";
+import { importConfig } from "@/lib/control/data/import-config";
+import { readValidationContext } from "@/lib/control/data/validation-context";
 import { addPlansAndRoutes, closeClients, tester } from "../check/setup";
 
 const tag = randomBytes(3).toString("hex");

@@ -8,15 +8,15 @@ import { tester, unique } from "@/tests/integration/check/setup";
 // Redis keys under a prefix of this file's own: the healer test rewinds this prefix's
 // watermark, which the app and other tests (on the default prefix) never see.
 process.env.REDIS_PREFIX = `parts-${process.pid}:`;
-const { createApiKey } = await import("@/lib/data/api-keys");
-const { documentAt, latestPublished } = await import("@/lib/data/config-versions");
-const { importConfig } = await import("@/lib/data/import-config");
-const { exportConfig } = await import("@/lib/data/export-config");
-const { republishIfBehind } = await import("@/lib/config/reconcile");
-const { parsePart } = await import("@/lib/config/parts");
-const { closeDb } = await import("@/lib/data/db");
-const { closeRedis, redis } = await import("@/lib/redis");
-const { configKeys } = await import("@/lib/shared/redis-keys");
+const { createApiKey } = await import("@/lib/control/data/api-keys");
+const { documentAt, latestPublished } = await import("@/lib/control/data/config-versions");
+const { importConfig } = await import("@/lib/control/data/import-config");
+const { exportConfig } = await import("@/lib/control/data/export-config");
+const { republishIfBehind } = await import("@/lib/control/data/reconcile");
+const { parsePart } = await import("@/lib/check/published/parts");
+const { closeDb } = await import("@/lib/control/data/db");
+const { closeRedis, redis } = await import("@/lib/shared/redis/redis");
+const { configKeys } = await import("@/lib/shared/redis/redis-keys");
 
 const slug = unique("parts");
 const keys = configKeys(process.env.REDIS_PREFIX);

@@ -5,8 +5,8 @@
 // IMPORT_STATE_RECORD=1 records the fixture again (only on purpose, after reviewing the diff).
 import { readFileSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { createApiKeys } from "@/lib/data/api-keys";
-import { importConfig } from "@/lib/data/import-config";
+import { createApiKeys } from "@/lib/control/data/api-keys";
+import { importConfig } from "@/lib/control/data/import-config";
 import { closeClients, tester, unique } from "../check/setup";
 import { withDatabase } from "./database";
 

@@ -39,9 +39,9 @@ function migrate(): Promise<number | null> {
 }
 
 type Dal = {
-  importConfig: typeof import("@/lib/data/import-config").importConfig;
-  exportConfig: typeof import("@/lib/data/export-config").exportConfig;
-  ForbiddenError: typeof import("@/lib/data/errors").ForbiddenError;
+  importConfig: typeof import("@/lib/control/data/import-config").importConfig;
+  exportConfig: typeof import("@/lib/control/data/export-config").exportConfig;
+  ForbiddenError: typeof import("@/lib/control/data/errors").ForbiddenError;
   close: () => Promise<void>;
 };
 let dal: Dal;
@@ -56,11 +56,11 @@ beforeAll(async () => {
   process.env.DATABASE_URL = url;
   process.env.REDIS_PREFIX = `adm-prune-${randomBytes(3).toString("hex")}:`;
   const [imports, exports, errors, dbModule, redisModule] = await Promise.all([
-    import("@/lib/data/import-config"),
-    import("@/lib/data/export-config"),
-    import("@/lib/data/errors"),
-    import("@/lib/data/db"),
-    import("@/lib/redis"),
+    import("@/lib/control/data/import-config"),
+    import("@/lib/control/data/export-config"),
+    import("@/lib/control/data/errors"),
+    import("@/lib/control/data/db"),
+    import("@/lib/shared/redis/redis"),
   ]);
   dal = {
     importConfig: imports.importConfig,

@@ -5,9 +5,9 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RouteDoc } from "@/lib/config/document";
-import { exportConfig } from "@/lib/data/export-config";
-import { importConfig } from "@/lib/data/import-config";
+import type { RouteDoc } from "@/lib/control/config/document";
+import { exportConfig } from "@/lib/control/data/export-config";
+import { importConfig } from "@/lib/control/data/import-config";
 import { closeClients, tester } from "../check/setup";
 import { call, exportJson, importJson, type ImportReply } from "./http";
 

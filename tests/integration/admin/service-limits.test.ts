@@ -2,10 +2,10 @@
 // (an export re-imported changes nothing), the compiled snapshot's tenants carry it, and a
 // change of only the service limit is a change: a new version with its audit entry.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PlanDoc } from "@/lib/config/document";
-import { exportConfig } from "@/lib/data/export-config";
-import { setPlanService } from "@/lib/data/edits/plans";
-import { importConfig } from "@/lib/data/import-config";
+import type { PlanDoc } from "@/lib/control/config/document";
+import { exportConfig } from "@/lib/control/data/export-config";
+import { setPlanService } from "@/lib/control/data/edits/plans";
+import { importConfig } from "@/lib/control/data/import-config";
 import { fieldDiff } from "@/components/audit/field-diff";
 import { addPlansAndRoutes, closeClients, setupTenants, tester, unique } from "../check/setup";
 import { withDatabase } from "./database";

@@ -1,5 +1,5 @@
 // GET /api/admin/usage: the query is real over the rollup tables (rows written here stand
-// in for the usage recorder of a later issue), and every bad parameter is named.
+// in for the usage recorder, so the query is tested apart from it), and every bad parameter is named.
 import { beforeAll, describe, expect, it } from "vitest";
 import { anyPlan, call, createKey, putTenants, uniqueSlug, type ErrorReply } from "./http";
 import { withDatabase } from "./database";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { detailFor, readAlertRows } from "@/lib/alerts/alert-rows";
-import { degradedCount, rejectionRate, utilization, type SecondRow } from "@/lib/alerts/conditions";
-import { readRows } from "@/lib/data/usage/rows";
-import { closeRedis } from "@/lib/redis";
+import { detailFor, readAlertRows } from "@/lib/control/alerts/alert-rows";
+import { degradedCount, rejectionRate, utilization, type SecondRow } from "@/lib/control/alerts/conditions";
+import { readRows } from "@/lib/usage/read/rows";
+import { closeRedis } from "@/lib/shared/redis/redis";
 import type { Outcome } from "@/lib/usage/types";
 import { connect, contextAt, recordPattern, RUN } from "../usage/setup";
 

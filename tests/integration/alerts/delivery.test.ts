@@ -1,13 +1,13 @@
 import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deliverDue } from "@/lib/alerts/delivery-worker";
-import { resolveTarget } from "@/lib/alerts/url-guard";
-import { sendWebhook } from "@/lib/alerts/send-webhook";
-import { createAlertEndpoint } from "@/lib/data/alerts/endpoints";
-import { createAlertRule } from "@/lib/data/alerts/rules";
-import { closeDb, db } from "@/lib/data/db";
-import { importConfig } from "@/lib/data/import-config";
-import { closeRedis } from "@/lib/redis";
+import { deliverDue } from "@/lib/control/alerts/delivery-worker";
+import { resolveTarget } from "@/lib/control/alerts/guard/url-guard";
+import { sendWebhook } from "@/lib/control/alerts/send-webhook";
+import { createAlertEndpoint } from "@/lib/control/data/alerts/endpoints";
+import { createAlertRule } from "@/lib/control/data/alerts/rules";
+import { closeDb, db } from "@/lib/control/data/db";
+import { importConfig } from "@/lib/control/data/import-config";
+import { closeRedis } from "@/lib/shared/redis/redis";
 import { events, record, RUN, startReceiver, step, SYSTEM, until, WORKER, type Receiver } from "./support";
 
 // Delivery against a real receiver: retries after 500s with the same delivery id until it
@@ -108,7 +108,7 @@ describe("webhook delivery", () => {
   });
 
   it("a disabled endpoint gets nothing more", async () => {
-    const { disableAlertEndpoint } = await import("@/lib/data/alerts/endpoints");
+    const { disableAlertEndpoint } = await import("@/lib/control/data/alerts/endpoints");
     await createAlertEndpoint(SYSTEM, slug, { name: "gone", url: receiver.url, allowPrivate: true });
     // its own route: the earlier tests' degraded checks (the apps evaluate all the time) do not match
     const rule = await createAlertRule(SYSTEM, slug, {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifySignature } from "@/lib/alerts/signature";
-import { evaluateOnce } from "@/lib/alerts/evaluator";
-import { createApiKey } from "@/lib/data/api-keys";
-import { createAlertEndpoint } from "@/lib/data/alerts/endpoints";
-import { createAlertRule } from "@/lib/data/alerts/rules";
-import { closeDb, db } from "@/lib/data/db";
-import { importConfig } from "@/lib/data/import-config";
-import { closeRedis } from "@/lib/redis";
-import { rowContext } from "@/lib/usage/context";
+import { verifySignature } from "@/lib/control/alerts/signature";
+import { evaluateOnce } from "@/lib/control/alerts/evaluator";
+import { createApiKey } from "@/lib/control/data/api-keys";
+import { createAlertEndpoint } from "@/lib/control/data/alerts/endpoints";
+import { createAlertRule } from "@/lib/control/data/alerts/rules";
+import { closeDb, db } from "@/lib/control/data/db";
+import { importConfig } from "@/lib/control/data/import-config";
+import { closeRedis } from "@/lib/shared/redis/redis";
+import { rowContext } from "@/lib/usage/read/context";
 import { events, record, RUN, startReceiver, step, SYSTEM, until, type Receiver } from "./support";
 
 // Firing and resolving against real PostgreSQL, Redis and an HTTP receiver: a rule fires

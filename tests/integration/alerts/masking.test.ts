@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, db } from "@/lib/data/db";
+import { closeDb, db } from "@/lib/control/data/db";
 import { anyPlan, call, createAdminToken, putTenants, uniqueSlug } from "../admin/http";
 
 // Below admin, the alert API shows a webhook URL's scheme and host only (a Slack-style

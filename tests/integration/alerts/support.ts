@@ -1,11 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Principal } from "@/lib/auth/principal";
-import { deliverDue } from "@/lib/alerts/delivery-worker";
-import { evaluateOnce } from "@/lib/alerts/evaluator";
-import { redis } from "@/lib/redis";
-import { rowContext } from "@/lib/usage/context";
-import { UsageRecorder } from "@/lib/usage/recorder";
+import type { Principal } from "@/lib/shared/principal";
+import { deliverDue } from "@/lib/control/alerts/delivery-worker";
+import { evaluateOnce } from "@/lib/control/alerts/evaluator";
+import { redis } from "@/lib/shared/redis/redis";
+import { rowContext } from "@/lib/usage/read/context";
+import { UsageRecorder } from "@/lib/usage/record/recorder";
 import { usageSettings } from "@/lib/usage/settings";
 import type { UsageEvent } from "@/lib/usage/types";
 

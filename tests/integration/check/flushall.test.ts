@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { configKeys } from "@/lib/shared/redis-keys";
+import { configKeys } from "@/lib/shared/redis/redis-keys";
 import { AppProcess } from "./processes";
 import { ownRedisAndApp } from "./own-stores";
 import { FREE_PLAN_OFF, unique } from "./setup";

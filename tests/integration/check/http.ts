@@ -1,5 +1,5 @@
 // HTTP helpers for the check tests: every request goes to a running app process.
-import type { DecisionBody } from "@/lib/enforce/types";
+import type { DecisionBody } from "@/lib/check/types";
 
 export const APP_URL = process.env.APP_URL ?? "http://localhost:3100";
 export const APP_URL_2 = process.env.APP_URL_2 ?? "http://localhost:3101";

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { exportConfig } from "@/lib/data/export-config";
-import { counterState } from "@/lib/data/counters";
+import { exportConfig } from "@/lib/control/data/export-config";
+import { counterState } from "@/lib/control/data/counters";
 import { closeClients, FREE_PLAN_OFF, setupTenants, tester, unique } from "./setup";
-import { APP_URL, APP_URL_2, decide, sleep, waitForVersion, type Decision } from "./http";
+import { APP_URL, APP_URL_2, decide, waitForVersion, type Decision } from "./http";
+import { waitFor } from "../../wait-for";
 
 // Local limits (consistency: local) across the two running app processes: each decides in
 // memory and syncs with Redis every syncEvery; hammered round-robin through both, the
@@ -97,11 +98,14 @@ describe("local limits across two app processes", () => {
       expect(admitted).toBeGreaterThanOrEqual(LIMIT);
       // the bound is "about": a loaded machine delays the sync timers as well
       expect(admitted).toBeLessThanOrEqual(LIMIT + 2 * bound + 10);
-      await sleep(3 * SYNC_MS);
-      for (const url of [APP_URL, APP_URL_2]) {
-        const after = await decide({ tenant, dryRun: true }, { url });
-        expect(after.allowed).toBe(false);
-      }
+      // once the syncs converge, both servers see the limit spent
+      const denied = async (url: string) => !(await decide({ tenant, dryRun: true }, { url })).allowed;
+      await waitFor(
+        async () => (await denied(APP_URL)) && (await denied(APP_URL_2)),
+        "both servers to deny after the sync",
+        10_000,
+        SYNC_MS,
+      );
     });
   }
 });
@@ -131,12 +135,13 @@ describe("checks with local and exact limits", () => {
   it("the converged counts are in Redis under the tenant's hash tag", async () => {
     const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:63809");
     try {
-      await sleep(3 * SYNC_MS);
-      const keys = await redis.keys("*:lc1");
-      const mine = keys.filter((key) => key.startsWith("{t:") && key.includes("t%3Abig"));
-      expect(mine.length).toBeGreaterThan(0);
-      const counts = await Promise.all(mine.map((key) => redis.hget(key, "b")));
-      expect(counts).toContain("3");
+      const counts = async (): Promise<(string | null)[]> => {
+        const keys = await redis.keys("*:lc1");
+        const mine = keys.filter((key) => key.startsWith("{t:") && key.includes("t%3Abig"));
+        return Promise.all(mine.map((key) => redis.hget(key, "b")));
+      };
+      await waitFor(async () => (await counts()).includes("3"), "the synced count", 10_000, SYNC_MS);
+      expect(await counts()).toContain("3");
     } finally {
       redis.disconnect();
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ownRedisAndApp } from "./own-stores";
 import { FREE_PLAN_OFF, unique } from "./setup";
 import { decide, sleep, type Decision } from "./http";
+import { waitFor } from "../../wait-for";
 
 // A local limit while Redis is away, on a throwaway Redis with its own app process: checks
 // keep being decided from memory (never degraded, still denying past the limit), and the
@@ -47,8 +48,7 @@ async function checks(n: number): Promise<Decision[]> {
 describe("a local limit while Redis is down", () => {
   it("keeps deciding from memory and reconciles when Redis returns", async () => {
     expect((await checks(5)).every((d) => d.allowed && !d.degraded)).toBe(true);
-    await sleep(300);
-    expect(await converged()).toBe("5");
+    await waitFor(async () => (await converged()) === "5", "the first sync of the five checks");
 
     await own.redis.kill();
     const during = await checks(20);

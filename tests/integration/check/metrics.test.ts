@@ -4,7 +4,7 @@ import { closeClients, FREE_PLAN_OFF, setupTenants, unique } from "./setup";
 import { APP_URL, decide, waitForVersion } from "./http";
 
 // GET /api/metrics: Prometheus text with checks by outcome and reason, latency, degraded
-// decisions, the config version and local cache hits; never a per-key or per-tenant label,
+// decisions by cause, event-loop delay, the config version and local cache hits; never a per-key or per-tenant label,
 // except the per-tenant Redis memory gauge.
 
 const slug = unique("met");
@@ -54,6 +54,23 @@ describe("metrics", () => {
       expect(text).toContain(`# TYPE ${family} `);
     }
     expect(value("sluice_config_version")).toBeGreaterThanOrEqual(version);
+    // this process's own stalls, told apart from Redis' failures
+    expect(text).toContain("# TYPE sluice_event_loop_delay_seconds gauge");
+    for (const quantile of ["0.5", "0.99", "1"]) {
+      expect(text).toMatch(
+        new RegExp(`^sluice_event_loop_delay_seconds\\{quantile="${quantile}"\\} [0-9.e+-]+$`, "m"),
+      );
+    }
+    for (const cause of [
+      "redis_timeout",
+      "connection_lost",
+      "breaker_open",
+      "local_overload",
+      "limiter_error",
+    ]) {
+      expect(text).toContain(`sluice_degraded_decisions_total{allowed="false",cause="${cause}"} `);
+    }
+    expect(text).toContain('sluice_store_failures_total{kind="local_overload"} ');
     expect(text).toMatch(/^sluice_check_duration_seconds_bucket\{le="\+Inf"\} \d+$/m);
   });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CounterState } from "@/lib/data/counters";
-import type { LimitState } from "@/lib/data/limit-report";
-import type { ResetResult } from "@/lib/data/counter-reset";
-import type { Simulation } from "@/lib/data/simulate-check";
+import type { CounterState } from "@/lib/control/data/counters";
+import type { LimitState } from "@/lib/control/data/limit-report";
+import type { ResetResult } from "@/lib/control/data/counter-reset";
+import type { Simulation } from "@/lib/control/data/simulate-check";
 import { closeClients, FREE_PLAN_OFF, setupTenants, unique } from "./setup";
 import { APP_URL, BOOTSTRAP, decide, post, sleep, waitForVersion, type Decision } from "./http";
 

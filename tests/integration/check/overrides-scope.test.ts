@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import { db } from "@/lib/data/db";
-import { createOverride } from "@/lib/data/overrides";
-import { exportConfig } from "@/lib/data/export-config";
-import { importConfig } from "@/lib/data/import-config";
-import { ValidationFailed } from "@/lib/data/errors";
+import type { Principal } from "@/lib/shared/principal";
+import { db } from "@/lib/control/data/db";
+import { createOverride } from "@/lib/control/data/overrides";
+import { exportConfig } from "@/lib/control/data/export-config";
+import { importConfig } from "@/lib/control/data/import-config";
+import { ValidationFailed } from "@/lib/control/data/errors";
 import { tester } from "./setup";
 import { post } from "./http";
 import { withOverrideTenants } from "./overrides-support";
@@ -82,11 +82,11 @@ describe("hostile input is refused, naming the field, and changes nothing", () =
       where: { tenantId: t.tenantId },
       select: { id: true },
     });
-    const { endOverride } = await import("@/lib/data/overrides");
+    const { endOverride } = await import("@/lib/control/data/overrides");
     await expect(endOverride(token("editor", otherId), mine.id, null)).rejects.toThrow(
       `No override ${mine.id}`,
     );
-    const { listOverrides } = await import("@/lib/data/override-list");
+    const { listOverrides } = await import("@/lib/control/data/override-list");
     await expect(listOverrides(token("viewer"), {})).rejects.toThrow(/operator/);
     expect((await listOverrides(token("viewer"), { tenant: slug })).overrides.length).toBeGreaterThan(0);
   });

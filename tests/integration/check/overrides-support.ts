@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { db } from "@/lib/data/db";
+import { db } from "@/lib/control/data/db";
 import { addPlansAndRoutes, closeClients, FREE_PLAN_OFF, setupTenants, unique } from "./setup";
 import { APP_URL, APP_URL_2, decide, post, sleep, waitForVersion, type Decision } from "./http";
 

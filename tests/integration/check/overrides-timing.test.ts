@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/data/db";
+import { db } from "@/lib/control/data/db";
 import { APP_URL, APP_URL_2, decide } from "./http";
 import { createFor, few, nextSecond, settled, withOverrideTenants, when } from "./overrides-support";
 

@@ -1,13 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeApiKey } from "@/lib/data/api-keys";
+import { revokeApiKey } from "@/lib/control/data/api-keys";
 import { closeClients, FREE_PLAN_OFF, importDoc, setupTenants, tester, unique } from "./setup";
 import { APP_URL, APP_URL_2, decide, sleep, waitForVersion, type Decision } from "./http";
 
 // A configuration change reaches every running server within 1 s (pub/sub, with the version
-// poll behind it), and counters belong to a limit's identity, not its value.
+// poll behind it), and counters belong to a limit's identity, not its value. A change to one
+// tenant leaves another's answers as they were (its cached checks are kept: check-service.ts).
 
 const slug = unique("prop");
+const bystander = unique("prop-other");
 let keys: Record<string, string> = {};
+
+const bystanderDoc = {
+  slug: bystander,
+  name: bystander,
+  plan: "free",
+  status: "active" as const,
+  limits: [
+    ...FREE_PLAN_OFF,
+    { name: "many", by: "tenant" as const, algorithm: "fixed_window" as const, limit: 100, window: "1h" },
+  ],
+  routes: [],
+  keys: [],
+};
 
 const tenantDoc = (limit: number) => ({
   slug,
@@ -23,7 +38,12 @@ const tenantDoc = (limit: number) => ({
 });
 
 beforeAll(async () => {
-  const setup = await setupTenants([tenantDoc(2)], { keysWithoutLimits: [{ tenant: slug, name: "k" }] });
+  const setup = await setupTenants([tenantDoc(2), bystanderDoc], {
+    keysWithoutLimits: [
+      { tenant: slug, name: "k" },
+      { tenant: bystander, name: "b" },
+    ],
+  });
   keys = setup.keys;
   await waitForVersion(setup.version);
   await waitForVersion(setup.version, APP_URL_2);
@@ -90,5 +110,35 @@ describe("config propagation", () => {
     )) {
       expect(ms).toBeLessThan(1_000);
     }
+  });
+
+  it("leaves another tenant's answers as they were, counting on, while the changed one is enforced", async () => {
+    const probes = [{ apiKey: keys[`${bystander}/b`] }, { tenant: bystander }];
+    // seen twice on each app: the whole checks are cached there
+    let used = 0;
+    for (const url of [APP_URL, APP_URL_2])
+      for (const body of [...probes, ...probes]) {
+        used += 1;
+        expect(await decide(body, { url })).toMatchObject({
+          allowed: true,
+          limit: 100,
+          remaining: 100 - used,
+        });
+      }
+    const version = await importDoc({ tenants: [tenantDoc(6)] });
+    const started = performance.now();
+    const probe = { tenant: slug, dryRun: true };
+    await Promise.all(
+      [APP_URL, APP_URL_2].map((url) =>
+        until(url, probe, (d) => d.limit === 6 && d.configVersion >= version, started),
+      ),
+    );
+    for (const url of [APP_URL, APP_URL_2])
+      for (const body of probes) {
+        used += 1;
+        const d = await decide(body, { url });
+        expect(d).toMatchObject({ allowed: true, limit: 100, remaining: 100 - used });
+        expect(d.configVersion).toBeGreaterThanOrEqual(version);
+      }
   });
 });

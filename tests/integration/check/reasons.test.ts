@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseList } from "structured-headers";
-import { revokeApiKey } from "@/lib/data/api-keys";
+import { revokeApiKey } from "@/lib/control/data/api-keys";
 import { closeClients, FREE_PLAN_OFF, setupTenants, tester, unique } from "./setup";
 import { check, decide, waitForVersion, APP_URL_2 } from "./http";
 

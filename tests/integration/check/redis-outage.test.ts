@@ -33,6 +33,7 @@ interface Sample {
   allowed: boolean;
   reason: string;
   degraded: boolean;
+  cause: string | undefined;
 }
 
 describe("Redis outage", () => {
@@ -53,6 +54,7 @@ describe("Redis outage", () => {
           allowed: answer.body.allowed,
           reason: answer.body.reason,
           degraded: answer.body.degraded,
+          cause: answer.body.cause,
         });
         await sleep(5);
       }
@@ -104,12 +106,20 @@ describe("Redis outage", () => {
     expect(slow.length, slow.join(", ")).toBeLessThanOrEqual(Math.floor(samples.length * 0.05));
     expect(samples.filter((s) => s.ms >= 1_000)).toEqual([]);
     expect(samples.filter((s) => s.phase === "normal" && s.degraded)).toEqual([]);
+    expect(samples.filter((s) => s.degraded !== (s.cause !== undefined))).toEqual([]);
     for (const name of ["stalled", "down"]) {
       // answers to checks sent after the change settled (the first in-flight ones may have won)
       const during = samples.filter((s) => s.phase === name && s.sinceMs > 100);
       expect(during.length).toBeGreaterThan(5);
+      // stalled: Redis had its time, then the breaker skips it (local_overload: this busy
+      // machine stalled the app past a deadline); down: the connection is gone
+      const causes =
+        name === "stalled"
+          ? ["redis_timeout", "breaker_open", "local_overload"]
+          : ["connection_lost", "breaker_open"];
       for (const s of during) {
         expect(s.degraded).toBe(true);
+        expect(causes).toContain(s.cause);
         if (s.tenant === open) expect([s.allowed, s.reason]).toEqual([true, "ok"]);
         else expect([s.allowed, s.reason]).toEqual([false, "store_unavailable"]);
       }

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import type { Principal } from "@/lib/auth/principal";
-import type { PlanDoc, RouteDoc, TenantDoc } from "@/lib/config/document";
-import { createApiKey } from "@/lib/data/api-keys";
-import { importConfig } from "@/lib/data/import-config";
-import { createServiceToken } from "@/lib/data/tokens";
-import { exportConfig } from "@/lib/data/export-config";
-import { closeDb } from "@/lib/data/db";
-import { closeRedis } from "@/lib/redis";
+import type { Principal } from "@/lib/shared/principal";
+import type { PlanDoc, RouteDoc, TenantDoc } from "@/lib/control/config/document";
+import { createApiKey } from "@/lib/control/data/api-keys";
+import { importConfig } from "@/lib/control/data/import-config";
+import { createServiceToken } from "@/lib/control/data/tokens";
+import { exportConfig } from "@/lib/control/data/export-config";
+import { closeDb } from "@/lib/control/data/db";
+import { closeRedis } from "@/lib/shared/redis/redis";
 
 // Test data through the same DAL the admin API uses (one transaction + audit + publish per
 // change). Slugs are unique per run, so files never collide with each other or the demo.

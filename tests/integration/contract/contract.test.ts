@@ -1,8 +1,9 @@
-// The contract test (issue 13 §2): real requests to every operation of /api/openapi.json on
-// the running app, success and the main errors, each real answer (status, headers, body)
-// validated against the document; at the end every operation must have been exercised.
-// The requests live in topic files (system-checks.ts, config-keys.ts, counters-ops.ts) and
-// run here, in this order, against one validator: the coverage check needs them all.
+// The contract test (the OpenAPI document must not drift from the code): real requests to
+// every operation of /api/openapi.json on the running app, success and the main errors,
+// each real answer (status, headers, body) validated against the document; at the end every
+// operation must have been exercised. The requests live in topic files (system-checks.ts,
+// config-keys.ts, counters-ops.ts) and run here, in this order, against one validator: the
+// coverage check needs them all.
 import { describe, expect, it } from "vitest";
 import { contractSetup } from "./contract-context";
 import { systemAndChecks } from "./system-checks";

@@ -2,12 +2,12 @@
 // limit edit as a field-level diff, filters (tenant, actor, kind, time) and paging, and a
 // member never reading another tenant's entries through a filter.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import { createApiKey } from "@/lib/data/api-keys";
-import { saveLimit } from "@/lib/data/edits/save-limit";
-import { NotFoundError } from "@/lib/data/errors";
-import { listAuditEntries } from "@/lib/data/queries/audit-entries";
-import { parseAuditFilter } from "@/lib/data/queries/audit-filter";
+import type { Principal } from "@/lib/shared/principal";
+import { createApiKey } from "@/lib/control/data/api-keys";
+import { saveLimit } from "@/lib/control/data/edits/save-limit";
+import { NotFoundError } from "@/lib/control/data/errors";
+import { listAuditEntries } from "@/lib/control/data/queries/audit-entries";
+import { parseAuditFilter } from "@/lib/control/data/queries/audit-filter";
 import { fieldDiff } from "@/components/audit/field-diff";
 import { anyPlan, makeMember, makeTenant, system, uniqueSlug } from "./fixtures";
 

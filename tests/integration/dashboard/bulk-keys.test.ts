@@ -2,10 +2,10 @@
 // so one config version; a clash refuses the whole batch and leaves nothing behind; the
 // caller's role is checked as for one key.
 import { beforeAll, expect, it } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import { createApiKey, createApiKeys, listApiKeys } from "@/lib/data/api-keys";
-import { ConflictError, NotFoundError } from "@/lib/data/errors";
-import { db } from "@/lib/data/db";
+import type { Principal } from "@/lib/shared/principal";
+import { createApiKey, createApiKeys, listApiKeys } from "@/lib/control/data/api-keys";
+import { ConflictError, NotFoundError } from "@/lib/control/data/errors";
+import { db } from "@/lib/control/data/db";
 import { anyPlan, makeMember, makeTenant, uniqueSlug } from "./fixtures";
 
 const slug = uniqueSlug("bulk-keys");

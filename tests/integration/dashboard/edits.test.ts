@@ -2,18 +2,18 @@
 // publish): limits saved at each level show up in the hierarchy with the right state, role
 // rules hold, and YAML previews report errors with paths or a before/after without writing.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import { ConflictError, ForbiddenError } from "@/lib/data/errors";
-import { saveLimit, LimitValidationFailed } from "@/lib/data/edits/save-limit";
-import { addTenantRoute } from "@/lib/data/edits/routes";
-import { previewImport, applyImport } from "@/lib/data/edits/import-yaml";
-import { createTenant } from "@/lib/data/edits/tenants";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
-import { limitHierarchy } from "@/lib/data/queries/limit-hierarchy";
-import { listTenants } from "@/lib/data/queries/list-tenants";
-import { changeMemberRole, listMembers } from "@/lib/data/members";
-import { acceptAsNewAccount, createInvitation } from "@/lib/data/invitations";
-import { db } from "@/lib/data/db";
+import type { Principal } from "@/lib/shared/principal";
+import { ConflictError, ForbiddenError } from "@/lib/control/data/errors";
+import { saveLimit, LimitValidationFailed } from "@/lib/control/data/edits/save-limit";
+import { addTenantRoute } from "@/lib/control/data/edits/routes";
+import { previewImport, applyImport } from "@/lib/control/data/edits/import-yaml";
+import { createTenant } from "@/lib/control/data/edits/tenants";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
+import { limitHierarchy } from "@/lib/control/data/queries/limit-hierarchy";
+import { listTenants } from "@/lib/control/data/queries/list-tenants";
+import { changeMemberRole, listMembers } from "@/lib/control/data/members";
+import { acceptAsNewAccount, createInvitation } from "@/lib/control/data/invitations";
+import { db } from "@/lib/control/data/db";
 import { anyPlan, makeMember, makeTenant, system, uniqueSlug } from "./fixtures";
 
 const slug = uniqueSlug("dash-edit");
@@ -168,7 +168,7 @@ describe("YAML import preview", () => {
 
   it("shows the change and a before/after of just the tenant, then applies it", async () => {
     const text = `tenants:\n  - slug: ${slug}\n    name: Renamed\n    plan: ${plan}\n`;
-    // renaming is the owner's, whichever path it takes (issue 12 §3): an editor is refused
+    // renaming is the owner's, whichever path it takes (no back door): an editor is refused
     expect(await previewImport(editor, text)).toMatchObject({
       ok: false,
       errors: [{ path: "tenants[0].name", message: expect.stringMatching(/owner/) }],

@@ -1,10 +1,10 @@
 // Tenants and users for the dashboard DAL tests: unique slugs per test file, made through
 // the same import the app uses (as the system principal), users and memberships directly.
-import type { Principal, Role } from "@/lib/auth/principal";
-import { loadUserPrincipal } from "@/lib/data/auth/users";
-import { importConfig } from "@/lib/data/import-config";
-import { createApiKey } from "@/lib/data/api-keys";
-import { db } from "@/lib/data/db";
+import type { Principal, Role } from "@/lib/shared/principal";
+import { loadUserPrincipal } from "@/lib/control/data/auth/users";
+import { importConfig } from "@/lib/control/data/import-config";
+import { createApiKey } from "@/lib/control/data/api-keys";
+import { db } from "@/lib/control/data/db";
 
 export const system: Principal = { kind: "system", label: "dashboard-tests" };
 

@@ -2,22 +2,22 @@
 // every dashboard page query and server-action DAL function with tenant B's slug or ids
 // gets NotFoundError, exactly as for a tenant that does not exist, and B is unchanged.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/data/api-keys";
-import { createAdminToken, createServiceToken } from "@/lib/data/tokens";
-import { NotFoundError } from "@/lib/data/errors";
-import { changeMemberRole, listMembers, removeMember } from "@/lib/data/members";
-import { createInvitation, listInvitations, revokeInvitation } from "@/lib/data/invitations";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
-import { listTokens } from "@/lib/data/queries/list-tokens";
-import { listAuditEntries } from "@/lib/data/queries/audit-entries";
-import { exportDocument } from "@/lib/data/queries/config-yaml";
-import { saveLimit } from "@/lib/data/edits/save-limit";
-import { addTenantRoute, removeTenantRoute } from "@/lib/data/edits/routes";
-import { updateTenant } from "@/lib/data/edits/tenants";
-import { revokeToken } from "@/lib/data/edits/revoke-token";
-import { applyImport, previewImport } from "@/lib/data/edits/import-yaml";
-import { db } from "@/lib/data/db";
+import type { Principal } from "@/lib/shared/principal";
+import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/control/data/api-keys";
+import { createAdminToken, createServiceToken } from "@/lib/control/data/tokens";
+import { NotFoundError } from "@/lib/control/data/errors";
+import { changeMemberRole, listMembers, removeMember } from "@/lib/control/data/members";
+import { createInvitation, listInvitations, revokeInvitation } from "@/lib/control/data/invitations";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
+import { listTokens } from "@/lib/control/data/queries/list-tokens";
+import { listAuditEntries } from "@/lib/control/data/queries/audit-entries";
+import { exportDocument } from "@/lib/control/data/queries/config-yaml";
+import { saveLimit } from "@/lib/control/data/edits/save-limit";
+import { addTenantRoute, removeTenantRoute } from "@/lib/control/data/edits/routes";
+import { updateTenant } from "@/lib/control/data/edits/tenants";
+import { revokeToken } from "@/lib/control/data/edits/revoke-token";
+import { applyImport, previewImport } from "@/lib/control/data/edits/import-yaml";
+import { db } from "@/lib/control/data/db";
 import { anyPlan, makeMember, makeTenant, system, uniqueSlug } from "./fixtures";
 
 const a = uniqueSlug("iso-a");

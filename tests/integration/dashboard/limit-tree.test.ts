@@ -3,20 +3,20 @@
 // the tree is read through the DAL as a viewer would. Fixed windows of an hour keep the
 // numbers still while the test runs.
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import { resolveRoutes } from "@/lib/config/compile";
-import { importConfig } from "@/lib/data/import-config";
-import { createApiKey } from "@/lib/data/api-keys";
-import { exportConfig } from "@/lib/data/export-config";
-import { planCheck } from "@/lib/data/counter-specs";
-import { counterClient, latestSnapshot } from "@/lib/data/counters-store";
-import { NotFoundError } from "@/lib/data/errors";
-import { limitTree } from "@/lib/data/limit-tree";
-import { evaluate } from "@/lib/limiter/evaluate";
-import type { LimitSpec } from "@/lib/limiter/types";
-import type { LimitTreeData, TreeNode } from "@/lib/limit-tree/types";
-import { redis } from "@/lib/redis";
-import { UsageRecorder } from "@/lib/usage/recorder";
+import type { Principal } from "@/lib/shared/principal";
+import { resolveRoutes } from "@/lib/control/config/compile";
+import { importConfig } from "@/lib/control/data/import-config";
+import { createApiKey } from "@/lib/control/data/api-keys";
+import { exportConfig } from "@/lib/control/data/export-config";
+import { planCheck } from "@/lib/control/data/counter-specs";
+import { counterClient, latestSnapshot } from "@/lib/control/data/counters-store";
+import { NotFoundError } from "@/lib/control/data/errors";
+import { limitTree } from "@/lib/control/limit-tree/limit-tree";
+import { evaluate } from "@/lib/check/limiter/evaluate";
+import type { LimitSpec } from "@/lib/check/limiter/types";
+import type { LimitTreeData, TreeNode } from "@/lib/control/limit-tree/types";
+import { redis } from "@/lib/shared/redis/redis";
+import { UsageRecorder } from "@/lib/usage/record/recorder";
 import { usageSettings } from "@/lib/usage/settings";
 import { makeMember, system, uniqueSlug } from "./fixtures";
 
@@ -90,7 +90,7 @@ beforeAll(async () => {
   await importConfig(system, {
     tenants: [tenantDoc(slug, [{ name: "kbig", limits: [{ name: "per-key", limit: 500 }] }])],
   });
-  const { db } = await import("@/lib/data/db");
+  const { db } = await import("@/lib/control/data/db");
   tenantId = (await db().tenant.findUniqueOrThrow({ where: { slug }, select: { id: true } })).id;
   const otherId = (await db().tenant.findUniqueOrThrow({ where: { slug: other }, select: { id: true } })).id;
   viewer = await makeMember(`${slug}-viewer@test.local`, tenantId, "viewer");

@@ -5,21 +5,21 @@
 // again, over the same counters. Counters are made by the real limiter script, overrides
 // through the DAL as the admin API makes them; real PostgreSQL and Redis.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import { resolveRoutes } from "@/lib/config/compile";
-import { createApiKey } from "@/lib/data/api-keys";
-import type { LimitOverride } from "@/lib/data/check-now";
-import { counterClient, latestSnapshot } from "@/lib/data/counters-store";
-import { planCheck } from "@/lib/data/counter-specs";
-import { NotFoundError } from "@/lib/data/errors";
-import { exportConfig } from "@/lib/data/export-config";
-import { importConfig } from "@/lib/data/import-config";
-import { limitTree } from "@/lib/data/limit-tree";
-import { liveUtilization, type LiveCounter } from "@/lib/data/live-utilization";
-import { createOverride, endOverride } from "@/lib/data/overrides";
-import { evaluate } from "@/lib/limiter/evaluate";
-import type { LimitSpec } from "@/lib/limiter/types";
-import type { LimitReading, LimitTreeData, TreeNode } from "@/lib/limit-tree/types";
+import type { Principal } from "@/lib/shared/principal";
+import { resolveRoutes } from "@/lib/control/config/compile";
+import { createApiKey } from "@/lib/control/data/api-keys";
+import type { LimitOverride } from "@/lib/control/data/check-now";
+import { counterClient, latestSnapshot } from "@/lib/control/data/counters-store";
+import { planCheck } from "@/lib/control/data/counter-specs";
+import { NotFoundError } from "@/lib/control/data/errors";
+import { exportConfig } from "@/lib/control/data/export-config";
+import { importConfig } from "@/lib/control/data/import-config";
+import { limitTree } from "@/lib/control/limit-tree/limit-tree";
+import { liveUtilization, type LiveCounter } from "@/lib/control/data/live-utilization";
+import { createOverride, endOverride } from "@/lib/control/data/overrides";
+import { evaluate } from "@/lib/check/limiter/evaluate";
+import type { LimitSpec } from "@/lib/check/limiter/types";
+import type { LimitReading, LimitTreeData, TreeNode } from "@/lib/control/limit-tree/types";
 import { makeMember, system, uniqueSlug } from "./fixtures";
 
 const hour = { algorithm: "fixed_window", window: "1h" } as const;
@@ -106,7 +106,7 @@ beforeAll(async () => {
   });
   await importConfig(system, { tenants: [tenantDoc(slug), tenantDoc(other)] });
   for (const s of [slug, other]) for (const k of ["k1", "k2"]) await createApiKey(system, s, { name: k });
-  const { db } = await import("@/lib/data/db");
+  const { db } = await import("@/lib/control/data/db");
   const idOf = async (s: string) =>
     (await db().tenant.findUniqueOrThrow({ where: { slug: s }, select: { id: true } })).id;
   viewer = await makeMember(`${slug}-viewer@test.local`, await idOf(slug), "viewer");

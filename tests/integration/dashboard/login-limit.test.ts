@@ -8,15 +8,17 @@ import {
   delayFor,
   LOGIN_RULES,
   recordLoginFailure,
-} from "@/lib/auth/login-limit";
+} from "@/lib/control/auth/login-limit";
+import { globalSlot } from "@/lib/shared/global-singleton";
 import { uniqueSlug } from "./fixtures";
 
-const holder = globalThis as unknown as { sluiceLoginRedis?: Redis };
+// the sign-in limiter's own client (login-limit.ts), swapped here for one that cannot connect
+const loginRedis = globalSlot<Redis>("sluiceLoginRedis");
 const address = () => `198.51.${Math.floor(Math.random() * 250)}.${uniqueSlug("a")}`;
 
 afterAll(() => {
-  holder.sluiceLoginRedis?.disconnect();
-  holder.sluiceLoginRedis = undefined;
+  loginRedis.peek()?.disconnect();
+  loginRedis.set(undefined);
 });
 
 describe("login limits", () => {
@@ -60,8 +62,8 @@ describe("login limits", () => {
   });
 
   it("fails closed when Redis cannot be reached", async () => {
-    holder.sluiceLoginRedis?.disconnect();
-    holder.sluiceLoginRedis = new Redis("redis://127.0.0.1:1", {
+    loginRedis.peek()?.disconnect();
+    const unreachable = new Redis("redis://127.0.0.1:1", {
       connectTimeout: 200,
       commandTimeout: 200,
       maxRetriesPerRequest: 0,
@@ -69,11 +71,12 @@ describe("login limits", () => {
       retryStrategy: () => null,
       lazyConnect: true,
     });
+    loginRedis.set(unreachable);
     expect(await admitLoginAttempt(`${uniqueSlug("down")}@login.test`, "192.0.2.2")).toMatchObject({
       ok: false,
       reason: "store_unavailable",
     });
-    holder.sluiceLoginRedis.disconnect();
-    holder.sluiceLoginRedis = undefined;
+    unreachable.disconnect();
+    loginRedis.set(undefined);
   });
 });

@@ -9,7 +9,7 @@ import pg from "pg";
 
 const mode = process.argv[2];
 if (mode === "prisma") {
-  const { db, closeDb } = await import("@/lib/data/db");
+  const { db, closeDb } = await import("@/lib/control/data/db");
   const tenants = await db().$transaction((tx) =>
     tx.tenant.findMany({
       include: { apiKeys: true, limits: true, routes: true, overrides: true },
@@ -35,7 +35,7 @@ if (mode === "prisma") {
   console.log(JSON.stringify(rows));
   await closeDb();
 } else {
-  const { SerialPgClient } = await import("@/lib/data/serial-pg-client");
+  const { SerialPgClient } = await import("@/lib/control/data/serial-pg-client");
   const Client = mode === "serial" ? SerialPgClient : pg.Client;
   const client = new Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();

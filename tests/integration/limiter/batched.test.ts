@@ -1,21 +1,21 @@
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CheckBatcher, CheckTimeoutError, type Outcome } from "@/lib/limiter/batcher";
-import { ioredisScripts, loadScripts } from "@/lib/limiter/ioredis-scripts";
-import { checkManyScript, checkScript } from "@/lib/limiter/script";
-import { LeanRedis } from "@/lib/limiter/lean-redis/lean-redis";
-import type { HotClient } from "@/lib/limiter/script-client";
-import { prepareCheck } from "@/lib/limiter/evaluate-many";
-import { readReply } from "@/lib/limiter/evaluate";
-import { exactnessProblem } from "@/lib/limiter/args";
-import { ReferenceLimiter } from "@/lib/limiter/reference/model";
-import type { Check, CheckDecision, LimitSpec } from "@/lib/limiter/types";
+import { CheckBatcher, CheckTimeoutError, type Outcome } from "@/lib/check/limiter/batcher";
+import { ioredisScripts, loadScripts } from "@/lib/shared/redis/ioredis-scripts";
+import { checkManyScript, checkScript } from "@/lib/check/limiter/script";
+import { LeanRedis } from "@/lib/check/limiter/lean-redis/lean-redis";
+import type { HotClient } from "@/lib/shared/redis/script-client";
+import { prepareCheck } from "@/lib/check/limiter/evaluate-many";
+import { readReply } from "@/lib/check/limiter/evaluate";
+import { exactnessProblem } from "@/lib/check/limiter/args";
+import { ReferenceLimiter } from "@/lib/check/limiter/reference/model";
+import type { Check, CheckDecision, LimitSpec } from "@/lib/check/limiter/types";
 import { createVirtualClock } from "./virtual-clock";
 import { clusterNodes, connect, redisUrl, RUN } from "./redis";
 import { fakeRedis } from "./fake-redis";
 import { int, pick, prng, randomRule, type Random } from "./random";
 
-// The micro-batched path (lib/limiter/batcher.ts, lua/check-many.lua) against the reference
+// The micro-batched path (lib/check/limiter/batcher.ts, lua/check-many.lua) against the reference
 // model: random bursts of concurrent checks of several tenants and limit sets, submitted in
 // one tick, must get the decisions the model gives when it takes them one by one in
 // submission order, and leave the same state (a final dry run of every limit agrees). Through

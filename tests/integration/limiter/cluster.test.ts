@@ -1,7 +1,7 @@
 import { Cluster } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { evaluate } from "@/lib/limiter/evaluate";
-import { limitKey } from "@/lib/limiter/keys";
+import { evaluate } from "@/lib/check/limiter/evaluate";
+import { limitKey } from "@/lib/check/limiter/keys";
 import { rule, spec } from "../../unit/limiter/rules";
 import { clusterNodes, connect, RUN } from "./redis";
 

@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { ALGORITHMS } from "@/lib/shared/limit-types";
-import { evaluate } from "@/lib/limiter/evaluate";
-import type { LimitSpec } from "@/lib/limiter/types";
+import { evaluate } from "@/lib/check/limiter/evaluate";
+import type { LimitSpec } from "@/lib/check/limiter/types";
 import { rule } from "../../unit/limiter/rules";
 import { connect, RUN } from "./redis";
 

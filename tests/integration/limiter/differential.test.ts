@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { evaluate, buildCall, readReply } from "@/lib/limiter/evaluate";
-import { checkScript, parseReply } from "@/lib/limiter/script";
-import { runScript } from "@/lib/limiter/ioredis-scripts";
-import { exactnessProblem } from "@/lib/limiter/args";
-import { ReferenceLimiter } from "@/lib/limiter/reference/model";
-import type { CheckDecision, LimitSpec } from "@/lib/limiter/types";
+import { evaluate, buildCall, readReply } from "@/lib/check/limiter/evaluate";
+import { checkScript, parseReply } from "@/lib/check/limiter/script";
+import { runScript } from "@/lib/shared/redis/ioredis-scripts";
+import { exactnessProblem } from "@/lib/check/limiter/args";
+import { ReferenceLimiter } from "@/lib/check/limiter/reference/model";
+import type { CheckDecision, LimitSpec } from "@/lib/check/limiter/types";
 import { createVirtualClock } from "./virtual-clock";
 import { connect, RUN } from "./redis";
 import { int, pick, prng, randomRule, type Random } from "./random";

@@ -1,9 +1,9 @@
 import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
 import { Redis } from "ioredis";
-import { ioredisScripts } from "@/lib/limiter/ioredis-scripts";
-import { LeanRedis } from "@/lib/limiter/lean-redis/lean-redis";
-import type { HotClient } from "@/lib/limiter/script-client";
+import { ioredisScripts } from "@/lib/shared/redis/ioredis-scripts";
+import { LeanRedis } from "@/lib/check/limiter/lean-redis/lean-redis";
+import type { HotClient } from "@/lib/shared/redis/script-client";
 
 // A stand-in Redis for the check path's fault tests (batched.test.ts): it answers the
 // client's hand-shake and then nothing, or one fixed reply to every command.

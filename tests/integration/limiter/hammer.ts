@@ -1,8 +1,8 @@
 // A load process for the concurrency tests: node --import tsx hammer.ts '<json>'.
 // Waits until startAt (so all processes overlap), then has every check in flight at once on
 // its own connection, and prints {"admitted": [per check set], "errors": n}.
-import { evaluate } from "@/lib/limiter/evaluate";
-import type { LimitSpec } from "@/lib/limiter/types";
+import { evaluate } from "@/lib/check/limiter/evaluate";
+import type { LimitSpec } from "@/lib/check/limiter/types";
 import { connect } from "./redis";
 
 interface Job {

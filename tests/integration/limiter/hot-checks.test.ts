@@ -1,23 +1,24 @@
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CheckAnswer } from "@/lib/enforce/check-answer";
-import { CheckService } from "@/lib/enforce/check-service";
-import type { ConfigHolder, VersionListener } from "@/lib/enforce/config-holder";
-import type { ConfigIndex } from "@/lib/enforce/config-index";
-import { buildIndex } from "@/lib/enforce/config-state";
-import { LimiterStore } from "@/lib/enforce/limiter-store";
-import type { Caller } from "@/lib/enforce/service-auth";
-import type { CheckInput } from "@/lib/enforce/types";
-import { ioredisScripts, loadScripts } from "@/lib/limiter/ioredis-scripts";
-import { checkManyScript, checkScript } from "@/lib/limiter/script";
+import type { CheckAnswer } from "@/lib/check/check-answer";
+import { CheckService } from "@/lib/check/check-service";
+import type { ConfigHolder, VersionListener } from "@/lib/check/config-holder";
+import type { ConfigIndex } from "@/lib/check/config-index";
+import { buildIndex } from "@/lib/check/config-state";
+import { LimiterStore } from "@/lib/check/limiter-store";
+import type { Caller } from "@/lib/check/service-auth";
+import type { CheckInput } from "@/lib/check/types";
+import { ioredisScripts, loadScripts } from "@/lib/shared/redis/ioredis-scripts";
+import { checkManyScript, checkScript } from "@/lib/check/limiter/script";
 import { shapeSnapshot } from "../../unit/enforce/shape-fixture";
 import { connect, RUN } from "./redis";
 
-// Issue 20: the whole-check cache in front of the shapes (lib/enforce/hot-checks.ts), through
+// The whole-check cache in front of the shapes (lib/enforce/hot-checks.ts), through
 // the check service against real Redis. Two checks that differ only in their subject share
 // the cached entry (shape, key's part, answer template), yet count separately where a limit
 // counts per subject; what can change within a version (the key's expiry, the caller's
-// tenants) is checked on every hit, and a new version empties the cache.
+// tenants) is checked on every hit, and a whole new version empties the cache (a change to
+// one tenant only: tenant-caches.test.ts).
 
 const redis = connect();
 const tenantId = `${RUN}-hot`;

@@ -6,10 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { LeanRedis } from "@/lib/limiter/lean-redis/lean-redis";
-import type { Script } from "@/lib/limiter/script-client";
+import { LeanRedis } from "@/lib/check/limiter/lean-redis/lean-redis";
+import type { Script } from "@/lib/shared/redis/script-client";
 import { createHash } from "node:crypto";
 import { clusterNodes, redisUrl, RUN } from "./redis";
+import { waitFor } from "../../wait-for";
 import { freePort, startRedis } from "./throwaway-redis";
 
 // The check path's own Redis client against real Redis servers: scripts by SHA with the
@@ -94,15 +95,17 @@ describe.skipIf(clusterNodes() !== null)("the lean Redis client", () => {
 
   it("reconnects to a real Redis whose connection was killed, named as asked", async () => {
     const client = new LeanRedis({ url: redisUrl(), clientName: `${RUN}-lean` });
+    let readies = 0;
+    client.onReady(() => readies++);
     try {
       await ready(client);
+      const first = readies;
       const list = String(await control.client("LIST"));
       const id = /id=(\d+) [^\n]*name=([^ ]+)/g;
       const ours = [...list.matchAll(id)].filter((m) => m[2] === `${RUN}-lean`).map((m) => m[1] as string);
       expect(ours).toHaveLength(1);
       await control.client("KILL", "ID", ours[0] as string);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      await ready(client);
+      await waitFor(() => readies > first && client.ready, "the client to reconnect", 5_000, 10);
       expect(await run(client, SET_AND_ECHO, ["{t:b}:k"], ["y"])).toEqual(["y", "{t:b}:k"]);
     } finally {
       client.disconnect();

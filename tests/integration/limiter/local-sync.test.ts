@@ -1,18 +1,19 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
-import { CounterStore } from "@/lib/enforce/local/counter-store";
-import { SyncCycle } from "@/lib/enforce/local/sync-cycle";
-import { ioredisScripts } from "@/lib/limiter/ioredis-scripts";
+import { CounterStore } from "@/lib/check/local/counter-store";
+import { SyncCycle } from "@/lib/check/local/sync-cycle";
+import { ioredisScripts } from "@/lib/shared/redis/ioredis-scripts";
 import {
   CODE_FIXED_WINDOW,
   CODE_TOKEN_BUCKET,
   type LocalRule,
   type Look,
-} from "@/lib/limiter/local/local-algorithms";
-import type { LocalCounter } from "@/lib/limiter/local/local-counter";
-import { localSyncScript } from "@/lib/limiter/local/sync-script";
+} from "@/lib/check/limiter/local/local-algorithms";
+import type { LocalCounter } from "@/lib/check/limiter/local/local-counter";
+import { localSyncScript } from "@/lib/check/limiter/local/sync-script";
 import { ThrowawayRedis, freePort } from "../check/processes";
 import { connect, RUN, tenantKeys } from "./redis";
+import { waitFor } from "../../wait-for";
 
 // lua/local-sync.lua through real Redis (and the Redis Cluster when the suite runs there):
 // two "servers" (a counter store and sync cycle each) count the same local limits and
@@ -94,7 +95,7 @@ describe("local sync", () => {
       count(counter, 10, cycle.now());
       await synced(cycle, 1);
       await throwaway.kill();
-      await sleep(100);
+      await waitFor(() => client.status !== "ready", "the client to see Redis gone", 5_000, 10);
       for (let i = 0; i < 5; i++) {
         count(store.use(key, tenant, hour, 10), 4, cycle.now());
         cycle.tick();

@@ -3,12 +3,13 @@ import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { luaDir } from "@/lib/limiter/lua-files";
+import { luaDir } from "@/lib/shared/redis/lua-files";
 import { RollupLease } from "@/lib/usage/lease";
 import { connect, masters, RUN } from "./redis";
 
-// Issue 15 §3: every Lua script is in lua/ and loaded one way, EVALSHA with the text again
-// after NOSCRIPT; lua/ is found from the code, not from the working directory.
+// Every Lua script is in lua/ (readable and reviewable as Lua) and loaded one way, EVALSHA
+// with the text again after NOSCRIPT; lua/ is found from the code, not from the working
+// directory.
 
 const redis = connect();
 beforeAll(async () => {

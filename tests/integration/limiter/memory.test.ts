@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { ALGORITHMS } from "@/lib/shared/limit-types";
-import { evaluate } from "@/lib/limiter/evaluate";
-import { limitKey } from "@/lib/limiter/keys";
+import { evaluate } from "@/lib/check/limiter/evaluate";
+import { limitKey } from "@/lib/check/limiter/keys";
 import { rule, spec } from "../../unit/limiter/rules";
 import { createVirtualClock } from "./virtual-clock";
 import { connect, RUN, tenantKeys } from "./redis";

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { evaluate } from "@/lib/limiter/evaluate";
-import { runScript } from "@/lib/limiter/ioredis-scripts";
-import { entryOf, limitKey } from "@/lib/limiter/keys";
-import { dropEntriesScript } from "@/lib/limiter/script";
-import type { LimitSpec } from "@/lib/limiter/types";
+import { evaluate } from "@/lib/check/limiter/evaluate";
+import { runScript } from "@/lib/shared/redis/ioredis-scripts";
+import { entryOf, limitKey } from "@/lib/check/limiter/keys";
+import { dropEntriesScript } from "@/lib/check/limiter/script";
+import type { LimitSpec } from "@/lib/check/limiter/types";
 import { rule, spec } from "../../unit/limiter/rules";
 import { connect, RUN } from "./redis";
 import { createVirtualClock } from "./virtual-clock";

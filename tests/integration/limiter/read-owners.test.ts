@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { readCounters } from "@/lib/data/limit-tree-counters";
-import { logUsage, usageOf } from "@/lib/limit-tree/readings";
-import { evaluate } from "@/lib/limiter/evaluate";
-import { entryOf, limitKey, ownerKey } from "@/lib/limiter/keys";
-import type { LimitSpec } from "@/lib/limiter/types";
+import { readCounters } from "@/lib/control/limit-tree/limit-tree-counters";
+import { logUsage, usageOf } from "@/lib/control/limit-tree/readings";
+import { evaluate } from "@/lib/check/limiter/evaluate";
+import { entryOf, limitKey, ownerKey } from "@/lib/check/limiter/keys";
+import type { LimitSpec } from "@/lib/check/limiter/types";
 import { rule, spec } from "../../unit/limiter/rules";
 import { Redis } from "ioredis";
 import { clusterNodes, connect, redisUrl, RUN } from "./redis";

@@ -1,5 +1,5 @@
 import { Cluster, Redis } from "ioredis";
-import type { RedisClient } from "@/lib/redis";
+import type { RedisClient } from "@/lib/shared/redis/redis";
 
 // Connections for the limiter tests: REDIS_CLUSTER_NODES (host:port,...) when set, else
 // REDIS_URL (default redis://127.0.0.1:63799). Tests only add keys under their own tenant

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { evaluate } from "@/lib/limiter/evaluate";
-import { checkScript } from "@/lib/limiter/script";
+import { evaluate } from "@/lib/check/limiter/evaluate";
+import { checkScript } from "@/lib/check/limiter/script";
 import { rule, spec } from "../../unit/limiter/rules";
 import { connect, masters, RUN } from "./redis";
 import { freePort, startRedis } from "./throwaway-redis";
@@ -45,7 +45,7 @@ describe("the check script", () => {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), "sluice-restart-"));
     await startRedis(port, dir, ["--pidfile", join(dir, "redis.pid")]);
-    // hot-path settings as lib/redis.ts: no offline queue, no retries
+    // hot-path settings as lib/shared/redis/redis.ts: no offline queue, no retries
     const client = new Redis({
       port,
       protocol: 2,

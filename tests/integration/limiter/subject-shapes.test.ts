@@ -1,15 +1,15 @@
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildShape } from "@/lib/enforce/check-shapes";
-import { checkParts } from "@/lib/enforce/check-parts";
-import { CheckBatcher, type Outcome } from "@/lib/limiter/batcher";
-import type { PreparedCheck } from "@/lib/limiter/evaluate-many";
-import { ioredisScripts, loadScripts } from "@/lib/limiter/ioredis-scripts";
-import { checkManyScript, checkScript } from "@/lib/limiter/script";
+import { buildShape } from "@/lib/check/check-shapes";
+import { checkParts } from "@/lib/check/check-parts";
+import { CheckBatcher, type Outcome } from "@/lib/check/limiter/batcher";
+import type { PreparedCheck } from "@/lib/check/limiter/evaluate-many";
+import { ioredisScripts, loadScripts } from "@/lib/shared/redis/ioredis-scripts";
+import { checkManyScript, checkScript } from "@/lib/check/limiter/script";
 import { keyRecord, shapeSnapshot, shapeTarget } from "../../unit/enforce/shape-fixture";
 import { connect, RUN } from "./redis";
 
-// Issue 20: checks that differ only in their subject share one cached shape (keys of the
+// Checks that differ only in their subject share one cached shape (keys of the
 // tenant's and key's counters, rules, answer text), yet against real Redis each subject
 // still has a counter of its own where a limit counts per subject, and shares the others.
 

@@ -1,4 +1,4 @@
-import { VIRTUAL_CLOCK, type VirtualClock } from "@/lib/limiter/clock";
+import { VIRTUAL_CLOCK, type VirtualClock } from "@/lib/check/limiter/clock";
 
 // The only place that builds a virtual clock (see lib/limiter/clock.ts): tests-only.
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb } from "@/lib/data/db";
-import { storedRows } from "@/lib/data/usage/stored-rows";
-import { ROWS_PER_INSERT } from "@/lib/data/usage/rollup-writer";
-import { closeRedis } from "@/lib/redis";
-import { UsageRollup } from "@/lib/usage/rollup";
+import { closeDb } from "@/lib/control/data/db";
+import { storedRows } from "@/lib/control/data/usage/stored-rows";
+import { ROWS_PER_INSERT } from "@/lib/control/data/usage/rollup-writer";
+import { closeRedis } from "@/lib/shared/redis/redis";
+import { UsageRollup } from "@/lib/usage/store/rollup";
 import { connect, createTenant, HOUR, NS, recorderFor, TestClock, type TestTenant } from "./setup";
 
 // A busy minute: more (key, route) pairs than one INSERT can carry (65,535 bind parameters,

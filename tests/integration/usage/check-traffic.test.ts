@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "@/lib/data/api-keys";
-import { importConfig } from "@/lib/data/import-config";
-import { closeDb, db } from "@/lib/data/db";
-import { storedRows } from "@/lib/data/usage/stored-rows";
-import { closeRedis, redis } from "@/lib/redis";
+import { createApiKey } from "@/lib/control/data/api-keys";
+import { importConfig } from "@/lib/control/data/import-config";
+import { closeDb, db } from "@/lib/control/data/db";
+import { storedRows } from "@/lib/control/data/usage/stored-rows";
+import { closeRedis, redis } from "@/lib/shared/redis/redis";
 import { jobKeys } from "@/lib/usage/keys";
-import { queryUsage } from "@/lib/usage/api-series";
-import { dashboardData } from "@/lib/usage/dashboard";
+import { queryUsage } from "@/lib/usage/read/api-series";
+import { dashboardData } from "@/lib/usage/read/dashboard";
+import { waitFor } from "../../wait-for";
 import { RUN, SYSTEM } from "./setup";
 
 // Known traffic through /api/check of the two running app processes (APP_URL, APP_URL_2),
@@ -123,9 +124,14 @@ describe.skipIf(APPS.length < 2 || !TOKEN)("usage of traffic through /api/check 
       // a route that was sent but matches no pattern is told apart from none
       await check(first, { key: "b", route: "GET /v1/nowhere" });
       await check(first, { key: "b" });
-      await sleep(1_500); // the recorder flushes once a second
-      // the usage page, as it renders: breakdowns by key and by route
-      const page = await dashboardData(SYSTEM, { tenant: slug, range: "1h" });
+      // the usage page, as it renders (once the recorder's flush took the two): breakdowns by
+      // key and by route
+      let page = await dashboardData(SYSTEM, { tenant: slug, range: "1h" });
+      await waitFor(async () => {
+        page = await dashboardData(SYSTEM, { tenant: slug, range: "1h" });
+        const routes = page.byRoute.map((r) => r.name);
+        return routes.includes("(unmatched route)") && routes.includes("(no route)");
+      }, "the recorder's flush");
       expect(page.breakdown.rows.map((r) => [r.name, r.allowed, r.rejected])).toEqual([
         ["a", 4, 2],
         ["b", 6, 0],

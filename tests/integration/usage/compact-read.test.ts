@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb } from "@/lib/data/db";
-import { closeRedis } from "@/lib/redis";
-import { breakdown, toSeries } from "@/lib/usage/query";
-import { readRows } from "@/lib/data/usage/rows";
-import { readCompact, type ScopedRow, type UsageScope } from "@/lib/usage/scoped-reader";
-import { hottestLimits } from "@/lib/usage/utilization";
+import { closeDb } from "@/lib/control/data/db";
+import { closeRedis } from "@/lib/shared/redis/redis";
+import { breakdown, toSeries } from "@/lib/usage/read/query";
+import { readRows } from "@/lib/usage/read/rows";
+import { readCompact, type ScopedRow, type UsageScope } from "@/lib/usage/read/scoped-reader";
+import { hottestLimits } from "@/lib/usage/read/utilization";
 import type { Outcome } from "@/lib/usage/types";
 import { connect, contextAt, createTenant, recordPattern, SYSTEM, type TestTenant } from "./setup";
 

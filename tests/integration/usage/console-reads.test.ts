@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Principal } from "@/lib/auth/principal";
-import { closeDb } from "@/lib/data/db";
-import { NotFoundError } from "@/lib/data/errors";
-import { closeRedis } from "@/lib/redis";
-import { dashboardData } from "@/lib/usage/dashboard";
-import { keysTraffic } from "@/lib/usage/key-traffic";
-import { mostLimited } from "@/lib/usage/most-limited";
-import { topOffenders } from "@/lib/usage/offenders";
+import type { Principal } from "@/lib/shared/principal";
+import { closeDb } from "@/lib/control/data/db";
+import { NotFoundError } from "@/lib/control/data/errors";
+import { closeRedis } from "@/lib/shared/redis/redis";
+import { dashboardData } from "@/lib/usage/read/dashboard";
+import { keysTraffic } from "@/lib/usage/read/key-traffic";
+import { mostLimited } from "@/lib/usage/read/most-limited";
+import { topOffenders } from "@/lib/usage/read/offenders";
 import type { Outcome } from "@/lib/usage/types";
 import { connect, contextAt, createTenant, recorderFor, SYSTEM, TestClock, type TestTenant } from "./setup";
 

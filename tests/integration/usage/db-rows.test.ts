@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb } from "@/lib/data/db";
-import type { MinuteRow } from "@/lib/data/usage/rollup-writer";
-import { deleteTenantUsage, writeLevel } from "@/lib/data/usage/stored-rows";
-import { closeRedis } from "@/lib/redis";
+import { closeDb } from "@/lib/control/data/db";
+import type { MinuteRow } from "@/lib/control/data/usage/rollup-writer";
+import { deleteTenantUsage, writeLevel } from "@/lib/control/data/usage/stored-rows";
+import { closeRedis } from "@/lib/shared/redis/redis";
 import {
   ALL_PAIRS,
   visitRows,
   type RowContext,
   type RowGrouping,
   type UsageRow,
-} from "@/lib/data/usage/rows";
+} from "@/lib/usage/read/rows";
 import { jobKeys } from "@/lib/usage/keys";
 import { connect, createTenant, HOUR, NS, type TestTenant } from "./setup";
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServiceToken } from "@/lib/data/tokens";
-import { closeDb, db } from "@/lib/data/db";
-import { closeRedis } from "@/lib/redis";
+import { createServiceToken } from "@/lib/control/data/tokens";
+import { closeDb, db } from "@/lib/control/data/db";
+import { closeRedis } from "@/lib/shared/redis/redis";
 import { lastUsedKey } from "@/lib/usage/keys";
-import { moveLastUsed } from "@/lib/usage/last-used-job";
+import { moveLastUsed } from "@/lib/usage/store/last-used-job";
 import { connect, createTenant, NS, SYSTEM, type TestTenant } from "./setup";
 
 // "Last used" of API keys and service tokens: noted in memory where checks are answered,

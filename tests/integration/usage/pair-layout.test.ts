@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRows } from "@/lib/data/usage/rows";
-import { closeRedis } from "@/lib/redis";
-import { readDemand } from "@/lib/replay/read-demand";
+import { readRows } from "@/lib/usage/read/rows";
+import { closeRedis } from "@/lib/shared/redis/redis";
+import { readDemand } from "@/lib/control/replay/read-demand";
 import { pairsKey, secondsKey } from "@/lib/usage/keys";
 import { connect, contextAt, HOUR, NS, recorderFor, RUN, TestClock } from "./setup";
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb } from "@/lib/data/db";
-import { storedRows, writeLevel } from "@/lib/data/usage/stored-rows";
-import { partitionSizes } from "@/lib/data/usage/partitions";
-import { closeRedis } from "@/lib/redis";
-import { queryUsage, type UsageRequest } from "@/lib/usage/api-series";
-import { dashboardData } from "@/lib/usage/dashboard";
-import { UsageRollup } from "@/lib/usage/rollup";
+import { closeDb } from "@/lib/control/data/db";
+import { storedRows, writeLevel } from "@/lib/control/data/usage/stored-rows";
+import { partitionSizes } from "@/lib/control/data/usage/partitions";
+import { closeRedis } from "@/lib/shared/redis/redis";
+import { queryUsage, type UsageRequest } from "@/lib/usage/read/api-series";
+import { dashboardData } from "@/lib/usage/read/dashboard";
+import { UsageRollup } from "@/lib/usage/store/rollup";
 import type { Outcome } from "@/lib/usage/types";
 import {
   connect,

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb } from "@/lib/data/db";
-import { NotFoundError } from "@/lib/data/errors";
-import { closeRedis } from "@/lib/redis";
-import { ReferenceLimiter } from "@/lib/limiter/reference/model";
-import { runReplay } from "@/lib/replay/run-replay";
-import { spread, toRule, type Demand } from "@/lib/replay/simulate";
-import { replayRequestSchema, type ReplayRule } from "@/lib/replay/types";
+import { closeDb } from "@/lib/control/data/db";
+import { NotFoundError } from "@/lib/control/data/errors";
+import { closeRedis } from "@/lib/shared/redis/redis";
+import { ReferenceLimiter } from "@/lib/check/limiter/reference/model";
+import { runReplay } from "@/lib/control/replay/run-replay";
+import { spread, toRule, type Demand } from "@/lib/control/replay/simulate";
+import { replayRequestSchema, type ReplayRule } from "@/lib/control/replay/types";
 import { SUBJECTS_PER_MINUTE } from "@/lib/usage/subject-series";
 import type { UsageEvent } from "@/lib/usage/types";
 import { connect, createTenant, NS, recorderFor, SYSTEM, TestClock, type TestTenant } from "./setup";

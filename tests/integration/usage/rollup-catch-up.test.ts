@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb } from "@/lib/data/db";
-import { storedRows } from "@/lib/data/usage/stored-rows";
-import { closeRedis } from "@/lib/redis";
-import { queryUsage } from "@/lib/usage/api-series";
+import { closeDb } from "@/lib/control/data/db";
+import { storedRows } from "@/lib/control/data/usage/stored-rows";
+import { closeRedis } from "@/lib/shared/redis/redis";
+import { queryUsage } from "@/lib/usage/read/api-series";
 import { jobKeys } from "@/lib/usage/keys";
-import { UsageRecorder } from "@/lib/usage/recorder";
-import { UsageRollup } from "@/lib/usage/rollup";
+import { UsageRecorder } from "@/lib/usage/record/recorder";
+import { UsageRollup } from "@/lib/usage/store/rollup";
 import { connect, createTenant, HOUR, NS, SYSTEM, TestClock, type TestTenant } from "./setup";
 
 // A rollup that stopped while traffic went on catches up, a few minutes a run, while the

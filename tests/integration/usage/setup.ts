@@ -1,10 +1,10 @@
 import { Cluster, Redis } from "ioredis";
-import type { Principal } from "@/lib/auth/principal";
-import { createApiKey } from "@/lib/data/api-keys";
-import { importConfig } from "@/lib/data/import-config";
-import type { RedisClient } from "@/lib/redis";
-import type { RowContext } from "@/lib/data/usage/rows";
-import { UsageRecorder } from "@/lib/usage/recorder";
+import type { Principal } from "@/lib/shared/principal";
+import { createApiKey } from "@/lib/control/data/api-keys";
+import { importConfig } from "@/lib/control/data/import-config";
+import type { RedisClient } from "@/lib/shared/redis/redis";
+import type { RowContext } from "@/lib/usage/read/rows";
+import { UsageRecorder } from "@/lib/usage/record/recorder";
 import type { UsageEvent } from "@/lib/usage/types";
 
 // Fixtures for the usage tests: a namespace of their own in Redis (so the running apps'
@@ -39,7 +39,7 @@ export async function createTenant(suffix: string, keyNames: string[]): Promise<
   await importConfig(SYSTEM, { tenants: [{ slug, name: `Usage test ${suffix}`, plan: "free" }] });
   const keys: Record<string, string> = {};
   for (const name of keyNames) keys[name] = (await createApiKey(SYSTEM, slug, { name })).id;
-  const { db } = await import("@/lib/data/db");
+  const { db } = await import("@/lib/control/data/db");
   const tenant = await db().tenant.findUniqueOrThrow({ where: { slug }, select: { id: true } });
   return { id: tenant.id, slug, keys };
 }

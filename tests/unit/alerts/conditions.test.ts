@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { degradedCount, rejectionRate, utilization, type SecondRow } from "@/lib/alerts/conditions";
+import { degradedCount, rejectionRate, utilization, type SecondRow } from "@/lib/control/alerts/conditions";
 
 // The alert conditions on known per-second rows: exact values, the "for D" at every second,
 // filters by key and route, per-key limits.

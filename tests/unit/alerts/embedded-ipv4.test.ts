@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isPrivateAddress } from "@/lib/alerts/address-policy";
-import { ipv6Words } from "@/lib/alerts/ipv6-words";
-import { literalPrivateHost } from "@/lib/alerts/url-guard";
+import { isPrivateAddress } from "@/lib/control/alerts/guard/address-policy";
+import { ipv6Words } from "@/lib/control/alerts/guard/ipv6-words";
+import { literalPrivateHost } from "@/lib/control/alerts/guard/url-guard";
 
 // IPv6 addresses that carry an IPv4 address: judged by the IPv4 address they lead to, or
 // refused outright when the form is deprecated or its embedding is the network's choice.

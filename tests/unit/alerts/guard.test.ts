@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isPrivateAddress } from "@/lib/alerts/address-policy";
-import { signatureHeader, verifySignature } from "@/lib/alerts/signature";
-import { literalPrivateHost, urlProblem } from "@/lib/alerts/url-guard";
+import { isPrivateAddress } from "@/lib/control/alerts/guard/address-policy";
+import { signatureHeader, verifySignature } from "@/lib/control/alerts/signature";
+import { literalPrivateHost, urlProblem } from "@/lib/control/alerts/guard/url-guard";
 
 // The SSRF policy's address ranges and URL rules, and the signature's round trip.
 

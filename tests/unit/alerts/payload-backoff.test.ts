@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { backoffMs } from "@/lib/alerts/delivery-worker";
-import { bodyFor, summaryOf, type AlertPayload } from "@/lib/alerts/payload";
+import { backoffMs } from "@/lib/control/alerts/delivery-worker";
+import { alertPayloadSchema, bodyFor, summaryOf, type AlertPayload } from "@/lib/control/alerts/payload";
+import { parseStored, StoredDataError } from "@/lib/shared/parse-stored";
 
 // Retry delays double from the base up to an hour; the Slack shape carries the summary only.
 
@@ -39,5 +40,16 @@ describe("payload", () => {
   it("sends the whole message as JSON, or { text } for Slack", () => {
     expect(JSON.parse(bodyFor("json", payload))).toEqual(payload);
     expect(JSON.parse(bodyFor("slack", payload))).toEqual({ text: payload.summary });
+  });
+  it("is read back from the database through its schema, a misfit naming the field", () => {
+    expect(parseStored(alertPayloadSchema, JSON.parse(JSON.stringify(payload)), "payload")).toEqual(payload);
+    const broken = { ...payload, rule: { ...payload.rule, name: 7 } };
+    expect(() => parseStored(alertPayloadSchema, broken, "Alert delivery d1's payload")).toThrow(
+      StoredDataError,
+    );
+    expect(() => parseStored(alertPayloadSchema, broken, "Alert delivery d1's payload")).toThrow(
+      /^Alert delivery d1's payload does not fit its schema at rule\.name: /,
+    );
+    expect(() => parseStored(alertPayloadSchema, null, "payload")).toThrow(/at its top level: /);
   });
 });

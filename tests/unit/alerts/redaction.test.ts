@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorCategory, maskedUrl } from "@/lib/alerts/redaction";
+import { errorCategory, maskedUrl } from "@/lib/control/alerts/guard/redaction";
 
 // What roles below admin see of webhook URLs and delivery errors: never a path, never an
 // address a host resolved to.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ApiError } from "@/lib/api/api-error";
-import { errorResponse, toApiError } from "@/lib/api/map-error";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/data/errors";
-import { StoreUnavailableError } from "@/lib/data/counters-store";
+import { ApiError } from "@/lib/control/api/api-error";
+import { errorResponse, toApiError } from "@/lib/control/api/map-error";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/control/data/errors";
+import { StoreUnavailableError } from "@/lib/control/data/counters-store";
 
 describe("ApiError", () => {
   it("answers the docs/api.md body, path only when there is one", () => {

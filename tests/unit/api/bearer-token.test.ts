@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bearerToken } from "@/lib/data/auth/api-tokens";
-import { requestIdOf } from "@/lib/api/with-admin";
+import { bearerToken } from "@/lib/control/data/auth/api-tokens";
+import { requestIdOf } from "@/lib/control/api/with-admin";
 
 describe("bearerToken", () => {
   it.each([

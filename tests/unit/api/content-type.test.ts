@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyFormat, wantsYaml } from "@/lib/api/content-type";
+import { bodyFormat, wantsYaml } from "@/lib/control/api/content-type";
 
 describe("bodyFormat", () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compileSnapshot, idMapFromNames } from "@/lib/config/compile";
-import { counterIdentity, counterTarget, limitsNamed, planCheck } from "@/lib/data/counter-specs";
-import { entryOf, limitKey } from "@/lib/limiter/keys";
+import { compileSnapshot, idMapFromNames } from "@/lib/control/config/compile";
+import { counterIdentity, counterTarget, limitsNamed, planCheck } from "@/lib/control/data/counter-specs";
+import { entryOf, limitKey } from "@/lib/check/limiter/keys";
 import { documentFromYaml } from "../config/load-document";
 
 const document = documentFromYaml(`

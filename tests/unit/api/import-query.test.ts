@@ -1,6 +1,6 @@
 // PUT /api/admin/config's query: flags as text, false when absent, anything else refused.
 import { describe, expect, it } from "vitest";
-import { ImportQuery } from "@/lib/api/import-query";
+import { ImportQuery } from "@/lib/control/api/import-query";
 
 describe("ImportQuery", () => {
   it("defaults both flags to false and reads true/1/false/0", () => {

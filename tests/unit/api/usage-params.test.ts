@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bucketStarts, MAX_POINTS, UsageParams } from "@/lib/api/usage-params";
+import { bucketStarts, MAX_POINTS, UsageParams } from "@/lib/control/api/usage-params";
 
 const T0 = Date.UTC(2026, 10, 22, 10, 0, 0);
 

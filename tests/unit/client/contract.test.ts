@@ -1,8 +1,8 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { rateLimitHeaders as clientHeaders, type CheckRequest, type Decision } from "@sluice/client";
-import { rateLimitHeaders as serverHeaders } from "@/lib/enforce/headers";
-import { parseCheck } from "@/lib/enforce/body-schema";
-import type { DecisionBody } from "@/lib/enforce/types";
+import { rateLimitHeaders as serverHeaders } from "@/lib/check/headers";
+import { parseCheck } from "@/lib/check/body-schema";
+import type { DecisionBody } from "@/lib/check/types";
 
 // The client's types and header rule held against the server's own: a field renamed or a
 // header changed on one side fails here.

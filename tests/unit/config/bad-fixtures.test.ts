@@ -7,7 +7,7 @@ import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { parseDocumentText, validateDocument, type DocumentError } from "@/lib/config/document";
+import { parseDocumentText, validateDocument, type DocumentError } from "@/lib/control/config/document";
 
 const dir = join(process.cwd(), "tests/fixtures/config/bad");
 const fixtures = readdirSync(dir)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { CompiledTenant } from "@/lib/config/compile";
-import { assemblePublished, keyScope, splitPublished, tenantScope } from "@/lib/config/parts";
-import type { PublishedConfig, PublishedOverride } from "@/lib/config/published";
-import { ConfigState, buildIndex } from "@/lib/enforce/config-state";
+import type { CompiledTenant } from "@/lib/control/config/compile";
+import { assemblePublished, keyScope, splitPublished, tenantScope } from "@/lib/check/published/parts";
+import type { PublishedConfig, PublishedOverride } from "@/lib/check/published/published";
+import { ConfigState, buildIndex } from "@/lib/check/config-state";
 import { compiledLimit } from "../enforce/fixtures";
 
 // A published configuration cut into parts and put back together is the same configuration,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DocumentBudget } from "@/lib/config/document/worker/document-budget";
+import { DocumentBudget } from "@/lib/control/config/document/worker/document-budget";
 
 // Each principal's budget of document time: a new principal starts full, a long document
 // may take it below zero, and it refills at its rate; buckets back at capacity are dropped.

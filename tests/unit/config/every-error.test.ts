@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 
-import { validateDocument, type PlanDoc } from "@/lib/config/document";
+import { validateDocument, type PlanDoc } from "@/lib/control/config/document";
 
 const badWindow = { name: "x", by: "tenant", algorithm: "gcra", limit: 1, window: "0s" };
 const windowError = { path: "tenants[0].limits[0].window", message: "must be a duration > 0" };

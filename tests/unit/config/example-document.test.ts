@@ -11,7 +11,7 @@ import {
   type CompiledLimit,
   type IdMap,
   type Snapshot,
-} from "@/lib/config/compile";
+} from "@/lib/control/config/compile";
 
 import { fixtureDocument } from "./load-document";
 

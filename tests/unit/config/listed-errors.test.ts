@@ -1,7 +1,7 @@
 // A refused document is answered with its first errors by path and the count of all: one
 // error per unknown key made 720 KB of YAML an 8.9 MB answer built on the app's event loop.
 import { describe, expect, it } from "vitest";
-import { checkText, MAX_LISTED_ERRORS } from "@/lib/config/document/check-text";
+import { checkText, MAX_LISTED_ERRORS } from "@/lib/control/config/document/check-text";
 
 const context = { plans: [{ name: "free", limits: [] }], routes: [] };
 

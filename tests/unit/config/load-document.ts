@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { parseDocumentText, validateDocument, type ConfigDocument } from "@/lib/config/document";
+import { parseDocumentText, validateDocument, type ConfigDocument } from "@/lib/control/config/document";
 
 export function documentFromYaml(text: string): ConfigDocument {
   const parsed = parseDocumentText(text, "yaml");

@@ -1,7 +1,7 @@
 // consistency / syncEvery in the document: defaults, and every refusal naming its field.
 
 import { describe, expect, it } from "vitest";
-import { validateDocument } from "@/lib/config/document";
+import { validateDocument } from "@/lib/control/config/document";
 
 const plans = [{ name: "p", limits: [] }];
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { locateErrors, parseDocumentText, parseText, type SourcePositions } from "@/lib/config/document";
+import {
+  locateErrors,
+  parseDocumentText,
+  parseText,
+  type SourcePositions,
+} from "@/lib/control/config/document";
 
 const text = [
   "tenants:",

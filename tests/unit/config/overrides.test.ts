@@ -9,7 +9,7 @@ import {
   formatProvenance,
   idMapFromNames,
   resolveRoutes,
-} from "@/lib/config/compile";
+} from "@/lib/control/config/compile";
 
 import { documentFromYaml } from "./load-document";
 

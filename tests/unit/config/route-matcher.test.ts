@@ -2,8 +2,8 @@
 
 import { describe, expect, it } from "vitest";
 
-import { parseCheckRoute } from "@/lib/config/routes/check-route";
-import { createRouteMatcher } from "@/lib/config/routes/route-matcher";
+import { parseCheckRoute } from "@/lib/check/routes/check-route";
+import { createRouteMatcher } from "@/lib/check/routes/route-matcher";
 
 const GLOBAL = [
   "GET /v1/items/:id",

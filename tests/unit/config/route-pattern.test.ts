@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { parseCheckRoute } from "@/lib/config/routes/check-route";
-import { parseRoutePattern, patternShapeKey } from "@/lib/config/routes/route-pattern";
+import { parseCheckRoute } from "@/lib/check/routes/check-route";
+import { parseRoutePattern, patternShapeKey } from "@/lib/check/routes/route-pattern";
 
 describe("parseRoutePattern", () => {
   it("splits method and segments", () => {

@@ -2,8 +2,8 @@
 // and the compiled tenant's `service` (burst filled in; null without one).
 
 import { describe, expect, it } from "vitest";
-import { validateDocument, type ConfigDocument } from "@/lib/config/document";
-import { compileSnapshot, idMapFromNames } from "@/lib/config/compile";
+import { validateDocument, type ConfigDocument } from "@/lib/control/config/document";
+import { compileSnapshot, idMapFromNames } from "@/lib/control/config/compile";
 
 function validate(service: unknown): ReturnType<typeof validateDocument> {
   return validateDocument({ plans: [{ name: "p", limits: [], service }] });

@@ -1,4 +1,4 @@
-// Structural bounds checked before a document is parsed (issue 12, section 2): a hostile
+// Structural bounds checked before a document is parsed (so a body cannot stall the server): a hostile
 // nesting or a huge flat list is refused quickly with a sentence naming the bound, and
 // ordinary documents, including a 5,000-route import, pass.
 import { describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import {
   MAX_DOCUMENT_VALUES,
   parseDocumentText,
   structureProblem,
-} from "@/lib/config/document";
+} from "@/lib/control/config/document";
 
 // The bounds are on CPU time, not wall time: on a loaded machine a scan waits for a core
 // (a 0.5 s scan took 3.56 s of wall time), which says nothing about the work it does.

@@ -3,7 +3,12 @@
 
 import { describe, expect, it } from "vitest";
 
-import { fullLimitSchema, parseDocumentText, validateDocument, type PlanDoc } from "@/lib/config/document";
+import {
+  fullLimitSchema,
+  parseDocumentText,
+  validateDocument,
+  type PlanDoc,
+} from "@/lib/control/config/document";
 
 import { fixtureDocument } from "./load-document";
 

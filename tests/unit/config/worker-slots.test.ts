@@ -1,8 +1,8 @@
 // Turns at the document workers: two run, a bounded queue waits in order, and a document
 // past the queue is refused at once (DocumentsBusy) instead of waiting without end.
 import { describe, expect, it } from "vitest";
-import { DocumentsBusy, workerSlots } from "@/lib/config/document/worker/worker-slots";
-import { ImportInProgress } from "@/lib/config/document/worker/one-at-a-time";
+import { DocumentsBusy, workerSlots } from "@/lib/control/config/document/worker/worker-slots";
+import { ImportInProgress } from "@/lib/control/config/document/worker/one-at-a-time";
 
 describe("document worker slots", () => {
   it("runs two, queues up to the cap in order, and refuses the next at once", async () => {

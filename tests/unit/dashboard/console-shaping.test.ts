@@ -5,7 +5,7 @@ import { axisUnit, inUnit } from "@/components/limits/burst-axis";
 import { usageHeading } from "@/components/usage/usage-heading";
 import { routeLabel, UNMATCHED_ROUTE_MARK } from "@/lib/shared/usage-route";
 import { ZERO_COUNTS } from "@/lib/usage/types";
-import { limitLinesOf } from "@/lib/usage/limit-lines";
+import { limitLinesOf } from "@/lib/usage/read/limit-lines";
 
 // What the console's charts and headings derive from the data, without a browser.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_BATCH, parseBatch, parseCheck } from "@/lib/enforce/body-schema";
+import { MAX_BATCH, parseBatch, parseCheck } from "@/lib/check/body-schema";
 
 const base = { tenant: "acme" };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CircuitBreaker, type BreakerState } from "@/lib/enforce/breaker";
+import { CircuitBreaker, type BreakerState } from "@/lib/check/breaker";
 
 function setup() {
   const state = { now: 0 };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { TtlLru } from "@/lib/enforce/ttl-lru";
-import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
-import { denial } from "./fixtures";
+import { TtlLru } from "@/lib/check/ttl-lru";
+import { answerFor, DenyCache } from "@/lib/check/deny-cache";
+import { DecisionTemplate } from "@/lib/check/render/decision-template";
+import { compiledLimit, denial, denialTemplate as template } from "./fixtures";
 
 function clock(start = 1_000) {
   const state = { now: start };
@@ -83,14 +84,21 @@ describe("DenyCache", () => {
     const cache = new DenyCache(100, now);
     cache.remember("sig", 2, denial(500), state.now);
     state.now += 10;
-    expect(cache.lookup("sig", 2)).toBeDefined();
-    expect(cache.lookup("sig", 7)).toBeUndefined(); // may exceed a capacity: Redis says which
-    expect(cache.lookup("sig", 1)).toBeUndefined(); // a smaller cost may pass
-    expect(cache.lookup("other", 2)).toBeUndefined();
+    expect(cache.lookup("sig", 2, template)).toBeDefined();
+    expect(cache.lookup("sig", 7, template)).toBeUndefined(); // may exceed a capacity: Redis says which
+    expect(cache.lookup("sig", 1, template)).toBeUndefined(); // a smaller cost may pass
+    expect(cache.lookup("other", 2, template)).toBeUndefined();
+    // another shape (its tenant changed since): the denial no longer answers
+    const rebuilt = new DecisionTemplate(
+      [compiledLimit("key-rps", "key", { algorithm: "gcra" })],
+      { tenant: "acme", route: null },
+      2,
+    );
+    expect(cache.lookup("sig", 2, rebuilt)).toBeUndefined();
     state.now += 489;
-    expect(cache.lookup("sig", 2)).toBeDefined();
+    expect(cache.lookup("sig", 2, template)).toBeDefined();
     state.now += 1; // sentAt + retryAfterMs
-    expect(cache.lookup("sig", 2)).toBeUndefined();
+    expect(cache.lookup("sig", 2, template)).toBeUndefined();
   });
 
   it("measures the retry time from when the call was sent, not when the answer came", () => {
@@ -100,7 +108,7 @@ describe("DenyCache", () => {
     state.now += 30; // the round trip
     cache.remember("sig", 1, denial(100), sentAt);
     state.now = sentAt + 100;
-    expect(cache.lookup("sig", 1)).toBeUndefined();
+    expect(cache.lookup("sig", 1, template)).toBeUndefined();
   });
 
   it("keeps only rate_limited denials with a retry time", () => {
@@ -110,7 +118,8 @@ describe("DenyCache", () => {
     cache.remember("capacity", 1, denial(null, "cost_exceeds_capacity"), state.now);
     cache.remember("zero", 1, denial(0), state.now);
     cache.remember("allowed", 1, denial(100, "ok"), state.now);
-    for (const sig of ["never", "capacity", "zero", "allowed"]) expect(cache.lookup(sig, 1)).toBeUndefined();
+    for (const sig of ["never", "capacity", "zero", "allowed"])
+      expect(cache.lookup(sig, 1, template)).toBeUndefined();
   });
 
   it("ages the stored decision's times", () => {
@@ -118,7 +127,7 @@ describe("DenyCache", () => {
     const cache = new DenyCache(100, now);
     cache.remember("sig", 1, denial(500), state.now);
     state.now += 200;
-    const entry = cache.lookup("sig", 1);
+    const entry = cache.lookup("sig", 1, template);
     expect(entry).toBeDefined();
     if (!entry) return;
     const aged = answerFor(entry, state.now);
@@ -139,6 +148,6 @@ describe("DenyCache", () => {
     const cache = new DenyCache(100, now);
     cache.remember("sig", 1, denial(500), state.now);
     cache.clear();
-    expect(cache.lookup("sig", 1)).toBeUndefined();
+    expect(cache.lookup("sig", 1, template)).toBeUndefined();
   });
 });

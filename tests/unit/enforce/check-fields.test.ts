@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkSchema, MAX_COST, parseCheck } from "@/lib/enforce/body-schema";
-import { validFields } from "@/lib/enforce/check-fields";
+import { checkSchema, MAX_COST, parseCheck } from "@/lib/check/body-schema";
+import { validFields } from "@/lib/check/check-fields";
 
 // The hand-written reading of a valid check body must accept exactly what checkSchema
 // accepts, and give the same fields: it replaces the schema for valid bodies only.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { buildShape, shapeTagOf } from "@/lib/enforce/check-shapes";
-import { checkKeys, checkParts, denySignature, keyJsonOf } from "@/lib/enforce/check-parts";
-import { ShapeTable } from "@/lib/enforce/shape-table";
-import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
-import { resolvedOf } from "@/lib/enforce/resolve";
-import { prepareCheck } from "@/lib/limiter/evaluate-many";
+import { buildShape, shapeTagOf } from "@/lib/check/check-shapes";
+import { checkKeys, checkParts, denySignature, keyJsonOf } from "@/lib/check/check-parts";
+import { ShapeTable } from "@/lib/check/shape-table";
+import { DecisionTemplate } from "@/lib/check/render/decision-template";
+import { resolvedOf } from "@/lib/check/resolve";
+import { prepareCheck } from "@/lib/check/limiter/evaluate-many";
 import { compiledLimit } from "./fixtures";
 import { keyRecord, shapeLimits, shapeSnapshot, shapeTarget } from "./shape-fixture";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConnectionAdmission, type Refusal } from "@/lib/enforce/http/front/connection-admission";
+import { ConnectionAdmission, type Refusal } from "@/lib/check/http/front/connection-admission";
 
 // The admission policy alone, with small numbers: the bound per address, and at the cap
 // the longest quiet idle connection shed for a new one, busy ones never.

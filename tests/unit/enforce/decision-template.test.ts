@@ -1,12 +1,12 @@
 import { asciiJson } from "@/lib/shared/ascii-json";
 import { describe, expect, it } from "vitest";
-import type { CompiledLimit } from "@/lib/config/compile";
-import { limiterBody } from "@/lib/enforce/decision-body";
-import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
-import { renderBody } from "@/lib/enforce/render/rendered";
-import type { Resolved } from "@/lib/enforce/resolve";
-import { readReply } from "@/lib/limiter/evaluate";
-import type { CheckDecision, LimitSpec } from "@/lib/limiter/types";
+import type { CompiledLimit } from "@/lib/control/config/compile";
+import { limiterBody } from "@/lib/check/decision-body";
+import { DecisionTemplate } from "@/lib/check/render/decision-template";
+import { renderBody } from "@/lib/check/render/rendered";
+import type { Resolved } from "@/lib/check/resolve";
+import { readReply } from "@/lib/check/limiter/evaluate";
+import type { CheckDecision, LimitSpec } from "@/lib/check/limiter/types";
 import { int, pick, prng, randomRule, type Random } from "../../integration/limiter/random";
 
 // The template renders a decision straight from the script's integers; it must give exactly

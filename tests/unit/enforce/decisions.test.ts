@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { degradedBody, limiterBody, outcomeOf } from "@/lib/enforce/decision-body";
-import { identityOf, matchLimits } from "@/lib/enforce/limit-specs";
-import type { Resolved } from "@/lib/enforce/resolve";
-import type { CompiledTenant } from "@/lib/config/compile";
-import { summarize } from "@/lib/limiter/decide";
+import { degradedBody, limiterBody, outcomeOf } from "@/lib/check/decision-body";
+import { identityOf, matchLimits } from "@/lib/check/limit-specs";
+import type { Resolved } from "@/lib/check/resolve";
+import type { CompiledTenant } from "@/lib/control/config/compile";
+import { summarize } from "@/lib/check/limiter/decide";
 import { compiledLimit, limitDecision } from "./fixtures";
 
 const owners = { tenantId: "T1", keyId: "K1", subject: "203.0.113.9" };
@@ -54,11 +54,12 @@ function resolved(
 
 describe("decision bodies", () => {
   it("degraded: any closed enforce limit denies with store_unavailable", () => {
-    const body = degradedBody(resolved(), 9);
+    const body = degradedBody(resolved(), 9, "redis_timeout");
     expect(body).toMatchObject({
       allowed: false,
       reason: "store_unavailable",
       degraded: true,
+      cause: "redis_timeout",
       configVersion: 9,
       limit: null,
       retryAfterMs: null,
@@ -77,6 +78,7 @@ describe("decision bodies", () => {
         compiledLimit("b", "tenant", { mode: "shadow", onStoreFailure: "closed" }),
       ]),
       1,
+      "local_overload",
     );
     expect(body).toMatchObject({ allowed: true, reason: "ok", degraded: true });
   });

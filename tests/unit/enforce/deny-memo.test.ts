@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerFor, DenyCache } from "@/lib/enforce/deny-cache";
+import { answerFor, DenyCache } from "@/lib/check/deny-cache";
 import { denial } from "./fixtures";
 
 // Deny cache hits share one rendering while the aged answer would be the same, and only then.
@@ -9,7 +9,7 @@ describe("answerFor", () => {
     const cache = new DenyCache(100, () => 1_000);
     const stored = denial(500);
     cache.remember("sig", 1, stored, 1_000.25);
-    const entry = cache.lookup("sig", 1);
+    const entry = cache.lookup("sig", 1, stored.template);
     if (!entry) throw new Error("no entry");
     const seen = new Set<unknown>();
     for (const now of [1_000.3, 1_000.5, 1_000.9, 1_001.1, 1_001.24, 1_001.25, 1_001.26, 1_200.7]) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FairGate, type FairWork } from "@/lib/enforce/fair/fair-gate";
+import { FairGate, type FairWork } from "@/lib/check/fair/fair-gate";
 
 // The fair gate on its own: which work starts when, in what order, and what is refused.
 // Work here answers only when the test says so (`finish`), as Redis would later.

@@ -1,8 +1,8 @@
-import type { CompiledLimit } from "@/lib/config/compile";
-import type { DecisionBody, LimitReport } from "@/lib/enforce/types";
-import type { Denial } from "@/lib/enforce/deny-cache";
-import { DecisionTemplate } from "@/lib/enforce/render/decision-template";
-import type { LimitDecision } from "@/lib/limiter/types";
+import type { CompiledLimit } from "@/lib/control/config/compile";
+import type { DecisionBody, LimitReport } from "@/lib/check/types";
+import type { Denial } from "@/lib/check/deny-cache";
+import { DecisionTemplate } from "@/lib/check/render/decision-template";
+import type { LimitDecision } from "@/lib/check/limiter/types";
 import type { Algorithm, LimitRule } from "@/lib/shared/limit-types";
 
 // Small builders for the enforcement unit tests.
@@ -86,13 +86,19 @@ export function limitDecision(overrides: Partial<LimitDecision> = {}): LimitDeci
   };
 }
 
+/** The answer template of every denial() (one shape's): the deny cache answers for it only. */
+export const denialTemplate = new DecisionTemplate(
+  [compiledLimit("key-rps", "key", { algorithm: "gcra" })],
+  { tenant: "acme", route: null },
+  1,
+);
+
 /** A denial as Redis answers it, for the deny cache: one gcra limit of 10, reset in 900 ms. */
 export function denial(
   retryAfterMs: number | null,
   reason: "rate_limited" | "cost_exceeds_capacity" | "ok" = "rate_limited",
 ): Denial {
-  const limits = [compiledLimit("key-rps", "key", { algorithm: "gcra" })];
-  const template = new DecisionTemplate(limits, { tenant: "acme", route: null }, 1);
+  const template = denialTemplate;
   const status = reason === "ok" ? 1 : reason === "rate_limited" ? 0 : 2;
   const reply = [status === 1 ? 1 : 0, 0, status, 0, 0, 900, retryAfterMs ?? -1, 0];
   return { template, keyJson: '"k"', reply, at: 0, rendered: template.render(reply, 0, '"k"') };

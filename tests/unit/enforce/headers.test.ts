@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseList } from "structured-headers";
-import { rateLimitHeaders } from "@/lib/enforce/headers";
+import { rateLimitHeaders } from "@/lib/check/headers";
 import { body, limitReport } from "./fixtures";
 
 // The header fields are parsed back with a real RFC 9651 parser: a syntax slip fails here.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HitGate } from "@/lib/enforce/hit-gate";
+import { HitGate } from "@/lib/check/hit-gate";
 
 /** Share of `checks` checks that consult, each lookup hitting when `hit(i)`. */
 function consulted(gate: HitGate, checks: number, hit: (i: number) => boolean): number {

@@ -1,27 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { buildShape } from "@/lib/enforce/check-shapes";
-import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/enforce/hot-checks";
-import type { CheckInput } from "@/lib/enforce/types";
+import { buildShape } from "@/lib/check/check-shapes";
+import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/check/hot-checks";
+import { TenantMarks, type TenantMark } from "@/lib/check/tenant-marks";
 import { keyRecord, shapeSnapshot, shapeTarget } from "./shape-fixture";
-
-const input = (fields: Partial<CheckInput>): CheckInput => ({
-  apiKey: null,
-  tenant: null,
-  key: null,
-  route: null,
-  subject: null,
-  cost: 1,
-  dryRun: false,
-  ...fields,
-});
+import { checkInput as input } from "./tenants-fixture";
 
 const snapshot = shapeSnapshot("T1");
 const shape = buildShape(shapeTarget(snapshot), snapshot, true, 1);
 
-function entry(version: number, expiresAt: number | null = null): HotCheck {
+const CURRENT: TenantMark = { current: true };
+
+function entry(mark: TenantMark = CURRENT, expiresAt: number | null = null): HotCheck {
   const key = { ...keyRecord("backend", "K1"), expiresAt };
   const target = shapeTarget(snapshot, key);
-  return { version, shape, key, target, keys: null, keyJson: null };
+  return { mark, shape, key, target, keys: null, keyJson: null };
 }
 
 describe("hotKeyOf", () => {
@@ -48,15 +40,19 @@ describe("hotKeyOf", () => {
 });
 
 describe("HotChecks", () => {
-  it("serves an entry only under its own version and before its key expires", () => {
+  it("serves an entry only while its tenant is unchanged and before its key expires", () => {
     const hot = new HotChecks(10);
-    hot.remember("a", entry(3));
-    expect(hot.get("a", 3)).toBeDefined();
-    expect(hot.get("a", 4)).toBeUndefined();
-    expect(hot.size).toBe(0);
-    hot.remember("b", entry(3, 1_000));
-    expect(hot.get("b", 3, () => 999)).toBeDefined();
-    expect(hot.get("b", 3, () => 1_000)).toBeUndefined();
+    const marks = new TenantMarks();
+    hot.remember("a", entry(marks.of("acme")));
+    hot.remember("other", entry(marks.of("globex")));
+    expect(hot.get("a")).toBeDefined();
+    marks.retire(["acme"]);
+    expect(hot.get("a")).toBeUndefined();
+    expect(hot.get("other")).toBeDefined();
+    expect(hot.size).toBe(1);
+    hot.remember("b", entry(CURRENT, 1_000));
+    expect(hot.get("b", () => 999)).toBeDefined();
+    expect(hot.get("b", () => 1_000)).toBeUndefined();
   });
 
   it("admits a check from its second sighting, with a bounded memory of first ones", () => {
@@ -70,10 +66,10 @@ describe("HotChecks", () => {
 
   it("stays within its capacity and keeps what is read through a flood of one-off checks", () => {
     const hot = new HotChecks(50);
-    hot.remember("identical", entry(1));
+    hot.remember("identical", entry());
     for (let i = 0; i < 5_000; i++) {
-      expect(hot.get("identical", 1)).toBeDefined();
-      hot.remember(`route-id-${i}`, entry(1));
+      expect(hot.get("identical")).toBeDefined();
+      hot.remember(`route-id-${i}`, entry());
       expect(hot.size).toBeLessThanOrEqual(50);
     }
     hot.clear();
@@ -87,7 +83,7 @@ describe("HotChecks", () => {
       if (!hot.consults()) continue;
       consulted++;
       const hotKey = key(i);
-      if (hot.get(hotKey, 1) === undefined && hot.admits(hotKey)) hot.remember(hotKey, entry(1));
+      if (hot.get(hotKey) === undefined && hot.admits(hotKey)) hot.remember(hotKey, entry());
     }
     return consulted / checks;
   }

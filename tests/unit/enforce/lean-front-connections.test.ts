@@ -2,8 +2,8 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { FrontHandler } from "@/lib/enforce/http/front/contract";
-import { LeanFront, type LeanFrontOptions } from "@/lib/enforce/http/front/lean-front";
+import type { FrontHandler } from "@/lib/check/http/front/contract";
+import { LeanFront, type LeanFrontOptions } from "@/lib/check/http/front/lean-front";
 
 // The lean front's admission on real sockets, with small numbers: a connection that sends
 // nothing is closed at the first-byte timeout (one that sent a request is kept), a bound

@@ -2,19 +2,23 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import type { FrontHandler } from "@/lib/enforce/http/front/contract";
-import { LeanFront } from "@/lib/enforce/http/front/lean-front";
-import { parseEnv, workerCount } from "@/lib/env";
+import type { FrontHandler } from "@/lib/check/http/front/contract";
+import { LeanFront } from "@/lib/check/http/front/lean-front";
+import { parseEnv, workerCount } from "@/lib/shared/env";
+import { waitFor } from "@/tests/wait-for";
 
 // Graceful shutdown of the lean front on real sockets: an idle keep-alive connection closes
 // at once; a check in flight and a request partly received are still answered, with
 // `Connection: close`, and then their connections close; drain() resolves when none is left.
 
+/** the ids of the checks the handler was given */
+const served = new Set<string>();
 const handler: FrontHandler = {
   bodyLimit: () => 1024,
   refuse: () => ({ status: 413, headers: "", body: "too large", close: true }),
   serve(_request, body, respond) {
     const { id, delay } = JSON.parse(body) as { id: string; delay: number };
+    served.add(id);
     setTimeout(() => respond({ status: 200, headers: "", body: `answer:${id}` }), delay);
   },
 };
@@ -82,7 +86,7 @@ describe("lean front drain", () => {
     await once(server, "listening");
     const slow = await client((server.address() as AddressInfo).port);
     slow.socket.write(check('{"id":"slow","delay":5000}'));
-    await sleep(50);
+    await waitFor(() => served.has("slow"), "the slow check to be in flight", 5_000, 5);
     server.close();
     const started = Date.now();
     await front.drain(200);

@@ -2,8 +2,8 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FrontHandler } from "@/lib/enforce/http/front/contract";
-import { LeanFront } from "@/lib/enforce/http/front/lean-front";
+import type { FrontHandler } from "@/lib/check/http/front/contract";
+import { LeanFront } from "@/lib/check/http/front/lean-front";
 
 // The lean front on real sockets in front of a real node:http server: plain check requests
 // are answered by the front, in request order even when answered out of order; the first

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Registry } from "@/lib/metrics/registry";
+import { Registry } from "@/lib/shared/metrics-registry";
 
 describe("Prometheus registry", () => {
   it("renders counters, gauges and cumulative histogram buckets in text format", () => {

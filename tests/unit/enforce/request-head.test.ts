@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRequestHead } from "@/lib/enforce/http/front/request-head";
+import { parseRequestHead } from "@/lib/check/http/front/request-head";
 
 // The lean front answers only plain check requests; everything else must read as foreign
 // (null), so node:http answers it exactly as it always did.

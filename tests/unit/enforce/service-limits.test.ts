@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { overServiceLimit, ServiceLimits } from "@/lib/enforce/fair/service-limits";
+import { overServiceLimit, ServiceLimits } from "@/lib/check/fair/service-limits";
 
 // A plan's service limit on one front: a token bucket per tenant, a batch taking one unit
 // per check, and the 429 it answers over it.

@@ -1,6 +1,6 @@
-import type { CompiledLimit, CompiledTenant, Snapshot } from "@/lib/config/compile";
-import type { KeyRecord } from "@/lib/enforce/config-index";
-import type { Target } from "@/lib/enforce/resolve";
+import type { CompiledLimit, CompiledTenant, Snapshot } from "@/lib/control/config/compile";
+import type { KeyRecord } from "@/lib/check/config-index";
+import type { Target } from "@/lib/check/resolve";
 import { compiledLimit } from "./fixtures";
 
 // A tenant with limits counted by tenant, key and subject, with and without a route (one a

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { applyOverrides, effectiveLimits, overridesAt } from "@/lib/config/compile";
-import type { PublishedOverride } from "@/lib/config/published";
-import { buildShape } from "@/lib/enforce/check-shapes";
-import { checkParts } from "@/lib/enforce/check-parts";
-import { buildIndex } from "@/lib/enforce/config-state";
-import { renderBlock } from "@/lib/enforce/override-shape";
-import { subjectShape } from "@/lib/enforce/override-variants";
+import { applyOverrides, effectiveLimits, overridesAt } from "@/lib/control/config/compile";
+import type { PublishedOverride } from "@/lib/check/published/published";
+import { buildShape } from "@/lib/check/check-shapes";
+import { checkParts } from "@/lib/check/check-parts";
+import { buildIndex } from "@/lib/check/config-state";
+import { renderBlock } from "@/lib/check/override-shape";
+import { subjectShape } from "@/lib/check/override-variants";
 import { keyRecord, shapeSnapshot, shapeTarget } from "./shape-fixture";
 
 // Temporary overrides applied to a snapshot at a moment (apply-overrides.ts), and what the

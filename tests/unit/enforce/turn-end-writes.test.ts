@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { atTurnEnd, deliverer } from "@/lib/enforce/http/turn-end-writes";
+import { atTurnEnd, deliverer } from "@/lib/check/http/turn-end-writes";
 
 describe("answers written at the end of the turn", () => {
   it("delays answers given synchronously to the end of the turn, in order; later ones go at once", async () => {

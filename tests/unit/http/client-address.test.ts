@@ -1,10 +1,10 @@
-// Issue 12, section 5: the login limits took the last X-Forwarded-For entry, which the
+// Client addresses that cannot be forged: the login limits took the last X-Forwarded-For entry, which the
 // client writes when no proxy is in front, and the admin API's same-origin check believed
 // X-Forwarded-Host. Now the socket decides unless SLUICE_TRUSTED_PROXIES says otherwise.
 import { describe, expect, it } from "vitest";
-import { clientAddress, peerMayForward } from "@/lib/http/client-address";
-import { sameOrigin } from "@/lib/http/same-origin";
-import { NO_PROXIES, parseTrustedProxies, type TrustedProxies } from "@/lib/http/trusted-proxies";
+import { clientAddress, peerMayForward } from "@/lib/shared/http/client-address";
+import { sameOrigin } from "@/lib/shared/http/same-origin";
+import { NO_PROXIES, parseTrustedProxies, type TrustedProxies } from "@/lib/shared/http/trusted-proxies";
 
 function proxies(text: string): TrustedProxies {
   const parsed = parseTrustedProxies(text);

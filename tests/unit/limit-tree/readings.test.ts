@@ -1,7 +1,7 @@
 // Counter states read as "used of capacity" (lib/limit-tree/readings.ts), per algorithm, in
 // the record layout of lua/common.lua and lua/algorithms/.
 import { describe, expect, it } from "vitest";
-import { logUsage, usageOf, utilizationOf } from "@/lib/limit-tree/readings";
+import { logUsage, usageOf, utilizationOf } from "@/lib/control/limit-tree/readings";
 import type { Algorithm, LimitRule } from "@/lib/shared/limit-types";
 
 function rule(algorithm: Algorithm, limit: number, windowMs: number, burst: number | null = null): LimitRule {

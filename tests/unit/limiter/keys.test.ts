@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { encodeKeyPart, entryOf, limitKey, tenantTag } from "@/lib/limiter/keys";
-import { buildCall } from "@/lib/limiter/evaluate";
-import { exactnessProblem } from "@/lib/limiter/args";
+import { encodeKeyPart, entryOf, limitKey, tenantTag } from "@/lib/check/limiter/keys";
+import { buildCall } from "@/lib/check/limiter/evaluate";
+import { exactnessProblem } from "@/lib/check/limiter/args";
 import { rule, spec } from "./rules";
 
 describe("key layout", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildManyCall, checkInt, prepareCheck } from "@/lib/limiter/evaluate-many";
+import { buildManyCall, checkInt, prepareCheck } from "@/lib/check/limiter/evaluate-many";
 import { rule, spec } from "./rules";
 
 // A micro-batch's call sends each distinct rule once: tenants on one plan have rule objects

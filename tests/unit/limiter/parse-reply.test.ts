@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseReply } from "@/lib/limiter/script";
+import { parseReply } from "@/lib/check/limiter/script";
 
 // The check scripts answer an array of integers (lua/run-check.lua).
 describe("parseReply", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ReferenceLimiter } from "@/lib/limiter/reference/model";
-import { slidingWindow } from "@/lib/limiter/reference/windows";
-import type { LimitSpec } from "@/lib/limiter/types";
+import { ReferenceLimiter } from "@/lib/check/limiter/reference/model";
+import { slidingWindow } from "@/lib/check/limiter/reference/windows";
+import type { LimitSpec } from "@/lib/check/limiter/types";
 import { rule, spec } from "./rules";
 
 // The reference model against cases computed by hand from docs/algorithms.md.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ReplyError, RespReader, type RespValue } from "@/lib/limiter/lean-redis/resp-reader";
+import { ReplyError, RespReader, type RespValue } from "@/lib/check/limiter/lean-redis/resp-reader";
 
 // Replies as Redis writes them, fed whole, one byte at a time, and several in one read.
 

@@ -1,5 +1,5 @@
 import type { Algorithm, LimitRule } from "@/lib/shared/limit-types";
-import type { LimitSpec } from "@/lib/limiter/types";
+import type { LimitSpec } from "@/lib/check/limiter/types";
 
 // Builders shared by the limiter tests (unit and integration).
 

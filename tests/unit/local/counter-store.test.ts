@@ -2,8 +2,8 @@
 // evicted counter with unsynced increments kept for the next sync (up to a bound).
 
 import { describe, expect, it } from "vitest";
-import { CounterStore } from "@/lib/enforce/local/counter-store";
-import { CODE_FIXED_WINDOW, type LocalRule } from "@/lib/limiter/local/local-algorithms";
+import { CounterStore } from "@/lib/check/local/counter-store";
+import { CODE_FIXED_WINDOW, type LocalRule } from "@/lib/check/limiter/local/local-algorithms";
 
 const rule: LocalRule = { code: CODE_FIXED_WINDOW, L: 10, W: 1000, B: 10 };
 

@@ -8,8 +8,8 @@ import {
   CODE_TOKEN_BUCKET,
   type LocalRule,
   type Look,
-} from "@/lib/limiter/local/local-algorithms";
-import { LocalCounter } from "@/lib/limiter/local/local-counter";
+} from "@/lib/check/limiter/local/local-algorithms";
+import { LocalCounter } from "@/lib/check/limiter/local/local-counter";
 
 const look = (): Look => ({ status: -1, retry: -1, rem0: 0, reset0: 0, rem1: 0, reset1: 0 });
 

@@ -1,7 +1,7 @@
 // The contract test's validator must be able to fail: the document generated in process,
 // a correct answer passes, and each kind of wrong answer is caught.
 import { describe, expect, it } from "vitest";
-import { openApiDocument } from "@/lib/openapi/generate";
+import { openApiDocument } from "@/lib/control/openapi/generate";
 import { OpenApiValidator, type OpenApiDoc } from "../../integration/contract/openapi-validator";
 
 const doc = openApiDocument() as unknown as OpenApiDoc;

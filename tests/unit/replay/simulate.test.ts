@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { simulate, spread, type Demand } from "@/lib/replay/simulate";
-import { replayRequestSchema, type ReplayRule } from "@/lib/replay/types";
+import { simulate, spread, type Demand } from "@/lib/control/replay/simulate";
+import { replayRequestSchema, type ReplayRule } from "@/lib/control/replay/types";
 
 // The replay's arithmetic on small hand-checked cases, and its caps.
 

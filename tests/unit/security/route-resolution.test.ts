@@ -1,4 +1,4 @@
-// Issue 12 §3: a tenant's route declarations never remove limits an operator set on a
+// Operators' limits hold: a tenant's route declarations never remove limits an operator set on a
 // global route. The global and the tenant's routes resolve separately and both apply.
 
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import {
   idMapFromNames,
   resolveRoute,
   resolveRoutes,
-} from "@/lib/config/compile";
+} from "@/lib/control/config/compile";
 
 import { documentFromYaml } from "../config/load-document";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MAX_WINDOW_MS, parseCustomWindow, stepForWindow, urlTime } from "@/lib/usage/custom-window";
+import { MAX_WINDOW_MS, parseCustomWindow, stepForWindow, urlTime } from "@/lib/usage/read/custom-window";
 import { usageHref, liveQuery } from "@/components/usage/usage-hrefs";
-import { UsageBatch } from "@/lib/usage/batch";
+import { UsageBatch } from "@/lib/usage/record/batch";
 import { offenderDetail } from "@/lib/usage/keys";
 
 // The custom range of the usage charts: both ends or none, in order, bounded, errors naming

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { UsageBatch } from "@/lib/usage/batch";
+import { UsageBatch } from "@/lib/usage/record/batch";
 import { deniedBy, RecentDecisions } from "@/lib/usage/recent";
 import type { UsageEvent } from "@/lib/usage/types";
 

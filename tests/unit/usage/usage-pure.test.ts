@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { UsageBatch } from "@/lib/usage/batch";
+import { UsageBatch } from "@/lib/usage/record/batch";
 import { pairField, parsePairField, parseSecondField, secondField, secondsKey } from "@/lib/usage/keys";
 import { pairEntries, pairTexts } from "@/lib/usage/pair-series";
-import { breakdown, toSeries } from "@/lib/usage/query";
-import { minuteRows } from "@/lib/usage/redis-read";
-import { CredentialUse, parseUses } from "@/lib/usage/credential-use";
+import { breakdown, toSeries } from "@/lib/usage/read/query";
+import { minuteRows } from "@/lib/usage/store/redis-read";
+import { CredentialUse, parseUses } from "@/lib/usage/record/credential-use";
 import { UNMATCHED_ROUTE_MARK } from "@/lib/shared/usage-route";
-import type { UsageRow } from "@/lib/data/usage/rows";
+import type { UsageRow } from "@/lib/usage/read/rows";
 
 const ZERO = { allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 };
 

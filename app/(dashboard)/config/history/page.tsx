@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { isOperator } from "@/lib/auth/principal";
-import { requireUser } from "@/lib/auth/session";
-import { HistoryQuery, listHistory } from "@/lib/data/config-history";
+import { isOperator } from "@/lib/shared/principal";
+import { requireUser } from "@/lib/control/auth/session";
+import { HistoryQuery, listHistory } from "@/lib/control/data/config-history";
 import { HistoryView } from "@/components/ops/history-view";
 import { rollbackAction } from "@/app/(dashboard)/_actions/ops-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { requireUser } from "@/lib/control/auth/session";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
 import { StatusBadge } from "@/components/tenants/status-badge";
 import { TenantTabs } from "@/components/tenants/tenant-tabs";
 import { RecentDegradedBanner } from "@/components/usage/recent-degraded-banner";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
-import { limitHierarchy, type HierarchyRow } from "@/lib/data/queries/limit-hierarchy";
+import { requireUser } from "@/lib/control/auth/session";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
+import { limitHierarchy, type HierarchyRow } from "@/lib/control/data/queries/limit-hierarchy";
 import { LimitHierarchyView } from "@/components/limits/limit-hierarchy-view";
 import { editorHref } from "@/components/limits/editor-href";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
@@ -13,10 +13,11 @@ import { SavedNotice } from "@/components/limits/saved-notice";
 import { RedisMemory } from "@/components/tenants/redis-memory";
 import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageSettings } from "@/lib/usage/settings";
-import { tenantMemoryOf } from "@/lib/usage/tenant-memory";
+import { tenantMemoryOf } from "@/lib/usage/record/tenant-memory";
 import { LiveUtilizationProvider, LiveUtilizationStatus } from "@/components/limits/live-utilization";
-import { liveUtilization } from "@/lib/data/live-utilization";
+import { liveUtilization } from "@/lib/control/data/live-utilization";
 import { OverridesPanel } from "@/components/overrides/overrides-panel";
+import { createOverrideAction, endOverrideAction } from "@/app/(dashboard)/_actions/override-actions";
 
 export const metadata: Metadata = { title: "Tenant limits" };
 
@@ -94,6 +95,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
         slug={tenant.slug}
         keyNames={tenant.keyNames}
         canEdit={tenant.can.edit}
+        actions={{ create: createOverrideAction, end: endOverrideAction }}
       />
       <div className="panel">
         <h2>Per-key overrides</h2>

@@ -1,15 +1,16 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requireUser } from "@/lib/auth/session";
-import { NotFoundError } from "@/lib/data/errors";
-import { dashboardData } from "@/lib/usage/dashboard";
+import { requireUser } from "@/lib/control/auth/session";
+import { NotFoundError } from "@/lib/control/data/errors";
+import { dashboardData } from "@/lib/usage/read/dashboard";
 import { isRangeId } from "@/lib/usage/ranges";
 import { UsageDashboard } from "@/components/usage/usage-dashboard";
+import { mayActOnDegraded } from "@/lib/usage/read/degraded-causes";
 import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageHref } from "@/components/usage/usage-hrefs";
 import { usageHeading } from "@/components/usage/usage-heading";
-import { parseCustomWindow } from "@/lib/usage/custom-window";
+import { parseCustomWindow } from "@/lib/usage/read/custom-window";
 
 export const dynamic = "force-dynamic";
 
@@ -47,7 +48,9 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
     window,
   };
   let initial;
+  let canAct = false;
   try {
+    canAct = await mayActOnDegraded(user, view.tenant);
     initial = await dashboardData(user, {
       tenant: view.tenant,
       key: query.key,
@@ -82,6 +85,7 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
       <UsageDashboard
         key={`${view.key}|${view.route}|${range}|${window?.from ?? ""}|${window?.to ?? ""}`}
         initial={initial}
+        canAct={canAct}
       />
       <LimitTreePanel key={range} tenant={view.tenant} range={range} />
     </section>

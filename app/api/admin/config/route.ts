@@ -4,15 +4,15 @@
 // deletes unlisted tenants; `?dryRun=true` answers the changes without applying them, with a
 // what-if replay of each changed tenant or key limit over the last hour (docs/replay.md).
 import { z } from "zod";
-import { documentResponse, locatedIn, readDocumentBody } from "@/lib/api/config-document";
-import { ImportQuery } from "@/lib/api/import-query";
-import { parseQuery } from "@/lib/api/read-body";
-import { withAdmin } from "@/lib/api/with-admin";
-import { exportConfig } from "@/lib/data/export-config";
-import { importConfig } from "@/lib/data/import-config";
-import { assertMayImport } from "@/lib/data/import-access";
-import { oneAtATime } from "@/lib/config/document/worker/one-at-a-time";
-import { documentReplays } from "@/lib/replay/document-replays";
+import { documentResponse, locatedIn, readDocumentBody } from "@/lib/control/api/config-document";
+import { ImportQuery } from "@/lib/control/api/import-query";
+import { parseQuery } from "@/lib/control/api/read-body";
+import { withAdmin } from "@/lib/control/api/with-admin";
+import { exportConfig } from "@/lib/control/data/export-config";
+import { importConfig } from "@/lib/control/data/import-config";
+import { assertMayImport } from "@/lib/control/data/import-access";
+import { oneAtATime } from "@/lib/control/config/document/worker/one-at-a-time";
+import { documentReplays } from "@/lib/control/replay/document-replays";
 
 export const GET = withAdmin(async ({ request, principal }) => {
   parseQuery(request, z.strictObject({}));

@@ -1,12 +1,12 @@
 // POST /api/admin/plan-assignments: { plan, tenants: [slug...] } moves every listed tenant
 // to the plan in one change (operators only): 200 { configVersion, moved, unchanged }
 // (configVersion null when all were already on it); 422 naming unknown slugs or the plan.
-import { BULK_BODY_LIMIT, parseJsonBody } from "@/lib/api/read-body";
-import { withAdmin } from "@/lib/api/with-admin";
-import { isOperator } from "@/lib/auth/principal";
-import { assignPlan } from "@/lib/data/bulk/assign-plan";
-import { PlanAssignmentInput } from "@/lib/data/bulk/bulk-inputs";
-import { ForbiddenError } from "@/lib/data/errors";
+import { BULK_BODY_LIMIT, parseJsonBody } from "@/lib/control/api/read-body";
+import { withAdmin } from "@/lib/control/api/with-admin";
+import { isOperator } from "@/lib/shared/principal";
+import { assignPlan } from "@/lib/control/data/bulk/assign-plan";
+import { PlanAssignmentInput } from "@/lib/control/data/bulk/bulk-inputs";
+import { ForbiddenError } from "@/lib/control/data/errors";
 
 export const POST = withAdmin(async ({ request, principal, requestId }) => {
   // before the body is read: a member's token cannot make the server parse 256 KiB

@@ -1,8 +1,8 @@
 // POST /api/admin/service-tokens: { name, tenants?: [slugs] } -> 201 { id, token }, the
 // token shown only now. Without tenants it may check for every tenant (operators only).
-import { parseJsonBody } from "@/lib/api/read-body";
-import { withAdmin } from "@/lib/api/with-admin";
-import { CreateServiceTokenInput, createServiceToken } from "@/lib/data/tokens";
+import { parseJsonBody } from "@/lib/control/api/read-body";
+import { withAdmin } from "@/lib/control/api/with-admin";
+import { CreateServiceTokenInput, createServiceToken } from "@/lib/control/data/tokens";
 
 export const POST = withAdmin(async ({ request, principal, requestId }) => {
   const input = await parseJsonBody(request, CreateServiceTokenInput);

@@ -1,6 +1,6 @@
 // next-auth's sign-in, sign-out, session and CSRF endpoints.
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/options";
+import { authOptions } from "@/lib/control/auth/options";
 
 async function handler(
   request: Request,

@@ -1,6 +1,7 @@
 // A line diff (longest common subsequence) and, for the CLI, `diff -u` hunks with three
 // lines of context. The dashboard's import preview (components/config/diff-view.tsx) uses
-// lineDiff from here too: one diff, and the package still stands alone.
+// lineDiff too, through the package's public subpath (src/text.ts): one diff, and the
+// package still stands alone.
 
 export interface DiffLine {
   kind: " " | "+" | "-";

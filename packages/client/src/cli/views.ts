@@ -1,7 +1,9 @@
 // The server's answers as the CLI reads them, defined once here for every command. The
 // package is built and published on its own (rootDir src, no path outside it), so it
 // cannot import the server's types: these are kept to the fields the CLI uses, and
-// docs/api.md (with the OpenAPI document the server serves) is the full contract.
+// docs/api.md (with the OpenAPI document the server serves) is the full contract. The
+// server's repository checks each view against its response schema
+// (tests/unit/cli/views-contract.test.ts): a new view or call is listed there too.
 
 export interface Decision {
   allowed: boolean;

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { z } from "zod";
-import { requireUser } from "@/lib/auth/session";
-import { exportDocument } from "@/lib/data/queries/config-yaml";
-import { describeTarget, type LimitTarget } from "@/lib/data/edits/limit-target";
+import { requireUser } from "@/lib/control/auth/session";
+import { exportDocument } from "@/lib/control/data/queries/config-yaml";
+import { describeTarget, type LimitTarget } from "@/lib/control/data/edits/limit-target";
 import { LimitEditor } from "@/components/limits/limit-editor";
 import { replayLimitAction } from "@/app/(dashboard)/_actions/replay-actions";
 import { saveLimitAction } from "@/app/(dashboard)/_actions/limit-actions";

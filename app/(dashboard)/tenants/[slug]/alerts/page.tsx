@@ -1,16 +1,21 @@
 import type { Metadata } from "next";
-import { isOperator } from "@/lib/auth/principal";
-import { requireUser } from "@/lib/auth/session";
-import { listAlertDeliveries } from "@/lib/data/alerts/deliveries";
-import { listAlertEndpoints } from "@/lib/data/alerts/endpoints";
-import { listAlertRules } from "@/lib/data/alerts/rules";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { isOperator } from "@/lib/shared/principal";
+import { requireUser } from "@/lib/control/auth/session";
+import { listAlertDeliveries } from "@/lib/control/data/alerts/deliveries";
+import { listAlertEndpoints } from "@/lib/control/data/alerts/endpoints";
+import { listAlertRules } from "@/lib/control/data/alerts/rules";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
 import { AutoRefresh } from "@/components/alerts/auto-refresh";
 import { DeliveryLog } from "@/components/alerts/delivery-log";
 import { EndpointsTable } from "@/components/alerts/endpoints-table";
 import { RulesTable } from "@/components/alerts/rules-table";
 import { SimpleForm, type FieldSpec } from "@/components/forms/simple-form";
-import { createEndpointAction, createRuleAction } from "@/app/(dashboard)/_actions/alert-actions";
+import {
+  createEndpointAction,
+  createRuleAction,
+  disableEndpointAction,
+  disableRuleAction,
+} from "@/app/(dashboard)/_actions/alert-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 
 export const metadata: Metadata = { title: "Alerts" };
@@ -69,7 +74,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ slug: s
           Evaluated from the recorded usage every few seconds; each firing is sent once, then once more when
           it resolves.
         </p>
-        <RulesTable slug={slug} rules={rules} canEdit={tenant.can.edit} />
+        <RulesTable slug={slug} rules={rules} canEdit={tenant.can.edit} disable={disableRuleAction} />
       </div>
       {tenant.can.edit && active.length > 0 && (
         <div className="panel">
@@ -88,7 +93,12 @@ export default async function AlertsPage({ params }: { params: Promise<{ slug: s
           Each message is signed with the endpoint&apos;s secret (HMAC-SHA256 over timestamp and body); see
           the alerts guide for checking it.
         </p>
-        <EndpointsTable slug={slug} endpoints={endpoints} canAdmin={tenant.can.admin} />
+        <EndpointsTable
+          slug={slug}
+          endpoints={endpoints}
+          canAdmin={tenant.can.admin}
+          disable={disableEndpointAction}
+        />
       </div>
       {tenant.can.admin && (
         <div className="panel">

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
-import { exportDocument, toYaml } from "@/lib/data/queries/config-yaml";
+import { requireUser } from "@/lib/control/auth/session";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
+import { exportDocument, toYaml } from "@/lib/control/data/queries/config-yaml";
 import { ImportPanel } from "@/components/config/import-panel";
 import { applyImportAction, previewImportAction } from "@/app/(dashboard)/_actions/import-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { loadTenantTool, type TenantToolProps } from "@/app/(dashboard)/_lib/tenant-tool-page";
-import { HistoryQuery, listHistory } from "@/lib/data/config-history";
+import { HistoryQuery, listHistory } from "@/lib/control/data/config-history";
 import { HistoryView } from "@/components/ops/history-view";
 import { rollbackAction } from "@/app/(dashboard)/_actions/ops-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";

@@ -1,16 +1,18 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
-import { listApiKeys } from "@/lib/data/api-keys";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { requireUser } from "@/lib/control/auth/session";
+import { listApiKeys, type KeySummary } from "@/lib/control/data/api-keys";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { createKeyAction, revokeKeyAction } from "@/app/(dashboard)/_actions/key-actions";
 import { SortableTable } from "@/components/tables/sortable-table";
 import { formatDate, orNotFound } from "@/app/(dashboard)/_lib/load";
-import { keysTraffic, type KeysTraffic } from "@/lib/usage/key-traffic";
+import { keysTraffic, type KeysTraffic } from "@/lib/usage/read/key-traffic";
 import { isRangeId, RANGES } from "@/lib/usage/ranges";
 import { RangePicker } from "@/components/usage/range-picker";
-import { KEY_TRAFFIC_COLUMNS, keyTrafficCells, keyTrafficSort } from "@/components/usage/key-traffic-cells";
+import { keyTrafficColumns, type KeyTrafficItem } from "@/components/usage/key-traffic-cells";
+import { tableColumns, tableRows, type ColumnDef } from "@/components/tables/column-defs";
+import type { RangeId } from "@/lib/usage/ranges";
 
 export const metadata: Metadata = { title: "API keys" };
 
@@ -18,6 +20,70 @@ function keyState(k: { revokedAt: Date | null; expiresAt: Date | null }): string
   if (k.revokedAt) return "revoked";
   if (k.expiresAt && k.expiresAt.getTime() <= Date.now()) return "expired";
   return "active";
+}
+
+interface KeyItem extends KeySummary, KeyTrafficItem {
+  state: string;
+}
+
+/** The table's columns, each with its header, sort value and cell. */
+function keyColumns(tenant: string, range: RangeId, canEdit: boolean): ColumnDef<KeyItem>[] {
+  const columns: ColumnDef<KeyItem>[] = [
+    {
+      id: "name",
+      label: "Name",
+      rowHeader: true,
+      className: "mono",
+      sort: (k) => k.name,
+      cell: (k) => k.name,
+    },
+    { id: "prefix", label: "Prefix", className: "mono", sort: (k) => k.prefix, cell: (k) => `${k.prefix}…` },
+    {
+      id: "state",
+      label: "State",
+      sort: (k) => k.state,
+      cell: (k) => (
+        <span key="state" className={`badge ${k.state === "active" ? "badge-ok" : "badge-danger"}`}>
+          {k.state}
+        </span>
+      ),
+    },
+    {
+      id: "created",
+      label: "Created",
+      sort: (k) => k.createdAt.getTime(),
+      cell: (k) => formatDate(k.createdAt),
+    },
+    {
+      id: "expires",
+      label: "Expires",
+      sort: (k) => k.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER,
+      cell: (k) => (k.expiresAt ? formatDate(k.expiresAt) : "never"),
+    },
+    {
+      id: "used",
+      label: "Last used",
+      sort: (k) => k.lastUsedAt?.getTime() ?? 0,
+      cell: (k) => (k.lastUsedAt ? formatDate(k.lastUsedAt) : "never"),
+    },
+    ...keyTrafficColumns(tenant, range),
+  ];
+  if (!canEdit) return columns;
+  const actions: ColumnDef<KeyItem> = {
+    id: "actions",
+    label: "Actions",
+    cell: (k) =>
+      k.state !== "revoked" ? (
+        <ConfirmButton
+          key="revoke"
+          label="Revoke"
+          confirmLabel="Revoke key"
+          question={`Revoke ${k.name}? Checks with it are refused at once; this cannot be undone.`}
+          action={revokeKeyAction.bind(null, { tenant, name: k.name })}
+        />
+      ) : null,
+  };
+  return [...columns, actions];
 }
 
 export default async function KeysPage({
@@ -37,6 +103,12 @@ export default async function KeysPage({
     console.error("[sluice] key traffic:", error);
     return null;
   });
+  const columns = keyColumns(slug, range, tenant.can.edit);
+  const items: KeyItem[] = keys.map((k) => ({
+    ...k,
+    state: keyState(k),
+    traffic: traffic?.keys.get(k.name),
+  }));
   return (
     <>
       <div className="panel">
@@ -60,57 +132,8 @@ export default async function KeysPage({
         ) : (
           <SortableTable
             testId="keys-table"
-            columns={[
-              { id: "name", label: "Name", rowHeader: true, className: "mono" },
-              { id: "prefix", label: "Prefix", className: "mono" },
-              { id: "state", label: "State" },
-              { id: "created", label: "Created" },
-              { id: "expires", label: "Expires" },
-              { id: "used", label: "Last used" },
-              ...KEY_TRAFFIC_COLUMNS,
-              ...(tenant.can.edit ? [{ id: "actions", label: "Actions", sortable: false }] : []),
-            ]}
-            rows={keys.map((k) => {
-              const state = keyState(k);
-              return {
-                id: k.id,
-                testId: `key-${k.name}`,
-                sort: {
-                  name: k.name,
-                  prefix: k.prefix,
-                  state,
-                  created: k.createdAt.getTime(),
-                  expires: k.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER,
-                  used: k.lastUsedAt?.getTime() ?? 0,
-                  ...keyTrafficSort(traffic?.keys.get(k.name)),
-                },
-                cells: [
-                  k.name,
-                  `${k.prefix}…`,
-                  <span key="state" className={`badge ${state === "active" ? "badge-ok" : "badge-danger"}`}>
-                    {state}
-                  </span>,
-                  formatDate(k.createdAt),
-                  k.expiresAt ? formatDate(k.expiresAt) : "never",
-                  k.lastUsedAt ? formatDate(k.lastUsedAt) : "never",
-                  ...keyTrafficCells({
-                    tenant: slug,
-                    name: k.name,
-                    traffic: traffic?.keys.get(k.name),
-                    range,
-                  }),
-                  tenant.can.edit && state !== "revoked" ? (
-                    <ConfirmButton
-                      key="revoke"
-                      label="Revoke"
-                      confirmLabel="Revoke key"
-                      question={`Revoke ${k.name}? Checks with it are refused at once; this cannot be undone.`}
-                      action={revokeKeyAction.bind(null, { tenant: slug, name: k.name })}
-                    />
-                  ) : null,
-                ],
-              };
-            })}
+            columns={tableColumns(columns)}
+            rows={tableRows(columns, items, (k) => ({ id: k.id, testId: `key-${k.name}` }))}
           />
         )}
       </div>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { loadTenantTool, type TenantToolProps } from "@/app/(dashboard)/_lib/tenant-tool-page";
-import { LookupQuery, lookupIdentifier } from "@/lib/data/identifier-lookup";
+import { LookupQuery, lookupIdentifier } from "@/lib/control/ops/identifier-lookup";
 import { CheckForm, ParamErrors } from "@/components/ops/check-form";
 import { LookupView } from "@/components/ops/lookup-view";
 import { resetCounterAction } from "@/app/(dashboard)/_actions/ops-actions";

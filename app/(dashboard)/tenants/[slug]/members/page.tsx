@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
-import { listMembers } from "@/lib/data/members";
-import { listInvitations, type PendingInvitation } from "@/lib/data/invitations";
+import { requireUser } from "@/lib/control/auth/session";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
+import { listMembers } from "@/lib/control/data/members";
+import { listInvitations, type PendingInvitation } from "@/lib/control/data/invitations";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import {

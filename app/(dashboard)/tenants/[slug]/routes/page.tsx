@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
+import { requireUser } from "@/lib/control/auth/session";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { describeRule } from "@/components/limits/format-limit";
 import { editorHref } from "@/components/limits/editor-href";
-import { normalizeLimit } from "@/lib/config/document";
+import { normalizeLimit } from "@/lib/control/config/document";
 import { addRouteAction, removeRouteAction } from "@/app/(dashboard)/_actions/route-actions";
 import { SortableTable } from "@/components/tables/sortable-table";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";

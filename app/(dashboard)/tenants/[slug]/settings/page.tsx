@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
-import { listPlanNames } from "@/lib/data/queries/list-tenants";
+import { requireUser } from "@/lib/control/auth/session";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
+import { listPlanNames } from "@/lib/control/data/queries/list-tenants";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { updateTenantAction } from "@/app/(dashboard)/_actions/tenant-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";

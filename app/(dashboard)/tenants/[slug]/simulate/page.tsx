@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { loadTenantTool, type TenantToolProps } from "@/app/(dashboard)/_lib/tenant-tool-page";
-import { SimulateQuery, simulateCheck } from "@/lib/data/simulate-check";
+import { SimulateQuery, simulateCheck } from "@/lib/control/data/simulate-check";
 import { CheckForm, ParamErrors } from "@/components/ops/check-form";
 import { SimulationView } from "@/components/ops/simulation-view";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { requireUser } from "@/lib/auth/session";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
-import { listTokens } from "@/lib/data/queries/list-tokens";
+import { requireUser } from "@/lib/control/auth/session";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
+import { listTokens } from "@/lib/control/data/queries/list-tokens";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { TokenTable } from "@/components/tenants/token-table";
 import {

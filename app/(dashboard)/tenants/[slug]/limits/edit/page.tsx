@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { z } from "zod";
-import { requireUser } from "@/lib/auth/session";
-import type { LimitDoc, LimitFields } from "@/lib/config/document";
-import { tenantDetail } from "@/lib/data/queries/tenant-detail";
-import { limitHierarchy } from "@/lib/data/queries/limit-hierarchy";
-import { describeTarget, type LimitTarget } from "@/lib/data/edits/limit-target";
+import { requireUser } from "@/lib/control/auth/session";
+import type { LimitDoc, LimitFields } from "@/lib/control/config/document";
+import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
+import { limitHierarchy } from "@/lib/control/data/queries/limit-hierarchy";
+import { describeTarget, type LimitTarget } from "@/lib/control/data/edits/limit-target";
 import { LimitEditor } from "@/components/limits/limit-editor";
 import { replayLimitAction } from "@/app/(dashboard)/_actions/replay-actions";
 import { saveLimitAction } from "@/app/(dashboard)/_actions/limit-actions";

@@ -1,8 +1,8 @@
 // POST /api/admin/overrides/{id}/end: end an override now (one not yet started is
 // cancelled). Audited, a config change; servers drop it on the new version.
-import { withAdmin } from "@/lib/api/with-admin";
-import { OverrideId } from "@/lib/data/override-input";
-import { endOverride } from "@/lib/data/overrides";
+import { withAdmin } from "@/lib/control/api/with-admin";
+import { OverrideId } from "@/lib/control/data/override-input";
+import { endOverride } from "@/lib/control/data/overrides";
 
 export const POST = withAdmin<{ id: string }>(async ({ principal, requestId, params }) => {
   const id = OverrideId.parse(params.id);

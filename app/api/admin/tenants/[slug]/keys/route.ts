@@ -1,8 +1,8 @@
 // GET /api/admin/tenants/{slug}/keys: the tenant's API keys (names, prefixes, dates; never
 // secrets). POST: create a key; 201 { id, name, key, prefix } with the secret shown only now.
-import { parseJsonBody } from "@/lib/api/read-body";
-import { withAdmin } from "@/lib/api/with-admin";
-import { CreateKeyInput, createApiKey, listApiKeys } from "@/lib/data/api-keys";
+import { parseJsonBody } from "@/lib/control/api/read-body";
+import { withAdmin } from "@/lib/control/api/with-admin";
+import { CreateKeyInput, createApiKey, listApiKeys } from "@/lib/control/data/api-keys";
 
 type Params = { slug: string };
 

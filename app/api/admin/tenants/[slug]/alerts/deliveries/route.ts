@@ -1,9 +1,9 @@
 // GET /api/admin/tenants/{slug}/alerts/deliveries?limit=50: the delivery log, newest first
 // (event, rule, endpoint, status, attempts, last response code and error).
-import { parseQuery } from "@/lib/api/read-body";
-import { withAdmin } from "@/lib/api/with-admin";
-import { listAlertDeliveries } from "@/lib/data/alerts/deliveries";
-import { DeliveryQuery } from "@/lib/data/alerts/inputs";
+import { parseQuery } from "@/lib/control/api/read-body";
+import { withAdmin } from "@/lib/control/api/with-admin";
+import { listAlertDeliveries } from "@/lib/control/data/alerts/deliveries";
+import { DeliveryQuery } from "@/lib/control/data/alerts/inputs";
 
 type Params = { slug: string };
 

@@ -1,9 +1,9 @@
 // GET /api/admin/tenants/{slug}/alerts/endpoints: the tenant's webhook endpoints (no
 // secrets). POST: create one (admins); 201 with its signing secret, shown only now.
-import { parseJsonBody } from "@/lib/api/read-body";
-import { withAdmin } from "@/lib/api/with-admin";
-import { createAlertEndpoint, listAlertEndpoints } from "@/lib/data/alerts/endpoints";
-import { CreateEndpointInput } from "@/lib/data/alerts/inputs";
+import { parseJsonBody } from "@/lib/control/api/read-body";
+import { withAdmin } from "@/lib/control/api/with-admin";
+import { createAlertEndpoint, listAlertEndpoints } from "@/lib/control/data/alerts/endpoints";
+import { CreateEndpointInput } from "@/lib/control/data/alerts/inputs";
 
 type Params = { slug: string };
 

@@ -1,9 +1,9 @@
 // GET /api/admin/tenants/{slug}/alerts/rules: the tenant's alert rules and which are firing.
 // POST: create one (editors and above); 201 with the rule.
-import { parseJsonBody } from "@/lib/api/read-body";
-import { withAdmin } from "@/lib/api/with-admin";
-import { CreateRuleInput } from "@/lib/data/alerts/inputs";
-import { createAlertRule, listAlertRules } from "@/lib/data/alerts/rules";
+import { parseJsonBody } from "@/lib/control/api/read-body";
+import { withAdmin } from "@/lib/control/api/with-admin";
+import { CreateRuleInput } from "@/lib/control/data/alerts/inputs";
+import { createAlertRule, listAlertRules } from "@/lib/control/data/alerts/rules";
 
 type Params = { slug: string };
 

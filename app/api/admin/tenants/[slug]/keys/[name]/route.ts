@@ -1,7 +1,7 @@
 // DELETE /api/admin/tenants/{slug}/keys/{name}: revoke the key (checks with it then answer
 // revoked_key). Revoking an already revoked key is a no-op that answers the same.
-import { withAdmin } from "@/lib/api/with-admin";
-import { revokeApiKey } from "@/lib/data/api-keys";
+import { withAdmin } from "@/lib/control/api/with-admin";
+import { revokeApiKey } from "@/lib/control/data/api-keys";
 
 type Params = { slug: string; name: string };
 

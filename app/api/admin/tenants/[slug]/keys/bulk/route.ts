@@ -2,10 +2,10 @@
 // config version, all or none); 201 { keys: [{ id, name, key, prefix }], configVersion }
 // with every secret shown only now. DELETE: revokes the key named "bulk", which this
 // static segment would otherwise hide from keys/{name}.
-import { BULK_BODY_LIMIT, parseJsonBody } from "@/lib/api/read-body";
-import { withAdmin } from "@/lib/api/with-admin";
-import { createApiKeys, revokeApiKey } from "@/lib/data/api-keys";
-import { BulkKeysInput } from "@/lib/data/bulk/bulk-inputs";
+import { BULK_BODY_LIMIT, parseJsonBody } from "@/lib/control/api/read-body";
+import { withAdmin } from "@/lib/control/api/with-admin";
+import { createApiKeys, revokeApiKey } from "@/lib/control/data/api-keys";
+import { BulkKeysInput } from "@/lib/control/data/bulk/bulk-inputs";
 
 type Params = { slug: string };
 

@@ -1,7 +1,7 @@
 // DELETE /api/admin/tenants/{slug}/alerts/endpoints/{name}: disable the endpoint (admins);
 // its rules stop firing and nothing more is sent to it. Idempotent.
-import { withAdmin } from "@/lib/api/with-admin";
-import { disableAlertEndpoint } from "@/lib/data/alerts/endpoints";
+import { withAdmin } from "@/lib/control/api/with-admin";
+import { disableAlertEndpoint } from "@/lib/control/data/alerts/endpoints";
 
 type Params = { slug: string; name: string };
 

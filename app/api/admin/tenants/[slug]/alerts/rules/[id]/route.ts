@@ -1,7 +1,7 @@
 // DELETE /api/admin/tenants/{slug}/alerts/rules/{id}: disable the rule (editors and above);
 // a firing alert of it is resolved at the next evaluation. Idempotent.
-import { withAdmin } from "@/lib/api/with-admin";
-import { disableAlertRule } from "@/lib/data/alerts/rules";
+import { withAdmin } from "@/lib/control/api/with-admin";
+import { disableAlertRule } from "@/lib/control/data/alerts/rules";
 
 type Params = { slug: string; id: string };
 

@@ -1,0 +1,83 @@
+import "server-only";
+import type { KeyRecord } from "@/lib/check/config-index";
+import { degradedAnswer, type CheckShape } from "@/lib/check/check-shapes";
+import { decisionSink } from "@/lib/check/decision-sink";
+import { earlyBody } from "@/lib/check/decision-body";
+import type { StoreResult } from "@/lib/check/limiter-store";
+import { renderBody, type RenderedDecision } from "@/lib/check/render/rendered";
+import type { Early } from "@/lib/check/resolve";
+import type { CheckInput, ErrorBody } from "@/lib/check/types";
+import { checkMetrics } from "@/lib/check/check-metrics";
+import { UNMATCHED_ROUTE_MARK } from "@/lib/shared/usage-route";
+
+// What a check answers (check-service.ts), and the one place every decision is reported to
+// the sink on its way out: a refusal by the caller's rights is not a decision.
+
+export type CheckAnswer = { status: 200; decision: RenderedDecision } | { status: 403; body: ErrorBody };
+
+function forbiddenAnswer(tenantSlug: string, input: CheckInput): CheckAnswer {
+  return {
+    status: 403,
+    body: {
+      error: {
+        code: "forbidden",
+        message: `This service token may not check for tenant ${tenantSlug}; use a token that lists it.`,
+        path: input.apiKey !== null ? "apiKey" : "tenant",
+      },
+    },
+  };
+}
+
+/** A decision's answer, reported to the decision sink. */
+export function recordedAnswer(
+  rendered: RenderedDecision,
+  tenantId: string | null,
+  keyId: string | null,
+  route: string | null,
+  input: CheckInput,
+): CheckAnswer {
+  decisionSink().record({
+    tenantId,
+    keyId,
+    // a route that was sent but matched nothing is told apart from none in usage views
+    route: route ?? (input.route === null ? null : UNMATCHED_ROUTE_MARK),
+    subject: input.subject,
+    outcome: rendered.outcome,
+    reason: rendered.reason,
+    cause: rendered.cause,
+    cost: input.cost,
+    dryRun: input.dryRun,
+    body: rendered.json,
+  });
+  return { status: 200, decision: rendered };
+}
+
+/** A check that needs no counter: an early answer (unknown key...) or a refusal. */
+export function refusedAnswer(
+  target: Early | { kind: "forbidden"; tenantSlug: string },
+  input: CheckInput,
+  version: number,
+): CheckAnswer {
+  if (target.kind === "forbidden") return forbiddenAnswer(target.tenantSlug, input);
+  if (target.cached) checkMetrics.cacheHit("negative");
+  const rendered = renderBody(earlyBody(target, version));
+  return recordedAnswer(rendered, target.tenant?.id ?? null, target.keyId, target.route, input);
+}
+
+/** The limiter's verdict rendered, degraded when it failed or its reply does not fit. */
+export function renderedReply(
+  result: StoreResult,
+  shape: CheckShape,
+  key: KeyRecord | null,
+  keyJson: string,
+  version: number,
+): RenderedDecision {
+  if (!result.ok) return degradedAnswer(shape, key, version, result.cause);
+  try {
+    return shape.template.render(result.reply, result.at, keyJson, 0, null, version);
+  } catch (error) {
+    // a reply that does not fit: Redis' verdict is unknown, as if it had failed
+    console.error("[sluice] unreadable limiter reply:", error);
+    return degradedAnswer(shape, key, version, "limiter_error");
+  }
+}

@@ -1,0 +1,158 @@
+import "server-only";
+import { SNAPSHOT_FORMAT } from "@/lib/check/published/snapshot-types";
+import { applyTenantOverrides, overridesAt } from "@/lib/check/published/apply-overrides";
+import type { PublishedConfig } from "@/lib/check/published/published";
+import {
+  splitPublished,
+  withBareKeys,
+  type GlobalPart,
+  type KeyPart,
+  type PartChange,
+  type TenantPart,
+} from "@/lib/check/published/parts";
+import { keyNameId, type ConfigIndex, type KeyRecord } from "@/lib/check/config-index";
+
+// A server's configuration, kept in parts and applied change by change: a change rebuilds
+// only the tenants it touched (a tenant's part, or one of its keys), so taking in a version
+// costs what it changed, not the installation. The index checks read is updated in one
+// synchronous step per change, so no check sees half of one. A whole load builds a fresh
+// state off to the side (config-holder.ts) and swaps it in.
+
+const EMPTY_GLOBAL: GlobalPart = { kind: "global", routes: [], serviceTokens: {} };
+
+export class ConfigState {
+  private global: GlobalPart = EMPTY_GLOBAL;
+  private readonly tenantParts = new Map<string, TenantPart>();
+  private readonly keyParts = new Map<string, KeyPart>();
+  /** slug -> hash -> its key parts */
+  private readonly keysOfTenant = new Map<string, Map<string, KeyPart>>();
+  /** tenants with overrides: rebuilt at each override start or end */
+  private readonly withOverrides = new Set<string>();
+  private readonly keysByHash = new Map<string, KeyRecord>();
+  private readonly keysByName = new Map<string, KeyRecord>();
+  private index: ConfigIndex = {
+    version: 0,
+    snapshot: { format: SNAPSHOT_FORMAT, version: 0, routes: [], tenants: {}, tenantSlugById: {} },
+    nextChangeAt: null,
+    keysByHash: this.keysByHash,
+    keysByName: this.keysByName,
+    serviceTokens: new Map(),
+  };
+
+  get current(): ConfigIndex {
+    return this.index;
+  }
+
+  /**
+   * Applies one version's changed parts at `now`; returns the tenants whose configuration
+   * changed, or null when the global part did (routes or service tokens: anything may).
+   */
+  apply(changes: Iterable<PartChange>, version: number, now: number): ReadonlySet<string> | null {
+    const touched = new Set<string>();
+    let global = false;
+    for (const [scope, part] of changes) {
+      if (scope === "g") {
+        global = true;
+        this.global = part?.kind === "global" ? part : EMPTY_GLOBAL;
+      } else if (scope.startsWith("t:")) {
+        const slug = scope.slice(2);
+        if (part?.kind === "tenant") this.tenantParts.set(slug, part);
+        else this.tenantParts.delete(slug);
+        touched.add(slug);
+      } else if (scope.startsWith("k:")) {
+        this.applyKey(scope.slice(2), part?.kind === "key" ? part : null, touched);
+      }
+    }
+    for (const slug of touched) this.rebuildTenant(slug, now);
+    const { snapshot } = this.index;
+    if (global) {
+      snapshot.routes = this.global.routes;
+      this.index.serviceTokens = new Map(Object.entries(this.global.serviceTokens));
+    }
+    snapshot.version = version;
+    this.index = { ...this.index, version, nextChangeAt: this.nextChangeAt(now) };
+    return global ? null : touched;
+  }
+
+  /** Re-applies the overrides at `now` (one started or ended); returns the tenants rebuilt. */
+  reapplyOverrides(now: number): ReadonlySet<string> {
+    const touched = new Set(this.withOverrides);
+    for (const slug of touched) this.rebuildTenant(slug, now);
+    this.index = { ...this.index, nextChangeAt: this.nextChangeAt(now) };
+    return touched;
+  }
+
+  private applyKey(hash: string, part: KeyPart | null, touched: Set<string>): void {
+    const { keysByHash, keysByName } = this;
+    const old = this.keyParts.get(hash);
+    if (old) {
+      this.keysOfTenant.get(old.tenant)?.delete(hash);
+      keysByHash.delete(hash);
+      keysByName.delete(keyNameId(old.tenant, old.name));
+      touched.add(old.tenant);
+    }
+    if (!part) {
+      this.keyParts.delete(hash);
+      return;
+    }
+    this.keyParts.set(hash, part);
+    let own = this.keysOfTenant.get(part.tenant);
+    if (!own) this.keysOfTenant.set(part.tenant, (own = new Map()));
+    own.set(hash, part);
+    const record: KeyRecord = {
+      tenant: part.tenant,
+      name: part.name,
+      expiresAt: part.expiresAt,
+      revoked: part.revoked,
+      id: part.id,
+    };
+    keysByHash.set(hash, record);
+    keysByName.set(keyNameId(part.tenant, part.name), record);
+    touched.add(part.tenant);
+  }
+
+  private rebuildTenant(slug: string, now: number): void {
+    const { snapshot } = this.index;
+    const old = snapshot.tenants[slug];
+    if (old) delete snapshot.tenantSlugById[old.id];
+    const part = this.tenantParts.get(slug);
+    if (!part) {
+      delete snapshot.tenants[slug];
+      this.withOverrides.delete(slug);
+      return;
+    }
+    let tenant = withBareKeys(part.tenant, this.keysOfTenant.get(slug)?.values() ?? []);
+    if (part.overrides.length > 0) {
+      this.withOverrides.add(slug);
+      tenant = applyTenantOverrides(tenant, overridesAt(part.overrides, now).active);
+    } else this.withOverrides.delete(slug);
+    snapshot.tenants[slug] = tenant;
+    snapshot.tenantSlugById[tenant.id] = slug;
+  }
+
+  private nextChangeAt(now: number): number | null {
+    let next: number | null = null;
+    for (const slug of this.withOverrides) {
+      const at = overridesAt(this.tenantParts.get(slug)?.overrides ?? [], now).nextChangeAt;
+      if (at !== null && (next === null || at < next)) next = at;
+    }
+    return next;
+  }
+}
+
+/** The index of a whole published configuration as it stands at `now` (tests, benches, the holder's database load). */
+export function buildIndex(config: PublishedConfig, now: number = Date.now()): ConfigIndex {
+  return stateOf(config, now).current;
+}
+
+/** A state holding a whole published configuration. */
+export function stateOf(config: PublishedConfig, now: number = Date.now()): ConfigState {
+  const state = new ConfigState();
+  state.apply(splitPublished(config), config.version, now);
+  return state;
+}
+
+/** Before any version is loaded: nothing is known, every tenant and key is unknown. */
+export function emptyIndex(): ConfigIndex {
+  return new ConfigState().current;
+}

@@ -1,0 +1,85 @@
+import "server-only";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Enforcement } from "@/lib/check/runtime";
+import { refreshProcessMetrics } from "@/lib/check/process-metrics";
+import {
+  answerBody,
+  authenticate,
+  bodyLimit,
+  metered,
+  tooLarge,
+  UNAUTHORIZED,
+  type Endpoint,
+} from "@/lib/check/http/check-endpoint";
+import { errorAnswer, type HttpAnswer } from "@/lib/check/answer";
+import { readBody } from "@/lib/check/http/read-body";
+import { deliverer } from "@/lib/check/http/turn-end-writes";
+import { writeAnswer } from "@/lib/check/http/node-write";
+import { extraMetricsText, registry } from "@/lib/check/check-metrics";
+
+// The enforcement endpoints on node:http: /api/check and /api/check/batch for connections
+// the lean front handed over (lib/check/http/front: a request it does not answer itself,
+// such as a chunked body, came first), and /api/metrics. Everything else goes to Next.
+// Returns false for paths it does not own.
+
+function pathOf(url: string): string {
+  const q = url.indexOf("?");
+  return q < 0 ? url : url.slice(0, q);
+}
+
+const methodNotAllowed = (allow: string): HttpAnswer =>
+  errorAnswer(405, "method_not_allowed", `Use ${allow} here.`, undefined, { allow });
+
+function serveCheck(
+  enforcement: Enforcement,
+  endpoint: Endpoint,
+  request: IncomingMessage,
+  response: ServerResponse,
+): void {
+  const respond = metered(endpoint, (answer) => writeAnswer(response, answer));
+  const caller = authenticate(enforcement, request.headers.authorization);
+  if (!caller) {
+    respond(UNAUTHORIZED);
+    return;
+  }
+  readBody(request, bodyLimit(endpoint), (read) => {
+    if (!read.ok) {
+      if (read.problem === "too_large") respond(tooLarge(endpoint));
+      else response.destroy();
+      return;
+    }
+    // answers decided from memory wait for the end of the turn (see turn-end-writes.ts)
+    const delivery = deliverer(respond);
+    answerBody(enforcement, endpoint, caller, read.text, delivery.callback);
+    delivery.settled();
+  });
+}
+
+export function leanRoute(
+  enforcement: Enforcement,
+  request: IncomingMessage,
+  response: ServerResponse,
+): boolean {
+  const path = pathOf(request.url ?? "");
+  switch (path) {
+    case "/api/check":
+    case "/api/check/batch": {
+      if (request.method !== "POST") writeAnswer(response, methodNotAllowed("POST"));
+      else serveCheck(enforcement, path === "/api/check" ? "check" : "batch", request, response);
+      return true;
+    }
+    case "/api/metrics": {
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        writeAnswer(response, methodNotAllowed("GET"));
+        return true;
+      }
+      refreshProcessMetrics();
+      const body = registry.render() + extraMetricsText();
+      const headers = "content-type: text/plain; version=0.0.4; charset=utf-8\r\ncache-control: no-store\r\n";
+      writeAnswer(response, { status: 200, headers, body }, request.method === "HEAD");
+      return true;
+    }
+    default:
+      return false;
+  }
+}

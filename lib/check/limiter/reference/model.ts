@@ -1,0 +1,88 @@
+import type { Algorithm } from "@/lib/shared/limit-types";
+import type { CheckDecision, CheckRequest, LimitDecision, LimitSpec } from "@/lib/check/limiter/types";
+import { summarize } from "@/lib/check/limiter/decide";
+import { big, ceilDiv, type ReferenceAlgorithm, type State } from "@/lib/check/limiter/reference/types";
+import { fixedWindow, slidingLog, slidingWindow } from "@/lib/check/limiter/reference/windows";
+import { gcra, leakyBucket, tokenBucket } from "@/lib/check/limiter/reference/buckets";
+
+// The reference model: docs/algorithms.md's semantics in memory, with an injected clock (integer ms).
+// It is the oracle for the Lua script, so it derives what docs/algorithms.md defines by a property
+// rather than by the script's formulas: retryAfterMs is searched for as "the earliest time
+// the same check would be admitted", resetMs (where docs/algorithms.md gives no formula) as "the
+// earliest time the limit is back at full capacity".
+
+/** Each algorithm's reference model (also what-if replay runs them: lib/replay/simulate.ts). */
+export const REFERENCE_ALGORITHMS: Record<Algorithm, ReferenceAlgorithm> = {
+  fixed_window: fixedWindow,
+  sliding_log: slidingLog,
+  sliding_window: slidingWindow,
+  token_bucket: tokenBucket,
+  leaky_bucket: leakyBucket,
+  gcra,
+};
+
+/** The least t >= 0 with holds(t), for a predicate that stays true once true. */
+function earliest(holds: (t: bigint) => boolean): bigint {
+  if (holds(0n)) return 0n;
+  let lo = 0n;
+  let hi = 1n;
+  while (!holds(hi)) {
+    if (hi > 1n << 62n) throw new Error("reference: the check never passes");
+    [lo, hi] = [hi, hi * 2n];
+  }
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) / 2n;
+    if (holds(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+export class ReferenceLimiter {
+  private readonly states = new Map<string, State>();
+
+  constructor(private readonly clock: () => number) {}
+
+  check(limits: readonly LimitSpec[], request: CheckRequest): CheckDecision {
+    const now = big(this.clock());
+    const cost = big(request.cost);
+    const seen = limits.map((spec) => {
+      const alg = REFERENCE_ALGORITHMS[spec.rule.algorithm];
+      const key = [spec.tenantId, spec.id, spec.identity, spec.rule.algorithm].join("\u0000");
+      const state = this.states.get(key);
+      const look = alg.look(state, spec.rule, cost, now);
+      const reason =
+        cost > alg.capacity(spec.rule) ? "cost_exceeds_capacity" : look.admits ? "ok" : "rate_limited";
+      return { spec, alg, key, state, look, reason } as const;
+    });
+    const allowed = seen.every((s) => s.spec.rule.mode === "shadow" || s.reason === "ok");
+    const decisions = seen.map(({ spec, alg, key, state, look, reason }): LimitDecision => {
+      const { rule } = spec;
+      // A shadow limit consumes on its own verdict, except a sliding log: a denied check
+      // adds no entry to any log (a shadow log must not grow on rejected traffic).
+      const shadowConsumes = rule.mode === "shadow" && rule.algorithm !== "sliding_log";
+      const consumed = reason === "ok" && (allowed || shadowConsumes);
+      const after = consumed ? alg.consume(state, rule, cost, now) : state;
+      if (consumed && !request.dryRun && after) this.states.set(key, after);
+      const retry =
+        reason === "rate_limited" ? earliest((t) => alg.look(state, rule, cost, now + t).admits) : null;
+      const reset = alg.resetMs
+        ? alg.resetMs(after, rule, now)
+        : earliest((t) => alg.full(after, rule, now + t));
+      return {
+        id: spec.id,
+        algorithm: rule.algorithm,
+        mode: rule.mode,
+        allowed: reason === "ok",
+        reason,
+        consumed,
+        limit: rule.limit,
+        remaining: Number(alg.remaining(after, rule, now)),
+        resetMs: Number(reset),
+        retryAfterMs: retry === null ? null : Number(retry),
+        waitMs: consumed ? Number(ceilDiv(look.wait[0], look.wait[1])) : 0,
+      };
+    });
+    return summarize(decisions);
+  }
+}

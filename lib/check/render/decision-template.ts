@@ -1,0 +1,217 @@
+import type { CompiledLimit } from "@/lib/check/published/snapshot-types";
+import { headerLines, type RenderedDecision } from "@/lib/check/render/rendered";
+import type { DecisionOutcome, DecisionReason } from "@/lib/check/types";
+import { asciiJson } from "@/lib/shared/ascii-json";
+import { sharedText } from "@/lib/check/render/flat-text";
+
+// The decision of a resolved check, rendered straight from the limiter script's integers
+// (lua/check.lua's reply: allowed, nowMs, then status, consumed, remaining, resetMs,
+// retryAfterMs, waitMs per limit) into the JSON body and RateLimit headers: everything
+// that depends only on the resolution (names, levels, algorithms, quotas, the tenant, key
+// and route, the RateLimit-Policy field) is text made once per resolution. The config
+// version the answer names is the one it was decided under: the template's own unless the
+// caller passes another (a shape kept across versions of other tenants). The same answer as summarize() + limiterBody() + asciiJson() +
+// rateLimitHeaders(), character for character (tests/unit/enforce/decision-template.test.ts),
+// without the objects in between: on the check path those were most of the work left.
+
+const REASONS: readonly DecisionReason[] = ["rate_limited", "ok", "cost_exceeds_capacity"];
+const seconds = (ms: number): number => Math.ceil(ms / 1000);
+
+interface LimitText {
+  enforce: boolean;
+  /** the quota, as the body's top-level "limit" when this limit decides */
+  quota: number;
+  /** `{"name":...,"remaining":` */
+  head: string;
+  /** `,"allowed":true,"mode":"..."}` and its false form */
+  allowedTail: string;
+  deniedTail: string;
+  /** `"name";r=` of the RateLimit field */
+  field: string;
+}
+
+/** The deciding limit (summarize()'s rule, on the integers): its index, -1 for none. */
+function decidingLimit(limits: readonly LimitText[], reply: readonly number[], at: number): number {
+  let deciding = -1;
+  let best = 0; // its base in reply
+  for (let i = 0; i < limits.length; i++) {
+    if (!(limits[i] as LimitText).enforce) continue;
+    const base = at + 2 + 6 * i;
+    const status = reply[base] as number;
+    if (deciding < 0) {
+      deciding = i;
+      best = base;
+      continue;
+    }
+    const bestStatus = reply[best] as number;
+    let better: boolean;
+    if (status !== 1) {
+      // a denial beats an admission; cost_exceeds_capacity the other reasons; then the
+      // latest retry (-1: never, the latest of all)
+      const retry = reply[base + 4] as number;
+      const bestRetry = reply[best + 4] as number;
+      better =
+        bestStatus === 1 ||
+        (status === 2 && bestStatus !== 2) ||
+        (status === bestStatus && (retry < 0 ? bestRetry >= 0 : bestRetry >= 0 && retry > bestRetry));
+    } else {
+      // among admissions, the least remaining
+      better = bestStatus === 1 && (reply[base + 2] as number) < (reply[best + 2] as number);
+    }
+    if (better) {
+      deciding = i;
+      best = base;
+    }
+  }
+  return deciding;
+}
+
+// A limit's text is the same in every template it appears in: made once per compiled limit
+// (objects of one config version), its strings shared (sharedText).
+const limitTexts = new WeakMap<CompiledLimit, LimitText>();
+
+function limitText(limit: CompiledLimit): LimitText {
+  let text = limitTexts.get(limit);
+  if (text === undefined) {
+    const { rule } = limit;
+    const over = limit.override;
+    // a temporary override in force is named after the mode (decision-body.ts's order)
+    const mode =
+      asciiJson(rule.mode) +
+      (over ? `,"override":{"id":${asciiJson(over.id)},"endsAt":${asciiJson(over.endsAt)}}` : "");
+    text = {
+      enforce: rule.mode === "enforce",
+      quota: rule.limit,
+      head: sharedText(
+        `{"name":${asciiJson(limit.name)},"level":${asciiJson(limit.level)},` +
+          `"by":${asciiJson(limit.by)},"algorithm":${asciiJson(rule.algorithm)},` +
+          `"limit":${rule.limit},"windowMs":${rule.windowMs},"remaining":`,
+      ),
+      allowedTail: sharedText(`,"allowed":true,"mode":${mode}}`),
+      deniedTail: sharedText(`,"allowed":false,"mode":${mode}}`),
+      field: sharedText(`"${limit.name}";r=`),
+    };
+    limitTexts.set(limit, text);
+  }
+  return text;
+}
+
+/** The answer's end naming a config version; the last one made is kept (one per change). */
+function versionTail(version: number): string {
+  if (version !== lastTail.version)
+    lastTail = { version, text: sharedText(`],"degraded":false,"configVersion":${version}}`) };
+  return lastTail.text;
+}
+let lastTail = { version: -1, text: "" };
+
+export class DecisionTemplate {
+  private readonly limits: LimitText[];
+  /** `,"tenant":...,"key":` and `,"route":...,"limit":`: the key's name goes between */
+  private readonly beforeKey: string;
+  private readonly afterKey: string;
+  /** `],"degraded":false,"configVersion":N}` for the version it was made under */
+  private readonly tail: string;
+  /** the config version it was made under */
+  readonly version: number;
+  private readonly policyLine: string;
+  /** how many integers of the script's reply are this check's: 2 + 6 per limit */
+  readonly replySize: number;
+  /** the length of the text it refers to (what a cache of templates counts in bytes; an
+   * upper bound, as templates share their limits' and route's text) */
+  readonly chars: number;
+
+  constructor(
+    limits: readonly CompiledLimit[],
+    who: { tenant: string; route: string | null },
+    configVersion: number,
+  ) {
+    this.limits = limits.map(limitText);
+    this.beforeKey = sharedText(`,"tenant":${asciiJson(who.tenant)},"key":`);
+    this.afterKey = sharedText(`,"route":${asciiJson(who.route)},"limit":`);
+    this.version = configVersion;
+    this.tail = versionTail(configVersion);
+    this.replySize = 2 + 6 * limits.length;
+    let policy = "";
+    for (const limit of limits) {
+      if (limit.rule.mode !== "enforce") continue;
+      const w = Math.max(1, seconds(limit.rule.windowMs));
+      policy += `${policy === "" ? "" : ", "}"${limit.name}";q=${limit.rule.limit};w=${w}`;
+    }
+    this.policyLine = policy === "" ? "" : sharedText(headerLines(policy, null, null));
+    let chars = this.beforeKey.length + this.afterKey.length + this.tail.length + this.policyLine.length;
+    for (const text of this.limits)
+      chars += text.head.length + text.allowedTail.length + text.deniedTail.length + text.field.length;
+    this.chars = chars;
+  }
+
+  /**
+   * The decision of the check whose reply starts at reply[at], naming the key whose name's
+   * JSON is `keyJson` (keys sharing a limit set share a template). A deny cache hit passes the
+   * whole ms `elapsed` since the call (reset times count down by it) and the top-level
+   * retryAfterMs to report (see deny-cache.ts). `version`: the config version to name.
+   */
+  render(
+    reply: readonly number[],
+    at: number,
+    keyJson: string,
+    elapsed = 0,
+    retryOverride: number | null = null,
+    version: number = this.version,
+  ): RenderedDecision {
+    const limits = this.limits;
+    const deciding = decidingLimit(limits, reply, at);
+    let denied = false;
+    let waitMs = 0;
+    let shadowDenied = false;
+    let items = "";
+    let rateLimit = "";
+    for (let i = 0; i < limits.length; i++) {
+      const base = at + 2 + 6 * i;
+      const status = reply[base] as number;
+      if (status !== 0 && status !== 1 && status !== 2)
+        throw new Error(`limiter script: bad status ${status}`);
+      const remaining = reply[base + 2] as number;
+      const resetMs = Math.max(0, (reply[base + 3] as number) - elapsed);
+      const text = limits[i] as LimitText;
+      const allowed = status === 1;
+      items += `${i === 0 ? "" : ","}${text.head}${remaining},"resetMs":${resetMs}${allowed ? text.allowedTail : text.deniedTail}`;
+      if (!text.enforce) {
+        if (!allowed) shadowDenied = true;
+        continue;
+      }
+      rateLimit += `${rateLimit === "" ? "" : ", "}${text.field}${remaining};t=${seconds(resetMs)}`;
+      if (!allowed) denied = true;
+      else waitMs = Math.max(waitMs, reply[base + 5] as number);
+    }
+    if (denied === (reply[at] === 1)) throw new Error("limiter script: verdict disagrees with its limits");
+
+    let reason: DecisionReason = "ok";
+    let top = 'null,"remaining":null,"resetMs":null,"retryAfterMs":null';
+    let retryAfterMs: number | null = null;
+    if (deciding >= 0) {
+      const base = at + 2 + 6 * deciding;
+      if (denied) {
+        reason = REASONS[reply[base] as number] as DecisionReason;
+        const retry = reply[base + 4] as number;
+        retryAfterMs = retryOverride ?? (retry < 0 ? null : Math.max(0, retry - elapsed));
+      }
+      const resetMs = Math.max(0, (reply[base + 3] as number) - elapsed);
+      const quota = (limits[deciding] as LimitText).quota;
+      top = `${quota},"remaining":${reply[base + 2]},"resetMs":${resetMs},"retryAfterMs":${retryAfterMs}`;
+    }
+    const json =
+      `{"allowed":${!denied},"reason":"${reason}"${this.beforeKey}${keyJson}${this.afterKey}${top},` +
+      `"waitMs":${denied ? 0 : waitMs},"limits":[${items}${version === this.version ? this.tail : versionTail(version)}`;
+    const retryLine = denied && retryAfterMs !== null ? `retry-after: ${seconds(retryAfterMs)}\r\n` : "";
+    const outcome: DecisionOutcome = denied ? "rejected" : shadowDenied ? "shadow_rejected" : "allowed";
+    return {
+      json,
+      headers: `${this.policyLine}${rateLimit === "" ? "" : `ratelimit: ${rateLimit}\r\n`}${retryLine}`,
+      allowed: !denied,
+      reason,
+      outcome,
+      retryAfterMs,
+      cause: null,
+    };
+  }
+}

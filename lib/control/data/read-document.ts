@@ -1,0 +1,93 @@
+import "server-only";
+import type { ConfigDocument, PlanDoc, RouteDoc, TenantDoc } from "@/lib/control/config/document";
+import type { IdMap } from "@/lib/control/config/compile";
+import type { Tx } from "@/lib/control/data/tx";
+import { rowsToLimits } from "@/lib/control/data/limit-rows";
+import { readOverrideDocs } from "@/lib/control/data/override-docs";
+
+const byName = <T extends { name: string }>(a: T, b: T): number => a.name.localeCompare(b.name);
+
+function serviceOf(plan: {
+  serviceChecksPerSecond: number | null;
+  serviceBurst: number | null;
+}): Pick<PlanDoc, "service"> {
+  if (plan.serviceChecksPerSecond === null) return {};
+  return {
+    service: {
+      checksPerSecond: plan.serviceChecksPerSecond,
+      burst: plan.serviceBurst ?? plan.serviceChecksPerSecond,
+    },
+  };
+}
+
+type PlanRow = Parameters<typeof serviceOf>[0] & { name: string; limits: Parameters<typeof rowsToLimits>[0] };
+
+/** A plan row as the document has it (the export, and what documents are validated against). */
+export function planDocOf(plan: PlanRow): PlanDoc {
+  return {
+    name: plan.name,
+    limits: rowsToLimits(plan.limits),
+    // only when set: a plan without one reads as it always did
+    ...serviceOf(plan),
+  };
+}
+
+// The whole configuration as a document (export), read inside the caller's transaction so
+// the compiled snapshot matches exactly what the transaction wrote.
+export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<ConfigDocument> {
+  // Sequential: a transaction is one connection, which runs one query at a time.
+  const plans = await tx.plan.findMany({ include: { limits: true }, orderBy: { name: "asc" } });
+  const globalRoutes = await tx.route.findMany({
+    where: { tenantId: null },
+    include: { limits: true },
+    orderBy: { pattern: "asc" },
+  });
+  const tenants = await tx.tenant.findMany({
+    where: onlyTenantIds ? { id: { in: onlyTenantIds } } : undefined,
+    include: {
+      plan: { select: { name: true } },
+      limits: true,
+      routes: { include: { limits: true }, orderBy: { pattern: "asc" } },
+      apiKeys: { include: { limits: true } },
+    },
+    orderBy: { slug: "asc" },
+  });
+  const toRoute = (route: (typeof globalRoutes)[number]): RouteDoc => ({
+    pattern: route.pattern,
+    limits: rowsToLimits(route.limits),
+  });
+  const overrides = await readOverrideDocs(tx, Date.now(), onlyTenantIds);
+  return {
+    plans: plans.map(planDocOf),
+    routes: globalRoutes.map(toRoute),
+    tenants: tenants.map((tenant): TenantDoc => ({
+      slug: tenant.slug,
+      name: tenant.name,
+      plan: tenant.plan.name,
+      status: tenant.status,
+      limits: rowsToLimits(tenant.limits),
+      routes: tenant.routes.map(toRoute),
+      // Only keys that carry limits are configuration; the rest are bare credentials.
+      keys: tenant.apiKeys
+        .filter((key) => key.limits.length > 0)
+        .map((key) => ({ name: key.name, limits: rowsToLimits(key.limits) }))
+        .sort(byName),
+    })),
+    // only when there are some: documents without overrides read as they always did
+    ...(overrides.length > 0 ? { overrides } : {}),
+  };
+}
+
+/** Database ids of every tenant (or of these) and live key, for the compiler. */
+export async function readIdMap(tx: Tx, onlyTenantIds?: string[]): Promise<IdMap> {
+  const tenants = await tx.tenant.findMany({
+    where: onlyTenantIds ? { id: { in: onlyTenantIds } } : undefined,
+    select: { id: true, slug: true, apiKeys: { select: { id: true, name: true } } },
+  });
+  return {
+    tenants: Object.fromEntries(tenants.map((t) => [t.slug, t.id])),
+    keys: Object.fromEntries(
+      tenants.map((t) => [t.slug, Object.fromEntries(t.apiKeys.map((k) => [k.name, k.id]))]),
+    ),
+  };
+}

@@ -1,0 +1,58 @@
+import "server-only";
+import type { Principal } from "@/lib/shared/principal";
+import type { CompiledLimit, CompiledTenant, LimitSet, Snapshot } from "@/lib/check/published/snapshot-types";
+import { latestPublished } from "@/lib/control/data/config-versions";
+import type { TenantRef } from "@/lib/control/data/tenant-access";
+import { usageTenant } from "@/lib/control/data/usage/scope";
+
+// The enforced limits of a tenant that usage can be measured against, from the published
+// config: tenant-wide and per-key ones (per-subject limits cannot be seen in usage data,
+// which is not kept per subject). Shared by Hottest limits and the limit lines.
+
+export interface Candidate {
+  limit: CompiledLimit;
+  /** key ids it applies to, or null for the whole tenant */
+  keyIds: string[] | null;
+}
+
+/** A drill-down: only limits that apply to this key and route. */
+export interface LimitFilter {
+  keyId?: string;
+  route?: string;
+}
+
+function limitsOf(set: LimitSet): CompiledLimit[] {
+  return [...set.unrouted, ...Object.values(set.routed).flat()];
+}
+
+function candidates(tenant: CompiledTenant): Candidate[] {
+  const out: Candidate[] = limitsOf(tenant.limits).map((limit) => ({ limit, keyIds: null }));
+  const defaultKeys = Object.values(tenant.keys)
+    .filter((k) => k.limits === null)
+    .map((k) => k.id);
+  for (const limit of limitsOf(tenant.keyDefault))
+    if (limit.by === "key") out.push({ limit, keyIds: defaultKeys });
+  for (const key of Object.values(tenant.keys)) {
+    for (const limit of key.limits ? limitsOf(key.limits) : [])
+      if (limit.by === "key") out.push({ limit, keyIds: [key.id] });
+  }
+  return out.filter((c) => c.limit.by !== "subject" && c.limit.rule.mode === "enforce");
+}
+
+function applies(c: Candidate, filter: LimitFilter): boolean {
+  if (filter.keyId !== undefined && c.keyIds !== null && !c.keyIds.includes(filter.keyId)) return false;
+  return filter.route === undefined || c.limit.route === null || c.limit.route === filter.route;
+}
+
+/** The tenant (NotFoundError when the principal may not see it) and its measurable limits. */
+export async function measurableLimits(
+  principal: Principal,
+  tenantSlug: string,
+  filter: LimitFilter = {},
+): Promise<{ tenant: TenantRef; list: Candidate[] }> {
+  const tenant = await usageTenant(principal, tenantSlug);
+  const published = await latestPublished();
+  const snapshot: Snapshot | undefined = published?.snapshot;
+  const compiled = snapshot?.tenants[tenant.slug];
+  return { tenant, list: compiled ? candidates(compiled).filter((c) => applies(c, filter)) : [] };
+}

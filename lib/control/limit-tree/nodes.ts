@@ -1,0 +1,185 @@
+import "server-only";
+import type { CompiledTenant } from "@/lib/control/config/compile";
+import type { CounterRead } from "@/lib/control/limit-tree/limit-tree-counters";
+import {
+  bindingOf,
+  evaluated,
+  levelOf,
+  nodeUtilization,
+  ownerNamed,
+  readAll,
+  readLimit,
+  type Owners,
+} from "@/lib/control/limit-tree/read-limit";
+import type { KeyShape, PlacedLimit, TenantShape } from "@/lib/control/limit-tree/shape";
+import type { LimitReading, TreeNode } from "@/lib/control/limit-tree/types";
+
+// The nodes of one view of the tree, from the tenant's shape, one counter read and the
+// range's rejections. Nothing here reads a store.
+
+export interface Rejections {
+  total: number;
+  byKey: Map<string, number>;
+  byRoute: Map<string, number>;
+  /** `${keyId} ${route}` */
+  byKeyRoute: Map<string, number>;
+}
+
+export interface TreeInputs {
+  tenant: CompiledTenant;
+  shape: TenantShape;
+  counters: CounterRead;
+  rejections: Rejections;
+  /** the subjects whose counters were read: the most rejected in the range, with their rejections */
+  subjects: { name: string; rejected: number }[];
+}
+
+function owners(inputs: TreeInputs, key: KeyShape | null, subject: string | null = null): Owners {
+  const { shape } = inputs;
+  return {
+    tenantId: shape.tenantId,
+    tenant: { name: shape.owner, key: shape.ownerKey },
+    key: key && { name: key.owner, key: key.ownerKey },
+    subject: subject === null ? null : ownerNamed(shape.tenantId, `s.${subject}`),
+  };
+}
+
+function node(
+  partial: Omit<TreeNode, "utilization" | "binding" | "subjects" | "drill"> & Partial<TreeNode>,
+): TreeNode {
+  return {
+    utilization: nodeUtilization(partial.limits),
+    binding: null,
+    subjects: null,
+    drill: null,
+    ...partial,
+  };
+}
+
+export function headNodes(inputs: TreeInputs): TreeNode[] {
+  const own = owners(inputs, null);
+  const { total } = inputs.rejections;
+  return [
+    node({
+      id: "plan",
+      level: "plan",
+      label: `plan ${inputs.tenant.plan}`,
+      depth: 0,
+      rejected: total,
+      limits: readAll(inputs.shape.plan, own, inputs.counters),
+    }),
+    node({
+      id: "tenant",
+      level: "tenant",
+      label: `tenant ${inputs.tenant.slug}`,
+      depth: 1,
+      rejected: total,
+      limits: readAll(inputs.shape.tenant, own, inputs.counters),
+    }),
+  ];
+}
+
+interface Read {
+  placed: PlacedLimit;
+  reading: LimitReading;
+}
+
+/** Every limit a check of this key meets (on `route` when given), read once. */
+function readKey(inputs: TreeInputs, key: KeyShape, route: string | null): Read[] {
+  const own = owners(inputs, key);
+  const placed = [...key.unrouted, ...(route === null ? [] : (key.routed.get(route) ?? []))];
+  return placed.flatMap((p) => {
+    const reading = readLimit(p, own, inputs.counters);
+    return reading ? [{ placed: p, reading }] : [];
+  });
+}
+
+/** What binds: the least remaining of every level. */
+function bindingOfReads(reads: readonly Read[]): TreeNode["binding"] {
+  return bindingOf(
+    reads.map((r) => ({ reading: r.reading, level: levelOf(r.reading, r.placed.limit.id.startsWith("p:")) })),
+  );
+}
+
+export function keyNode(inputs: TreeInputs, key: KeyShape, depth: number): TreeNode {
+  const reads = readKey(inputs, key, null);
+  return node({
+    id: `key:${key.name}`,
+    level: "key",
+    label: `key ${key.name}`,
+    depth,
+    rejected: inputs.rejections.byKey.get(key.id) ?? 0,
+    limits: reads.filter((r) => r.placed.limit.by === "key").map((r) => r.reading),
+    binding: bindingOfReads(reads),
+    drill: { key: key.name },
+  });
+}
+
+export function routeNode(inputs: TreeInputs, pattern: string, depth: number): TreeNode {
+  return node({
+    id: `route:${pattern}`,
+    level: "route",
+    label: pattern,
+    depth,
+    rejected: inputs.rejections.byRoute.get(pattern) ?? 0,
+    limits: readAll(inputs.shape.routes.get(pattern) ?? [], owners(inputs, null), inputs.counters),
+    drill: { route: pattern },
+  });
+}
+
+export function keyRouteNode(
+  inputs: TreeInputs,
+  key: KeyShape,
+  pattern: string,
+  depth: number,
+  drill: TreeNode["drill"],
+): TreeNode {
+  const reads = readKey(inputs, key, pattern);
+  return node({
+    id: `key-route:${key.name} ${pattern}`,
+    level: "key-route",
+    // the view's own subject first: the route under a key, the key under a route
+    label: drill?.route ? `${pattern} · key ${key.name}` : `key ${key.name} · ${pattern}`,
+    depth,
+    rejected: inputs.rejections.byKeyRoute.get(`${key.id} ${pattern}`) ?? 0,
+    limits: reads.filter((r) => r.placed.limit.route === pattern).map((r) => r.reading),
+    binding: bindingOfReads(reads),
+    drill,
+  });
+}
+
+/** `by: subject` limits summarized: how many of the subjects read are at one of them; its
+ * limits as read for the busiest of them. */
+export function subjectsNode(
+  inputs: TreeInputs,
+  placed: readonly PlacedLimit[],
+  depth: number,
+  key: KeyShape | null,
+): TreeNode | null {
+  const list = placed.filter((p) => p.limit.by === "subject");
+  if (list.length === 0) return null;
+  let atLimit = 0;
+  // with no subject read, the limits still show their settings (at zero use)
+  let busiest: LimitReading[] = readAll(list, owners(inputs, key, ""), {
+    ...inputs.counters,
+    owners: new Map(),
+    logs: new Map(),
+  });
+  let busiestUse = -1;
+  for (const subject of inputs.subjects) {
+    const readings = readAll(list, owners(inputs, key, subject.name), inputs.counters);
+    if (readings.some((r) => r.mode === "enforce" && evaluated(r) && r.remaining === 0)) atLimit++;
+    const use = nodeUtilization(readings) ?? 0;
+    if (use > busiestUse) [busiest, busiestUse] = [readings, use];
+  }
+  return node({
+    id: key ? `subjects:${key.name}` : "subjects",
+    level: "subjects",
+    label: `subjects at their limit: ${atLimit} of ${inputs.subjects.length}`,
+    depth,
+    // the subjects' own rejections (through any key: offenders are counted per tenant)
+    rejected: inputs.subjects.reduce((sum, s) => sum + s.rejected, 0),
+    limits: busiest,
+    subjects: { atLimit, active: inputs.subjects.length },
+  });
+}

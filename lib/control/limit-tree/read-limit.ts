@@ -1,0 +1,118 @@
+import "server-only";
+import type { CompiledLimit } from "@/lib/control/config/compile";
+import { ownerKey } from "@/lib/check/limiter/keys";
+import type { CounterRead } from "@/lib/control/limit-tree/limit-tree-counters";
+import { logUsage, usageOf, utilizationOf, type Usage } from "@/lib/control/limit-tree/readings";
+import { logKeyOf, type PlacedLimit } from "@/lib/control/limit-tree/shape";
+import type { LimitReading, SourceStep, TreeNode } from "@/lib/control/limit-tree/types";
+
+// From a placed limit and one owner's counters to what a node shows; and the two things a
+// node derives from its limits: its utilization and, for a key, the binding level.
+
+/** An owner ("t.<tenant id>", "k.<key id>", "s.<subject>") and its Redis key. */
+export interface Owner {
+  name: string;
+  key: string;
+}
+
+export interface Owners {
+  tenantId: string;
+  tenant: Owner;
+  key: Owner | null;
+  subject: Owner | null;
+}
+
+export function ownerNamed(tenantId: string, name: string): Owner {
+  return { name, key: ownerKey(tenantId, name) };
+}
+
+function ownerFor(limit: CompiledLimit, owners: Owners): Owner | null {
+  if (limit.by === "tenant") return owners.tenant;
+  return limit.by === "key" ? owners.key : owners.subject;
+}
+
+// shared by every reading of a limit: a snapshot's limits live as long as its version
+const provenances = new WeakMap<CompiledLimit, SourceStep[]>();
+
+function provenance(limit: CompiledLimit): SourceStep[] {
+  let steps = provenances.get(limit);
+  if (!steps) {
+    steps = limit.provenance.map((p) => ({ level: p.level, source: p.source, fields: [...p.fields] }));
+    provenances.set(limit, steps);
+  }
+  return steps;
+}
+
+/** A block (0) holds nothing and admits nothing; a disabled limit counts nothing now. */
+const NOT_COUNTED: Usage = { used: 0, capacity: 0, remaining: 0 };
+
+function usageNow(p: PlacedLimit, owners: Owners, owner: Owner, counters: CounterRead): Usage {
+  if (p.override?.value === "disabled" || p.override?.value === 0) return NOT_COUNTED;
+  const { rule } = p.limit;
+  return rule.algorithm === "sliding_log"
+    ? logUsage(rule, counters.logs.get(logKeyOf(owners.tenantId, p.limit, owner.name)) ?? 0)
+    : usageOf(rule, counters.owners.get(owner.key)?.get(p.entry), counters.now);
+}
+
+/** The limit read from its owner's counter; null when the owners lack its owner. */
+export function readLimit(p: PlacedLimit, owners: Owners, counters: CounterRead): LimitReading | null {
+  const owner = ownerFor(p.limit, owners);
+  if (owner === null) return null;
+  const { rule } = p.limit;
+  const usage = usageNow(p, owners, owner, counters);
+  return {
+    name: p.limit.name,
+    by: p.limit.by,
+    route: p.limit.route,
+    algorithm: rule.algorithm,
+    mode: rule.mode,
+    limit: rule.limit,
+    windowMs: rule.windowMs,
+    burst: rule.burst,
+    used: usage.used,
+    capacity: usage.capacity,
+    remaining: usage.remaining,
+    utilization: p.override?.value === 0 ? 1 : utilizationOf(usage),
+    override: p.override,
+    from: p.limit.level,
+    provenance: provenance(p.limit),
+  };
+}
+
+export function readAll(list: readonly PlacedLimit[], owners: Owners, counters: CounterRead): LimitReading[] {
+  return list.flatMap((p) => readLimit(p, owners, counters) ?? []);
+}
+
+/** Whether the check evaluates it now (an override can disable it for a while). */
+export const evaluated = (limit: LimitReading): boolean => limit.override?.value !== "disabled";
+
+/** The highest utilization among enforce limits (shadow ones when none enforce); disabled ones do not count. */
+export function nodeUtilization(all: readonly LimitReading[]): number | null {
+  const limits = all.filter(evaluated);
+  if (limits.length === 0) return null;
+  const enforce = limits.filter((l) => l.mode === "enforce");
+  return Math.max(...(enforce.length ? enforce : limits).map((l) => l.utilization));
+}
+
+/** Which level of the tree a limit belongs to, for the binding mark. */
+export function levelOf(limit: LimitReading, fromPlan: boolean): NonNullable<TreeNode["binding"]>["level"] {
+  if (limit.route !== null) return "route";
+  if (limit.by === "subject") return "subject";
+  if (limit.by === "key") return "key";
+  return fromPlan ? "plan" : "tenant";
+}
+
+export interface LevelledReading {
+  reading: LimitReading;
+  level: NonNullable<TreeNode["binding"]>["level"];
+}
+
+/** The enforce limit with the least remaining (the first of equals, plan first): what binds. */
+export function bindingOf(levelled: readonly LevelledReading[]): TreeNode["binding"] {
+  let best: LevelledReading | null = null;
+  for (const l of levelled) {
+    if (l.reading.mode !== "enforce" || !evaluated(l.reading)) continue;
+    if (best === null || l.reading.remaining < best.reading.remaining) best = l;
+  }
+  return best && { level: best.level, limit: best.reading.name, remaining: best.reading.remaining };
+}

@@ -1,0 +1,75 @@
+// The limit tree as the dashboard draws it (types only: client components import this).
+// plan -> tenant -> keys -> routes, subject limits summarized; every node with the live
+// reading of its limits and the rejections of the checks through it in the selected range.
+
+import type { LimitOverride } from "@/lib/control/data/check-now";
+import type { Algorithm, LimitBy, LimitMode } from "@/lib/shared/limit-types";
+
+/** Where a node sits in the hierarchy; `subjects` summarizes a set of `by: subject` limits. */
+export type TreeLevel = "plan" | "tenant" | "route" | "key" | "key-route" | "subjects";
+
+/** One step of how a limit got its values ("plan free sets limit, window"). */
+export interface SourceStep {
+  level: "plan" | "tenant" | "key" | "route";
+  source: string;
+  fields: string[];
+}
+
+/** One limit of a node, read from its counter now. */
+export interface LimitReading {
+  name: string;
+  by: LimitBy;
+  route: string | null;
+  algorithm: Algorithm;
+  mode: LimitMode;
+  /** in force now: a temporary override's value while one applies (0 blocks) */
+  limit: number;
+  windowMs: number;
+  burst: number | null;
+  /** units used in its current window, or the bucket's level (may be fractional) */
+  used: number;
+  /** the capacity `used` is measured against (burst for buckets, else limit) */
+  capacity: number;
+  remaining: number;
+  /** used / capacity, 0..1 (a blocked limit: 1; a disabled one: 0, and left out of its node's) */
+  utilization: number;
+  /** the temporary override in force on it ("disabled": not evaluated now), or null */
+  override: LimitOverride | null;
+  /** the level its values came from last: plan, tenant override, key override, route */
+  from: SourceStep["level"];
+  provenance: SourceStep[];
+}
+
+export interface TreeNode {
+  /** stable within a view: "plan", "tenant", "key:<name>", "route:<pattern>", ... */
+  id: string;
+  level: TreeLevel;
+  label: string;
+  /** indentation in the tree (0 = plan) */
+  depth: number;
+  /** the highest utilization among its enforce limits (shadow ones when it has none); null without limits */
+  utilization: number | null;
+  /** rejections of the checks through this node in the selected range */
+  rejected: number;
+  limits: LimitReading[];
+  /** keys and routes of a key: the level whose limit has the least remaining */
+  binding: { level: SourceStep["level"] | "subject"; limit: string; remaining: number } | null;
+  /** subjects summary: how many of the active subjects are at one of their limits */
+  subjects: { atLimit: number; active: number } | null;
+  /** what a click on it opens (a key: its routes; a route: the keys using it most) */
+  drill: { key?: string; route?: string } | null;
+}
+
+export interface LimitTreeData {
+  tenant: string;
+  plan: string;
+  configVersion: number;
+  view: { key: string | null; route: string | null };
+  range: string;
+  nodes: TreeNode[];
+  /** keys of the tenant, and those not drawn (the least utilized) */
+  keys: { total: number; hidden: number; hiddenMaxUtilization: number };
+  /** ms the counter read took (one Redis call) */
+  counterReadMs: number;
+  generatedAt: number;
+}

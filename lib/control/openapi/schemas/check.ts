@@ -1,0 +1,99 @@
+import { batchSchema, checkSchema } from "@/lib/check/body-schema";
+import { ALGORITHMS, LIMIT_BY, MODES } from "@/lib/shared/limit-types";
+import { z } from "@/lib/control/openapi/zod";
+import { ErrorBodySchema } from "@/lib/control/openapi/schemas/errors";
+import { DEGRADED_CAUSES } from "@/lib/check/types";
+
+// The check endpoints. Requests are the very schemas lib/check/body-schema.ts validates
+// with. Answers are rendered from templates on the hot path (lib/enforce/render), so they
+// have no zod schema there: these describe lib/check/types.ts, and the contract test
+// proves real answers match.
+
+export const CheckRequestSchema = checkSchema.meta({
+  id: "CheckRequest",
+  description: "Give apiKey, or tenant (and optionally key); not both.",
+});
+
+export const BatchRequestSchema = batchSchema.meta({
+  id: "BatchRequest",
+  description: "1..1000 checks, each validated and answered on its own.",
+});
+
+const REASONS = [
+  "ok",
+  "rate_limited",
+  "cost_exceeds_capacity",
+  "unknown_key",
+  "revoked_key",
+  "expired_key",
+  "suspended_tenant",
+  "unknown_tenant",
+  "store_unavailable",
+] as const;
+
+const nullableInt = z.number().int().nullable();
+
+export const LimitReportSchema = z
+  .strictObject({
+    name: z.string(),
+    level: z.enum(["plan", "tenant", "key", "route"]),
+    by: z.enum(LIMIT_BY),
+    algorithm: z.enum(ALGORITHMS),
+    limit: z.number().int(),
+    windowMs: z.number().int(),
+    remaining: nullableInt.openapi({ description: "null when Redis was not reached (degraded)" }),
+    resetMs: nullableInt,
+    allowed: z.boolean(),
+    mode: z.enum(MODES),
+    override: z
+      .strictObject({ id: z.string(), endsAt: z.string() })
+      .optional()
+      .openapi({ description: "present while a temporary override applies to the limit" }),
+  })
+  .openapi("LimitReport");
+
+export const DecisionSchema = z
+  .strictObject({
+    allowed: z.boolean(),
+    reason: z.enum(REASONS),
+    tenant: z.string().nullable(),
+    key: z.string().nullable(),
+    route: z.string().nullable().openapi({ description: "the matched route pattern" }),
+    limit: nullableInt,
+    remaining: nullableInt,
+    resetMs: nullableInt,
+    retryAfterMs: nullableInt.openapi({ description: "when denied: the earliest time to try again" }),
+    waitMs: z.number().int().openapi({ description: "for delay limits: wait this long, then serve" }),
+    limits: z.array(LimitReportSchema),
+    degraded: z.boolean(),
+    cause: z.enum(DEGRADED_CAUSES).optional().openapi({
+      description:
+        "present when degraded: why Redis' counters did not decide (redis_timeout, connection_lost, breaker_open, local_overload: this server stalled, limiter_error: an unreadable reply)",
+    }),
+    configVersion: z.number().int(),
+  })
+  .openapi("Decision", { description: "Always 200: a denial is a decision, not an error." });
+
+export const BatchAnswerSchema = z
+  .strictObject({
+    results: z.array(z.union([DecisionSchema, ErrorBodySchema])).openapi({
+      description: "In request order: each check's decision, or its own error.",
+    }),
+  })
+  .openapi("BatchAnswer");
+
+/** draft-ietf-httpapi-ratelimit-headers-11 (lib/enforce/headers.ts). */
+export const RATE_LIMIT_HEADERS = {
+  "RateLimit-Policy": {
+    description: 'Per enforce limit evaluated: `"name";q=<quota>;w=<window s>`. Absent when none was.',
+    schema: { type: "string", pattern: '^"[a-z0-9-]+";q=\\d+;w=\\d+(, "[a-z0-9-]+";q=\\d+;w=\\d+)*$' },
+  },
+  RateLimit: {
+    description: 'Per enforce limit evaluated: `"name";r=<remaining>;t=<reset s>`. Absent when none was.',
+    schema: { type: "string", pattern: '^"[a-z0-9-]+";r=\\d+;t=\\d+(, "[a-z0-9-]+";r=\\d+;t=\\d+)*$' },
+  },
+  "Retry-After": {
+    description: "Seconds, when the check is denied with a retry time.",
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
+} as const;

@@ -1,5 +1,0 @@
-import "server-only";
-
-// For the server processes' graceful shutdown: they close the database pool without
-// reaching Prisma itself (only lib/data does, for tenant isolation).
-export { closeDb as closeDatabase } from "@/lib/data/db";

@@ -1,0 +1,40 @@
+// Words of the configuration that both planes use: the control plane's document and
+// compiler, and the check path that reads what they published. Isomorphic: no server imports.
+import type {
+  Algorithm,
+  Consistency,
+  LimitAction,
+  LimitBy,
+  LimitMode,
+  StoreFailure,
+} from "@/lib/shared/limit-types";
+
+/** Tenant, key, plan and route names. */
+export const NAME_PATTERN = /^[a-z0-9-]{1,63}$/;
+export const NAME_RULE = 'must be 1 to 63 characters of a-z, 0-9 and "-"';
+
+export const TENANT_STATUSES = ["active", "suspended"] as const;
+export type TenantStatus = (typeof TENANT_STATUSES)[number];
+
+/** Where a limit declaration sits in the document. */
+export type LimitLevel = "plan" | "tenant" | "key" | "route";
+
+export interface LimitFields {
+  by?: LimitBy;
+  route?: string;
+  algorithm?: Algorithm;
+  limit?: number;
+  windowMs?: number;
+  burst?: number;
+  action?: LimitAction;
+  maxDelayMs?: number;
+  mode?: LimitMode;
+  onStoreFailure?: StoreFailure;
+  consistency?: Consistency;
+  syncEveryMs?: number;
+  disabled?: boolean;
+}
+
+/** Names as a person knows them ("window", not "windowMs"), for provenance and messages. */
+export type LimitFieldName =
+  Exclude<keyof LimitFields, "windowMs" | "maxDelayMs" | "syncEveryMs"> | "window" | "maxDelay" | "syncEvery";

@@ -1,0 +1,97 @@
+import "server-only";
+import type { Principal } from "@/lib/shared/principal";
+import type { RowContext } from "@/lib/usage/read/rows";
+import { sourceFor, totalsSource } from "@/lib/usage/read/rows";
+import { routeLabel } from "@/lib/shared/usage-route";
+import { rowContext } from "@/lib/usage/read/context";
+import { topOffenders } from "@/lib/usage/read/offenders";
+import { RANGES, type RangeId } from "@/lib/usage/ranges";
+import { visitScoped } from "@/lib/usage/read/scoped-reader";
+import type { LimitedEntry } from "@/lib/usage/read/most-limited-types";
+
+// The overview's "most limited": keys, routes and subjects with the most rejections across
+// every tenant the principal sees (operators: all; members: their tenants only, through the
+// scoped reader). Per kind, the top by count and the top by rejection rate, so either sort
+// of the table finds its leaders. Subjects come from the offender sets: the last hour at most.
+
+const TOP = 10;
+/** a rate over fewer checks says little: 1 of 1 is not "100 % limited" */
+const MIN_CHECKS_FOR_RATE = 10;
+
+interface Tally {
+  tenant: string;
+  id: string;
+  checks: number;
+  rejected: number;
+}
+
+function leaders(tallies: Iterable<Tally>): Tally[] {
+  const limited = [...tallies].filter((t) => t.rejected > 0);
+  const byCount = [...limited].sort((a, b) => b.rejected - a.rejected).slice(0, TOP);
+  const byRate = limited
+    .filter((t) => t.checks >= MIN_CHECKS_FOR_RATE)
+    .sort((a, b) => b.rejected / b.checks - a.rejected / a.checks || b.rejected - a.rejected)
+    .slice(0, TOP);
+  return [...new Set([...byCount, ...byRate])];
+}
+
+function tally(map: Map<string, Tally>, tenant: string, id: string, checks: number, rejected: number): void {
+  const at = `${tenant}\u0000${id}`;
+  const entry = map.get(at) ?? { tenant, id, checks: 0, rejected: 0 };
+  entry.checks += checks;
+  entry.rejected += rejected;
+  map.set(at, entry);
+}
+
+export async function mostLimited(
+  principal: Principal,
+  range: RangeId,
+  ctx: RowContext = rowContext(),
+): Promise<LimitedEntry[]> {
+  const { rangeMs, stepMs } = RANGES[range];
+  const to = Math.ceil((ctx.now + 1) / stepMs) * stepMs;
+  const from = to - rangeMs;
+  const scope = { from, to, source: totalsSource(sourceFor(stepMs)), withNames: true };
+  const keys = new Map<string, Tally>();
+  const routes = new Map<string, Tally>();
+  // summed as read over the whole range (the list has no time): no row per step, key and route is kept
+  const { tenants, names } = await visitScoped(principal, scope, ctx, rangeMs, (row, tenant) => {
+    const checks = row.allowed + row.rejected + row.degraded;
+    if (row.keyId !== "") tally(keys, tenant, row.keyId, checks, row.rejected);
+    tally(routes, tenant, row.route, checks, row.rejected);
+  });
+  const subjectFrom = Math.max(from, ctx.now - 3_600_000);
+  const offenders = await Promise.all(
+    tenants.map(async (t) =>
+      (await topOffenders(principal, t.slug, subjectFrom, ctx.now + 1, TOP, ctx))
+        .filter((o) => o.kind === "subject")
+        .map((o): LimitedEntry => ({
+          kind: "subject",
+          tenant: t.slug,
+          name: o.name,
+          id: o.name,
+          checks: null,
+          rejected: o.rejected,
+          rate: null,
+        })),
+    ),
+  );
+  const entry = (kind: "key" | "route", t: Tally): LimitedEntry => ({
+    kind,
+    tenant: t.tenant,
+    name: kind === "key" ? (names.get(t.id) ?? t.id) : routeLabel(t.id),
+    id: kind === "key" ? (names.get(t.id) ?? t.id) : t.id,
+    checks: t.checks,
+    rejected: t.rejected,
+    rate: t.checks > 0 ? t.rejected / t.checks : null,
+  });
+  const subjects = offenders
+    .flat()
+    .sort((a, b) => b.rejected - a.rejected)
+    .slice(0, TOP);
+  return [
+    ...leaders(keys.values()).map((t) => entry("key", t)),
+    ...leaders(routes.values()).map((t) => entry("route", t)),
+    ...subjects,
+  ].sort((a, b) => b.rejected - a.rejected);
+}

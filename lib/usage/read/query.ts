@@ -1,0 +1,59 @@
+import { routeLabel } from "@/lib/shared/usage-route";
+import { addCounts, ZERO_COUNTS, type BreakdownRow, type UsagePoint } from "@/lib/usage/types";
+
+// Shaping usage rows into what the API and the charts draw: a series of buckets and
+// breakdowns by key or route. Pure: the rows come from lib/usage/read/scoped-reader.ts.
+
+export interface ShapeableRow {
+  t: number;
+  keyId: string;
+  route: string;
+  allowed: number;
+  rejected: number;
+  shadowRejected: number;
+  degraded: number;
+}
+
+export const NO_KEY = "(no key)";
+
+export function toSeries(
+  rows: readonly ShapeableRow[],
+  from: number,
+  to: number,
+  stepMs: number,
+): UsagePoint[] {
+  const start = Math.floor(from / stepMs) * stepMs;
+  const points: UsagePoint[] = [];
+  for (let t = start; t < to; t += stepMs) points.push({ t, ...ZERO_COUNTS });
+  for (const row of rows) {
+    const point = points[Math.floor((row.t - start) / stepMs)];
+    if (point) addCounts(point, row);
+  }
+  return points;
+}
+
+const total = (r: BreakdownRow) => r.allowed + r.rejected + r.shadowRejected + r.degraded;
+
+/** Totals by key or by route, the top N by traffic and the rest as one "(other)" row. */
+export function breakdown(
+  rows: readonly ShapeableRow[],
+  by: "key" | "route",
+  names: ReadonlyMap<string, string>,
+  top = 8,
+): BreakdownRow[] {
+  const groups = new Map<string, BreakdownRow>();
+  for (const row of rows) {
+    const id = by === "key" ? row.keyId : row.route;
+    let group = groups.get(id);
+    if (!group) {
+      const name = by === "route" ? routeLabel(id) : id === "" ? NO_KEY : (names.get(id) ?? id);
+      groups.set(id, (group = { name, id, ...ZERO_COUNTS }));
+    }
+    addCounts(group, row);
+  }
+  const sorted = [...groups.values()].sort((a, b) => total(b) - total(a) || a.name.localeCompare(b.name));
+  if (sorted.length <= top) return sorted;
+  const rest: BreakdownRow = { name: "(other)", id: null, ...ZERO_COUNTS };
+  for (const row of sorted.slice(top)) addCounts(rest, row);
+  return [...sorted.slice(0, top), rest];
+}
