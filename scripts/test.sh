@@ -66,6 +66,8 @@ export NODE_ENV=test
 export NEXTAUTH_SECRET="${NEXTAUTH_SECRET:-test-secret-test-secret-test-secret-0}"
 export SLUICE_BOOTSTRAP_TOKEN="${SLUICE_BOOTSTRAP_TOKEN:-test-bootstrap-token-000000000000}"
 export SLUICE_ADMIN_EMAIL="admin@sluice.test" SLUICE_ADMIN_PASSWORD="test-admin-password"
+# usage fixtures of past days keep their key x route minutes while the apps' rollup sweeps
+export SLUICE_USAGE_PAIR_MINUTES_RETENTION="${SLUICE_USAGE_PAIR_MINUTES_RETENTION:-604800}"
 # Alerts evaluated every second and retried quickly, so their tests wait seconds, not minutes.
 export SLUICE_ALERT_EVAL_MS="${SLUICE_ALERT_EVAL_MS:-1000}" SLUICE_ALERT_RETRY_BASE_MS="${SLUICE_ALERT_RETRY_BASE_MS:-300}"
 

@@ -79,10 +79,13 @@ const EnvSchema = z.object({
   SLUICE_LOCAL_LIMIT_IDENTITIES: intInRange(1, 10_000_000, 100_000),
   // Usage recording (lib/usage): "off" turns the per-decision counters off (benchmarks compare).
   SLUICE_USAGE_RECORDING: z.enum(["on", "off"]).default("on"),
-  // Retention of usage data, in seconds: per-second series in Redis, minute and hour rows.
+  // Retention of usage data, in seconds: per-second series in Redis, minute, hour and day
+  // rows, and the minutes' key x route pairs (kept until their hour is rolled up, at least).
   SLUICE_USAGE_SECONDS_RETENTION: intInRange(300, 86_400, 3_600),
-  SLUICE_USAGE_MINUTES_RETENTION: intInRange(3_600, 315_360_000, 30 * 86_400),
-  SLUICE_USAGE_HOURS_RETENTION: intInRange(86_400, 315_360_000, 365 * 86_400),
+  SLUICE_USAGE_MINUTES_RETENTION: intInRange(3_600, 315_360_000, 7 * 86_400),
+  SLUICE_USAGE_HOURS_RETENTION: intInRange(86_400, 315_360_000, 90 * 86_400),
+  SLUICE_USAGE_DAYS_RETENTION: intInRange(86_400, 3_153_600_000, 3 * 365 * 86_400),
+  SLUICE_USAGE_PAIR_MINUTES_RETENTION: intInRange(3_600, 604_800, 3 * 3_600),
   // Near-limit alerts (lib/control/alerts, docs/alerts.md): how often rules are evaluated and due
   // webhooks sent, the first retry's delay (doubling after each failure), attempts before a
   // delivery fails, each attempt's timeout, and whether every endpoint may reach private,

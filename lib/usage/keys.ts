@@ -92,7 +92,10 @@ export interface JobKeys {
   fence: string;
   minutes: string;
   hours: string;
+  days: string;
   retention: string;
+  /** hash: partitions the rollup failed to create (count, last error, when) */
+  partitions: string;
 }
 
 export function jobKeys(ns: string): JobKeys {
@@ -102,7 +105,9 @@ export function jobKeys(ns: string): JobKeys {
     fence: `${base}:fence`,
     minutes: `${base}:minutes`,
     hours: `${base}:hours`,
+    days: `${base}:days`,
     retention: `${base}:retention`,
+    partitions: `${base}:partitions`,
   };
 }
 
@@ -150,6 +155,7 @@ export function parseSecondField(field: string): ParsedField | null {
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
 
 export function minuteOf(ms: number): number {
   return Math.floor(ms / MINUTE_MS);

@@ -10,6 +10,9 @@ export interface UsageSettings {
   secondsRetentionMs: number;
   minutesRetentionMs: number;
   hoursRetentionMs: number;
+  daysRetentionMs: number;
+  /** the minutes' key x route pairs: the hour rollup's source, and pair reads of recent minutes */
+  pairMinutesRetentionMs: number;
 }
 
 export function usageSettings(): UsageSettings {
@@ -20,6 +23,8 @@ export function usageSettings(): UsageSettings {
     secondsRetentionMs: e.SLUICE_USAGE_SECONDS_RETENTION * 1_000,
     minutesRetentionMs: e.SLUICE_USAGE_MINUTES_RETENTION * 1_000,
     hoursRetentionMs: e.SLUICE_USAGE_HOURS_RETENTION * 1_000,
+    daysRetentionMs: e.SLUICE_USAGE_DAYS_RETENTION * 1_000,
+    pairMinutesRetentionMs: e.SLUICE_USAGE_PAIR_MINUTES_RETENTION * 1_000,
   };
 }
 

@@ -31,7 +31,7 @@ export interface UsagePoint extends Counts {
   t: number;
 }
 
-export type UsageSource = "seconds" | "minutes" | "hours";
+export type UsageSource = "seconds" | "minutes" | "hours" | "days";
 
 export interface BreakdownRow extends Counts {
   /** key name or route pattern; "(no key)", "(no route)" or "(unmatched route)"; "(other)" for the rest grouped */

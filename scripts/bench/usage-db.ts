@@ -1,128 +1,45 @@
-// Reading rolled-up usage from PostgreSQL on a busy tenant: npm run bench:usage-db
-// (BENCH_USAGE_HOURS: the hours of minute rows, default 24).
-// The usage page's 24 h view (minutes, 5-minute steps) and 7 d view (hours, 1-hour steps)
-// for one tenant of the bench's realistic mix, whose every minute has about 4,800 pairs of
-// key and route (1,000 keys by Zipf, 50 routes): so a day is 7 million minute rows. Side by
-// side in one run:
-//   rows whole: every row of the range read (findMany) and summed in JS, as the readers did
-//               before; in a child process with the app process's heap cap (1,024 MB)
-//   summed:     readCompact as the page runs it now (db-rows.ts: summed in SQL, a window at a time)
-// Prints time, the app heap's peak and the rows that came back, and checks both draw the same.
-// Uses DATABASE_URL's server (npm run bench:usage-db starts the private one) and its own Redis.
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
+// The usage storage budget on PostgreSQL: npm run bench:usage-db
+// (BENCH_USAGE_HOURS: hours of minute rows, default 24; BENCH_USAGE_DAYS: days of hours and
+// days, default 30). One tenant of the bench's realistic mix ("busy": 4,800 pairs of key and
+// route a minute, 1,000 keys, 50 routes) is seeded in the tiered layout; the mix is ten such
+// tenants (48,000 pairs a minute). Prints:
+//   - bytes per row of each table, measured (pg_total_relation_size over its partitions), and
+//     the bytes a day and at the default retention for the mix
+//   - rows written a minute, and the rollup's time for a minute of the mix and for an hour
+//   - the read times of the usage page's day, week and month views of the busy tenant and of
+//     the operator's overview (every tenant, and "most limited" over 30 days), in the app
+//     process's 1 GB heap
+//   - EXPLAIN (ANALYZE, BUFFERS) of the two heaviest reads
+// Goals: <= 1.5 GB a day for the mix, < 50 GB at the default retention, every view <= 300 ms.
 import { Redis } from "ioredis";
 import { startBenchRedis } from "./bench-redis";
 import { freshBenchDatabase } from "./database";
 import { freePort, stopAll } from "./processes";
-import { mb } from "./rss";
+import { budgetRows, printBudget, type TableBytes } from "./usage-db-budget";
 import { seedUsage } from "./usage-db-seed";
+import type { MinuteRow } from "@/lib/control/data/usage/rollup-writer";
 
-const run = promisify(execFile);
 const HOURS = Number(process.env.BENCH_USAGE_HOURS ?? 24);
+const DAYS = Number(process.env.BENCH_USAGE_DAYS ?? 30);
 const PAIRS_PER_MINUTE = 4_800;
-const APP_HEAP_MB = 1_024;
+const TENANTS = 10;
 const HOUR = 3_600_000;
+const DAY = 86_400_000;
 const VIEWS = {
-  "24h": { source: "minutes", stepMs: 300_000, rangeMs: HOURS * HOUR },
-  "7d": { source: "hours", stepMs: HOUR, rangeMs: 7 * 24 * HOUR },
+  "day (24 h, 5-min steps)": { stepMs: 300_000, rangeMs: DAY },
+  "week (7 d, 1-h steps)": { stepMs: HOUR, rangeMs: 7 * DAY },
+  "month (30 d, 6-h steps)": { stepMs: 6 * HOUR, rangeMs: 30 * DAY },
 } as const;
-type View = keyof typeof VIEWS;
 
-interface Measured {
-  ms: number;
-  peakHeapMb: number;
-  rows: number;
-  /** sums to compare: every step's checks, every pair's checks */
-  series: Record<string, number>;
-  pairs: Record<string, number>;
-}
-
-/** The heap's peak while `work` runs, sampled every 5 ms over a collected start. */
-async function measure(work: () => Promise<Omit<Measured, "ms" | "peakHeapMb">>): Promise<Measured> {
-  global.gc?.();
-  const base = process.memoryUsage().heapUsed;
-  let peak = base;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; cpuMs: number; value: T }> {
+  const cpu = process.cpuUsage();
   const start = performance.now();
-  const result = await work();
-  const ms = performance.now() - start;
-  clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().heapUsed);
-  return { ms, peakHeapMb: (peak - base) / 2 ** 20, ...result };
-}
-
-/** One view read one way, in this process (the child's side). */
-async function readOnce(
-  view: View,
-  way: string,
-  tenantSlug: string,
-  now: number,
-  redisUrl: string,
-): Promise<void> {
-  await import(new URL("../server-only-hook.mjs", import.meta.url).href);
-  const { db } = await import("@/lib/control/data/db");
-  const { readCompact } = await import("@/lib/usage/read/scoped-reader");
-  const { stepMs, rangeMs, source } = VIEWS[view];
-  const to = Math.ceil((now + 1) / stepMs) * stepMs;
-  const from = to - rangeMs;
-  const client = new Redis(redisUrl);
-  const ctx = { client, ns: "bench:", now, secondsRetentionMs: HOUR };
-  const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: tenantSlug } });
-  const result = await measure(async () => {
-    const series: Record<string, number> = {};
-    const pairs: Record<string, number> = {};
-    if (way === "whole") {
-      // as the readers did: hours up to the hour watermark (now's hour), minutes after it
-      const split = source === "minutes" ? from : Math.floor(now / HOUR) * HOUR;
-      const when = (a: number, b: number) => ({ gte: new Date(a), lt: new Date(b) });
-      const hours = await db().usageHour.findMany({
-        where: { tenantId: tenant.id, hour: when(from, split) },
-      });
-      const minutes = await db().usageMinute.findMany({
-        where: { tenantId: tenant.id, minute: when(split, to) },
-      });
-      const found = [
-        ...hours.map((r) => ({
-          t: r.hour.getTime(),
-          keyId: r.keyId,
-          route: r.route,
-          allowed: Number(r.allowed),
-        })),
-        ...minutes.map((r) => ({
-          t: r.minute.getTime(),
-          keyId: r.keyId,
-          route: r.route,
-          allowed: Number(r.allowed),
-        })),
-      ];
-      for (const r of found) {
-        const t = String(Math.floor(r.t / stepMs) * stepMs);
-        series[t] = (series[t] ?? 0) + r.allowed;
-        pairs[`${r.keyId} ${r.route}`] = (pairs[`${r.keyId} ${r.route}`] ?? 0) + r.allowed;
-      }
-      return { rows: found.length, series, pairs };
-    }
-    const read = await readCompact(
-      { kind: "system", label: "bench" },
-      { tenant: tenantSlug, from, to, source, stepMs },
-      ctx,
-    );
-    for (const r of read.series) series[String(r.t)] = (series[String(r.t)] ?? 0) + r.allowed;
-    for (const r of read.detail)
-      pairs[`${r.keyId} ${r.route}`] = (pairs[`${r.keyId} ${r.route}`] ?? 0) + r.allowed;
-    return { rows: read.series.length + read.detail.length, series, pairs };
-  });
-  console.log(JSON.stringify(result));
-  client.disconnect();
-  process.exit(0);
+  const value = await work();
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1_000, value };
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === "read") {
-    const [, , , view, way, slug, now, redisUrl] = process.argv;
-    return readOnce(view as View, way as string, slug as string, Number(now), redisUrl as string);
-  }
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error("DATABASE_URL is not set: run npm run bench:usage-db");
   const databaseUrl = await freshBenchDatabase(base.replace(/\/[^/]*$/, "/sluice_usage_db"));
@@ -131,77 +48,143 @@ async function main(): Promise<void> {
   const redisUrl = `redis://127.0.0.1:${port}`;
   Object.assign(process.env, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: "" });
   const now = Date.now();
-  const started = performance.now();
-  const slug = await seedUsage(now, HOURS, PAIRS_PER_MINUTE);
-  console.log(
-    `seeded ${HOURS} h of minutes and 7 d of hours, ${PAIRS_PER_MINUTE} pairs each, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  const seeded = await timed(() =>
+    seedUsage(now, { hours: HOURS, days: DAYS, pairsPerMinute: PAIRS_PER_MINUTE }),
   );
-  // everything up to now rolled up: the views read PostgreSQL
+  console.log(
+    `seeded ${HOURS} h of minutes, ${DAYS} d of hours and days for one tenant in ${(seeded.ms / 1000).toFixed(0)} s`,
+  );
+  const { slug, id } = seeded.value;
+  const { db } = await import("@/lib/control/data/db");
+  const { partitionSizes } = await import("@/lib/control/data/usage/partitions");
   const { jobKeys } = await import("@/lib/usage/keys");
+  // everything up to now rolled up: the views read PostgreSQL
   const marks = jobKeys("bench:");
   const redis = new Redis(redisUrl);
   await redis.set(marks.minutes, String(Math.floor(now / 60_000)));
   await redis.set(marks.hours, String(Math.floor(now / HOUR)));
-  redis.disconnect();
-  const rows: string[] = [];
-  for (const view of Object.keys(VIEWS) as View[]) {
-    const results: Record<string, Measured | string> = {};
-    for (const way of ["whole", "summed"]) {
-      const args = [
-        `--max-old-space-size=${APP_HEAP_MB}`,
-        "--expose-gc",
-        "--import",
-        "tsx",
-        "scripts/bench/usage-db.ts",
-      ];
-      try {
-        const { stdout } = await run(
-          process.execPath,
-          [...args, "read", view, way, slug, String(now), redisUrl],
-          {
-            env: process.env,
-            maxBuffer: 1 << 26,
-          },
-        );
-        results[way] = JSON.parse(stdout.trim().split("\n").pop() as string) as Measured;
-      } catch (error) {
-        const text = String((error as { stderr?: string }).stderr ?? error);
-        results[way] = /heap out of memory|Allocation failed/.test(text)
-          ? "out of memory"
-          : `failed: ${text.slice(0, 200)}`;
-      }
-    }
-    const cell = (m: Measured | string | undefined, f: (m: Measured) => string): string =>
-      typeof m === "object" ? f(m) : String(m);
-    const [whole, summed] = [results.whole, results.summed];
-    const same =
-      typeof whole === "object" && typeof summed === "object"
-        ? JSON.stringify(sortKeys(whole.series)) === JSON.stringify(sortKeys(summed.series)) &&
-          JSON.stringify(sortKeys(whole.pairs)) === JSON.stringify(sortKeys(summed.pairs))
-          ? "yes"
-          : "NO"
-        : "-";
-    rows.push(
-      `| ${view === "24h" ? `${HOURS} h of minutes, 5-min steps` : "7 d of hours, 1-h steps"} | ${cell(whole, (m) => m.rows.toLocaleString("en-US"))} | ${cell(summed, (m) => m.rows.toLocaleString("en-US"))} | ` +
-        `${cell(whole, (m) => `${(m.ms / 1000).toFixed(1)} s`)} | ${cell(summed, (m) => `${(m.ms / 1000).toFixed(2)} s`)} | ` +
-        `${cell(whole, (m) => mb(m.peakHeapMb * 2 ** 20))} | ${cell(summed, (m) => mb(m.peakHeapMb * 2 ** 20))} | ${same} |`,
-    );
+  await redis.set(marks.days, String(Math.floor(now / DAY)));
+
+  // sizes: bytes per row of each table as seeded
+  const bytes = new Map<string, TableBytes>();
+  for (const p of await partitionSizes()) {
+    const t = bytes.get(p.table) ?? { bytes: 0, rows: 0 };
+    bytes.set(p.table, { bytes: t.bytes + p.bytes, rows: t.rows + p.rows });
   }
-  console.log(
-    "\nthe usage page's views of one busy tenant from PostgreSQL (rows whole: as before; summed: now)\n",
-  );
-  console.log(
-    "| view | rows whole | rows summed | time whole | time summed | heap whole | heap summed | same sums |",
-  );
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
-  for (const row of rows) console.log(row);
-  // the config import's clients, or the process would wait on them
+  const [dictionary] = await db().$queryRaw<Array<{ bytes: number; rows: number }>>`
+    SELECT pg_total_relation_size('"UsageSeries"')::float8 AS "bytes", count(*)::float8 AS "rows" FROM "UsageSeries"`;
+  bytes.set("UsageSeries", dictionary ?? { bytes: 0, rows: 0 });
+
+  // the rollup: a minute of the mix (ten tenants' pairs), then an hour of the busy tenant
+  const { writeMinute, writeHour } = await import("@/lib/control/data/usage/rollup-writer");
+  const { ensurePartition, PARTITION_GRAIN, partitionStart } =
+    await import("@/lib/control/data/usage/partitions");
+  const held = () => Promise.resolve(true);
+  const rows: MinuteRow[] = [];
+  for (let t = 0; t < TENANTS; t++)
+    for (let p = 0; p < PAIRS_PER_MINUTE; p++)
+      rows.push({
+        tenantId: `mix-${t}`,
+        keyId: `key${p % 1000}`,
+        route: `GET /v1/res${((p % 1000) + Math.floor(p / 1000)) % 50}/:id`,
+        allowed: 1 + (p % 7),
+        rejected: p % 2,
+        shadowRejected: 0,
+        degraded: 0,
+      });
+  const minutes = [];
+  for (let m = 1; m <= 3; m++) {
+    const at = Math.floor(now / 60_000) * 60_000 + m * 60_000;
+    for (const table of ["UsageMinute", "UsageMinutePair"] as const)
+      await ensurePartition(table, partitionStart(PARTITION_GRAIN[table], at));
+    minutes.push(await timed(() => writeMinute(at, rows, held)));
+  }
+  const minute = minutes[minutes.length - 1] ?? { ms: 0, cpuMs: 0 };
+  const hour = await timed(() => writeHour(Math.floor(now / HOUR) * HOUR - HOUR, held));
+
+  printBudget(budgetRows(bytes, TENANTS, PAIRS_PER_MINUTE), {
+    minuteMs: minute.ms,
+    minuteCpuMs: minute.cpuMs,
+    hourMs: hour.ms,
+    tenants: TENANTS,
+  });
+
+  // the reads, as the pages run them
+  const { readCompact } = await import("@/lib/usage/read/scoped-reader");
+  const { mostLimited } = await import("@/lib/usage/read/most-limited");
+  const ctx = { client: redis, ns: "bench:", now, secondsRetentionMs: HOUR };
+  const system = { kind: "system", label: "bench" } as const;
+  const sourceOf = (await import("@/lib/usage/read/rows")).sourceFor;
+  const read = (tenant: string | undefined, stepMs: number, rangeMs: number) => {
+    const to = Math.ceil((now + 1) / stepMs) * stepMs;
+    // as the usage page reads it: per key and route for a tenant, per tenant for the overview
+    const totals = tenant === undefined ? ("tenants" as const) : ("keys-routes" as const);
+    return readCompact(
+      system,
+      { tenant, from: to - rangeMs, to, source: sourceOf(stepMs), stepMs, totals },
+      ctx,
+    );
+  };
+  console.log("\nreads with 30 days present (first read / read again), goal <= 300 ms each\n");
+  console.log("| view | busiest tenant | overview (every tenant) |");
+  console.log("| --- | ---: | ---: |");
+  const cell = (a: number, b: number) =>
+    `${a.toFixed(0)} / ${b.toFixed(0)} ms ${Math.max(a, b) <= 300 ? "ok" : "OVER"}`;
+  for (const [name, { stepMs, rangeMs }] of Object.entries(VIEWS)) {
+    const one = [
+      await timed(() => read(slug, stepMs, rangeMs)),
+      await timed(() => read(slug, stepMs, rangeMs)),
+    ];
+    const all = [
+      await timed(() => read(undefined, stepMs, rangeMs)),
+      await timed(() => read(undefined, stepMs, rangeMs)),
+    ];
+    console.log(`| ${name} | ${cell(one[0]!.ms, one[1]!.ms)} | ${cell(all[0]!.ms, all[1]!.ms)} |`);
+  }
+  const limited = [
+    await timed(() => mostLimited(system, "30d", ctx)),
+    await timed(() => mostLimited(system, "30d", ctx)),
+  ];
+  console.log(`| most limited (30 d) | | ${cell(limited[0]!.ms, limited[1]!.ms)} |`);
+
+  await explainHeaviest(id, now);
+  redis.disconnect();
   await (await import("@/lib/shared/redis/redis")).closeRedis();
   await (await import("@/lib/control/data/db")).closeDb();
 }
 
-function sortKeys(record: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+/** EXPLAIN (ANALYZE, BUFFERS) of the day view's per-key totals and the month's pair totals. */
+async function explainHeaviest(tenantId: string, now: number): Promise<void> {
+  const { db } = await import("@/lib/control/data/db");
+  const { summedQuery } = await import("@/lib/control/data/usage/db-rows");
+  const { Prisma } = await import("@/lib/generated/prisma/client");
+  const hour = Math.floor(now / HOUR) * HOUR;
+  const plans = {
+    "the day view's series per key (5-min steps, six hours of minutes: one query window)": summedQuery(
+      "minute",
+      {
+        tenantId,
+        from: hour - 6 * HOUR,
+        to: hour,
+        grainMs: 300_000,
+        grouping: { byKey: true, byRoute: false },
+      },
+    ),
+    "the month's totals per key and route (the limit tree, most limited): whole days": summedQuery("day", {
+      tenantId,
+      from: Math.floor(now / DAY) * DAY - 29 * DAY,
+      to: Math.floor(now / DAY) * DAY,
+      grainMs: 29 * DAY,
+      grouping: { byKey: true, byRoute: true },
+    }),
+  };
+  for (const [name, sql] of Object.entries(plans)) {
+    const plan = await db().$queryRaw<Array<{ "QUERY PLAN": string }>>(
+      Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`,
+    );
+    console.log(`\n${name}:\n`);
+    for (const line of plan) console.log(`    ${line["QUERY PLAN"]}`);
+  }
 }
 
 try {

@@ -19,7 +19,7 @@ export interface UsageRequest {
   stepMs: number;
 }
 
-const RESOLUTION = { seconds: 1_000, minutes: 60_000, hours: 3_600_000 } as const;
+const RESOLUTION = { seconds: 1_000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
 
 export async function queryUsage(
   principal: Principal,

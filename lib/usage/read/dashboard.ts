@@ -13,8 +13,8 @@ import { measurableLimits } from "@/lib/control/data/usage/limit-candidates";
 import { limitLinesOf } from "@/lib/usage/read/limit-lines";
 import { stepForWindow, type CustomWindow } from "@/lib/usage/read/custom-window";
 
-// One read per refresh for the usage page: the range once, summed as it is read into the
-// series and the totals per key and route (the compact reader the admin API uses too), then
+// One read per refresh for the usage page: the range summed as it is read into the series
+// and the totals per key and per route (the compact reader the admin API uses too), then
 // the breakdowns from those totals. NotFoundError for tenants the principal may not see.
 
 export interface DashboardRequest {
@@ -44,7 +44,8 @@ export async function dashboardData(
     : presetWindow(request.range, now);
   const source = sourceFor(stepMs);
   const scope = { tenant: request.tenant, key: request.key, route: request.route, from, to, source };
-  const { series, detail: rows, names } = await readCompact(principal, { ...scope, stepMs }, ctx);
+  const totals = request.tenant === undefined ? "tenants" : "keys-routes";
+  const { series, byKey, byRoute, names } = await readCompact(principal, { ...scope, stepMs, totals }, ctx);
   const base = {
     tenant: request.tenant ?? null,
     key: request.key ?? null,
@@ -60,7 +61,7 @@ export async function dashboardData(
   };
   if (request.tenant === undefined) {
     // a breakdown by tenant reuses the key breakdown with the slug as the "key"
-    const perTenant = rows.map((r) => ({ ...r, keyId: r.tenant }));
+    const perTenant = byKey.map((r) => ({ ...r, keyId: r.tenant }));
     const slugs = new Map(perTenant.map((r) => [r.keyId, r.keyId]));
     return {
       ...base,
@@ -94,9 +95,9 @@ export async function dashboardData(
     ...base,
     breakdown:
       keyId === undefined
-        ? { by: "key", rows: breakdown(rows, "key", names) }
-        : { by: "route", rows: breakdown(rows, "route", names) },
-    byRoute: keyId === undefined ? breakdown(rows, "route", names) : [],
+        ? { by: "key", rows: breakdown(byKey, "key", names) }
+        : { by: "route", rows: breakdown(byRoute, "route", names) },
+    byRoute: keyId === undefined ? breakdown(byRoute, "route", names) : [],
     offenders,
     offendersOf: narrowed ? "filter" : "tenant",
     hottest,

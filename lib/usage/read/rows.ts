@@ -1,10 +1,11 @@
 import "server-only";
 import type { RedisClient } from "@/lib/shared/redis/redis";
-import { HOUR_MS, jobKeys, MINUTE_MS, minuteOf } from "@/lib/usage/keys";
+import { DAY_MS, HOUR_MS, jobKeys, MINUTE_MS, minuteOf } from "@/lib/usage/keys";
 import { addOutcome, fieldsOf, readMinute } from "@/lib/usage/store/redis-read";
 import { ZERO_COUNTS, type UsageSource } from "@/lib/usage/types";
 import {
   ALL_PAIRS,
+  needsPairs,
   visitDbRows,
   type RowGrouping,
   type RowSpan,
@@ -14,7 +15,7 @@ import {
 // The one reader every usage query builds on: rows of (time, key, route, counts) at a
 // resolution, each stretch of time from the store that holds it completely. Minutes before
 // the rollup watermark come from PostgreSQL, later ones from Redis; hours already rolled up
-// from UsageHour, the rest as minutes. Rows are handed to a visitor as they are read, summed
+// from UsageHour, days from UsageDay, the rest at the next finer resolution. Rows are handed to a visitor as they are read, summed
 // per time bucket and per what the reader keeps (RowGrouping), so a reader holds what it
 // shows, never the range's rows. Scoping is the caller's: tenantId is already checked.
 
@@ -31,12 +32,23 @@ export interface RowContext {
 
 type Visit = (row: UsageRow) => void;
 
-async function watermarks(ctx: RowContext): Promise<{ minute: number; hour: number }> {
+interface Marks {
+  minute: number;
+  hour: number;
+  day: number;
+}
+
+async function watermarks(ctx: RowContext): Promise<Marks> {
   const keys = jobKeys(ctx.ns);
-  const [minute, hour] = await Promise.all([ctx.client.get(keys.minutes), ctx.client.get(keys.hours)]);
+  const [minute, hour, day] = await ctx.client.mget(keys.minutes, keys.hours, keys.days);
   // No rollup yet: everything Redis still holds is read from Redis.
-  const m = minute === null ? minuteOf(ctx.now - ctx.secondsRetentionMs) : Number(minute);
-  return { minute: m, hour: hour === null ? Math.floor(m / 60) : Math.min(Number(hour), Math.floor(m / 60)) };
+  const m =
+    minute === null || minute === undefined ? minuteOf(ctx.now - ctx.secondsRetentionMs) : Number(minute);
+  const h =
+    hour === null || hour === undefined ? Math.floor(m / 60) : Math.min(Number(hour), Math.floor(m / 60));
+  const d =
+    day === null || day === undefined ? Math.floor(h / 24) : Math.min(Number(day), Math.floor(h / 24));
+  return { minute: m, hour: h, day: d };
 }
 
 /**
@@ -77,6 +89,38 @@ async function visitMinutes(span: RowSpan, ctx: RowContext, split: number, visit
 }
 
 /**
+ * Hours of the span: whole hours rolled up from UsageHour, the edges as minutes. A reader
+ * that tells keys and routes apart needs key x route pairs, which minutes keep only until
+ * their hour is rolled up: for it a rolled-up edge hour is read whole from UsageHour (the
+ * range then starts at that hour), never half-missing.
+ */
+async function visitHours(span: RowSpan, ctx: RowContext, marks: Marks, visit: Visit): Promise<void> {
+  const { from, to } = span;
+  if (from >= to) return;
+  const rolled = marks.hour * HOUR_MS;
+  const pairs = needsPairs(span.grouping);
+  const hourFrom =
+    pairs && from < rolled ? Math.floor(from / HOUR_MS) * HOUR_MS : Math.ceil(from / HOUR_MS) * HOUR_MS;
+  // Align the hour part to whole hours at both ends, so an hour is never counted from both
+  // tables, nor whole when the range ends inside it (the rest comes from minutes).
+  const hourSplit = Math.max(hourFrom, Math.min(Math.floor(to / HOUR_MS) * HOUR_MS, rolled));
+  const minuteSplit = marks.minute * MINUTE_MS;
+  await visitMinutes({ ...span, to: Math.min(to, hourFrom) }, ctx, minuteSplit, visit);
+  if (hourFrom < hourSplit) await visitDbRows("hour", { ...span, from: hourFrom, to: hourSplit }, visit);
+  await visitMinutes({ ...span, from: Math.max(from, hourSplit) }, ctx, minuteSplit, visit);
+}
+
+/** Days of the span: whole days rolled up from UsageDay, the edges as hours. */
+async function visitDays(span: RowSpan, ctx: RowContext, marks: Marks, visit: Visit): Promise<void> {
+  const { from, to } = span;
+  const dayFrom = Math.ceil(from / DAY_MS) * DAY_MS;
+  const daySplit = Math.max(dayFrom, Math.min(Math.floor(to / DAY_MS) * DAY_MS, marks.day * DAY_MS));
+  await visitHours({ ...span, to: Math.min(to, dayFrom) }, ctx, marks, visit);
+  if (dayFrom < daySplit) await visitDbRows("day", { ...span, from: dayFrom, to: daySplit }, visit);
+  await visitHours({ ...span, from: Math.max(from, daySplit) }, ctx, marks, visit);
+}
+
+/**
  * The rows in [from, to) handed to `visit`, summed per `grainMs` bucket (a multiple of the
  * source's resolution: a chart's step, or the range for totals; t the bucket's start,
  * aligned to the epoch) and per key and route as `grouping` keeps them (default: both, the
@@ -96,15 +140,9 @@ export async function visitRows(
   const span: RowSpan = { tenantId, from, to, grainMs: Math.max(1_000, grainMs), grouping };
   if (source === "seconds") return visitRedisRows(span, ctx, visit);
   const marks = await watermarks(ctx);
-  const minuteSplit = marks.minute * MINUTE_MS;
-  if (source === "minutes") return visitMinutes(span, ctx, minuteSplit, visit);
-  // Align the hour part to whole hours at both ends, so an hour is never counted from both
-  // tables, nor whole when the range ends inside it (the rest comes from minutes).
-  const hourFrom = Math.ceil(from / HOUR_MS) * HOUR_MS;
-  const hourSplit = Math.max(hourFrom, Math.min(Math.floor(to / HOUR_MS) * HOUR_MS, marks.hour * HOUR_MS));
-  await visitMinutes({ ...span, to: Math.min(to, hourFrom) }, ctx, minuteSplit, visit);
-  if (hourFrom < hourSplit) await visitDbRows("hour", { ...span, from: hourFrom, to: hourSplit }, visit);
-  await visitMinutes({ ...span, from: Math.max(from, hourSplit) }, ctx, minuteSplit, visit);
+  if (source === "minutes") return visitMinutes(span, ctx, marks.minute * MINUTE_MS, visit);
+  if (source === "hours") return visitHours(span, ctx, marks, visit);
+  return visitDays(span, ctx, marks, visit);
 }
 
 /** Every row of every pair in [from, to) at the source's own resolution, as a list (tests, small ranges). */
@@ -116,21 +154,22 @@ export async function readRows(
   ctx: RowContext,
 ): Promise<UsageRow[]> {
   const rows: UsageRow[] = [];
-  const resolution = source === "seconds" ? 1_000 : source === "minutes" ? MINUTE_MS : HOUR_MS;
+  const resolution = { seconds: 1_000, minutes: MINUTE_MS, hours: HOUR_MS, days: DAY_MS }[source];
   await visitRows(tenantId, from, to, source, ctx, resolution, (row) => rows.push(row));
   return rows;
 }
 
 /**
- * The store for a range's totals (no steps): whole hours from UsageHour, 60 times fewer rows
- * than their minutes, and the edges from minutes; the seconds stay the seconds (Redis).
+ * The store for a range's totals (no steps): whole days from UsageDay, whole hours at the
+ * edges from UsageHour, their edges from minutes; the seconds stay the seconds (Redis).
  */
 export function totalsSource(source: UsageSource): UsageSource {
-  return source === "seconds" ? "seconds" : "hours";
+  return source === "seconds" ? "seconds" : "days";
 }
 
-/** The store a step reads from: seconds under a minute, minutes under an hour, else hours. */
+/** The coarsest store a step reads from: seconds under a minute, minutes under an hour, hours under a day. */
 export function sourceFor(stepMs: number): UsageSource {
   if (stepMs < MINUTE_MS) return "seconds";
-  return stepMs < HOUR_MS ? "minutes" : "hours";
+  if (stepMs < HOUR_MS) return "minutes";
+  return stepMs < DAY_MS ? "hours" : "days";
 }

@@ -68,8 +68,11 @@ export interface CompactUsage {
   tenants: TenantRef[];
   /** per tenant and step: t the step's start, keyId and route "" (a chart's series) */
   series: ScopedRow[];
-  /** per tenant, key and route over the whole range: t = from (the breakdowns) */
-  detail: ScopedRow[];
+  /** per tenant and key over the whole range, route "" (t = from): the key breakdown; per
+   * tenant only (keyId "" too) when the read asked for tenants' totals */
+  byKey: ScopedRow[];
+  /** per tenant and route over the whole range, keyId "" (t = from): the route breakdown */
+  byRoute: ScopedRow[];
   names: Map<string, string>;
 }
 
@@ -110,21 +113,23 @@ export async function visitScoped(
 
 /**
  * What a chart draws, summed while reading: the series per step and the totals per key and
- * route, without the rows per second, key and route in between. Those are a busy tenant's
- * every pair of key and route in every second (2.4 million for an hour of the bench's
- * realistic mix, more than the app process's heap); these are the steps plus the pairs.
- * Rolled-up ranges (minutes, hours) are read twice, each summed in SQL: the steps without
- * key and route, then the pairs over the whole range from the hours (totalsSource); a day
- * of that mix's minutes is 7 million rows of a minute and pair, and these are 288 steps
- * and 4,800 pairs.
+ * per route, without the rows per second, key and route in between. Those are a busy
+ * tenant's every pair of key and route in every second (2.4 million for an hour of the
+ * bench's realistic mix, more than the app process's heap). Rolled-up ranges are read in
+ * passes, each summed in SQL from the coarsest table that answers it: the steps from the
+ * tenant's own series, then the totals per key and per route over the whole range from the
+ * days (totalsSource; their edges from hours and minutes), never from key x route pairs
+ * unless a key is asked for (its routes are pairs). `totals: "tenants"` (the overview) sums
+ * each tenant whole instead of per key and route.
  */
 export async function readCompact(
   principal: Principal,
-  scope: UsageScope & { stepMs: number },
+  scope: UsageScope & { stepMs: number; totals?: "keys-routes" | "tenants" },
   ctx: RowContext,
 ): Promise<CompactUsage> {
   const series = new Map<string, ScopedRow>();
-  const detail = new Map<string, ScopedRow>();
+  const byKey = new Map<string, ScopedRow>();
+  const byRoute = new Map<string, ScopedRow>();
   const add = (into: Map<string, ScopedRow>, id: string, make: () => ScopedRow, row: UsageRow): void => {
     let found = into.get(id);
     if (!found) into.set(id, (found = make()));
@@ -134,30 +139,43 @@ export async function readCompact(
     const t = Math.floor(row.t / scope.stepMs) * scope.stepMs;
     add(series, `${slug}|${t}`, () => ({ t, keyId: "", route: "", tenant: slug, ...ZERO_COUNTS }), row);
   };
-  const toDetail = (row: UsageRow, slug: string): void => {
-    const { keyId, route } = row;
-    const range = () => ({ t: scope.from, keyId, route, tenant: slug, ...ZERO_COUNTS });
-    add(detail, `${slug}|${keyId}|${route}`, range, row);
-  };
+  const total = (into: Map<string, ScopedRow>, keyId: string, route: string, row: UsageRow, slug: string) =>
+    add(
+      into,
+      `${slug}|${keyId}|${route}`,
+      () => ({ t: scope.from, keyId, route, tenant: slug, ...ZERO_COUNTS }),
+      row,
+    );
+  const toKey = (row: UsageRow, slug: string): void => total(byKey, row.keyId, "", row, slug);
+  const toRoute = (row: UsageRow, slug: string): void => total(byRoute, "", row.route, row, slug);
   // the scope is resolved once (tenants, the key's id), however many passes read it
   const read = await scoped(principal, scope);
+  const tenantsOnly = scope.totals === "tenants";
   if (scope.source === "seconds") {
-    // Redis' seconds: one pass over its minutes fills both
-    const both: ScopedVisit = (row, slug) => {
+    // Redis' seconds: one pass over its minutes fills all three
+    const all: ScopedVisit = (row, slug) => {
       toSeries(row, slug);
-      toDetail(row, slug);
+      toKey(tenantsOnly ? { ...row, keyId: "" } : row, slug);
+      if (!tenantsOnly) toRoute(row, slug);
     };
-    await visitTenants(read, scope, "seconds", ctx, scope.stepMs, both, ALL_PAIRS);
+    await visitTenants(read, scope, "seconds", ctx, scope.stepMs, all, ALL_PAIRS);
   } else {
     const whole = Math.max(scope.stepMs, scope.to - scope.from);
-    const none = { byKey: false, byRoute: false };
-    await visitTenants(read, scope, scope.source, ctx, scope.stepMs, toSeries, none);
-    await visitTenants(read, scope, totalsSource(scope.source), ctx, whole, toDetail, ALL_PAIRS);
+    const totals = totalsSource(scope.source);
+    await visitTenants(read, scope, scope.source, ctx, scope.stepMs, toSeries, NONE);
+    if (tenantsOnly) await visitTenants(read, scope, totals, ctx, whole, toKey, NONE);
+    else {
+      await visitTenants(read, scope, totals, ctx, whole, toKey, { byKey: true, byRoute: false });
+      await visitTenants(read, scope, totals, ctx, whole, toRoute, { byKey: false, byRoute: true });
+    }
   }
   return {
     tenants: read.tenants,
     series: [...series.values()],
-    detail: [...detail.values()],
+    byKey: [...byKey.values()],
+    byRoute: [...byRoute.values()],
     names: await namesOf(read, scope),
   };
 }
+
+const NONE = { byKey: false, byRoute: false };

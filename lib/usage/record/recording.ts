@@ -5,6 +5,9 @@ import { usageSink } from "@/lib/usage/record/decision-sink";
 import { closeRecorderConnection, usageRecorder } from "@/lib/usage/record/recorder";
 import { startMemoryJob } from "@/lib/usage/record/tenant-memory";
 import { globalSlot } from "@/lib/shared/global-singleton";
+import { startPeriodicTask } from "@/lib/shared/periodic-task";
+import { redis } from "@/lib/shared/redis/redis";
+import { refreshPartitionHealth } from "@/lib/usage/partition-health";
 
 // Started once per check front (lib/server/front.ts): plugs the recorder into /api/check's
 // decision sink and starts its 1 s flush; reads the tenants' Redis memory figures (measured
@@ -31,9 +34,14 @@ export function startUsageRecording(options: {
   setDecisionSink(usageSink(recorder));
   recorder.start();
   const memory = startMemoryJob({ prefix: settings.ns, slugById: options.tenantSlugs, measure: false });
+  // partitions the rollup (app process) could not create: counted in Redis, copied for /api/metrics here
+  const partitionTask = startPeriodicTask("usage partitions", 30_000, () =>
+    refreshPartitionHealth(redis(), settings.ns),
+  );
   const startedUsageRecording: UsageRecording = {
     flush: () => recorder.flush(),
     async stop(flushDeadlineMs) {
+      partitionTask.stop();
       await memory.stop();
       await recorder.stop(flushDeadlineMs);
       const { recorded, droppedEvents, failedFlushes } = recorder.stats();

@@ -37,6 +37,8 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
     secondsRetentionMs: settings.secondsRetentionMs,
     minutesRetentionMs: settings.minutesRetentionMs,
     hoursRetentionMs: settings.hoursRetentionMs,
+    daysRetentionMs: settings.daysRetentionMs,
+    pairMinutesRetentionMs: settings.pairMinutesRetentionMs,
   });
   // Redis or PostgreSQL away: the rollup tries again at the next tick.
   const rollupTask = startPeriodicTask("usage rollup", options.rollupEveryMs ?? 5_000, () =>

@@ -1,20 +1,23 @@
 import "server-only";
 import type { RedisClient } from "@/lib/shared/redis/redis";
-import { jobKeys, minuteIndexKey, type JobKeys } from "@/lib/usage/keys";
+import { DAY_MS, HOUR_MS, jobKeys, minuteIndexKey, MINUTE_MS, type JobKeys } from "@/lib/usage/keys";
 import { RollupLease } from "@/lib/usage/lease";
 import { minuteRows, readMinutes } from "@/lib/usage/store/redis-read";
+import { PartitionKeeper } from "@/lib/usage/store/rollup-partitions";
 import {
-  deleteExpired,
   LeaseLost,
+  writeDay,
   writeHour,
   writeMinute,
   type MinuteRow,
 } from "@/lib/control/data/usage/rollup-writer";
 
-// Moves completed minutes from Redis into PostgreSQL, then hours from minutes, then sweeps
-// old rows. Only the lease holder works. Watermarks (first minute / hour not yet written)
-// live next to the lease and advance only while the lease is ours; a minute re-written after
-// a crash gets the same absolute totals, so every minute counts once.
+// Moves completed minutes from Redis into PostgreSQL, then hours from minutes and days from
+// hours, then drops partitions past their retention. Only the lease holder works.
+// Watermarks (first minute / hour / day not yet written) live next to the lease and advance
+// only while the lease is ours; a minute re-written after a crash gets the same absolute
+// totals, so every minute counts once. A rollup that fell behind (stopped, PostgreSQL away)
+// catches up maxMinutesPerRun minutes a run, as long as Redis still holds them.
 
 export interface RollupOptions {
   client: RedisClient;
@@ -23,6 +26,10 @@ export interface RollupOptions {
   secondsRetentionMs: number;
   minutesRetentionMs: number;
   hoursRetentionMs: number;
+  /** default 3 years */
+  daysRetentionMs?: number;
+  /** the minutes' key x route pairs, default 3 hours; never dropped before their hour is rolled up */
+  pairMinutesRetentionMs?: number;
   clock?: () => number;
   /** how long after a minute ends before it counts as complete (flushes arrive within ~2 s) */
   graceMs?: number;
@@ -35,16 +42,22 @@ export interface RollupRun {
   held: boolean;
   minutes: number;
   hours: number;
-  deletedRows: number;
+  days: number;
+  /** partitions dropped by retention */
+  droppedPartitions: number;
+  /** partitions that could not be created (also counted in Redis for /api/metrics) */
+  partitionFailures: number;
 }
 
 export class UsageRollup {
   readonly lease: RollupLease;
   private readonly keys: JobKeys;
+  private readonly partitions: PartitionKeeper;
 
   constructor(private readonly options: RollupOptions) {
     this.keys = jobKeys(options.ns);
     this.lease = new RollupLease(options.client, this.keys, options.owner, options.leaseTtlMs ?? 15_000);
+    this.partitions = new PartitionKeeper(options.client, options.ns);
   }
 
   private now(): number {
@@ -56,33 +69,56 @@ export class UsageRollup {
     return raw === null ? fallback : Number(raw);
   }
 
+  private async advance(key: string, to: number): Promise<void> {
+    if (!(await this.lease.setIfHolder(key, String(to)))) throw new LeaseLost("lease lost");
+  }
+
   async runOnce(): Promise<RollupRun> {
-    const run: RollupRun = { held: await this.lease.acquire(), minutes: 0, hours: 0, deletedRows: 0 };
+    const held = await this.lease.acquire();
+    const run: RollupRun = {
+      held,
+      minutes: 0,
+      hours: 0,
+      days: 0,
+      droppedPartitions: 0,
+      partitionFailures: 0,
+    };
     if (!run.held) return run;
     const now = this.now();
-    const held = () => this.lease.held();
+    const stillHeld = () => this.lease.held();
     // Without a watermark (first start, flushed Redis) begin with the oldest minute Redis may hold.
     const first = await this.watermark(
       this.keys.minutes,
-      Math.floor((now - this.options.secondsRetentionMs) / 60_000),
+      Math.floor((now - this.options.secondsRetentionMs) / MINUTE_MS),
     );
-    const complete = Math.floor((now - (this.options.graceMs ?? 8_000)) / 60_000);
+    const firstHour = await this.watermark(this.keys.hours, Math.floor(first / 60));
+    const firstDay = await this.watermark(this.keys.days, Math.floor(firstHour / 24));
+    for (const [table, from] of [
+      ["UsageMinutePair", first * MINUTE_MS],
+      ["UsageMinute", first * MINUTE_MS],
+      ["UsageHour", firstHour * HOUR_MS],
+      ["UsageDay", firstDay * DAY_MS],
+    ] as const)
+      run.partitionFailures += await this.partitions.prepare(table, from, now);
+    const complete = Math.floor((now - (this.options.graceMs ?? 8_000)) / MINUTE_MS);
     const last = Math.min(complete, first + (this.options.maxMinutesPerRun ?? 120));
     for (let minute = first; minute < last; minute++) {
-      await writeMinute(minute * 60_000, await this.rowsOf(minute), held);
-      if (!(await this.lease.setIfHolder(this.keys.minutes, String(minute + 1))))
-        throw new LeaseLost("lease lost");
+      await writeMinute(minute * MINUTE_MS, await this.rowsOf(minute), stillHeld);
+      await this.advance(this.keys.minutes, minute + 1);
       run.minutes++;
     }
-    const done = Math.max(first, last);
-    const firstHour = await this.watermark(this.keys.hours, Math.floor(first / 60));
-    for (let hour = firstHour; hour < Math.floor(done / 60); hour++) {
-      await writeHour(hour * 3_600_000, held);
-      if (!(await this.lease.setIfHolder(this.keys.hours, String(hour + 1))))
-        throw new LeaseLost("lease lost");
+    const hoursDone = Math.floor(Math.max(first, last) / 60);
+    for (let hour = firstHour; hour < hoursDone; hour++) {
+      await writeHour(hour * HOUR_MS, stillHeld);
+      await this.advance(this.keys.hours, hour + 1);
       run.hours++;
     }
-    run.deletedRows = await this.sweep(now);
+    for (let day = firstDay; day < Math.floor(Math.max(firstHour, hoursDone) / 24); day++) {
+      await writeDay(day * DAY_MS, stillHeld);
+      await this.advance(this.keys.days, day + 1);
+      run.days++;
+    }
+    run.droppedPartitions = await this.sweep(now, Math.max(firstHour, hoursDone) * HOUR_MS);
     return run;
   }
 
@@ -97,14 +133,17 @@ export class UsageRollup {
     return rows;
   }
 
-  private async sweep(now: number): Promise<number> {
+  /** Retention: whole partitions past it are dropped; pairs only once their hour is rolled up. */
+  private async sweep(now: number, hoursRolledTo: number): Promise<number> {
     const last = await this.watermark(this.keys.retention, 0);
     if (now - last < (this.options.retentionEveryMs ?? 600_000)) return 0;
-    const deleted = await deleteExpired(
-      now - this.options.minutesRetentionMs,
-      now - this.options.hoursRetentionMs,
-    );
+    const o = this.options;
+    const pairsBefore = Math.min(hoursRolledTo, now - (o.pairMinutesRetentionMs ?? 3 * HOUR_MS));
+    let dropped = await this.partitions.drop("UsageMinutePair", pairsBefore);
+    dropped += await this.partitions.drop("UsageMinute", now - o.minutesRetentionMs);
+    dropped += await this.partitions.drop("UsageHour", now - o.hoursRetentionMs);
+    dropped += await this.partitions.drop("UsageDay", now - (o.daysRetentionMs ?? 3 * 365 * DAY_MS));
     await this.lease.setIfHolder(this.keys.retention, String(now));
-    return deleted.minutes + deleted.hours;
+    return dropped;
   }
 }

@@ -5,7 +5,8 @@ import { anyPlan, call, createKey, putTenants, uniqueSlug, type ErrorReply } fro
 import { withDatabase } from "./database";
 
 const slug = uniqueSlug("usage");
-const base = Date.UTC(2026, 0, 15, 10, 0, 0); // a fixed past hour: no live traffic lands there
+// 10:00 two days ago: within every retention, and no live traffic of this tenant lands there
+const base = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 2 * 86_400_000 + 10 * 3_600_000;
 
 interface Series {
   stepMs: number;
@@ -18,15 +19,45 @@ beforeAll(async () => {
   await withDatabase(async (db) => {
     const { rows } = await db.query<{ id: string }>('select id from "Tenant" where slug = $1', [slug]);
     const tenantId = rows[0]!.id;
-    const insert =
-      'insert into "UsageMinute" (minute, "tenantId", "keyId", route, allowed, rejected, "shadowRejected", degraded) values ($1, $2, $3, $4, $5, $6, $7, $8)';
-    await db.query(insert, [new Date(base), tenantId, key.id, "GET /x", 10, 1, 2, 0]);
-    await db.query(insert, [new Date(base + 60_000), tenantId, key.id, "GET /x", 5, 0, 0, 1]);
-    await db.query(insert, [new Date(base + 60_000), tenantId, "", "", 7, 0, 0, 0]);
-    await db.query(
-      'insert into "UsageHour" (hour, "tenantId", "keyId", route, allowed, rejected, "shadowRejected", degraded) values ($1, $2, $3, $4, $5, $6, $7, $8)',
-      [new Date(base), tenantId, "", "", 100, 3, 0, 0],
-    );
+    // as the rollup stores a minute: the pair apart, and added into the tenant's, the key's
+    // and the route's series ("*": every key or route)
+    const series = async (keyId: string, route: string): Promise<number> => {
+      const found = await db.query<{ id: number }>(
+        `insert into "UsageSeries" ("tenantId", "keyId", route) values ($1, $2, $3)
+         on conflict ("tenantId", "keyId", route) do update set route = excluded.route returning id`,
+        [tenantId, keyId, route],
+      );
+      return found.rows[0]!.id;
+    };
+    const add = (table: string, column: string) =>
+      `insert into "${table}" (${column}, "seriesId", allowed, rejected, "shadowRejected", degraded)
+       values ($1, $2, $3, $4, $5, $6) on conflict ("seriesId", ${column}) do update set
+       allowed = "${table}".allowed + excluded.allowed, rejected = "${table}".rejected + excluded.rejected,
+       "shadowRejected" = "${table}"."shadowRejected" + excluded."shadowRejected",
+       degraded = "${table}".degraded + excluded.degraded`;
+    for (const [table, grain] of [
+      ["UsageMinute", "day"],
+      ["UsageMinutePair", "hour"],
+      ["UsageHour", "week"],
+    ])
+      await db.query("select usage_ensure_partition($1, $2, $3::timestamp)", [
+        table,
+        grain,
+        new Date(base).toISOString(),
+      ]);
+    const minute = async (t: number, keyId: string, route: string, counts: number[]) => {
+      await db.query(add("UsageMinutePair", "minute"), [new Date(t), await series(keyId, route), ...counts]);
+      for (const [k, r] of [
+        [keyId, "*"],
+        ["*", route],
+        ["*", "*"],
+      ])
+        await db.query(add("UsageMinute", "minute"), [new Date(t), await series(k!, r!), ...counts]);
+    };
+    await minute(base, key.id, "GET /x", [10, 1, 2, 0]);
+    await minute(base + 60_000, key.id, "GET /x", [5, 0, 0, 1]);
+    await minute(base + 60_000, "", "", [7, 0, 0, 0]);
+    await db.query(add("UsageHour", "hour"), [new Date(base), await series("*", "*"), 100, 3, 0, 0]);
   });
 });
 

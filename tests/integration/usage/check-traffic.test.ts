@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/control/data/api-keys";
 import { importConfig } from "@/lib/control/data/import-config";
 import { closeDb, db } from "@/lib/control/data/db";
+import { storedRows } from "@/lib/control/data/usage/stored-rows";
 import { closeRedis, redis } from "@/lib/shared/redis/redis";
 import { jobKeys } from "@/lib/usage/keys";
 import { queryUsage } from "@/lib/usage/read/api-series";
@@ -104,7 +105,7 @@ describe.skipIf(APPS.length < 2 || !TOKEN)("usage of traffic through /api/check 
       expect(Number(await redis().get(watermark))).toBeGreaterThan(boundary / 60_000);
 
       const tenant = await db().tenant.findUniqueOrThrow({ where: { slug } });
-      const rows = await db().usageMinute.findMany({ where: { tenantId: tenant.id } });
+      const rows = await storedRows("minute", [tenant.id]);
       expect(rows.reduce((s, r) => s + Number(r.allowed) + Number(r.rejected), 0)).toBe(10);
 
       const series = await queryUsage(SYSTEM, {

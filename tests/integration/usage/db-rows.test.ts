@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, db } from "@/lib/control/data/db";
+import { closeDb } from "@/lib/control/data/db";
+import type { MinuteRow } from "@/lib/control/data/usage/rollup-writer";
+import { deleteTenantUsage, writeLevel } from "@/lib/control/data/usage/stored-rows";
 import { closeRedis } from "@/lib/shared/redis/redis";
 import {
   ALL_PAIRS,
@@ -20,7 +22,7 @@ const client = connect();
 const ns = `${NS}dbrows:`;
 const MINUTE = 60_000;
 // whole days back, clear of the other tests' minutes and of the retention sweep
-const H0 = Math.floor(Date.now() / (24 * HOUR)) * 24 * HOUR - 10 * 24 * HOUR;
+const H0 = Math.floor(Date.now() / (24 * HOUR)) * 24 * HOUR - 5 * 24 * HOUR;
 const HOURS = 30;
 const M0 = H0 + HOURS * HOUR;
 const MINUTES = 8 * 60;
@@ -44,8 +46,8 @@ beforeAll(async () => {
   a = await createTenant("dbr", ["backend", "mobile", "batch"]);
   b = await createTenant("dbrb", ["other"]);
   const keys = ["", ...Object.values(a.keys)];
-  const minuteRows = [];
-  const hourRows = [];
+  const byTime = new Map<number, MinuteRow[]>();
+  const put = (t: number, row: MinuteRow) => byTime.set(t, [...(byTime.get(t) ?? []), row]);
   for (let i = 0; i < HOURS + MINUTES; i++) {
     const inHours = i < HOURS;
     const t = inHours ? H0 + i * HOUR : M0 + (i - HOURS) * MINUTE;
@@ -54,33 +56,33 @@ beforeAll(async () => {
         if ((i + k + r) % 4 === 0) continue; // not every pair in every minute
         const row = { keyId, route, allowed: (i * 7 + k * 3 + r) % 11, rejected: (i + k * r) % 3 };
         stored.push({ t, ...row });
-        const data = { tenantId: a.id, ...row, allowed: BigInt(row.allowed), rejected: BigInt(row.rejected) };
-        if (inHours) hourRows.push({ ...data, hour: new Date(t) });
-        else minuteRows.push({ ...data, minute: new Date(t) });
+        put(t, { tenantId: a.id, ...row, shadowRejected: 0, degraded: 0 });
       }
     // the other tenant, at the same times: never read for a
     const other = {
       tenantId: b.id,
       keyId: b.keys.other as string,
       route: ROUTES[0] as string,
-      allowed: 1000n,
+      allowed: 1000,
+      rejected: 0,
+      shadowRejected: 0,
+      degraded: 0,
     };
-    if (inHours) hourRows.push({ ...other, hour: new Date(t) });
-    else minuteRows.push({ ...other, minute: new Date(t) });
+    put(t, other);
   }
-  await db().usageHour.createMany({ data: hourRows });
-  await db().usageMinute.createMany({ data: minuteRows });
+  for (const [t, rows] of byTime) await writeLevel(t >= M0 ? "minute" : "hour", t, rows);
   // everything up to END is rolled up: minutes and hours come from PostgreSQL only
   const marks = jobKeys(ns);
   await client.set(marks.minutes, String(END / MINUTE));
   await client.set(marks.hours, String(M0 / HOUR));
+  // the first fixture day is rolled into UsageDay (by the days test), the next is not
+  await client.set(marks.days, String(H0 / (24 * HOUR) + 1));
 }, 60_000);
 
 afterAll(async () => {
-  await db().usageMinute.deleteMany({ where: { tenantId: { in: [a.id, b.id] } } });
-  await db().usageHour.deleteMany({ where: { tenantId: { in: [a.id, b.id] } } });
+  await deleteTenantUsage([a.id, b.id]);
   const marks = jobKeys(ns);
-  await client.del(marks.minutes, marks.hours);
+  await client.del(marks.minutes, marks.hours, marks.days);
   client.disconnect();
   await closeRedis();
   await closeDb();
@@ -155,45 +157,55 @@ describe("usage rows summed in PostgreSQL", () => {
   it("a range's totals read from the hours (totalsSource) equal its minutes' totals", async () => {
     // three hours before H0 with both: minutes, and hours as the rollup sums them
     const start = H0 - 3 * HOUR;
-    const minutes = [];
-    for (let m = 0; m < 180; m++)
-      for (const [k, keyId] of ["", a.keys.batch as string].entries())
-        minutes.push({
-          tenantId: a.id,
-          minute: new Date(start + m * MINUTE),
-          keyId,
-          route: ROUTES[m % 3] as string,
-          allowed: BigInt(1 + ((m * (k + 2)) % 9)),
-        });
-    await db().usageMinute.createMany({ data: minutes });
-    const hours = new Map<
-      string,
-      { tenantId: string; hour: Date; keyId: string; route: string; allowed: bigint }
-    >();
-    for (const m of minutes) {
-      const hour = Math.floor(m.minute.getTime() / HOUR) * HOUR;
-      const id = `${hour}|${m.keyId}|${m.route}`;
-      const sum = hours.get(id) ?? { ...m, hour: new Date(hour), allowed: 0n };
-      hours.set(id, {
-        tenantId: sum.tenantId,
-        hour: sum.hour,
-        keyId: sum.keyId,
-        route: sum.route,
-        allowed: sum.allowed + m.allowed,
-      });
+    const hours = new Map<number, MinuteRow[]>();
+    for (let m = 0; m < 180; m++) {
+      const t = start + m * MINUTE;
+      const rows: MinuteRow[] = ["", a.keys.batch as string].map((keyId, k) => ({
+        tenantId: a.id,
+        keyId,
+        route: ROUTES[m % 3] as string,
+        allowed: 1 + ((m * (k + 2)) % 9),
+        rejected: 0,
+        shadowRejected: 0,
+        degraded: 0,
+      }));
+      await writeLevel("minute", t, rows);
+      const hour = Math.floor(t / HOUR) * HOUR;
+      hours.set(hour, [...(hours.get(hour) ?? []), ...rows]);
     }
-    await db().usageHour.createMany({ data: [...hours.values()] });
+    // the hours as the rollup sums them (pairs repeated over minutes summed first)
+    for (const [hour, rows] of hours) {
+      const sums = new Map<string, MinuteRow>();
+      for (const r of rows) {
+        const id = `${r.keyId}|${r.route}`;
+        const sum = sums.get(id);
+        if (sum) sum.allowed += r.allowed;
+        else sums.set(id, { ...r });
+      }
+      await writeLevel("hour", hour, [...sums.values()]);
+    }
     // not on hour edges: the head and tail come from minutes, the whole hour between from UsageHour
     const [from, to] = [start + 25 * MINUTE, start + 150 * MINUTE];
-    const totals = async (source: "minutes" | "hours"): Promise<Sums> => {
-      const perPair: Sums = new Map();
-      for (const r of (await read(from, to, source, to - from, ALL_PAIRS)).rows)
-        add(perPair, `${r.keyId}|${r.route}`, r.allowed, r.rejected);
-      return perPair;
+    const totals = async (source: "minutes" | "hours", g: RowGrouping, since = from): Promise<Sums> => {
+      const sums: Sums = new Map();
+      for (const r of (await read(since, to, source, to - since, g)).rows)
+        add(sums, `${r.keyId}|${r.route}`, r.allowed, r.rejected);
+      return sums;
     };
-    const fromMinutes = await totals("minutes");
-    expect(fromMinutes.size).toBe(6);
-    expect(await totals("hours")).toEqual(fromMinutes);
+    // per key and per route (the breakdowns): exact at any edge, from the minutes' series
+    for (const g of [
+      { byKey: true, byRoute: false },
+      { byKey: false, byRoute: true },
+    ]) {
+      const fromMinutes = await totals("minutes", g);
+      expect(fromMinutes.size).toBeGreaterThan(1);
+      expect(await totals("hours", g)).toEqual(fromMinutes);
+    }
+    // key x route pairs: minutes keep them only until their hour is rolled up, so the
+    // rolled-up head hour is read whole from the hours
+    const pairsFromMinutes = await totals("minutes", ALL_PAIRS, Math.floor(from / HOUR) * HOUR);
+    expect(pairsFromMinutes.size).toBe(6);
+    expect(await totals("hours", ALL_PAIRS)).toEqual(pairsFromMinutes);
   });
 
   it("hours from UsageHour, then the minutes after the hour watermark, in 6-hour steps", async () => {
@@ -202,5 +214,37 @@ describe("usage rows summed in PostgreSQL", () => {
     expect(sums).toEqual(expected(H0, END, 6 * HOUR, keysOnly));
     const total = [...sums.values()].reduce((s, [allowed]) => s + allowed, 0);
     expect(total).toBe(stored.reduce((s, r) => s + r.allowed, 0));
+  });
+
+  it("whole days from UsageDay, their edges from hours and minutes: the same totals", async () => {
+    // the first day of the fixture's hours, rolled up as the rollup would
+    const day = new Map<string, MinuteRow>();
+    for (const r of stored.filter((x) => x.t >= H0 && x.t < H0 + 24 * HOUR)) {
+      const id = `${r.keyId}|${r.route}`;
+      const sum = day.get(id) ?? {
+        tenantId: a.id,
+        keyId: r.keyId,
+        route: r.route,
+        allowed: 0,
+        rejected: 0,
+        shadowRejected: 0,
+        degraded: 0,
+      };
+      sum.allowed += r.allowed;
+      sum.rejected += r.rejected;
+      day.set(id, sum);
+    }
+    await writeLevel("day", H0, [...day.values()]);
+    for (const g of [{ byKey: true, byRoute: false }, { byKey: false, byRoute: false }, ALL_PAIRS]) {
+      const rows: UsageRow[] = [];
+      await visitRows(a.id, H0, END, "days", ctx(), END - H0, (row) => rows.push(row), g);
+      const sums: Sums = new Map();
+      for (const r of rows) add(sums, `${r.keyId}|${r.route}`, r.allowed, r.rejected);
+      // one bucket for the whole range (the range is not aligned to its own length)
+      const want: Sums = new Map();
+      for (const [id, [allowed, rejected]] of expected(H0, END, END - H0, g))
+        add(want, id.slice(id.indexOf("|") + 1), allowed, rejected);
+      expect(sums).toEqual(want);
+    }
   });
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, db } from "@/lib/control/data/db";
+import { closeDb } from "@/lib/control/data/db";
+import { storedRows, writeLevel } from "@/lib/control/data/usage/stored-rows";
+import { partitionSizes } from "@/lib/control/data/usage/partitions";
 import { closeRedis } from "@/lib/shared/redis/redis";
 import { queryUsage, type UsageRequest } from "@/lib/usage/read/api-series";
 import { dashboardData } from "@/lib/usage/read/dashboard";
@@ -100,12 +102,9 @@ describe("usage recording and rollup", () => {
     // again, as a new holder after a restart: same absolute values, nothing doubled
     await client.del(`${NS}{u:job}:lease`);
     await rollup("c", now).runOnce();
-    const rows = await db().usageMinute.findMany({
-      where: { tenantId: tenant.id },
-      orderBy: [{ minute: "asc" }, { keyId: "asc" }],
-    });
+    const rows = await storedRows("minute", [tenant.id]);
     const plain = rows.map((r) => ({
-      minute: r.minute.getTime(),
+      minute: r.t,
       key: r.keyId,
       route: r.route,
       counts: [r.allowed, r.rejected, r.shadowRejected, r.degraded].map(Number),
@@ -158,35 +157,46 @@ describe("usage recording and rollup", () => {
     expect(mobilePage.series.reduce((s, p) => s + p.allowed, 0)).toBe(5);
   });
 
-  it("retention deletes minute and hour rows past their retention, keeps the rest", async () => {
+  it("retention drops whole partitions past their retention, keeps the rest", async () => {
     const now = Date.now();
     const day = 24 * HOUR;
-    const row = { tenantId: tenant.id, keyId: "", route: "retention", allowed: 1n };
-    await db().usageMinute.createMany({
-      data: [
-        { ...row, minute: new Date(Math.floor((now - 31 * day) / 60_000) * 60_000) },
-        { ...row, minute: new Date(Math.floor((now - 29 * day) / 60_000) * 60_000) },
-      ],
-    });
-    await db().usageHour.createMany({
-      data: [
-        { ...row, hour: new Date(Math.floor((now - 366 * day) / HOUR) * HOUR) },
-        { ...row, hour: new Date(Math.floor((now - 364 * day) / HOUR) * HOUR) },
-      ],
-    });
+    const row = {
+      tenantId: tenant.id,
+      keyId: "",
+      route: "retention",
+      allowed: 1,
+      rejected: 0,
+      shadowRejected: 0,
+      degraded: 0,
+    };
+    const minute = (ms: number) => Math.floor(ms / 60_000) * 60_000;
+    await writeLevel("minute", minute(now - 9 * day), [row]);
+    await writeLevel("minute", minute(now - 5 * day), [row]);
+    await writeLevel("hour", Math.floor((now - 120 * day) / HOUR) * HOUR, [row]);
+    await writeLevel("hour", Math.floor((now - 60 * day) / HOUR) * HOUR, [row]);
     const sweeper = new UsageRollup({
       client,
       ns: `${NS}sweep:`,
       owner: "sweeper",
       clock: () => now,
       secondsRetentionMs: HOUR,
-      minutesRetentionMs: 30 * day,
-      hoursRetentionMs: 365 * day,
+      minutesRetentionMs: 7 * day,
+      hoursRetentionMs: 90 * day,
+      // other tests' fixtures keep their pairs (this test is about the tiers)
+      pairMinutesRetentionMs: 7 * day,
       retentionEveryMs: 0,
     });
-    expect((await sweeper.runOnce()).deletedRows).toBeGreaterThanOrEqual(2);
-    const left = await db().usageMinute.count({ where: { tenantId: tenant.id, route: "retention" } });
-    const leftHours = await db().usageHour.count({ where: { tenantId: tenant.id, route: "retention" } });
-    expect([left, leftHours]).toEqual([1, 1]);
+    const run = await sweeper.runOnce();
+    expect(run.droppedPartitions).toBeGreaterThanOrEqual(2);
+    expect(run.partitionFailures).toBe(0);
+    const leftHours = (await storedRows("hour", [tenant.id])).filter((r) => r.route === "retention");
+    expect(leftHours.map((r) => r.t)).toEqual([Math.floor((now - 60 * day) / HOUR) * HOUR]);
+    const kept = (await storedRows("minute", [tenant.id], "totals")).filter((r) => r.t < now - 4 * day);
+    expect(kept.map((r) => r.t)).toEqual([minute(now - 5 * day)]);
+    // nothing left older than the retention, and the partitions ahead exist
+    const parts = await partitionSizes();
+    const ends = (table: string) => parts.filter((p) => p.table === table).map((p) => p.start);
+    expect(Math.min(...ends("UsageMinute"))).toBeGreaterThanOrEqual(now - 8 * day);
+    expect(Math.max(...ends("UsageMinute"))).toBeGreaterThan(now + day);
   });
 });

@@ -12,11 +12,11 @@ export interface UsageRow extends Counts {
 }
 
 // Rolled-up usage read from PostgreSQL already summed to what the reader keeps: per time
-// bucket of `grainMs`, and per key and route only where it tells them apart. A busy tenant
-// has a row per (key, route) in every minute (4,800 on the bench's realistic mix), so a
-// day's chart read whole was 7 million rows, past the app's heap; summed in SQL it is the
-// chart's steps, or the pairs once. Queries go a window of time at a time, so no result is
-// larger than a window's buckets times the tenant's pairs, however long the range.
+// bucket of `grainMs`, and per key and route only where it tells them apart. Each read takes
+// the one kind of series that answers it (the tenant's, per key, per route, or key x route
+// pairs: rollup-writer.ts), so a chart of a tenant is one row a minute, not one per pair (4,800
+// on the bench's realistic mix). Queries go a window of time at a time, so no result is
+// larger than a window's buckets times the tenant's series, however long the range.
 
 export interface RowGrouping {
   /** rows keep their key (else keyId "") */
@@ -31,8 +31,10 @@ export interface RowGrouping {
 
 export const ALL_PAIRS: RowGrouping = { byKey: true, byRoute: true };
 
-/** The most time one query spans: six hours of minutes, two weeks of hours. */
-const WINDOW_MS = { minute: 6 * 3_600_000, hour: 14 * 86_400_000 } as const;
+export type DbTable = "minute" | "hour" | "day";
+
+/** The most time one query spans: six hours of minutes, two weeks of hours, a year of days. */
+const WINDOW_MS = { minute: 6 * 3_600_000, hour: 14 * 86_400_000, day: 366 * 86_400_000 } as const;
 
 /** What one read asks for: a tenant's [from, to), summed per `grainMs` and as `grouping` keeps. */
 export interface RowSpan {
@@ -43,33 +45,63 @@ export interface RowSpan {
   grouping: RowGrouping;
 }
 
-function summedQuery(
-  table: "minute" | "hour",
-  { tenantId, from, to, grainMs, grouping }: RowSpan,
-): Prisma.Sql {
-  // identifiers from a fixed pair, never from input
-  const [name, column] =
-    table === "minute"
-      ? [Prisma.sql`"UsageMinute"`, Prisma.sql`"minute"`]
-      : [Prisma.sql`"UsageHour"`, Prisma.sql`"hour"`];
-  const key = grouping.byKey ? Prisma.sql`"keyId"` : Prisma.sql`''`;
-  const route = grouping.byRoute ? Prisma.sql`"route"` : Prisma.sql`''`;
-  const onlyKey = grouping.keyId === undefined ? Prisma.empty : Prisma.sql`AND "keyId" = ${grouping.keyId}`;
-  const onlyRoute = grouping.route === undefined ? Prisma.empty : Prisma.sql`AND "route" = ${grouping.route}`;
+/** The grouping tells keys apart and routes apart: only key x route pair series answer it. */
+export function needsPairs(grouping: RowGrouping): boolean {
+  return (
+    (grouping.byKey || grouping.keyId !== undefined) && (grouping.byRoute || grouping.route !== undefined)
+  );
+}
+
+// identifiers from a fixed set, never from input
+const TABLES = {
+  minute: [Prisma.sql`"UsageMinute"`, Prisma.sql`"minute"`],
+  pair: [Prisma.sql`"UsageMinutePair"`, Prisma.sql`"minute"`],
+  hour: [Prisma.sql`"UsageHour"`, Prisma.sql`"hour"`],
+  day: [Prisma.sql`"UsageDay"`, Prisma.sql`"day"`],
+} as const;
+
+/**
+ * The one kind of series that answers the grouping (rollup-writer.ts): the tenant's, per key,
+ * per route or per pair; "*" stands for every key or route.
+ */
+function seriesKind(grouping: RowGrouping): Prisma.Sql {
+  const keyed = grouping.byKey || grouping.keyId !== undefined;
+  const routed = grouping.byRoute || grouping.route !== undefined;
+  const key =
+    grouping.keyId !== undefined
+      ? Prisma.sql`s."keyId" = ${grouping.keyId}`
+      : keyed
+        ? Prisma.sql`s."keyId" <> '*'`
+        : Prisma.sql`s."keyId" = '*'`;
+  const route =
+    grouping.route !== undefined
+      ? Prisma.sql`s."route" = ${grouping.route}`
+      : routed
+        ? Prisma.sql`s."route" <> '*'`
+        : Prisma.sql`s."route" = '*'`;
+  return Prisma.sql`${key} AND ${route}`;
+}
+
+export function summedQuery(table: DbTable, { tenantId, from, to, grainMs, grouping }: RowSpan): Prisma.Sql {
+  const [name, column] = TABLES[table === "minute" && needsPairs(grouping) ? "pair" : table];
+  // grouped byte-wise: the locale's collation made sorting a month's pairs the read's main cost
+  const key = grouping.byKey ? Prisma.sql`s."keyId" COLLATE "C"` : Prisma.sql`''`;
+  const route = grouping.byRoute ? Prisma.sql`s."route" COLLATE "C"` : Prisma.sql`''`;
   // date_bin buckets the timestamps as they are (numeric epoch arithmetic per row took 2.5x
   // as long); the epoch is taken per bucket. Counts are below 2^53: float8 carries them
-  // exactly and arrives as a number.
+  // exactly and arrives as a number. NULL counts are 0.
   const stride = Prisma.sql`make_interval(secs => ${grainMs / 1_000}::float8)`;
+  const sum = (c: string) => Prisma.sql`coalesce(sum(m.${Prisma.raw(`"${c}"`)}), 0)::float8`;
   return Prisma.sql`
     SELECT (extract(epoch FROM "b") * 1000)::float8 AS "t", "keyId", "route",
            "allowed", "rejected", "shadowRejected", "degraded"
-      FROM (SELECT date_bin(${stride}, ${column}, TIMESTAMP '1970-01-01') AS "b",
+      FROM (SELECT date_bin(${stride}, m.${column}, TIMESTAMP '1970-01-01') AS "b",
                    ${key}::text AS "keyId", ${route}::text AS "route",
-                   sum("allowed")::float8 AS "allowed", sum("rejected")::float8 AS "rejected",
-                   sum("shadowRejected")::float8 AS "shadowRejected", sum("degraded")::float8 AS "degraded"
-              FROM ${name}
-             WHERE "tenantId" = ${tenantId} AND ${column} >= ${utcAt(from)} AND ${column} < ${utcAt(to)}
-                   ${onlyKey} ${onlyRoute}
+                   ${sum("allowed")} AS "allowed", ${sum("rejected")} AS "rejected",
+                   ${sum("shadowRejected")} AS "shadowRejected", ${sum("degraded")} AS "degraded"
+              FROM ${name} m JOIN "UsageSeries" s ON s."id" = m."seriesId"
+             WHERE s."tenantId" = ${tenantId} AND ${seriesKind(grouping)}
+                   AND m.${column} >= ${utcAt(from)} AND m.${column} < ${utcAt(to)}
              GROUP BY 1, 2, 3) AS "summed"`;
 }
 
@@ -80,7 +112,7 @@ function summedQuery(
  * rows: readers sum.
  */
 export async function visitDbRows(
-  table: "minute" | "hour",
+  table: DbTable,
   span: RowSpan,
   visit: (row: UsageRow) => void,
 ): Promise<void> {

@@ -38,60 +38,113 @@ async function fenced(
 }
 
 /**
- * Rows per INSERT: a statement carries at most 65,535 bind parameters (a 16-bit count in the
- * protocol), 8 a row. One statement for a whole minute failed from 8,192 rows on (a busy
- * minute of many keys and routes), so that minute was retried, and refused, forever.
+ * The series a minute's pairs add up to: the tenant's (keyId and route "*"), each key's
+ * (route "*") and each route's (keyId "*"). "*" is neither a key id (cuid) nor a route
+ * (a pattern "METHOD /path", "?" or "").
  */
+export const ALL = "*";
+
+export function seriesOf(pairs: readonly MinuteRow[]): MinuteRow[] {
+  const sums = new Map<string, MinuteRow>();
+  const add = (tenantId: string, keyId: string, route: string, r: Counts) => {
+    const id = `${tenantId}\u0000${keyId}\u0000${route}`;
+    let row = sums.get(id);
+    if (!row)
+      sums.set(
+        id,
+        (row = { tenantId, keyId, route, allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 }),
+      );
+    row.allowed += r.allowed;
+    row.rejected += r.rejected;
+    row.shadowRejected += r.shadowRejected;
+    row.degraded += r.degraded;
+  };
+  for (const r of pairs) {
+    add(r.tenantId, r.keyId, ALL, r);
+    add(r.tenantId, ALL, r.route, r);
+    add(r.tenantId, ALL, ALL, r);
+  }
+  return [...sums.values()];
+}
+
+/** Kept for callers that size their batches by it: one statement now takes any number of rows (arrays). */
 export const ROWS_PER_INSERT = 2_000;
 
-/** Writes one minute's rows, all or none (one transaction of ROWS_PER_INSERT-row statements). */
+type RowTable = "UsageMinute" | "UsageMinutePair";
+
+/**
+ * Rows of one minute into `table`, their series named in the dictionary first. Arrays as
+ * parameters (unnest): any number of rows in three statements, far below the protocol's
+ * 65,535 parameters. Counts of 0 are NULL.
+ */
+async function insertRows(
+  tx: Prisma.TransactionClient,
+  table: RowTable,
+  minuteMs: number,
+  rows: MinuteRow[],
+) {
+  if (rows.length === 0) return;
+  const col = <K extends keyof MinuteRow>(k: K) => rows.map((r) => r[k]);
+  const dims = Prisma.sql`unnest(${col("tenantId")}::text[], ${col("keyId")}::text[], ${col("route")}::text[]`;
+  await tx.$executeRaw`
+    INSERT INTO "UsageSeries" ("tenantId", "keyId", "route")
+    SELECT * FROM ${dims}) ON CONFLICT DO NOTHING`;
+  const name = table === "UsageMinute" ? Prisma.sql`"UsageMinute"` : Prisma.sql`"UsageMinutePair"`;
+  await tx.$executeRaw`
+    INSERT INTO ${name} ("minute", "seriesId", "allowed", "rejected", "shadowRejected", "degraded")
+    SELECT ${utcAt(minuteMs)}, s."id", nullif(v.a, 0), nullif(v.r, 0), nullif(v.sr, 0), nullif(v.d, 0)
+      FROM ${dims}, ${col("allowed")}::int[], ${col("rejected")}::int[], ${col("shadowRejected")}::int[], ${col("degraded")}::int[])
+           AS v("tenantId", "keyId", "route", a, r, sr, d)
+      JOIN "UsageSeries" s ON s."tenantId" = v."tenantId" AND s."keyId" = v."keyId" AND s."route" = v."route"
+    ON CONFLICT ("seriesId", "minute") DO UPDATE SET
+      "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
+      "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded"`;
+}
+
+/**
+ * Writes one minute, all or none: its key x route pairs into UsageMinutePair (the hour
+ * rollup's source) and the tenant, key and route series into UsageMinute.
+ */
 export async function writeMinute(minuteMs: number, rows: MinuteRow[], stillHeld: () => Promise<boolean>) {
   if (rows.length === 0) return;
   await fenced(stillHeld, async (tx) => {
-    for (let from = 0; from < rows.length; from += ROWS_PER_INSERT) {
-      const values = rows
-        .slice(from, from + ROWS_PER_INSERT)
-        .map(
-          (r) =>
-            Prisma.sql`(${utcAt(minuteMs)}, ${r.tenantId}, ${r.keyId}, ${r.route}, ${r.allowed}, ${r.rejected}, ${r.shadowRejected}, ${r.degraded})`,
-        );
-      await tx.$executeRaw`
-        INSERT INTO "UsageMinute" ("minute", "tenantId", "keyId", "route", "allowed", "rejected", "shadowRejected", "degraded")
-        VALUES ${Prisma.join(values)}
-        ON CONFLICT ("tenantId", "minute", "keyId", "route") DO UPDATE SET
-          "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
-          "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded"`;
-    }
+    await insertRows(tx, "UsageMinutePair", minuteMs, rows);
+    await insertRows(tx, "UsageMinute", minuteMs, seriesOf(rows));
   });
 }
 
-/** Recomputes one hour's rows from its minute rows (absolute again: idempotent). */
+/**
+ * Recomputes one hour's rows (absolute again: idempotent): the pairs from UsageMinutePair,
+ * the other series from UsageMinute.
+ */
 export async function writeHour(hourMs: number, stillHeld: () => Promise<boolean>): Promise<void> {
+  const [from, to] = [utcAt(hourMs), utcAt(hourMs + 3_600_000)];
   await fenced(stillHeld, async (tx) => {
     await tx.$executeRaw`
-      INSERT INTO "UsageHour" ("hour", "tenantId", "keyId", "route", "allowed", "rejected", "shadowRejected", "degraded")
-      SELECT ${utcAt(hourMs)}, "tenantId", "keyId", "route",
-        SUM("allowed"), SUM("rejected"), SUM("shadowRejected"), SUM("degraded")
-      FROM "UsageMinute"
-      WHERE "minute" >= ${utcAt(hourMs)} AND "minute" < ${utcAt(hourMs + 3_600_000)}
-      GROUP BY "tenantId", "keyId", "route"
-      ON CONFLICT ("tenantId", "hour", "keyId", "route") DO UPDATE SET
+      INSERT INTO "UsageHour" ("hour", "seriesId", "allowed", "rejected", "shadowRejected", "degraded")
+      SELECT ${from}, "seriesId", nullif(sum("allowed"), 0), nullif(sum("rejected"), 0),
+             nullif(sum("shadowRejected"), 0), nullif(sum("degraded"), 0)
+        FROM (SELECT * FROM "UsageMinutePair" WHERE "minute" >= ${from} AND "minute" < ${to}
+              UNION ALL
+              SELECT * FROM "UsageMinute" WHERE "minute" >= ${from} AND "minute" < ${to}) AS "minutes"
+       GROUP BY "seriesId"
+      ON CONFLICT ("seriesId", "hour") DO UPDATE SET
         "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
         "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded"`;
   });
 }
 
-export interface RetentionResult {
-  minutes: number;
-  hours: number;
-}
-
-/** Deletes rows older than the retention (every tenant: this is the job's own sweep). */
-export async function deleteExpired(
-  minutesBeforeMs: number,
-  hoursBeforeMs: number,
-): Promise<RetentionResult> {
-  const minutes = await db().usageMinute.deleteMany({ where: { minute: { lt: new Date(minutesBeforeMs) } } });
-  const hours = await db().usageHour.deleteMany({ where: { hour: { lt: new Date(hoursBeforeMs) } } });
-  return { minutes: minutes.count, hours: hours.count };
+/** Recomputes one day's rows from its hours (every series; idempotent). */
+export async function writeDay(dayMs: number, stillHeld: () => Promise<boolean>): Promise<void> {
+  const [from, to] = [utcAt(dayMs), utcAt(dayMs + 86_400_000)];
+  await fenced(stillHeld, async (tx) => {
+    await tx.$executeRaw`
+      INSERT INTO "UsageDay" ("day", "seriesId", "allowed", "rejected", "shadowRejected", "degraded")
+      SELECT ${from}, "seriesId", sum("allowed"), sum("rejected"), sum("shadowRejected"), sum("degraded")
+        FROM "UsageHour" WHERE "hour" >= ${from} AND "hour" < ${to}
+       GROUP BY "seriesId"
+      ON CONFLICT ("seriesId", "day") DO UPDATE SET
+        "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
+        "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded"`;
+  });
 }

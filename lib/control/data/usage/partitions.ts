@@ -1,0 +1,97 @@
+import "server-only";
+import { utcAt } from "@/lib/control/data/usage/utc-at";
+import { db } from "@/lib/control/data/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+// The usage tables' time partitions (PostgreSQL declarative partitioning): created ahead by
+// the rollup job, dropped whole by its retention, never emptied row by row. The SQL functions
+// usage_ensure_partition and usage_drop_partitions come with the migration that made the
+// tables partitioned; the names here are a fixed set, never input.
+
+export type UsageTable = "UsageMinute" | "UsageMinutePair" | "UsageHour" | "UsageDay";
+export type PartitionGrain = "hour" | "day" | "week" | "month";
+
+/** Minutes by day, the short-lived pairs by hour, hours by week, days by month. */
+export const PARTITION_GRAIN: Record<UsageTable, PartitionGrain> = {
+  UsageMinute: "day",
+  UsageMinutePair: "hour",
+  UsageHour: "week",
+  UsageDay: "month",
+};
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+/** The start of the partition holding `ms` (UTC; weeks start on Monday, as date_trunc's). */
+export function partitionStart(grain: PartitionGrain, ms: number): number {
+  if (grain === "hour") return Math.floor(ms / HOUR) * HOUR;
+  const day = Math.floor(ms / DAY);
+  if (grain === "day") return day * DAY;
+  // 1970-01-01 was a Thursday: three days after a Monday
+  if (grain === "week") return (day - ((day + 3) % 7)) * DAY;
+  const date = new Date(ms);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+}
+
+/** The start of the partition after the one starting at `start`. */
+export function nextPartition(grain: PartitionGrain, start: number): number {
+  if (grain === "hour") return start + HOUR;
+  if (grain === "day") return start + DAY;
+  if (grain === "week") return start + 7 * DAY;
+  const date = new Date(start);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+}
+
+/** The partition starts covering [from, to] (both ends included). */
+export function partitionsOver(grain: PartitionGrain, from: number, to: number): number[] {
+  const starts: number[] = [];
+  for (let at = partitionStart(grain, from); at <= to; at = nextPartition(grain, at)) starts.push(at);
+  return starts;
+}
+
+/** Creates the partition of `table` starting at `start` unless it exists; returns its name. */
+export async function ensurePartition(table: UsageTable, start: number): Promise<string> {
+  const rows = await db().$queryRaw<Array<{ name: string }>>(
+    Prisma.sql`SELECT usage_ensure_partition(${table}, ${PARTITION_GRAIN[table]}, ${utcAt(start)}) AS "name"`,
+  );
+  return rows[0]?.name ?? "";
+}
+
+/** Drops the partitions of `table` that end at or before `beforeMs`; returns how many. */
+export async function dropPartitionsBefore(table: UsageTable, beforeMs: number): Promise<number> {
+  const rows = await db().$queryRaw<Array<{ dropped: number }>>(
+    Prisma.sql`SELECT usage_drop_partitions(${table}, ${utcAt(beforeMs)}) AS "dropped"`,
+  );
+  return Number(rows[0]?.dropped ?? 0);
+}
+
+export interface PartitionSize {
+  table: UsageTable;
+  partition: string;
+  /** the partition's start */
+  start: number;
+  /** heap, indexes and TOAST */
+  bytes: number;
+  rows: number;
+}
+
+/** Every partition of the usage tables with its size on disk (the bench and the docs' sizing). */
+export async function partitionSizes(): Promise<PartitionSize[]> {
+  const rows = await db().$queryRaw<
+    Array<{ parent: string; name: string; bound: string; bytes: number; rows: number }>
+  >`
+    SELECT p.relname AS "parent", c.relname AS "name", pg_get_expr(c.relpartbound, c.oid) AS "bound",
+           pg_total_relation_size(c.oid)::float8 AS "bytes", greatest(c.reltuples, 0)::float8 AS "rows"
+      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+     WHERE p.relname IN ('UsageMinute', 'UsageMinutePair', 'UsageHour', 'UsageDay')`;
+  return rows.map((r) => {
+    const from = /FROM \('([^']+)'\)/.exec(r.bound)?.[1] ?? "";
+    return {
+      table: r.parent as UsageTable,
+      partition: r.name,
+      start: Date.parse(`${from.replace(" ", "T")}Z`),
+      bytes: r.bytes,
+      rows: r.rows,
+    };
+  });
+}
