@@ -59,6 +59,18 @@ describe("unifiedDiff", () => {
       "--- server\n+++ f.yaml\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n",
     );
   });
+
+  it("shows one changed line of a 20,000-line document as one hunk, not the whole document", () => {
+    const before = Array.from({ length: 20_000 }, (_, i) => `line ${i}`);
+    const after = before.map((line, i) => (i === 12_345 ? "changed" : line));
+    expect(unifiedDiff(before.join("\n"), after.join("\n"), "server", "f.yaml")).toBe(
+      "--- server\n+++ f.yaml\n@@ -12343,7 +12343,7 @@\n" +
+        " line 12342\n line 12343\n line 12344\n-line 12345\n+changed\n line 12346\n line 12347\n line 12348\n",
+    );
+    // a line added at the end, and the same texts: the trimmed middle handles both edges
+    expect(unifiedDiff("a\nb", "a\nb\nc", "x", "y")).toBe("--- x\n+++ y\n@@ -1,2 +1,3 @@\n a\n b\n+c\n");
+    expect(unifiedDiff("a\na\na", "a\na", "x", "y")).toBe("--- x\n+++ y\n@@ -1,3 +1,2 @@\n a\n a\n-a\n");
+  });
 });
 
 describe("exportScopedTo", () => {

@@ -12,9 +12,30 @@ const MAX_CELLS = 4_000_000;
 const CONTEXT = 3;
 
 export function lineDiff(a: string[], b: string[]): DiffLine[] {
+  // The lines both texts start and end with are kept as they are (an LCS keeps them too), so
+  // one edit in a document of thousands of lines costs its own lines, not lines squared.
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
+  let tail = 0;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
+    tail += 1;
+  const same = (from: string[], start: number, end: number): DiffLine[] =>
+    from.slice(start, end).map((text) => ({ kind: " " as const, text }));
+  return [
+    ...same(a, 0, head),
+    ...middleDiff(a.slice(head, a.length - tail), b.slice(head, b.length - tail)),
+    ...same(a, a.length - tail, a.length),
+  ];
+}
+
+function middleDiff(a: string[], b: string[]): DiffLine[] {
   const n = a.length;
   const m = b.length;
-  // Past a few thousand lines each: all removed then all added, rather than much memory.
+  // Past a few thousand changed lines each: all removed then all added, rather than much memory.
   if (n * m > MAX_CELLS)
     return [
       ...a.map((text) => ({ kind: "-" as const, text })),
