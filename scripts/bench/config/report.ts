@@ -89,6 +89,14 @@ export const measures: Measure[] = [
     },
   },
   {
+    what: "limit held across servers: allowed of sent over A and B (limit)",
+    cell: (r) =>
+      r.held
+        ? `${r.held.allowed} of ${r.held.sent} (${r.held.limit}; enforced on both ${time(r.held.enforcedMs)} after the import)`
+        : "-",
+    goal: { text: "exactly the limit", met: (r) => (r.held ? r.held.allowed === r.held.limit : null) },
+  },
+  {
     what: "quiet check p50 / p99 / max (A; B)",
     cell: (r) =>
       r.quiet

@@ -11,6 +11,7 @@ import { seedKeys, type SeededKeys } from "./seed-keys";
 import { startServers } from "./servers";
 import { versionBytes, versionOfKey, type VersionBytes } from "./version-bytes";
 import { wholeImport, type ImportResult } from "./whole-import";
+import { limitHeldAcrossServers, type HeldLimit } from "./held-limit";
 
 export interface SizeResult {
   tenants: number;
@@ -22,6 +23,7 @@ export interface SizeResult {
   changeBytes: VersionBytes | null;
   quiet: CheckRun | null;
   during: (CheckRun & { made: number; answered: number }) | null;
+  held: HeldLimit | null;
   notes: string[];
 }
 
@@ -49,6 +51,7 @@ function emptyResult(tenants: number): SizeResult {
     changeBytes: null,
     quiet: null,
     during: null,
+    held: null,
     notes: [],
   };
 }
@@ -97,6 +100,7 @@ export async function runSize(tenants: number, options: SizeOptions): Promise<Si
     });
     const bodies = checkBodies(seeded.secrets, sample);
     result.quiet = await step("quiet checks", () => measureChecks(a, b, bodies, options.checkSeconds));
+    result.held = await step("limit held across servers", () => limitHeldAcrossServers(admin, [a, b], capMs));
     result.during = await step("checks during changes", async () => {
       let end = (): void => undefined;
       const stop = new Promise<void>((resolve) => (end = resolve));

@@ -13,6 +13,7 @@ const empty = (tenants: number): SizeResult => ({
   changeBytes: null,
   quiet: null,
   during: null,
+  held: null,
   notes: [],
 });
 
