@@ -40,7 +40,7 @@ export function failedSize(tenants: number, error: unknown): SizeResult {
   return { ...emptyResult(tenants), notes: [`the size could not run: ${why.slice(0, 500)}`] };
 }
 
-function emptyResult(tenants: number): SizeResult {
+export function emptyResult(tenants: number): SizeResult {
   return {
     tenants,
     imported: null,

@@ -25,12 +25,8 @@ const run = (client: LeanRedis, s: Script, keys: string[], args: Array<string | 
     client.run(s, keys, args, (error, reply) => (error ? reject(error) : resolve(reply))),
   );
 
-async function ready(client: LeanRedis): Promise<void> {
-  const end = Date.now() + 5_000;
-  while (!client.ready) {
-    if (Date.now() > end) throw new Error("not ready in 5 s");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+function ready(client: LeanRedis): Promise<void> {
+  return waitFor(() => client.ready, "the lean client to be ready", 5_000, 10);
 }
 
 const control = new Redis(redisUrl(), { protocol: 2 });

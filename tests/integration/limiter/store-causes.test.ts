@@ -10,6 +10,7 @@ import { checkManyScript, checkScript } from "@/lib/check/limiter/script";
 import { rule, spec } from "../../unit/limiter/rules";
 import { RUN } from "./redis";
 import { freePort, startRedis } from "./throwaway-redis";
+import { waitFor } from "@/tests/wait-for";
 
 // The limiter store tells Redis' failures from this process's own stalls: a deadline missed
 // because the event loop was busy answers degraded with cause local_overload and leaves the
@@ -29,12 +30,8 @@ let dir = "";
 let lean: LeanRedis;
 let admin: Redis;
 
-async function until(ready: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ready()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+function until(ready: () => boolean, ms = 10_000): Promise<void> {
+  return waitFor(ready, "the store's state", ms, 10);
 }
 
 function spin(ms: number): void {

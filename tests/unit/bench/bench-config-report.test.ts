@@ -1,21 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { percentile, spread } from "@/scripts/bench/config/stats";
 import { table } from "@/scripts/bench/config/report";
-import type { SizeResult } from "@/scripts/bench/config/run-size";
+import { emptyResult, type SizeResult } from "@/scripts/bench/config/run-size";
 
-const empty = (tenants: number): SizeResult => ({
-  tenants,
-  imported: null,
-  keys: null,
-  rss: null,
-  changes: null,
-  keyBytes: null,
-  changeBytes: null,
-  quiet: null,
-  during: null,
-  held: null,
-  notes: [],
-});
+const empty = emptyResult;
 
 describe("bench:config statistics", () => {
   it("takes nearest-rank percentiles: p99 of 50 samples is the worst", () => {
