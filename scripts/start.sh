@@ -42,5 +42,6 @@ bash scripts/build-if-changed.sh || die "The build failed (see above)."
 
 say "serving on http://localhost:$PORT — log in as $SLUICE_ADMIN_EMAIL; demo credentials in $DATA/credentials.txt"
 echo $$ > "$DATA/app.pid"
-# the front's V8 heap cap (a process cannot set its own; the app process gets SLUICE_APP_HEAP_MB)
-exec node --max-old-space-size="${SLUICE_FRONT_HEAP_MB:-512}" --enable-source-maps .next/sluice/server.mjs
+# the front's V8 heap cap (a process cannot set its own; the app process gets SLUICE_APP_HEAP_MB),
+# and no memory reducer: its idle-time mark-compact paused quiet checks 57 ms at 10,000 tenants
+exec node --max-old-space-size="${SLUICE_FRONT_HEAP_MB:-512}" --no-memory-reducer --enable-source-maps .next/sluice/server.mjs

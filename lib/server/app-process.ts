@@ -46,12 +46,17 @@ export function takeUnread(socket: Socket, unread: Buffer | null): Buffer | null
   return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
 }
 
-/** The app's node flags: the front's (source maps, profiling) without its heap cap, and its own. */
+/**
+ * The app's node flags: the front's (source maps, profiling) without its heap cap and without
+ * `--no-memory-reducer` (the front turns V8's idle-time compaction off for its check latency;
+ * the dashboard's process, idle most of the time, should give memory back), and its own cap.
+ */
 export function appExecArgv(frontArgv: readonly string[], heapMb: number): string[] {
   const own: string[] = [];
   for (let i = 0; i < frontArgv.length; i++) {
     const arg = frontArgv[i] as string;
     if (arg === "--max-old-space-size" || arg === "--max_old_space_size") i++;
+    else if (/^--no[-_]memory[-_]reducer$/.test(arg)) continue;
     else if (!/^--max[-_]old[-_]space[-_]size=/.test(arg)) own.push(arg);
   }
   return [...own, `--max-old-space-size=${heapMb}`];

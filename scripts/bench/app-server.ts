@@ -20,10 +20,11 @@ export async function startApp(
   const child = await startProcess(
     name,
     process.execPath,
-    // The front's heap cap as `npm start` gives it (scripts/start.sh); BENCH_APP_NODE_ARGS="--cpu-prof":
+    // The front's heap cap and GC flag as `npm start` gives them (scripts/start.sh); BENCH_APP_NODE_ARGS="--cpu-prof":
     // extra node flags for the app (profiling; a later --max-old-space-size wins).
     [
       `--max-old-space-size=${process.env.SLUICE_FRONT_HEAP_MB ?? 512}`,
+      "--no-memory-reducer",
       ...(process.env.BENCH_APP_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
       "--enable-source-maps",
       ".next/sluice/server.mjs",

@@ -21,6 +21,13 @@ describe("the app process's node flags", () => {
     ]);
   });
 
+  it("leaves out the front's --no-memory-reducer, so the idle dashboard gives memory back", () => {
+    expect(appExecArgv(["--no-memory-reducer", "--enable-source-maps"], 1024)).toEqual([
+      "--enable-source-maps",
+      "--max-old-space-size=1024",
+    ]);
+  });
+
   it("adds the cap when the front has none", () => {
     expect(appExecArgv([], 1024)).toEqual(["--max-old-space-size=1024"]);
   });
