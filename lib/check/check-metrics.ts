@@ -64,6 +64,12 @@ const requests = registry.counter("sluice_check_requests_total", "Check requests
   "status",
 ]);
 
+const lateAnswers = registry.counter(
+  "sluice_check_late_answers_total",
+  "Single checks answered later than the check timeout + 50 ms, by cause: starved (this process's event loop was stalled for the excess: its CPU, a GC pause, the machine's scheduler) or waited (anything else: queued behind the caller's own checks in the fair gate, or a wait on the check path).",
+  ["cause"],
+);
+
 const refusals = registry.counter(
   "sluice_check_refusals_total",
   "Check requests refused with 429 before any decision: a caller's fair share of the front full, or its plan's service limit spent.",
@@ -79,6 +85,7 @@ const refusalCells = {
   service_limit: refusals.cell("service_limit"),
 };
 const versionCell = configVersion.cell();
+const lateCells = { starved: lateAnswers.cell("starved"), waited: lateAnswers.cell("waited") };
 const degradedCells = {
   true: causeCells("true"),
   false: causeCells("false"),
@@ -114,6 +121,9 @@ export const checkMetrics = {
   },
   latency(seconds: number): void {
     latency.observe(seconds);
+  },
+  late(cause: "starved" | "waited"): void {
+    lateCells[cause].value += 1;
   },
   refused(reason: "fair_share" | "service_limit"): void {
     refusalCells[reason].value += 1;

@@ -6,6 +6,7 @@ import type { ConfigBackstop } from "@/lib/check/config-holder";
 import { startEnforcement } from "@/lib/check/runtime";
 import { leanRoute } from "@/lib/check/http/lean-router";
 import { checkFrontHandler } from "@/lib/check/http/front-handler";
+import { watchLateAnswers } from "@/lib/check/http/check-endpoint";
 import { LeanFront } from "@/lib/check/http/front/lean-front";
 import { startUsageRecording } from "@/lib/usage/record/recording";
 import { closeRedis } from "@/lib/shared/redis/redis";
@@ -49,6 +50,7 @@ const LAST_FLUSH_MIN_MS = 1_000;
 export async function startFront(options: FrontOptions): Promise<Front> {
   const settings = env();
   const enforcement = await startEnforcement(options.backstop);
+  watchLateAnswers(enforcement.checkTimeoutMs);
   // Usage: decisions are counted here, where checks are answered; rollups (and the tenants'
   // Redis memory pass) run in the app; this process reads the memory figures for metrics.
   const usage = startUsageRecording({

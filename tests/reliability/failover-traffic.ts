@@ -153,19 +153,22 @@ export function figures(
 }
 
 /**
- * As the server timed them (request in, answer out): none waited on a dead Redis (its
- * timeouts are 1 s; all within 250 ms), and at most 10% were held up beyond 100 ms (the
- * check timeout + 50 ms) by the scheduling of a shared, loaded 2-core test machine.
+ * As the server timed them (request in, answer out): no single check waited beyond the
+ * timeout + 50 ms on anything but its own process's stalled event loop (a loaded 2-core
+ * test machine's scheduler can hold any process; the server tells those answers apart,
+ * lib/check/loop-stalls.ts), and none waited on the dead Redis (its timeouts are 1 s).
  */
 export function expectServerLatency(before: ServerLatency, after: ServerLatency): void {
   const count = after.count - before.count;
   const within100 = after.within100ms - before.within100ms;
-  const within250 = after.within250ms - before.within250ms;
+  const starved = after.lateStarved - before.lateStarved;
+  const waited = after.lateWaited - before.lateWaited;
   console.log(
-    `  the server answered ${within100} of ${count} checks within 100 ms, ${within250} within 250 ms (its own timing)`,
+    `  the server answered ${within100} of ${count} checks within 100 ms (its own timing); later: ${starved} while its event loop was stalled, ${waited} for any other reason`,
   );
-  expect(within250).toBe(count);
-  expect(within100).toBeGreaterThanOrEqual(Math.floor(count * 0.9));
+  expect(Number.isFinite(waited) && Number.isFinite(starved)).toBe(true);
+  expect(waited).toBe(0);
+  expect(within100 + starved).toBeGreaterThanOrEqual(count);
 }
 
 export function print(topology: string, f: FailoverFigures): void {

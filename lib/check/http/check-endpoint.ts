@@ -8,6 +8,7 @@ import { decisionAnswer, errorAnswer, jsonAnswer, JSON_HEADERS, type HttpAnswer 
 import type { Endpoint } from "@/lib/check/http/front/request-head";
 import { checkMetrics } from "@/lib/check/check-metrics";
 import { admit, refusedUnread } from "@/lib/check/fair/fair-admission";
+import { lateCause, loopStalls } from "@/lib/check/loop-stalls";
 
 // POST /api/check and POST /api/check/batch, whatever carries them (the lean front, or
 // node:http for connections handed to it). Order of refusals: credentials (401) before the
@@ -62,12 +63,24 @@ export function authenticate(enforcement: Enforcement, authorization: string | u
   return enforcement.auth.authenticate(authorization, enforcement.holder.current);
 }
 
+// A single check owes its answer within the check timeout + 50 ms (docs/api.md); one later
+// is counted by why (loop-stalls.ts). Set by the front at start, with the stall watch.
+let lateAfterMs = Infinity;
+
+export function watchLateAnswers(checkTimeoutMs: number): void {
+  lateAfterMs = checkTimeoutMs + 50;
+  loopStalls.start();
+}
+
 /** Counts the request by endpoint and status, with its latency from now to its answer. */
 export function metered(endpoint: Endpoint, respond: Respond): Respond {
   const started = performance.now();
   return (answer) => {
+    const elapsed = performance.now() - started;
     checkMetrics.request(endpoint, answer.status);
-    checkMetrics.latency((performance.now() - started) / 1000);
+    checkMetrics.latency(elapsed / 1000);
+    if (elapsed > lateAfterMs && endpoint === "check")
+      checkMetrics.late(lateCause(loopStalls, started, elapsed, lateAfterMs));
     respond(answer);
   };
 }

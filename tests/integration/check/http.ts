@@ -77,6 +77,10 @@ export interface ServerLatency {
   within250ms: number;
   /** limiter calls that timed out: Redis may still have run them (counted, answered degraded) */
   timedOut: number;
+  /** single checks answered past the timeout + 50 ms while the server's event loop was stalled */
+  lateStarved: number;
+  /** ...and past it for any other reason (a wait on the check path) */
+  lateWaited: number;
 }
 
 /** The server's own count of check answers, and of those within 100 and 250 ms (its histogram). */
@@ -88,5 +92,7 @@ export async function serverLatency(url: string): Promise<ServerLatency> {
     within100ms: read(/^sluice_check_duration_seconds_bucket\{le="0\.1"\} (\d+)$/m),
     within250ms: read(/^sluice_check_duration_seconds_bucket\{le="0\.25"\} (\d+)$/m),
     timedOut: read(/^sluice_store_failures_total\{kind="timeout"\} (\d+)$/m) || 0,
+    lateStarved: read(/^sluice_check_late_answers_total\{cause="starved"\} (\d+)$/m),
+    lateWaited: read(/^sluice_check_late_answers_total\{cause="waited"\} (\d+)$/m),
   };
 }

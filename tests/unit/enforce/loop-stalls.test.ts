@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { lateCause, LoopStalls } from "@/lib/check/loop-stalls";
+
+// A late answer is "starved" when the event loop's stalls in its lifetime cover the excess
+// over the bound, else "waited" (a wait on the check path). The clock is the test's.
+
+function clocked(): { stalls: LoopStalls; at: (ms: number) => void } {
+  let now = 0;
+  const stalls = new LoopStalls(() => now);
+  return { stalls, at: (ms) => (now = ms) };
+}
+
+describe("the event loop's stall timeline", () => {
+  it("notes a tick that fired late as a stall from when it was due", () => {
+    const { stalls, at } = clocked();
+    at(0);
+    stalls.tick(); // due at 10 from here
+    at(10);
+    stalls.tick(); // on time
+    at(320);
+    stalls.tick(); // due at 20: stalled 20..320
+    expect(stalls.stalledWithin(0, 400)).toBe(300);
+    expect(stalls.stalledWithin(100, 200)).toBe(100);
+    expect(stalls.stalledWithin(320, 400)).toBe(0);
+  });
+
+  it("ignores a timer's ordinary jitter", () => {
+    const { stalls, at } = clocked();
+    at(0);
+    stalls.tick();
+    at(11);
+    stalls.tick();
+    expect(stalls.stalledWithin(0, 20)).toBe(0);
+  });
+
+  it("counts a stall still under way (no tick since)", () => {
+    const { stalls, at } = clocked();
+    at(0);
+    stalls.tick(); // due at 10
+    at(210);
+    expect(stalls.stalledWithin(0, 210)).toBe(200);
+  });
+
+  it("calls an answer starved when stalls explain its lateness, waited when they do not", () => {
+    const { stalls, at } = clocked();
+    at(0);
+    stalls.tick();
+    at(400);
+    stalls.tick(); // stalled 10..400
+    // 450 ms answer, 390 ms of it stalled: 60 ms of its own, within a 100 ms bound
+    expect(lateCause(stalls, 0, 450, 100)).toBe("starved");
+    // an answer that started after the stall and took 300 ms waited on something
+    at(700);
+    stalls.tick(); // due at 410: stalled 410..700 as well
+    expect(lateCause(stalls, 400, 300, 100)).toBe("starved");
+    at(710);
+    stalls.tick();
+    at(1_020);
+    stalls.tick(); // on time every 10 ms from here
+    for (let t = 1_030; t <= 1_400; t += 10) {
+      at(t);
+      stalls.tick();
+    }
+    expect(lateCause(stalls, 1_020, 300, 100)).toBe("waited");
+  });
+
+  it("keeps a bounded number of spans, the oldest dropped", () => {
+    const { stalls } = clocked();
+    for (let i = 0; i < 2_000; i++) stalls.note(i * 100, i * 100 + 50);
+    expect(stalls.stalledWithin(0, 1_000)).toBe(0);
+    expect(stalls.stalledWithin(199_000, 200_000)).toBe(500);
+  });
+});
