@@ -178,7 +178,10 @@ export class CheckService {
     const keyId = key?.id ?? null;
     const keyJson = hot.keyJson ?? keyJsonOf(key);
     if (shape.specs.length === 0) {
-      const rendered = renderBody(limiterBody(resolvedFor(shape, key), NO_LIMITS, version), flavourOf(tenant));
+      const rendered = renderBody(
+        limiterBody(resolvedFor(shape, key), NO_LIMITS, version),
+        flavourOf(tenant),
+      );
       done(recordedAnswer(rendered, tenant.id, keyId, route, input));
       return;
     }

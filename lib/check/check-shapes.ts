@@ -39,9 +39,13 @@ export function degradedAnswer(
   cause: DegradedCause,
 ): RenderedDecision {
   const resolved = resolvedFor(shape, key);
-  if (resolved !== shape.resolved) return renderBody(degradedBody(resolved, configVersion, cause), flavourOf(resolved.tenant));
+  if (resolved !== shape.resolved)
+    return renderBody(degradedBody(resolved, configVersion, cause), flavourOf(resolved.tenant));
   if (shape.degraded?.version !== configVersion) shape.degraded = { version: configVersion, byCause: {} };
-  return (shape.degraded.byCause[cause] ??= renderBody(degradedBody(resolved, configVersion, cause), flavourOf(resolved.tenant)));
+  return (shape.degraded.byCause[cause] ??= renderBody(
+    degradedBody(resolved, configVersion, cause),
+    flavourOf(resolved.tenant),
+  ));
 }
 
 /**

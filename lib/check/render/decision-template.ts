@@ -147,9 +147,12 @@ export class DecisionTemplate {
         ? null
         : {
             flavour,
-            heads: limits.map((limit) => sharedText(singleHead(flavour, limit.rule.limit, limit.rule.windowMs))),
+            heads: limits.map((limit) =>
+              sharedText(singleHead(flavour, limit.rule.limit, limit.rule.windowMs)),
+            ),
           };
-    this.policyLine = policy === "" || this.single !== null ? "" : sharedText(headerLines(policy, null, null));
+    this.policyLine =
+      policy === "" || this.single !== null ? "" : sharedText(headerLines(policy, null, null));
     let chars = this.beforeKey.length + this.afterKey.length + this.tail.length + this.policyLine.length;
     for (const head of this.single?.heads ?? []) chars += head.length;
     for (const text of this.limits)
@@ -211,7 +214,8 @@ export class DecisionTemplate {
         if (!allowed) shadowDenied = true;
         continue;
       }
-      if (single === null) rateLimit += `${rateLimit === "" ? "" : ", "}${text.field}${remaining};t=${seconds(resetMs)}`;
+      if (single === null)
+        rateLimit += `${rateLimit === "" ? "" : ", "}${text.field}${remaining};t=${seconds(resetMs)}`;
       else if (binding < 0 || this.bindsBefore(reply, at, i, binding, elapsed)) binding = i;
       if (!allowed) denied = true;
       else waitMs = Math.max(waitMs, reply[base + 5] as number);
@@ -238,7 +242,8 @@ export class DecisionTemplate {
     const retryLine = denied && retryAfterMs !== null ? `retry-after: ${seconds(retryAfterMs)}\r\n` : "";
     const outcome: DecisionOutcome = denied ? "rejected" : shadowDenied ? "shadow_rejected" : "allowed";
     let rateLines: string;
-    if (single === null) rateLines = `${this.policyLine}${rateLimit === "" ? "" : `ratelimit: ${rateLimit}\r\n`}`;
+    if (single === null)
+      rateLines = `${this.policyLine}${rateLimit === "" ? "" : `ratelimit: ${rateLimit}\r\n`}`;
     else if (binding < 0) rateLines = "";
     else {
       const base = at + 2 + 6 * binding;

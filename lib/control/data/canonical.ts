@@ -40,7 +40,9 @@ export function canonicalTenant(tenant: TenantDoc): TenantDoc {
     plan: tenant.plan,
     status: tenant.status,
     // the default flavour, said or not, is the same tenant
-    ...(tenant.headers !== undefined && tenant.headers !== DEFAULT_HEADER_FLAVOUR ? { headers: tenant.headers } : {}),
+    ...(tenant.headers !== undefined && tenant.headers !== DEFAULT_HEADER_FLAVOUR
+      ? { headers: tenant.headers }
+      : {}),
     limits: canonicalLimits(tenant.limits),
     routes: canonicalRoutes(tenant.routes),
     keys: tenant.keys

@@ -21,8 +21,10 @@ function fields(lines: string): Record<string, string> {
   return out;
 }
 
-const headersOf = (flavour: HeaderFlavour, limits = [limitReport("rpm", { limit: 100, windowMs: 60_000, remaining: 50, resetMs: 29_001 })]) =>
-  fields(renderBody(body(limits), flavour, NOW).headers);
+const headersOf = (
+  flavour: HeaderFlavour,
+  limits = [limitReport("rpm", { limit: 100, windowMs: 60_000, remaining: 50, resetMs: 29_001 })],
+) => fields(renderBody(body(limits), flavour, NOW).headers);
 
 describe("header flavours", () => {
   it("draft-7: one RateLimit field with limit, remaining and reset, and its policy", () => {

@@ -76,7 +76,9 @@ function compileTenant(
     keyNameById,
     service: resolveServiceLimit(scope.plans.find((plan) => plan.name === tenant.plan)?.service),
     // only when not the default: snapshots of tenants without it stay as they were
-    ...(tenant.headers !== undefined && tenant.headers !== DEFAULT_HEADER_FLAVOUR ? { headers: tenant.headers } : {}),
+    ...(tenant.headers !== undefined && tenant.headers !== DEFAULT_HEADER_FLAVOUR
+      ? { headers: tenant.headers }
+      : {}),
   };
 }
 
