@@ -2,8 +2,11 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   HEADER_FLAVOURS as CLIENT_FLAVOURS,
   rateLimitHeaders as clientHeaders,
+  createClient,
+  sluiceExpress,
   type CheckRequest,
   type Decision,
+  type HeaderFlavour,
 } from "@sluice/client";
 import { renderBody } from "@/lib/check/render/rendered";
 import { HEADER_FLAVOURS } from "@/lib/shared/config-terms";
@@ -147,5 +150,14 @@ describe("client contract", () => {
         expect(client, flavour).toEqual(server);
       }
     }
+  });
+
+  it("refuses an unknown flavour, naming the option", () => {
+    const bad = "draft-8" as HeaderFlavour;
+    expect(() => createClient({ url: "http://sluice.internal", token: "st_x", headers: bad })).toThrow(
+      /^headers: must be one of draft-11, draft-7, draft-6, legacy, legacy-epoch, got draft-8$/,
+    );
+    const client = createClient({ url: "http://sluice.internal", token: "st_x" });
+    expect(() => sluiceExpress({ client, headers: bad })).toThrow(/^headers: must be one of/);
   });
 });
