@@ -4,7 +4,9 @@ import { parseList } from "structured-headers";
 import { createClient, withSluiceFetch } from "@sluice/client";
 import type { TenantDoc } from "@/lib/control/config/document";
 import { HEADER_FLAVOURS, type HeaderFlavour } from "@/lib/shared/config-terms";
-import { closeClients, FREE_PLAN_OFF, importDoc, setupTenants, unique } from "./setup";
+import { updateTenant } from "@/lib/control/data/edits/tenants";
+import { exportConfig } from "@/lib/control/data/export-config";
+import { closeClients, FREE_PLAN_OFF, importDoc, setupTenants, tester, unique } from "./setup";
 import { APP_URL, APP_URL_2, BOOTSTRAP, check, waitForVersion, type Decision } from "./http";
 
 // A tenant per header flavour (docs/api.md, "Header flavours") on the running apps: each
@@ -104,6 +106,23 @@ describe("header flavours over HTTP", () => {
       expect(Number(answer.headers.get("x-ratelimit-limit"))).toBe(5);
     }
     await waitForVersion(await importDoc({ tenants: [tenant(slug, undefined)] }));
+  });
+
+  it("the settings form's update sets it, and the export shows it only when not the default", async () => {
+    const slug = unique("hdr-form");
+    const setup = await setupTenants([tenant(slug, undefined)]);
+    const form = { slug, name: slug, plan: "free", status: "active" } as const;
+    const set = await updateTenant(tester, { ...form, headers: "draft-6" });
+    await waitForVersion(set.configVersion ?? 0);
+    const answer = await check({ apiKey: setup.keys[`${slug}/main`] });
+    expect(answer.headers.get("ratelimit-limit")).toBe("5");
+    expect((await exportConfig(tester)).tenants?.find((t) => t.slug === slug)?.headers).toBe("draft-6");
+    // left out, the form keeps it; the default is not written back
+    await updateTenant(tester, form);
+    expect((await exportConfig(tester)).tenants?.find((t) => t.slug === slug)?.headers).toBe("draft-6");
+    await updateTenant(tester, { ...form, headers: "draft-11" });
+    const exported = (await exportConfig(tester)).tenants?.find((t) => t.slug === slug);
+    expect(exported && "headers" in exported).toBe(false);
   });
 
   it("the client middleware's headers option overrides the tenant's flavour", async () => {
