@@ -14,7 +14,9 @@ import type { HeaderFlavour } from "@/lib/shared/config-terms";
 // version the answer names is the one it was decided under: the template's own unless the
 // caller passes another (a shape kept across versions of other tenants). The same answer as summarize() + limiterBody() + asciiJson() +
 // rateLimitHeaders(), character for character (tests/unit/enforce/decision-template.test.ts),
-// without the objects in between: on the check path those were most of the work left.
+// without the objects in between: on the check path those were most of the work left. The
+// tenant's header flavour is fixed per template: draft-11 renders as it always did, the
+// single-valued flavours pick the binding limit and add its tail to a head made here.
 
 const REASONS: readonly DecisionReason[] = ["rate_limited", "ok", "cost_exceeds_capacity"];
 const seconds = (ms: number): number => Math.ceil(ms / 1000);
