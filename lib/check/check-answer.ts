@@ -6,6 +6,7 @@ import { decisionSink } from "@/lib/check/decision-sink";
 import { earlyBody } from "@/lib/check/decision-body";
 import type { StoreResult } from "@/lib/check/limiter-store";
 import { renderBody, type RenderedDecision } from "@/lib/check/render/rendered";
+import { flavourOf } from "@/lib/check/headers";
 import type { Early } from "@/lib/check/resolve";
 import type { CheckInput, ErrorBody } from "@/lib/check/types";
 import { checkMetrics } from "@/lib/check/check-metrics";
@@ -61,7 +62,7 @@ export function refusedAnswer(
 ): CheckAnswer {
   if (target.kind === "forbidden") return forbiddenAnswer(target.tenantSlug, input);
   if (target.cached) checkMetrics.cacheHit("negative");
-  const rendered = renderBody(earlyBody(target, version));
+  const rendered = renderBody(earlyBody(target, version), flavourOf(target.tenant));
   return recordedAnswer(rendered, target.tenant?.id ?? null, target.keyId, target.route, input);
 }
 

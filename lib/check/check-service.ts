@@ -10,6 +10,7 @@ import { checkKeys, denySignature, keyJsonOf } from "@/lib/check/check-parts";
 import { ShapeTable } from "@/lib/check/shape-table";
 import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/check/hot-checks";
 import { renderBody, type RenderedDecision } from "@/lib/check/render/rendered";
+import { flavourOf } from "@/lib/check/headers";
 import type { LimiterStore, StoreResult } from "@/lib/check/limiter-store";
 import {
   refused,
@@ -128,7 +129,10 @@ export class CheckService {
         // rules the limiter cannot count exactly (validation refuses them at import)
         console.error("[sluice] a limit cannot be evaluated:", error);
         const resolved = resolvedOf(target, config.snapshot, input.subject);
-        const rendered = renderBody(degradedBody(resolved, config.version, "limiter_error"));
+        const rendered = renderBody(
+          degradedBody(resolved, config.version, "limiter_error"),
+          flavourOf(resolved.tenant),
+        );
         done(recordedAnswer(rendered, resolved.tenant.id, resolved.keyId, resolved.route, input));
         return;
       }
@@ -174,7 +178,10 @@ export class CheckService {
     const keyId = key?.id ?? null;
     const keyJson = hot.keyJson ?? keyJsonOf(key);
     if (shape.specs.length === 0) {
-      const rendered = renderBody(limiterBody(resolvedFor(shape, key), NO_LIMITS, version));
+      const rendered = renderBody(
+        limiterBody(resolvedFor(shape, key), NO_LIMITS, version),
+        flavourOf(tenant),
+      );
       done(recordedAnswer(rendered, tenant.id, keyId, route, input));
       return;
     }

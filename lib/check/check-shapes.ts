@@ -10,6 +10,7 @@ import type { KeyRecord } from "@/lib/check/config-index";
 import { resolvedOf, type Resolved, type Target } from "@/lib/check/resolve";
 import { prepareCheck } from "@/lib/check/limiter/evaluate-many";
 import type { DegradedCause } from "@/lib/check/types";
+import { flavourOf } from "@/lib/check/headers";
 
 // What a check resolves to under the current config version, apart from its key's and
 // subject's own counters: the limits its tenant, limit set and resolved route patterns
@@ -38,9 +39,13 @@ export function degradedAnswer(
   cause: DegradedCause,
 ): RenderedDecision {
   const resolved = resolvedFor(shape, key);
-  if (resolved !== shape.resolved) return renderBody(degradedBody(resolved, configVersion, cause));
+  if (resolved !== shape.resolved)
+    return renderBody(degradedBody(resolved, configVersion, cause), flavourOf(resolved.tenant));
   if (shape.degraded?.version !== configVersion) shape.degraded = { version: configVersion, byCause: {} };
-  return (shape.degraded.byCause[cause] ??= renderBody(degradedBody(resolved, configVersion, cause)));
+  return (shape.degraded.byCause[cause] ??= renderBody(
+    degradedBody(resolved, configVersion, cause),
+    flavourOf(resolved.tenant),
+  ));
 }
 
 /**
@@ -96,7 +101,7 @@ export function buildShape(
     if (by === "key") keySlots.push(i);
     else if (by === "subject") subjectSlots.push(i);
   }
-  const template = new DecisionTemplate(limits, who, version);
+  const template = new DecisionTemplate(limits, who, version, flavourOf(target.tenant));
   // object headers and arrays, plus the text (two bytes a character at worst)
   let bytes = 1_024 + 2 * template.chars;
   for (const key of keys) bytes += 64 + 2 * key.length;

@@ -2,6 +2,7 @@ import "server-only";
 import { asciiJson } from "@/lib/shared/ascii-json";
 import type { CompiledLimit, CompiledTenant } from "@/lib/check/published/snapshot-types";
 import { DecisionTemplate } from "@/lib/check/render/decision-template";
+import { flavourOf } from "@/lib/check/headers";
 import type { RenderedDecision } from "@/lib/check/render/rendered";
 import type { BlockTemplate, ShapeOverrides } from "@/lib/check/shape-types";
 
@@ -27,7 +28,7 @@ export function shapeOverrides(
     blocked.length === 0
       ? null
       : {
-          template: new DecisionTemplate(blocked, who, version),
+          template: new DecisionTemplate(blocked, who, version, flavourOf(tenant)),
           endsAt: blocked.map((limit) => Date.parse(limit.override?.endsAt ?? "")),
         };
   return { block, subjects, variants: new Map() };

@@ -16,6 +16,16 @@ export const NAME_RULE = 'must be 1 to 63 characters of a-z, 0-9 and "-"';
 export const TENANT_STATUSES = ["active", "suspended"] as const;
 export type TenantStatus = (typeof TENANT_STATUSES)[number];
 
+/**
+ * The RateLimit header fields a tenant's check answers carry (docs/api.md, "Header
+ * flavours"): draft-11's structured lists (the default), draft-7's `RateLimit: limit=...`,
+ * draft-6's `RateLimit-Limit`/`-Remaining`/`-Reset`, and `X-RateLimit-*` with the reset
+ * in seconds (legacy) or as a Unix time in seconds (legacy-epoch).
+ */
+export const HEADER_FLAVOURS = ["draft-11", "draft-7", "draft-6", "legacy", "legacy-epoch"] as const;
+export type HeaderFlavour = (typeof HEADER_FLAVOURS)[number];
+export const DEFAULT_HEADER_FLAVOUR: HeaderFlavour = "draft-11";
+
 /** Where a limit declaration sits in the document. */
 export type LimitLevel = "plan" | "tenant" | "key" | "route";
 

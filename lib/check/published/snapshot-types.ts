@@ -3,7 +3,7 @@
 // tenant by slug (or id), its key set by name (or id), resolves its route, and reads two
 // short arrays; nothing is merged or inherited at check time.
 
-import type { LimitFieldName, LimitLevel, TenantStatus } from "@/lib/shared/config-terms";
+import type { HeaderFlavour, LimitFieldName, LimitLevel, TenantStatus } from "@/lib/shared/config-terms";
 import type { ServiceLimit } from "@/lib/check/published/service-limit-schema";
 import type { LimitBy, LimitRule } from "@/lib/shared/limit-types";
 
@@ -86,6 +86,11 @@ export interface CompiledTenant {
    * readers take it with `?? null`.
    */
   service: ServiceLimit | null;
+  /**
+   * The RateLimit header flavour of its check answers (lib/check/headers.ts); absent:
+   * draft-11, the default (and what snapshots compiled before the field existed mean).
+   */
+  headers?: HeaderFlavour;
   /**
    * In memory only, set by the config index while subject overrides apply: subject -> this
    * tenant with that subject's overrides applied (its `by: subject` limits changed).

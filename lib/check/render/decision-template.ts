@@ -3,6 +3,8 @@ import { headerLines, type RenderedDecision } from "@/lib/check/render/rendered"
 import type { DecisionOutcome, DecisionReason } from "@/lib/check/types";
 import { asciiJson } from "@/lib/shared/ascii-json";
 import { sharedText } from "@/lib/check/render/flat-text";
+import { bindsBefore, singleHead, singleTail, type SingleFlavour } from "@/lib/check/headers";
+import type { HeaderFlavour } from "@/lib/shared/config-terms";
 
 // The decision of a resolved check, rendered straight from the limiter script's integers
 // (lua/check.lua's reply: allowed, nowMs, then status, consumed, remaining, resetMs,
@@ -12,7 +14,9 @@ import { sharedText } from "@/lib/check/render/flat-text";
 // version the answer names is the one it was decided under: the template's own unless the
 // caller passes another (a shape kept across versions of other tenants). The same answer as summarize() + limiterBody() + asciiJson() +
 // rateLimitHeaders(), character for character (tests/unit/enforce/decision-template.test.ts),
-// without the objects in between: on the check path those were most of the work left.
+// without the objects in between: on the check path those were most of the work left. The
+// tenant's header flavour is fixed per template: draft-11 renders as it always did, the
+// single-valued flavours pick the binding limit and add its tail to a head made here.
 
 const REASONS: readonly DecisionReason[] = ["rate_limited", "ok", "cost_exceeds_capacity"];
 const seconds = (ms: number): number => Math.ceil(ms / 1000);
@@ -114,6 +118,8 @@ export class DecisionTemplate {
   /** the config version it was made under */
   readonly version: number;
   private readonly policyLine: string;
+  /** single-valued header flavours: the flavour and each limit's head text (headers.ts); null: draft-11 */
+  private readonly single: { flavour: SingleFlavour; heads: string[] } | null;
   /** how many integers of the script's reply are this check's: 2 + 6 per limit */
   readonly replySize: number;
   /** the length of the text it refers to (what a cache of templates counts in bytes; an
@@ -124,6 +130,7 @@ export class DecisionTemplate {
     limits: readonly CompiledLimit[],
     who: { tenant: string; route: string | null },
     configVersion: number,
+    flavour: HeaderFlavour = "draft-11",
   ) {
     this.limits = limits.map(limitText);
     this.beforeKey = sharedText(`,"tenant":${asciiJson(who.tenant)},"key":`);
@@ -137,11 +144,39 @@ export class DecisionTemplate {
       const w = Math.max(1, seconds(limit.rule.windowMs));
       policy += `${policy === "" ? "" : ", "}"${limit.name}";q=${limit.rule.limit};w=${w}`;
     }
-    this.policyLine = policy === "" ? "" : sharedText(headerLines(policy, null, null));
+    this.single =
+      flavour === "draft-11"
+        ? null
+        : {
+            flavour,
+            heads: limits.map((limit) =>
+              sharedText(singleHead(flavour, limit.rule.limit, limit.rule.windowMs)),
+            ),
+          };
+    this.policyLine =
+      policy === "" || this.single !== null ? "" : sharedText(headerLines(policy, null, null));
     let chars = this.beforeKey.length + this.afterKey.length + this.tail.length + this.policyLine.length;
+    for (const head of this.single?.heads ?? []) chars += head.length;
     for (const text of this.limits)
       chars += text.head.length + text.allowedTail.length + text.deniedTail.length + text.field.length;
     this.chars = chars;
+  }
+
+  /** Whether limit i binds before limit j (headers.ts) in the reply at reply[at]. */
+  private bindsBefore(reply: readonly number[], at: number, i: number, j: number, elapsed: number): boolean {
+    const a = at + 2 + 6 * i;
+    const b = at + 2 + 6 * j;
+    const limits = this.limits;
+    return bindsBefore(
+      reply[a] !== 1,
+      reply[a + 2] as number,
+      (limits[i] as LimitText).quota,
+      Math.max(0, (reply[a + 3] as number) - elapsed),
+      reply[b] !== 1,
+      reply[b + 2] as number,
+      (limits[j] as LimitText).quota,
+      Math.max(0, (reply[b + 3] as number) - elapsed),
+    );
   }
 
   /**
@@ -165,6 +200,8 @@ export class DecisionTemplate {
     let shadowDenied = false;
     let items = "";
     let rateLimit = "";
+    const single = this.single;
+    let binding = -1; // single-valued flavours: the limit they report (headers.ts, bindsBefore)
     for (let i = 0; i < limits.length; i++) {
       const base = at + 2 + 6 * i;
       const status = reply[base] as number;
@@ -179,7 +216,9 @@ export class DecisionTemplate {
         if (!allowed) shadowDenied = true;
         continue;
       }
-      rateLimit += `${rateLimit === "" ? "" : ", "}${text.field}${remaining};t=${seconds(resetMs)}`;
+      if (single === null)
+        rateLimit += `${rateLimit === "" ? "" : ", "}${text.field}${remaining};t=${seconds(resetMs)}`;
+      else if (binding < 0 || this.bindsBefore(reply, at, i, binding, elapsed)) binding = i;
       if (!allowed) denied = true;
       else waitMs = Math.max(waitMs, reply[base + 5] as number);
     }
@@ -204,9 +243,23 @@ export class DecisionTemplate {
       `"waitMs":${denied ? 0 : waitMs},"limits":[${items}${version === this.version ? this.tail : versionTail(version)}`;
     const retryLine = denied && retryAfterMs !== null ? `retry-after: ${seconds(retryAfterMs)}\r\n` : "";
     const outcome: DecisionOutcome = denied ? "rejected" : shadowDenied ? "shadow_rejected" : "allowed";
+    let rateLines: string;
+    if (single === null)
+      rateLines = `${this.policyLine}${rateLimit === "" ? "" : `ratelimit: ${rateLimit}\r\n`}`;
+    else if (binding < 0) rateLines = "";
+    else {
+      const base = at + 2 + 6 * binding;
+      const resetMs = Math.max(0, (reply[base + 3] as number) - elapsed);
+      const quota = (limits[binding] as LimitText).quota;
+      // the limiter's clock, moved on by the deny cache's elapsed time
+      const nowMs = (reply[at + 1] as number) + elapsed;
+      rateLines =
+        (single.heads[binding] as string) +
+        singleTail(single.flavour, quota, reply[base + 2] as number, resetMs, nowMs);
+    }
     return {
       json,
-      headers: `${this.policyLine}${rateLimit === "" ? "" : `ratelimit: ${rateLimit}\r\n`}${retryLine}`,
+      headers: `${rateLines}${retryLine}`,
       allowed: !denied,
       reason,
       outcome,

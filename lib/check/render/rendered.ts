@@ -1,4 +1,5 @@
-import { rateLimitHeaders } from "@/lib/check/headers";
+import { rateLimitHeaders, singleLines } from "@/lib/check/headers";
+import type { HeaderFlavour } from "@/lib/shared/config-terms";
 import { outcomeOf } from "@/lib/check/decision-body";
 import type { DecisionBody, DecisionOutcome, DecisionReason, DegradedCause } from "@/lib/check/types";
 import { asciiJson } from "@/lib/shared/ascii-json";
@@ -11,7 +12,8 @@ import { asciiJson } from "@/lib/shared/ascii-json";
 export interface RenderedDecision {
   /** the 200 body of docs/api.md, ASCII only (lib/shared/ascii-json.ts) */
   json: string;
-  /** "ratelimit-policy: ...\r\n", "ratelimit: ...\r\n", "retry-after: ...\r\n" as they apply */
+  /** "ratelimit-policy: ...\r\n", "ratelimit: ...\r\n", "retry-after: ...\r\n" as they apply
+   * (the tenant's header flavour's lines, lib/check/headers.ts) */
   headers: string;
   allowed: boolean;
   reason: DecisionReason;
@@ -34,11 +36,20 @@ export function headerLines(
   return lines;
 }
 
-export function renderBody(body: DecisionBody): RenderedDecision {
+/** `nowMs` dates legacy-epoch's reset (the limiter's clock where there is one). */
+export function renderBody(
+  body: DecisionBody,
+  flavour: HeaderFlavour = "draft-11",
+  nowMs: number = Date.now(),
+): RenderedDecision {
   const { policy, rateLimit, retryAfter } = rateLimitHeaders(body);
+  const headers =
+    flavour === "draft-11"
+      ? headerLines(policy, rateLimit, retryAfter)
+      : singleLines(body, flavour, nowMs) + headerLines(null, null, retryAfter);
   return {
     json: asciiJson(body),
-    headers: headerLines(policy, rateLimit, retryAfter),
+    headers,
     allowed: body.allowed,
     reason: body.reason,
     outcome: outcomeOf(body),

@@ -22,16 +22,19 @@ export interface TenantRow {
   name: string;
   planId: string;
   status: string;
+  /** the header flavour; null: the default */
+  headers: string | null;
 }
 
 export async function insertTenants(tx: Tx, rows: readonly TenantRow[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.$executeRaw`
-    insert into "Tenant" (id, slug, name, "planId", status, "updatedAt")
-    select v.id, v.slug, v.name, v.plan, v.status::"TenantStatus", now()
+    insert into "Tenant" (id, slug, name, "planId", status, headers, "updatedAt")
+    select v.id, v.slug, v.name, v.plan, v.status::"TenantStatus", v.headers, now()
     from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.slug)}::text[],
                 ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.planId)}::text[],
-                ${rows.map((r) => r.status)}::text[]) as v(id, slug, name, plan, status)`;
+                ${rows.map((r) => r.status)}::text[], ${rows.map((r) => r.headers)}::text[])
+      as v(id, slug, name, plan, status, headers)`;
 }
 
 export async function insertRoutes(

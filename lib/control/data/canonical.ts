@@ -2,6 +2,7 @@ import "server-only";
 import type { LimitDoc, PlanDoc, RouteDoc, TenantDoc } from "@/lib/control/config/document";
 import { resolveServiceLimit } from "@/lib/check/published/service-limit-schema";
 import { limitToRow, rowToLimit } from "@/lib/control/data/limit-rows";
+import { DEFAULT_HEADER_FLAVOUR } from "@/lib/shared/config-terms";
 
 // One spelling of each part of a document (durations formatted, defaults filled), so an
 // import can tell what really changes and audit entries show readable before/after.
@@ -38,6 +39,10 @@ export function canonicalTenant(tenant: TenantDoc): TenantDoc {
     name: tenant.name ?? tenant.slug,
     plan: tenant.plan,
     status: tenant.status,
+    // the default flavour, said or not, is the same tenant
+    ...(tenant.headers !== undefined && tenant.headers !== DEFAULT_HEADER_FLAVOUR
+      ? { headers: tenant.headers }
+      : {}),
     limits: canonicalLimits(tenant.limits),
     routes: canonicalRoutes(tenant.routes),
     keys: tenant.keys

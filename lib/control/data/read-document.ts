@@ -4,6 +4,12 @@ import type { IdMap } from "@/lib/control/config/compile";
 import type { Tx } from "@/lib/control/data/tx";
 import { rowsToLimits } from "@/lib/control/data/limit-rows";
 import { readOverrideDocs } from "@/lib/control/data/override-docs";
+import { DEFAULT_HEADER_FLAVOUR, HEADER_FLAVOURS, type HeaderFlavour } from "@/lib/shared/config-terms";
+
+/** A stored header flavour; one this version does not know reads as the default. */
+function headerFlavourOf(text: string): HeaderFlavour {
+  return HEADER_FLAVOURS.find((flavour) => flavour === text) ?? DEFAULT_HEADER_FLAVOUR;
+}
 
 const byName = <T extends { name: string }>(a: T, b: T): number => a.name.localeCompare(b.name);
 
@@ -65,6 +71,8 @@ export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<Co
       name: tenant.name,
       plan: tenant.plan.name,
       status: tenant.status,
+      // only when set: documents of tenants without it read as they always did
+      ...(tenant.headers !== null ? { headers: headerFlavourOf(tenant.headers) } : {}),
       limits: rowsToLimits(tenant.limits),
       routes: tenant.routes.map(toRoute),
       // Only keys that carry limits are configuration; the rest are bare credentials.

@@ -46,9 +46,11 @@ export async function writeTenantRows(
   for (const part of chunks(updated)) {
     const partIds = part.map((t) => existing.get(t.slug) ?? "");
     await tx.$executeRaw`
-      update "Tenant" t set name = v.name, "planId" = v.plan, status = v.status::"TenantStatus", "updatedAt" = now()
+      update "Tenant" t set name = v.name, "planId" = v.plan, status = v.status::"TenantStatus",
+        headers = v.headers, "updatedAt" = now()
       from unnest(${partIds}::text[], ${part.map((t) => t.name ?? t.slug)}::text[],
-                  ${part.map(planOf)}::text[], ${part.map((t) => t.status)}::text[]) as v(id, name, plan, status)
+                  ${part.map(planOf)}::text[], ${part.map((t) => t.status)}::text[],
+                  ${part.map((t) => t.headers ?? null)}::text[]) as v(id, name, plan, status, headers)
       where t.id = v.id`;
     await tx.limit.deleteMany({ where: { tenantId: { in: partIds } } });
     await tx.limit.deleteMany({ where: { apiKey: { tenantId: { in: partIds } } } });
@@ -64,6 +66,7 @@ export async function writeTenantRows(
       name: t.name ?? t.slug,
       planId: planOf(t),
       status: t.status,
+      headers: t.headers ?? null,
     }));
   for (const part of chunks(created)) await insertTenants(tx, part);
   for (const row of created) ids.set(row.slug, row.id);

@@ -1,7 +1,7 @@
 import { DenyCache, denyKey, type DenyCacheOptions } from "./deny-cache";
 import { fallbackDecision, type OnUnavailable } from "./fallback";
 import { microBatcher, type MicroBatchOptions } from "./micro-batch";
-import { rateLimitHeaders } from "./headers";
+import { checkHeaderFlavour, rateLimitHeaders, type HeaderFlavour } from "./headers";
 import { postJson, type TransportOptions } from "./transport";
 import type { CheckRequest, CheckResult, ClientError, Decision } from "./types";
 
@@ -22,6 +22,11 @@ export interface ClientOptions {
   retries?: number;
   /** the local deny cache; false turns it off (default on: 10,000 entries, 5 s at most) */
   localDenyCache?: boolean | DenyCacheOptions;
+  /**
+   * the RateLimit header flavour of results' `headers` (docs/api.md, "Header flavours";
+   * default draft-11): the client renders them from the decision, so match the tenant's
+   */
+  headers?: HeaderFlavour;
   /** told of every failed call (log it: a fallback decision hides it otherwise) */
   onError?: (error: ClientError, check: CheckRequest) => void;
   /** send the checks of one event-loop turn as one batch (default off; see micro-batch.ts) */
@@ -60,12 +65,14 @@ export function createClient(options: ClientOptions): SluiceClient {
     retries: options.retries ?? 0,
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
   };
+  checkHeaderFlavour(options.headers);
+  const flavour = options.headers ?? "draft-11";
   const cacheOptions = options.localDenyCache ?? true;
   const cache = cacheOptions === false ? null : new DenyCache(cacheOptions === true ? {} : cacheOptions);
 
   const fromSluice = (decision: Decision): CheckResult => ({
     ...decision,
-    headers: rateLimitHeaders(decision),
+    headers: rateLimitHeaders(decision, flavour),
     source: "sluice",
   });
   const fallback = (check: CheckRequest, error: ClientError): CheckResult => {
@@ -75,12 +82,12 @@ export function createClient(options: ClientOptions): SluiceClient {
       // a throwing logger must not turn a decision into an exception
     }
     const decision = fallbackDecision(check, onUnavailable);
-    return { ...decision, headers: rateLimitHeaders(decision), source: "fallback", error };
+    return { ...decision, headers: rateLimitHeaders(decision, flavour), source: "fallback", error };
   };
   const local = (check: CheckRequest): CheckResult | null => {
     if (cache === null || check.dryRun) return null;
     const hit = cache.lookup(denyKey(check), Date.now());
-    return hit === null ? null : { ...hit, headers: rateLimitHeaders(hit), source: "local" };
+    return hit === null ? null : { ...hit, headers: rateLimitHeaders(hit, flavour), source: "local" };
   };
   const remember = (check: CheckRequest, decision: Decision): void => {
     if (cache !== null && !check.dryRun) cache.remember(denyKey(check), decision, Date.now());

@@ -2,7 +2,13 @@
 // Fastify, Next.js and fetch-style handlers. Zero runtime dependencies (Node >= 20).
 
 export { createClient, type CallOptions, type ClientOptions, type SluiceClient } from "./client";
-export { rateLimitHeaders, setRateLimitHeaders, type HeaderTarget } from "./headers";
+export {
+  HEADER_FLAVOURS,
+  rateLimitHeaders,
+  setRateLimitHeaders,
+  type HeaderFlavour,
+  type HeaderTarget,
+} from "./headers";
 export type { DenyCacheOptions } from "./deny-cache";
 export type { MicroBatchOptions } from "./micro-batch";
 export type { OnUnavailable } from "./fallback";

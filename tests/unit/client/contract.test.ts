@@ -1,5 +1,15 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { rateLimitHeaders as clientHeaders, type CheckRequest, type Decision } from "@sluice/client";
+import {
+  HEADER_FLAVOURS as CLIENT_FLAVOURS,
+  rateLimitHeaders as clientHeaders,
+  createClient,
+  sluiceExpress,
+  type CheckRequest,
+  type Decision,
+  type HeaderFlavour,
+} from "@sluice/client";
+import { renderBody } from "@/lib/check/render/rendered";
+import { HEADER_FLAVOURS } from "@/lib/shared/config-terms";
 import { rateLimitHeaders as serverHeaders } from "@/lib/check/headers";
 import { parseCheck } from "@/lib/check/body-schema";
 import type { DecisionBody } from "@/lib/check/types";
@@ -87,5 +97,67 @@ describe("client contract", () => {
       if (server.retryAfter) expected["Retry-After"] = server.retryAfter;
       expect(clientHeaders(decision)).toEqual(expected);
     }
+  });
+
+  it("every header flavour is the server's, field for field", () => {
+    expect(CLIENT_FLAVOURS).toEqual(HEADER_FLAVOURS);
+    const now = 1_790_000_000_123;
+    const limits = body.limits;
+    const allowed = { ...body, allowed: true, reason: "ok" as const, retryAfterMs: null };
+    const decisions: DecisionBody[] = [
+      body,
+      allowed,
+      // the binding limit: the least remaining share (4/10 against 300/1000), then the later reset
+      {
+        ...allowed,
+        limits: [
+          { ...limits[0]!, limit: 10, remaining: 4, resetMs: 700, allowed: true },
+          {
+            ...limits[0]!,
+            name: "d",
+            limit: 1000,
+            windowMs: 60_000,
+            remaining: 300,
+            resetMs: 40_000,
+            allowed: true,
+          },
+          {
+            ...limits[0]!,
+            name: "e",
+            limit: 100,
+            windowMs: 60_000,
+            remaining: 30,
+            resetMs: 50_000,
+            allowed: true,
+          },
+        ],
+      },
+      { ...allowed, limits: [] },
+    ];
+    for (const flavour of HEADER_FLAVOURS) {
+      for (const decision of decisions) {
+        const server: Record<string, string> = {};
+        for (const line of renderBody(decision, flavour, now).headers.split("\r\n")) {
+          const at = line.indexOf(": ");
+          if (at > 0) server[line.slice(0, at)] = line.slice(at + 2);
+        }
+        const client = Object.fromEntries(
+          Object.entries(clientHeaders(decision, flavour, now)).map(([name, value]) => [
+            name.toLowerCase(),
+            value,
+          ]),
+        );
+        expect(client, flavour).toEqual(server);
+      }
+    }
+  });
+
+  it("refuses an unknown flavour, naming the option", () => {
+    const bad = "draft-8" as HeaderFlavour;
+    expect(() => createClient({ url: "http://sluice.internal", token: "st_x", headers: bad })).toThrow(
+      /^headers: must be one of draft-11, draft-7, draft-6, legacy, legacy-epoch, got draft-8$/,
+    );
+    const client = createClient({ url: "http://sluice.internal", token: "st_x" });
+    expect(() => sluiceExpress({ client, headers: bad })).toThrow(/^headers: must be one of/);
   });
 });

@@ -8,6 +8,7 @@ import type { Resolved } from "@/lib/check/resolve";
 import { readReply } from "@/lib/check/limiter/evaluate";
 import type { CheckDecision, LimitSpec } from "@/lib/check/limiter/types";
 import { int, pick, prng, randomRule, type Random } from "../../integration/limiter/random";
+import { HEADER_FLAVOURS } from "@/lib/shared/config-terms";
 
 // The template renders a decision straight from the script's integers; it must give exactly
 // what the object path gives (readReply -> summarize -> limiterBody -> asciiJson and
@@ -92,23 +93,27 @@ describe("DecisionTemplate", () => {
   it("renders what limiterBody + asciiJson + rateLimitHeaders give, on 3000 random replies", () => {
     const rand = prng(20261123);
     for (let run = 0; run < 3000; run++) {
+      // every header flavour, the default most often
+      const flavour = run % 2 === 0 ? "draft-11" : pick(rand, HEADER_FLAVOURS);
       const limits = randomLimits(rand);
       const { resolved, specs } = resolvedOf(limits, rand);
       const version = int(rand, 1, 500);
       const reply = randomReply(rand, limits);
       // the check's reply somewhere inside a longer check-many reply
       const padding = Array.from({ length: int(rand, 0, 2) * 8 }, () => 7);
-      const template = new DecisionTemplate(limits, { tenant: "acme", route: resolved.route }, version);
+      const who = { tenant: "acme", route: resolved.route };
+      const template = new DecisionTemplate(limits, who, version, flavour);
       const keyJson = asciiJson(resolved.keyName);
       const fast = template.render([...padding, ...reply, 9, 9], padding.length, keyJson);
-      const slow = renderBody(limiterBody(resolved, readReply(specs, reply), version));
-      expect(fast, `run ${run}`).toEqual(slow);
+      const slow = renderBody(limiterBody(resolved, readReply(specs, reply), version), flavour, reply[1]);
+      expect(fast, `run ${run} (${flavour})`).toEqual(slow);
     }
   });
 
   it("ages a denial as the deny cache does", () => {
     const rand = prng(7);
     for (let run = 0; run < 1000; run++) {
+      const flavour = run % 2 === 0 ? "draft-11" : pick(rand, HEADER_FLAVOURS);
       const limits = randomLimits(rand);
       const { resolved, specs } = resolvedOf(limits, rand);
       const reply = randomReply(rand, limits);
@@ -120,10 +125,13 @@ describe("DecisionTemplate", () => {
       const entry = { decision, cost: 1, sentAt, until };
       const elapsed = Math.max(0, Math.floor(now - sentAt));
       const retry = Math.max(1, Math.ceil(until - now));
-      const template = new DecisionTemplate(limits, { tenant: "acme", route: resolved.route }, 3);
-      expect(template.render(reply, 0, asciiJson(resolved.keyName), elapsed, retry), `run ${run}`).toEqual(
-        renderBody(limiterBody(resolved, agedDecision(entry, now), 3)),
-      );
+      const template = new DecisionTemplate(limits, { tenant: "acme", route: resolved.route }, 3, flavour);
+      // the limiter's clock moves on with the deny cache's elapsed time (legacy-epoch's reset)
+      const nowMs = (reply[1] as number) + elapsed;
+      expect(
+        template.render(reply, 0, asciiJson(resolved.keyName), elapsed, retry),
+        `run ${run} (${flavour})`,
+      ).toEqual(renderBody(limiterBody(resolved, agedDecision(entry, now), 3), flavour, nowMs));
     }
   });
 

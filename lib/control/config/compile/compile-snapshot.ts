@@ -10,6 +10,7 @@ import {
 } from "@/lib/control/config/document";
 
 import { resolveServiceLimit } from "@/lib/check/published/service-limit-schema";
+import { DEFAULT_HEADER_FLAVOUR } from "@/lib/shared/config-terms";
 
 import { compileLimit, type KeyIdOf } from "./compile-limit";
 import type { IdMap } from "./id-map";
@@ -74,6 +75,10 @@ function compileTenant(
     keys,
     keyNameById,
     service: resolveServiceLimit(scope.plans.find((plan) => plan.name === tenant.plan)?.service),
+    // only when not the default: snapshots of tenants without it stay as they were
+    ...(tenant.headers !== undefined && tenant.headers !== DEFAULT_HEADER_FLAVOUR
+      ? { headers: tenant.headers }
+      : {}),
   };
 }
 

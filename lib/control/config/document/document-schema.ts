@@ -3,7 +3,7 @@
 // silently ignored.
 
 import { z } from "zod";
-import { TENANT_STATUSES, type TenantStatus } from "@/lib/shared/config-terms";
+import { HEADER_FLAVOURS, TENANT_STATUSES, type TenantStatus } from "@/lib/shared/config-terms";
 
 import { displayNameSchema, nameSchema, routePatternSchema } from "./field-schemas";
 import { limitSchema } from "./limit-schema";
@@ -32,6 +32,8 @@ export const tenantSchema = z.strictObject({
   name: displayNameSchema.optional(),
   plan: nameSchema,
   status: z.enum(TENANT_STATUSES, { error: "must be active or suspended" }).default("active"),
+  /** the RateLimit header flavour of its check answers; left out: draft-11 */
+  headers: z.enum(HEADER_FLAVOURS, { error: `must be one of ${HEADER_FLAVOURS.join(", ")}` }).optional(),
   limits: limitList,
   routes: z.array(routeSchema).default([]),
   keys: z.array(keySchema).default([]),

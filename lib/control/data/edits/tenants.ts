@@ -7,6 +7,7 @@ import { ConflictError, ForbiddenError } from "@/lib/control/data/errors";
 import type { ImportResult } from "@/lib/control/data/import-config";
 import { importTenant, readTenantDoc } from "@/lib/control/data/edits/document-edit";
 import { safeText } from "@/lib/shared/safe-text";
+import { DEFAULT_HEADER_FLAVOUR, HEADER_FLAVOURS } from "@/lib/shared/config-terms";
 
 // Creating a tenant is an operator's act; renaming is the owner's; plan and status are the
 // operator's again (importConfig refuses them from members, with a path).
@@ -30,6 +31,8 @@ export const UpdateTenantInput = z.strictObject({
   name: displayName,
   plan: z.string().regex(NAME_PATTERN, { error: "choose a plan" }),
   status: z.enum(TENANT_STATUSES, { error: "must be active or suspended" }),
+  /** the RateLimit header flavour; left out: kept as it is */
+  headers: z.enum(HEADER_FLAVOURS, { error: `must be one of ${HEADER_FLAVOURS.join(", ")}` }).optional(),
 });
 
 export async function createTenant(
@@ -55,5 +58,13 @@ export async function updateTenant(
   input: z.infer<typeof UpdateTenantInput>,
 ): Promise<ImportResult> {
   const current = await readTenantDoc(principal, input.slug, "owner");
-  return importTenant(principal, { ...current, name: input.name, plan: input.plan, status: input.status });
+  const headers = input.headers ?? current.headers ?? DEFAULT_HEADER_FLAVOUR;
+  return importTenant(principal, {
+    ...current,
+    name: input.name,
+    plan: input.plan,
+    status: input.status,
+    // the default is left out, as a document that never named it reads
+    headers: headers === DEFAULT_HEADER_FLAVOUR ? undefined : headers,
+  });
 }

@@ -5,6 +5,7 @@ import type { ConfigDocument, TenantDoc } from "@/lib/control/config/document";
 import { readDocument } from "@/lib/control/data/read-document";
 import { NotFoundError } from "@/lib/control/data/errors";
 import { tenantFor } from "@/lib/control/data/tenant-access";
+import { DEFAULT_HEADER_FLAVOUR, type HeaderFlavour } from "@/lib/shared/config-terms";
 
 export interface Capabilities {
   /** change the tenant's own limits, keys and routes */
@@ -28,6 +29,8 @@ export interface TenantDetail {
   name: string;
   plan: string;
   status: "active" | "suspended";
+  /** the RateLimit header flavour of its check answers */
+  headers: HeaderFlavour;
   role: Role | "operator";
   can: Capabilities;
   /** the tenant as a document, plus the plans and global routes it is read against */
@@ -59,6 +62,7 @@ export async function tenantDetail(principal: Principal, slug: string): Promise<
       name: doc.name ?? doc.slug,
       plan: doc.plan,
       status: doc.status,
+      headers: doc.headers ?? DEFAULT_HEADER_FLAVOUR,
       role,
       can: capabilitiesOf(role),
       doc,

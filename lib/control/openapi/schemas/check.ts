@@ -82,18 +82,59 @@ export const BatchAnswerSchema = z
   })
   .openapi("BatchAnswer");
 
-/** draft-ietf-httpapi-ratelimit-headers-11 (lib/enforce/headers.ts). */
+/**
+ * The RateLimit header fields in the tenant's flavour (lib/check/headers.ts, docs/api.md
+ * "Header flavours"): draft-11 by default, or draft-7, draft-6, legacy, legacy-epoch.
+ */
+const SINGLE = "in the single-valued flavours: of the binding limit only";
 export const RATE_LIMIT_HEADERS = {
   "RateLimit-Policy": {
-    description: 'Per enforce limit evaluated: `"name";q=<quota>;w=<window s>`. Absent when none was.',
-    schema: { type: "string", pattern: '^"[a-z0-9-]+";q=\\d+;w=\\d+(, "[a-z0-9-]+";q=\\d+;w=\\d+)*$' },
+    description:
+      'draft-11: per enforce limit evaluated, `"name";q=<quota>;w=<window s>`; draft-7 and draft-6: `<quota>;w=<window s>` of the binding limit. Absent when no limit was evaluated, and in the legacy flavours.',
+    schema: {
+      type: "string",
+      pattern: '^("[a-z0-9-]+";q=\\d+;w=\\d+(, "[a-z0-9-]+";q=\\d+;w=\\d+)*|\\d+;w=\\d+)$',
+    },
   },
   RateLimit: {
-    description: 'Per enforce limit evaluated: `"name";r=<remaining>;t=<reset s>`. Absent when none was.',
-    schema: { type: "string", pattern: '^"[a-z0-9-]+";r=\\d+;t=\\d+(, "[a-z0-9-]+";r=\\d+;t=\\d+)*$' },
+    description:
+      'draft-11: per enforce limit evaluated, `"name";r=<remaining>;t=<reset s>`; draft-7: `limit=<quota>, remaining=<n>, reset=<s>` of the binding limit. Absent when no limit was evaluated, and in the other flavours.',
+    schema: {
+      type: "string",
+      pattern:
+        '^("[a-z0-9-]+";r=\\d+;t=\\d+(, "[a-z0-9-]+";r=\\d+;t=\\d+)*|limit=\\d+, remaining=\\d+, reset=\\d+)$',
+    },
+  },
+  "RateLimit-Limit": {
+    description: `draft-6: the quota, ${SINGLE}.`,
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
+  "RateLimit-Remaining": {
+    description: `draft-6: what is left of it, ${SINGLE}.`,
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
+  "RateLimit-Reset": {
+    description: `draft-6: seconds until it resets (rounded up), ${SINGLE}.`,
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
+  "X-RateLimit-Limit": {
+    description: `legacy and legacy-epoch: the quota, ${SINGLE}.`,
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
+  "X-RateLimit-Remaining": {
+    description: `legacy and legacy-epoch: what is left of it, ${SINGLE}.`,
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
+  "X-RateLimit-Reset": {
+    description: `legacy: seconds until it resets (rounded up); legacy-epoch: the Unix time in seconds it resets at (rounded up), ${SINGLE}.`,
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
+  "X-RateLimit-Used": {
+    description: `legacy and legacy-epoch: the quota less what is left, ${SINGLE}.`,
+    schema: { type: "string", pattern: "^\\d+$" },
   },
   "Retry-After": {
-    description: "Seconds, when the check is denied with a retry time.",
+    description: "Seconds, when the check is denied with a retry time (every flavour).",
     schema: { type: "string", pattern: "^\\d+$" },
   },
 } as const;

@@ -1,6 +1,7 @@
 import type { SluiceClient } from "../client";
 import type { CheckRequest, CheckResult } from "../types";
 import { jittered, overLimit, queued, type DenyOptions } from "./deny";
+import { rateLimitHeaders, type HeaderFlavour } from "../headers";
 
 // What every middleware shares: build the check from the request, ask Sluice, and turn
 // the decision into what the framework must do (serve, after waitMs for delay limits, or
@@ -19,6 +20,11 @@ export interface GuardOptions<Req> extends DenyOptions {
   key?: string;
   /** units the request uses (default 1) */
   cost?: number | ((req: Req) => number);
+  /**
+   * the RateLimit header flavour set on the response (docs/api.md, "Header flavours");
+   * default: the client's `headers` option, itself draft-11 when not given
+   */
+  headers?: HeaderFlavour;
 }
 
 /** Serve (after `waitMs`) with `headers`, drop the connection, or answer status/headers/body. */
@@ -95,15 +101,17 @@ export async function guard<Req>(
   const answer = options.onDenied ?? 429;
   if (answer === "queue" && overLimit(result, maxWait))
     result = await queued(options, result, () => options.client.check(check));
+  // the result's headers are in the client's flavour; the middleware's own choice wins
+  const chosen = options.headers === undefined ? result.headers : rateLimitHeaders(result, options.headers);
   if (result.allowed && result.waitMs <= maxWait) {
-    return { serve: true, waitMs: jittered(result.waitMs, options.jitter), headers: result.headers, result };
+    return { serve: true, waitMs: jittered(result.waitMs, options.jitter), headers: chosen, result };
   }
   const limited = overLimit(result, maxWait);
   if (limited && answer === "drop") return { serve: false, drop: true, result };
   const reason = result.allowed ? "rate_limited" : result.reason;
   const denied = DENIED[reason] ?? { status: 429, message: "Request refused by the rate limiter" };
   const status = limited && answer === 503 ? 503 : denied.status;
-  const headers = { ...result.headers };
+  const headers = { ...chosen };
   const waited = result.allowed ? result.waitMs : result.retryAfterMs;
   const retryAfterMs = waited === null ? undefined : jittered(waited, options.jitter);
   if (retryAfterMs === undefined) delete headers["Retry-After"];

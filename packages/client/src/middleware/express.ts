@@ -1,5 +1,6 @@
 import { chosenRoute, guard, routeOf, sleep, type GuardOptions } from "./core";
 import { checkDenyOptions } from "./deny";
+import { checkHeaderFlavour } from "../headers";
 
 // Express (4 and 5). Used per route, `app.get("/users/:id", sluiceExpress(opts), handler)`,
 // the route pattern is known (req.route.path under req.baseUrl). Used app-wide
@@ -46,6 +47,7 @@ export function expressRoute(req: ExpressRequestLike): string | undefined {
 export function sluiceExpress(options: GuardOptions<ExpressRequestLike>): ExpressMiddleware {
   const apiKeyHeader = options.apiKeyHeader ?? "x-api-key";
   checkDenyOptions(options);
+  checkHeaderFlavour(options.headers);
   return async (req, res, next) => {
     try {
       const verdict = await guard(options, req, {

@@ -1,5 +1,6 @@
 import { chosenRoute, guard, routeOf, sleep, type GuardOptions } from "./core";
 import { checkDenyOptions } from "./deny";
+import { checkHeaderFlavour } from "../headers";
 
 // Fastify (4 and 5): an onRequest hook, `app.addHook("onRequest", sluiceFastify(opts))`
 // or per route (`{ onRequest: sluiceFastify(opts) }`). Routing happens before onRequest, so
@@ -34,6 +35,7 @@ export function fastifyRoute(request: FastifyRequestLike): string | undefined {
 export function sluiceFastify(options: GuardOptions<FastifyRequestLike>): FastifyHook {
   const apiKeyHeader = (options.apiKeyHeader ?? "x-api-key").toLowerCase();
   checkDenyOptions(options);
+  checkHeaderFlavour(options.headers);
   return async (request, reply) => {
     const raw = request.headers[apiKeyHeader];
     const verdict = await guard(options, request, {

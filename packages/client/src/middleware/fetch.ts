@@ -1,5 +1,6 @@
 import { chosenRoute, forwardedFor, guard, routeOf, sleep, type GuardOptions, type Verdict } from "./core";
 import { checkDenyOptions } from "./deny";
+import { checkHeaderFlavour } from "../headers";
 
 // Fetch-style handlers, `(request: Request) => Response` (Hono, Bun, Deno, Cloudflare,
 // Next.js route handlers): withSluiceFetch(handler, { client, route: "GET /users/:id" }).
@@ -72,6 +73,7 @@ export function withSluiceFetch<Ctx extends unknown[]>(
   options: FetchGuardOptions,
 ): FetchHandler<Ctx> {
   checkDenyOptions(options);
+  checkHeaderFlavour(options.headers);
   return async (request, ...rest) => {
     const verdict = await verdictFor(options, request);
     if (!verdict.serve) return refusal(verdict);

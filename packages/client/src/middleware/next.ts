@@ -1,5 +1,6 @@
 import { sleep } from "./core";
 import { checkDenyOptions } from "./deny";
+import { checkHeaderFlavour } from "../headers";
 import { refusal, verdictFor, withSluiceFetch, type FetchGuardOptions, type FetchHandler } from "./fetch";
 
 // Next.js (App Router). Route handlers: the App Router does not expose the matched
@@ -27,6 +28,7 @@ export function sluiceProxy(
   options: FetchGuardOptions & { then?: (request: Request) => Response | Promise<Response> },
 ): (request: Request) => Promise<Response> {
   checkDenyOptions(options);
+  checkHeaderFlavour(options.headers);
   return async (request) => {
     const verdict = await verdictFor(options, request);
     if (!verdict.serve) return refusal(verdict);

@@ -6,6 +6,7 @@ import { listPlanNames } from "@/lib/control/data/queries/list-tenants";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { updateTenantAction } from "@/app/(dashboard)/_actions/tenant-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
+import { HEADER_FLAVOURS } from "@/lib/shared/config-terms";
 
 export const metadata: Metadata = { title: "Tenant settings" };
 
@@ -34,6 +35,14 @@ export default async function TenantSettingsPage({ params }: { params: Promise<{
             options: statuses,
             defaultValue: tenant.status,
             hint: "suspended: every check is refused",
+          },
+          {
+            name: "headers",
+            label: "RateLimit headers",
+            type: "select",
+            options: [...HEADER_FLAVOURS],
+            defaultValue: tenant.headers,
+            hint: "the header fields of this tenant's check answers: draft-11 (the default), draft-7, draft-6, legacy (X-RateLimit-*) or legacy-epoch",
           },
         ]}
       />
