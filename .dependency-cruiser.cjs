@@ -106,7 +106,8 @@ module.exports = {
     },
     {
       name: "client-through-its-entries",
-      comment: "Outside the package (tests aside), use @sluice/client, @sluice/client/text or @sluice/client/envoy.",
+      comment:
+        "Outside the package (tests aside), use @sluice/client, @sluice/client/text or @sluice/client/envoy.",
       severity: "error",
       from: { path: "^(lib|app|components)/|^(server|server-app|proxy)\\.ts$" },
       to: { path: "^packages/client/src/", pathNot: "^packages/client/src/(index|text|envoy)\\.ts$" },

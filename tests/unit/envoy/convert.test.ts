@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import { convertEnvoyConfig } from "@sluice/client/envoy";
 import { convertFixture, envoyFixture, fw, PLAN } from "./fixtures";
 
-type Expected = { routes: { pattern: string; limits: object[] }[]; report: [number, string][]; tenant?: string };
+type Expected = {
+  routes: { pattern: string; limits: object[] }[];
+  report: [number, string][];
+  tenant?: string;
+};
 
 const examples: Record<string, Expected> = {
   "example-1.yaml": {
@@ -26,7 +30,10 @@ const examples: Record<string, Expected> = {
     tenant: "edge-proxy-per-ip",
     routes: [
       { pattern: "* /remote_address/:remote_address", limits: [fw(10, "1s")] },
-      { pattern: "* /remote_address/50.0.0.5", limits: [{ ...fw(1, "1s"), window: "365d" }] },
+      {
+        pattern: "* /remote_address/50.0.0.5",
+        limits: [{ ...fw(1, "1s"), name: "deny-all", window: "365d" }],
+      },
     ],
     report: [
       [1, 'domain "edge_proxy_per_ip" is imported as tenant "edge-proxy-per-ip"'],
@@ -57,7 +64,10 @@ const examples: Record<string, Expected> = {
       { pattern: "* /key_2/value_2/user/bkthomps", limits: [fw(10, "1s")] },
     ],
     report: [
-      [18, 'replaces "specific_limit": not carried over (Sluice has no limit that drops another), both limits apply'],
+      [
+        18,
+        'replaces "specific_limit": not carried over (Sluice has no limit that drops another), both limits apply',
+      ],
     ],
   },
   "example-8.yaml": {
@@ -90,7 +100,10 @@ const examples: Record<string, Expected> = {
     report: [
       [1, 'domain "example10_wildcard" is imported as tenant "example10-wildcard"'],
       [4, "value_to_metric: metrics only, ignored"],
-      [7, 'value "read*" has a wildcard inside it: a Sluice route matches whole segments; not imported, with the descriptors below it'],
+      [
+        7,
+        'value "read*" has a wildcard inside it: a Sluice route matches whole segments; not imported, with the descriptors below it',
+      ],
     ],
   },
   "example-11.yaml": {

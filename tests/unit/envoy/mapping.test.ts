@@ -29,7 +29,7 @@ describe("descriptorCheck", () => {
       route: "POST /database/users",
       subject: "/database/users",
     });
-    expect(descriptorCheck(d(["path", "/a b/*"]), ).route).toBe("POST /path/%2Fa%20b%2F%2A");
+    expect(descriptorCheck(d(["path", "/a b/*"])).route).toBe("POST /path/%2Fa%20b%2F%2A");
   });
 
   it("sends a path past 256 characters as its SHA-256", () => {
@@ -74,12 +74,16 @@ describe("checks meet the routes envoy would match", () => {
 
   it("example 3: key and value before the key alone", () => {
     expect(matched("example-3.yaml", d(["remote_address", "50.0.0.5"]))).toBe("* /remote_address/50.0.0.5");
-    expect(matched("example-3.yaml", d(["remote_address", "50.0.0.1"]))).toBe("* /remote_address/:remote_address");
+    expect(matched("example-3.yaml", d(["remote_address", "50.0.0.1"]))).toBe(
+      "* /remote_address/:remote_address",
+    );
   });
 
   it("example 4: only entries at the same depth match", () => {
     expect(matched("example-4.yaml", d(["key", "value"]))).toBeNull();
-    expect(matched("example-4.yaml", d(["key", "value"], ["subkey", "subvalue"]))).toBe("* /key/value/subkey/:subkey");
+    expect(matched("example-4.yaml", d(["key", "value"], ["subkey", "subvalue"]))).toBe(
+      "* /key/value/subkey/:subkey",
+    );
   });
 
   it("a value with / or * matches only its own literal", () => {

@@ -66,7 +66,10 @@ export function readRateLimit(
     return "skip";
   }
   const limit: EnvoyLimit = {
-    name: limitName(scalarText(field.get("name")?.value), unit!),
+    name:
+      perUnit === 0 && field.get("name") === undefined
+        ? "deny-all"
+        : limitName(scalarText(field.get("name")?.value), unit!),
     by: flags.byTenant ? "tenant" : "subject",
     algorithm: "fixed_window",
     limit: Math.min(Math.max(perUnit, 1), MAX_LIMIT),
