@@ -120,6 +120,9 @@ describe("PUT /api/admin/config?format=envoy", () => {
     expect(planWithoutEnvoy.status).toBe(400);
     expect(planWithoutEnvoy.body.error.path).toBe("plan");
 
+    const large = await importEnvoy(`domain: big\n${"# padding\n".repeat(7_000)}`, { plan });
+    expect(large.status).toBe(413);
+
     const noDomain = await importEnvoy("# no domain\ndescriptors: []\n", { plan });
     expect(noDomain.status).toBe(422);
     expect(noDomain.body.errors).toEqual([

@@ -45,7 +45,7 @@ export function registerConfigOperations(registry: OpenAPIRegistry): void {
     tags: ["Configuration"],
     summary: "Import a configuration document (all or nothing)",
     description:
-      "Validates everything first and reports every error; `dryRun` answers the changes without applying them; `prune` deletes tenants the document does not list. Body at most 2 MiB. With `format=envoy` the body is envoyproxy/ratelimit's YAML file (at most 256 KiB), converted into one tenant on the plan `plan` (docs/envoy-migration.md); the answer adds `envoy` with the conversion's report, and `prune` is refused.",
+      "Validates everything first and reports every error; `dryRun` answers the changes without applying them; `prune` deletes tenants the document does not list. Body at most 2 MiB. With `format=envoy` the body is envoyproxy/ratelimit's YAML file (at most 64 KiB), converted into one tenant on the plan `plan` (docs/envoy-migration.md); the answer adds `envoy` with the conversion's report, and `prune` is refused.",
     security: ADMIN_SECURITY,
     request: {
       query: ImportQuery,
