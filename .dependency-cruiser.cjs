@@ -106,10 +106,11 @@ module.exports = {
     },
     {
       name: "client-through-its-entries",
-      comment: "Outside the package (tests aside), use @sluice/client or @sluice/client/text.",
+      comment:
+        "Outside the package (tests aside), use @sluice/client, @sluice/client/text or @sluice/client/envoy.",
       severity: "error",
       from: { path: "^(lib|app|components)/|^(server|server-app|proxy)\\.ts$" },
-      to: { path: "^packages/client/src/", pathNot: "^packages/client/src/(index|text)\\.ts$" },
+      to: { path: "^packages/client/src/", pathNot: "^packages/client/src/(index|text|envoy)\\.ts$" },
     },
   ],
   options: {

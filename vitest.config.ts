@@ -7,12 +7,14 @@ const emptyModule = fileURLToPath(new URL("./tests/fixtures/empty-module.ts", im
 // tests/client/package.test.ts from a packed tarball.
 const clientSources = fileURLToPath(new URL("./packages/client/src/index.ts", import.meta.url));
 const clientText = fileURLToPath(new URL("./packages/client/src/text.ts", import.meta.url));
+const clientEnvoy = fileURLToPath(new URL("./packages/client/src/envoy.ts", import.meta.url));
 
 export default defineConfig({
   resolve: {
     alias: [
       { find: /^@sluice\/client$/, replacement: clientSources },
       { find: /^@sluice\/client\/text$/, replacement: clientText },
+      { find: /^@sluice\/client\/envoy$/, replacement: clientEnvoy },
       { find: "@", replacement: root },
       { find: "server-only", replacement: emptyModule },
     ],

@@ -105,6 +105,21 @@ describe("the packed @sluice/client", () => {
     expect(checked.code).toBe(0);
   });
 
+  it("exports the envoy migration on its subpath (@sluice/client/envoy)", async () => {
+    const script = `
+      import { convertEnvoyConfig, descriptorCheck } from "@sluice/client/envoy";
+      const converted = convertEnvoyConfig("domain: d\\ndescriptors:\\n  - key: k\\n    rate_limit: { unit: minute, requests_per_unit: 3 }\\n", { plan: "free" });
+      console.log(JSON.stringify({ pattern: converted.document.tenants[0].routes[0].pattern,
+        check: descriptorCheck([{ key: "k", value: "v" }]) }));`;
+    writeFileSync(join(project, "envoy.mjs"), script);
+    const used = await run(process.execPath, ["envoy.mjs"], project);
+    expect(used.stderr).toBe("");
+    expect(JSON.parse(used.stdout)).toEqual({
+      pattern: "* /k/:k",
+      check: { route: "POST /k/v", subject: "/k/v" },
+    });
+  });
+
   it("installs the sluice command, which runs from the build", async () => {
     const help = await run(join(project, "node_modules/.bin/sluice"), ["--help"], project);
     expect(help.code).toBe(0);

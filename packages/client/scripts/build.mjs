@@ -1,4 +1,4 @@
-// Builds the publishable package: dist/index.js, dist/text.js and dist/cli.js (ESM, bundled per entry by
+// Builds the publishable package: dist/index.js, dist/text.js, dist/envoy.js and dist/cli.js (ESM, bundled per entry by
 // esbuild; `yaml` stays a dependency) and the .d.ts files (tsc), whose relative imports get
 // the ".js" extension Node's ESM resolution (and TypeScript's node16 mode) require.
 import { execFileSync } from "node:child_process";
@@ -17,6 +17,7 @@ await build({
   entryPoints: {
     index: join(here, "src/index.ts"),
     text: join(here, "src/text.ts"),
+    envoy: join(here, "src/envoy.ts"),
     cli: join(here, "src/cli/main.ts"),
   },
   outdir: dist,

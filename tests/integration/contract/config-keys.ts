@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../admin/http";
+import { anyPlan, call } from "../admin/http";
 import type { Contract } from "./contract-context";
 
 // Contract topics: configuration export and import, API keys, service and admin tokens.
@@ -29,6 +29,24 @@ export function configAndCredentials(c: Contract): void {
       await c.conforms(op, "/api/admin/config", 415, { body: "tenants: []", contentType: "text/plain" });
       await c.conforms(op, "/api/admin/config", 422, {
         body: { tenants: [{ slug: "Bad Slug", plan: "nope" }] },
+      });
+      // format=envoy: an envoy ratelimit file (docs/envoy-migration.md)
+      const plan = await anyPlan();
+      const envoy = "domain: contract_envoy\ndescriptors:\n  - key: user\n    detailed_metric: true\n";
+      const dry = await c.conforms(op, `/api/admin/config?format=envoy&plan=${plan}&dryRun=true`, 200, {
+        body: envoy,
+        contentType: "application/yaml",
+      });
+      expect(dry.body).toMatchObject({
+        envoy: { tenant: "contract-envoy", report: [{ line: 1 }, { line: 4 }] },
+      });
+      await c.conforms(op, "/api/admin/config?format=envoy", 400, {
+        body: envoy,
+        contentType: "application/yaml",
+      });
+      await c.conforms(op, `/api/admin/config?format=envoy&plan=${plan}`, 422, {
+        body: "descriptors: []\n",
+        contentType: "application/yaml",
       });
     });
   });

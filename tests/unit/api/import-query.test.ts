@@ -4,9 +4,30 @@ import { ImportQuery } from "@/lib/control/api/import-query";
 
 describe("ImportQuery", () => {
   it("defaults both flags to false and reads true/1/false/0", () => {
-    expect(ImportQuery.parse({})).toEqual({ prune: false, dryRun: false });
-    expect(ImportQuery.parse({ prune: "1", dryRun: "true" })).toEqual({ prune: true, dryRun: true });
-    expect(ImportQuery.parse({ prune: "0", dryRun: "false" })).toEqual({ prune: false, dryRun: false });
+    const sluice = { format: "sluice" };
+    expect(ImportQuery.parse({})).toEqual({ prune: false, dryRun: false, ...sluice });
+    expect(ImportQuery.parse({ prune: "1", dryRun: "true" })).toEqual({
+      prune: true,
+      dryRun: true,
+      ...sluice,
+    });
+    expect(ImportQuery.parse({ prune: "0", dryRun: "false" })).toEqual({
+      prune: false,
+      dryRun: false,
+      ...sluice,
+    });
+  });
+
+  it("reads an envoy import's format, plan and tenant, and refuses a bad plan name", () => {
+    expect(ImportQuery.parse({ format: "envoy", plan: "free", tenant: "edge" })).toEqual({
+      prune: false,
+      dryRun: false,
+      format: "envoy",
+      plan: "free",
+      tenant: "edge",
+    });
+    expect(ImportQuery.safeParse({ format: "istio" }).error?.issues[0]).toMatchObject({ path: ["format"] });
+    expect(ImportQuery.safeParse({ plan: "Free Plan" }).error?.issues[0]).toMatchObject({ path: ["plan"] });
   });
 
   it("refuses other values and unknown parameters, naming them", () => {

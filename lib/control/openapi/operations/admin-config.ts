@@ -45,7 +45,7 @@ export function registerConfigOperations(registry: OpenAPIRegistry): void {
     tags: ["Configuration"],
     summary: "Import a configuration document (all or nothing)",
     description:
-      "Validates everything first and reports every error; `dryRun` answers the changes without applying them; `prune` deletes tenants the document does not list. Body at most 2 MiB.",
+      "Validates everything first and reports every error; `dryRun` answers the changes without applying them; `prune` deletes tenants the document does not list. Body at most 2 MiB. With `format=envoy` the body is envoyproxy/ratelimit's YAML file (at most 64 KiB), converted into one tenant on the plan `plan` (docs/envoy-migration.md); the answer adds `envoy` with the conversion's report, and `prune` is refused.",
     security: ADMIN_SECURITY,
     request: {
       query: ImportQuery,
@@ -53,7 +53,11 @@ export function registerConfigOperations(registry: OpenAPIRegistry): void {
         required: true,
         content: {
           "application/json": { schema: ConfigDocumentSchema },
-          "application/yaml": { schema: yamlText },
+          "application/yaml": {
+            schema: yamlText.openapi({
+              description: "The same document as YAML, or with format=envoy an envoy ratelimit file.",
+            }),
+          },
         },
       },
     },

@@ -163,6 +163,16 @@ export const ImportedKeySchema = z
   })
   .openapi("ImportedKey");
 
+const EnvoyImportSchema = z
+  .strictObject({
+    domain: z.string().openapi({ description: "the envoy file's domain" }),
+    tenant: z.string().openapi({ description: "the tenant it was imported as" }),
+    report: z
+      .array(z.strictObject({ line: z.number().int(), message: z.string() }))
+      .openapi({ description: "what was not carried over exactly, by line of the envoy file" }),
+  })
+  .openapi("EnvoyImport");
+
 export const ImportResultSchema = z
   .strictObject({
     configVersion: z.number().int().nullable().openapi({ description: "null when nothing changed" }),
@@ -173,6 +183,9 @@ export const ImportResultSchema = z
     dryRun: z.boolean(),
     replay: DocumentReplaysSchema.optional().openapi({
       description: "dryRun only: the what-if replay of each changed tenant or key limit (docs/replay.md)",
+    }),
+    envoy: EnvoyImportSchema.optional().openapi({
+      description: "format=envoy only: the tenant the envoy file became and the conversion's report",
     }),
   })
   .openapi("ImportResult");

@@ -15,16 +15,23 @@ export interface DocumentFile {
   locator: YamlLocator;
 }
 
-export async function readDocumentFile(name: string, stdin: () => Promise<string>): Promise<DocumentFile> {
-  let text: string;
+/** A file's text ("-": stdin) and the name to show for it. */
+export async function readTextFile(
+  name: string,
+  stdin: () => Promise<string>,
+): Promise<{ name: string; text: string }> {
   try {
-    text = name === "-" ? await stdin() : await readFile(name, "utf8");
+    const text = name === "-" ? await stdin() : await readFile(name, "utf8");
+    return { name: name === "-" ? "<stdin>" : name, text };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     throw new CliError(`Cannot read ${name}: ${typeof code === "string" ? code : String(error)}.`);
   }
+}
+
+export async function readDocumentFile(name: string, stdin: () => Promise<string>): Promise<DocumentFile> {
+  const { name: shown, text } = await readTextFile(name, stdin);
   const locator = new YamlLocator(text);
-  const shown = name === "-" ? "<stdin>" : name;
   const syntax = locator.syntaxErrors();
   if (syntax.length > 0) {
     const lines = syntax.map((e) => `${shown}:${e.position.line}:${e.position.col}: ${e.message}`);

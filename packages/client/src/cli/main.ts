@@ -3,11 +3,12 @@
 import { parseArgs } from "node:util";
 import { alerts } from "./commands/alerts";
 import { configApply, configDiff, configExport } from "./commands/config";
+import { importEnvoy } from "./commands/import-envoy";
 import { check, reset, state, type CounterFlags } from "./commands/counters";
 import { keysCreate, keysList, keysRevoke } from "./commands/keys";
 import { keysCreateMany } from "./commands/keys-bulk";
 import { overridesCreate, overridesEnd, overridesList } from "./commands/overrides";
-import { readStdin } from "./document-file";
+import { readStdin, readTextFile } from "./document-file";
 import { CliError, EXIT_FAILURE, EXIT_OK } from "./errors";
 import { processIo, type Io } from "./io";
 import { connectionFrom, GLOBAL_OPTIONS } from "./options";
@@ -38,6 +39,8 @@ const OPTIONS = {
   file: { type: "string" },
   expires: { type: "string" },
   out: { type: "string" },
+  plan: { type: "string" },
+  apply: { type: "boolean", default: false },
 } as const;
 
 export async function main(
@@ -118,6 +121,11 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: Io): Promise<numb
       throw new CliError(
         `${sub === undefined ? "sluice overrides needs a command" : `Unknown overrides command "${sub}"`}: list, create or end.`,
       );
+    }
+    case "import-envoy": {
+      noMore(2);
+      if (sub === undefined) throw new CliError("sluice import-envoy needs a FILE (or - for stdin).");
+      return importEnvoy(await readTextFile(sub, readStdin), values, io, json, connection);
     }
     case "alerts":
       return alerts(connection, io, json, positionals.slice(1), values);

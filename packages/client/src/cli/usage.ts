@@ -5,6 +5,10 @@ Usage:
   sluice config export [--json]            print the configuration (YAML) to stdout
   sluice config diff FILE [--prune]        what applying FILE would change (the server's dry run)
   sluice config apply FILE [--prune]       apply FILE, all or nothing; prints the new config version
+  sluice import-envoy FILE --plan NAME [--tenant SLUG] [--out FILE] [--apply | --dry-run]
+                                           envoyproxy/ratelimit's YAML as a Sluice document
+                                           (stdout), what it cannot carry over on stderr;
+                                           --apply / --dry-run: import it through the server
   sluice check --api-key KEY | --tenant SLUG [--key NAME]
                [--route "GET /path"] [--subject ID] [--cost N] [--dry-run]
   sluice state --tenant SLUG [--key NAME] [--route "GET /path"] [--subject ID]
