@@ -5,7 +5,7 @@ import { writePlan, writeRoutes } from "@/lib/control/data/apply-document";
 import { canonicalPlan, canonicalRoutes, canonicalTenant, sameJson } from "@/lib/control/data/canonical";
 import { runConfigChange } from "@/lib/control/data/config-change";
 import type { Audit, AuditInput } from "@/lib/control/data/audit";
-import { importScope, outsideScope } from "@/lib/control/data/import-scope";
+import { importScope, outsideScope } from "@/lib/control/config/import/import-scope";
 import { createKeys, type ImportedKey } from "@/lib/control/data/import-keys";
 import { readBase } from "@/lib/control/data/import-state";
 import { validateImport, type ValidImport } from "@/lib/control/data/import-validate";

@@ -8,11 +8,11 @@ import {
 } from "@/lib/control/config/document";
 import { canonicalLimits } from "@/lib/control/data/canonical";
 import { runTenantChange } from "@/lib/control/data/config-change";
-import { countCaps } from "@/lib/control/data/count-caps";
+import { countCaps } from "@/lib/control/config/import/count-caps";
 import { checkImposedOverrides } from "@/lib/control/data/import-checks";
 import { readDocument } from "@/lib/control/data/read-document";
 import type { Tx } from "@/lib/control/data/tx";
-import type { BulkLimitInput } from "@/lib/control/data/bulk/bulk-inputs";
+import type { BulkLimitInput } from "@/lib/control/bulk/bulk-inputs";
 import { throwIfAny } from "@/lib/control/data/bulk/bulk-targets";
 import { findTargets } from "@/lib/control/data/bulk/find-limit-targets";
 import {
