@@ -16,6 +16,8 @@
 //   api-keys.ts, create-keys.ts: CreateKeyInput, NewKeyInput, MAX_KEYS_PER_REQUEST,
 //     refineDistinctNames in keys/key-inputs.ts
 //   change-locks.ts: ChangeScope, scopedSlugs in config/import/change-scope.ts
+//   import-checks.ts: checkImposedOverrides in config/import/imposed-overrides.ts
+//   limit-rows.ts: the mapping in config/import/limit-columns.ts (limit-rows.ts types it by Prisma)
 //   node scripts/house/move-domain-out-of-data.mjs [--dry]
 import { execFileSync } from "node:child_process";
 import {
@@ -42,6 +44,9 @@ const FILES = {
   "lib/control/data/import-scope.ts": "lib/control/config/import/import-scope.ts",
   "lib/control/data/tenant-field-rights.ts": "lib/control/config/import/tenant-field-rights.ts",
   "lib/control/data/count-caps.ts": "lib/control/config/import/count-caps.ts",
+  // one spelling of a document, over the limits' stored form (config/import/limit-columns.ts)
+  "lib/control/data/canonical.ts": "lib/control/config/import/canonical.ts",
+  "lib/control/data/bulk/limit-targets.ts": "lib/control/bulk/limit-targets.ts",
   // request bodies (zod) and the rules over them
   "lib/control/data/override-input.ts": "lib/control/overrides/override-input.ts",
   "lib/control/data/alerts/inputs.ts": "lib/control/alerts/input/inputs.ts",

@@ -2,7 +2,12 @@ import "server-only";
 import type { Principal } from "@/lib/shared/principal";
 import type { ConfigDocument } from "@/lib/control/config/document";
 import { writePlan, writeRoutes } from "@/lib/control/data/apply-document";
-import { canonicalPlan, canonicalRoutes, canonicalTenant, sameJson } from "@/lib/control/data/canonical";
+import {
+  canonicalPlan,
+  canonicalRoutes,
+  canonicalTenant,
+  sameJson,
+} from "@/lib/control/config/import/canonical";
 import { runConfigChange } from "@/lib/control/data/config-change";
 import type { Audit, AuditInput } from "@/lib/control/data/audit";
 import { importScope, outsideScope } from "@/lib/control/config/import/import-scope";

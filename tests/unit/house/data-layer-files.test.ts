@@ -29,8 +29,6 @@ const STORE_IMPORT = new RegExp(
 
 /** Data modules that reach a store only through another one, and why they sit here. */
 const ALLOWED: Record<string, string> = {
-  "canonical.ts": "the rows' spelling of a document: limits round-trip through limit-rows.ts",
-  "bulk/limit-targets.ts": "a bulk edit's targets, compared in canonical.ts's (the rows') spelling",
   "config-backstop.ts": "hands the check front PostgreSQL's reads (config-versions.ts, reconcile.ts)",
   "document-text.ts": "validates against the plans and routes read by validation-context.ts",
   "usage/limit-candidates.ts":

@@ -6,10 +6,10 @@ import {
   type LimitDoc,
   type TenantDoc,
 } from "@/lib/control/config/document";
-import { canonicalLimits } from "@/lib/control/data/canonical";
+import { canonicalLimits } from "@/lib/control/config/import/canonical";
 import { runTenantChange } from "@/lib/control/data/config-change";
 import { countCaps } from "@/lib/control/config/import/count-caps";
-import { checkImposedOverrides } from "@/lib/control/data/import-checks";
+import { checkImposedOverrides } from "@/lib/control/config/import/imposed-overrides";
 import { readDocument } from "@/lib/control/data/read-document";
 import type { Tx } from "@/lib/control/data/tx";
 import type { BulkLimitInput } from "@/lib/control/bulk/bulk-inputs";
@@ -22,7 +22,7 @@ import {
   tenantLimitCount,
   withLimit,
   type LimitTarget,
-} from "@/lib/control/data/bulk/limit-targets";
+} from "@/lib/control/bulk/limit-targets";
 import { writeLimit } from "@/lib/control/data/bulk/write-limit";
 
 // One limit added to (or replacing the one of its name on) many tenants, or many keys of
