@@ -5,6 +5,10 @@
 // usage's storage and reads reach PostgreSQL through the data layer (lib/control/data), the
 // one part of the control plane they may import.
 const PRISMA = "^(lib/generated/|node_modules/(@prisma|pg|pg-[a-z-]+)/)";
+const STORES = "^(lib/shared/redis/|node_modules/ioredis/)";
+// The control plane's pure domain folders: below lib/control/data, which calls them, and
+// above nothing of it (scripts/house/move-domain-out-of-data.mjs moved them out of it).
+const DOMAIN = "^lib/control/(errors/|overrides/|bulk/|keys/|audit/|auth/policy/|alerts/(guard|input)/)";
 
 module.exports = {
   forbidden: [
@@ -26,10 +30,21 @@ module.exports = {
     {
       name: "data-below-control-features",
       comment:
-        "lib/control/data is the bottom of the control plane: features (counters, ops, limit-tree, api...) import it, never the reverse. It still reads the config document and compiler, and the alerts' address guards.",
+        "lib/control/data is the bottom of the control plane: features (counters, ops, limit-tree, api...) import it, never the reverse. Below it, and all it may import of the control plane: the config document, compiler and import rules, the control plane's errors and the pure domain folders (DOMAIN).",
       severity: "error",
       from: { path: "^lib/control/data/" },
-      to: { path: "^lib/control/", pathNot: "^lib/control/(data|config|alerts/guard)/" },
+      to: { path: "^lib/control/", pathNot: ["^lib/control/(data|config)/", DOMAIN] },
+    },
+    {
+      name: "domain-below-data",
+      comment:
+        "The domain logic the data layer calls (input schemas, rights, an import's rules) is pure: no data layer, no feature above it, no Prisma, no Redis. What reads or writes goes to lib/control/data.",
+      severity: "error",
+      from: { path: ["^lib/control/config/(import|document|compile)/", DOMAIN] },
+      to: {
+        path: ["^lib/control/", PRISMA, STORES],
+        pathNot: ["^lib/control/config/(import|document|compile)/", DOMAIN],
+      },
     },
     {
       name: "shared-is-the-kernel",

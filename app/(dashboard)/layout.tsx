@@ -4,7 +4,7 @@ import { SignOutButton } from "@/components/auth/sign-out-button";
 import { DatabaseDown } from "@/components/shell/database-down";
 import { HeaderMenu } from "@/components/shell/header-menu";
 import { requireUser } from "@/lib/control/auth/session";
-import { isDatabaseUnavailable } from "@/lib/control/data/errors";
+import { isDatabaseUnavailable } from "@/lib/control/errors/errors";
 
 export const dynamic = "force-dynamic";
 

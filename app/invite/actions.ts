@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { acceptAsNewAccount, acceptAsSignedIn, NewAccountInput } from "@/lib/control/data/invitations";
-import { LinkSecret } from "@/lib/control/data/auth/passwords";
+import { LinkSecret } from "@/lib/control/auth/policy/passwords";
 import { actionUser } from "@/lib/control/auth/session";
 import { failure } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";

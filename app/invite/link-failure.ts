@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { failure } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionError } from "@/components/forms/action-result";
 

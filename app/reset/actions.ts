@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { redeemResetLink } from "@/lib/control/data/auth/accounts";
-import { LinkSecret, NewPassword } from "@/lib/control/data/auth/passwords";
+import { LinkSecret, NewPassword } from "@/lib/control/auth/policy/passwords";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";
 import { fieldErrors, linkFailure } from "@/app/invite/link-failure";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { auditHref, type AuditFilter } from "@/lib/control/data/queries/audit-filter";
+import { auditHref, type AuditFilter } from "@/lib/control/audit/audit-filter";
 
 // The audit log's filters (a plain GET form: every filtered view has its URL) and paging.
 

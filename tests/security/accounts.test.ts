@@ -15,7 +15,7 @@ import {
 import { resolveBearer } from "@/lib/control/data/auth/api-tokens";
 import { checkCredentials, loadUserPrincipal, sessionVersionOf } from "@/lib/control/data/auth/users";
 import { db } from "@/lib/control/data/db";
-import { ConflictError, NotFoundError } from "@/lib/control/data/errors";
+import { ConflictError, NotFoundError } from "@/lib/control/errors/errors";
 import { createAdminToken } from "@/lib/control/data/tokens";
 import { anyPlan, makeTenant, uniqueSlug } from "../integration/dashboard/fixtures";
 import { makeUser, type UserPrincipal } from "./accounts-fixtures";

@@ -8,9 +8,9 @@ process.env.SLUICE_MAX_KEYS_PER_TENANT = "3";
 
 import { validateDocument, type ConfigDocument } from "@/lib/control/config/document";
 import { createApiKey, revokeApiKey } from "@/lib/control/data/api-keys";
-import { documentCapErrors, type CountCaps } from "@/lib/control/data/count-caps";
+import { documentCapErrors, type CountCaps } from "@/lib/control/config/import/count-caps";
 import { db } from "@/lib/control/data/db";
-import { ConflictError, ValidationFailed } from "@/lib/control/data/errors";
+import { ConflictError, ValidationFailed } from "@/lib/control/errors/errors";
 import { importConfig } from "@/lib/control/data/import-config";
 
 import { anyPlan, system, uniqueSlug } from "../integration/dashboard/fixtures";

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "@/lib/shared/secrets";
 import { checkCredentials } from "@/lib/control/data/auth/users";
 import { db } from "@/lib/control/data/db";
-import { ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import {
   acceptAsNewAccount,
   acceptAsSignedIn,

@@ -14,7 +14,7 @@ import { db } from "@/lib/control/data/db";
 import { readGlobalDoc, readTenantDoc } from "@/lib/control/data/edits/document-edit";
 import { applyImport } from "@/lib/control/data/edits/import-yaml";
 import { updateTenant } from "@/lib/control/data/edits/tenants";
-import { ForbiddenError, ValidationFailed } from "@/lib/control/data/errors";
+import { ForbiddenError, ValidationFailed } from "@/lib/control/errors/errors";
 import { importConfig } from "@/lib/control/data/import-config";
 
 import { anyPlan, makeTenant, system, uniqueSlug } from "../integration/dashboard/fixtures";

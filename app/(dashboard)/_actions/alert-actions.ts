@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
 import { createAlertEndpoint, disableAlertEndpoint } from "@/lib/control/data/alerts/endpoints";
-import { CreateEndpointInput, CreateRuleInput } from "@/lib/control/data/alerts/inputs";
+import { CreateEndpointInput, CreateRuleInput } from "@/lib/control/alerts/input/inputs";
 import { createAlertRule, disableAlertRule } from "@/lib/control/data/alerts/rules";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";

@@ -2,8 +2,8 @@
 
 import { z } from "zod";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
-import { ConflictError } from "@/lib/control/data/errors";
-import { OverrideId, OverrideInput } from "@/lib/control/data/override-input";
+import { ConflictError } from "@/lib/control/errors/errors";
+import { OverrideId, OverrideInput } from "@/lib/control/overrides/override-input";
 import { createOverride, endOverride } from "@/lib/control/data/overrides";
 import { parseDuration } from "@/lib/shared/duration";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";

@@ -1,6 +1,6 @@
 import "server-only";
 import { notFound } from "next/navigation";
-import { ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import { formatDate } from "@/lib/shared/format-date";
 
 // Pages ask the DAL, which scopes by tenant; "not yours" and "not there" both become the

@@ -9,7 +9,7 @@ import {
   isDatabaseUnavailable,
   NotFoundError,
   ValidationFailed,
-} from "@/lib/control/data/errors";
+} from "@/lib/control/errors/errors";
 import type { ActionResult } from "@/components/forms/action-result";
 
 // The frame of every server action: parse the (only) fields it accepts with zod, re-read the

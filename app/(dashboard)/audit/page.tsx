@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/control/auth/session";
 import { listAuditEntries } from "@/lib/control/data/queries/audit-entries";
-import { parseAuditFilter } from "@/lib/control/data/queries/audit-filter";
+import { parseAuditFilter } from "@/lib/control/audit/audit-filter";
 import { AuditTable } from "@/components/audit/audit-table";
 import { AuditFilters, AuditPager } from "@/components/audit/audit-filters";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";

@@ -2,7 +2,7 @@
 // 2 s beside the usage charts. Session-authenticated (viewer and up); tenants, keys and
 // routes the user may not see answer 404 like ones that do not exist.
 import { currentUser } from "@/lib/control/auth/session";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { StoreUnavailableError } from "@/lib/control/data/counters-store";
 import { limitTree, LimitTreeQuery } from "@/lib/control/limit-tree/limit-tree";
 

@@ -4,7 +4,7 @@
 // bounded (lib/data/live-utilization.ts) and a dry run: it consumes nothing.
 import { z } from "zod";
 import { currentUser } from "@/lib/control/auth/session";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { liveUtilization } from "@/lib/control/counters/live-utilization";
 
 export const dynamic = "force-dynamic";

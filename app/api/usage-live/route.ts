@@ -3,7 +3,7 @@
 // Session-authenticated; tenants the user may not see answer 404.
 import { z } from "zod";
 import { currentUser } from "@/lib/control/auth/session";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { dashboardData } from "@/lib/usage/read/dashboard";
 import { RANGE_IDS } from "@/lib/usage/ranges";
 import { parseCustomWindow } from "@/lib/usage/read/custom-window";

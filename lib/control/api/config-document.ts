@@ -3,7 +3,7 @@ import { Document, isPair, isScalar, isSeq, visit } from "yaml";
 import type { ConfigDocument, SourcePositions } from "@/lib/control/config/document";
 import { locateErrors } from "@/lib/control/config/document";
 import { checkedText, type CheckedText } from "@/lib/control/data/document-text";
-import { ValidationFailed } from "@/lib/control/data/errors";
+import { ValidationFailed } from "@/lib/control/errors/errors";
 import { wantsYaml } from "@/lib/control/api/content-type";
 import {
   DOCUMENT_BODY_LIMIT,

@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/control/api/api-error";
 import { JSON_BODY_LIMIT, readBodyText, requireFormat } from "@/lib/control/api/read-body";
 import type { ImportQueryValues } from "@/lib/control/api/import-query";
 import { checkedText, type CheckedText } from "@/lib/control/data/document-text";
-import { ValidationFailed } from "@/lib/control/data/errors";
+import { ValidationFailed } from "@/lib/control/errors/errors";
 import { MEMBER_BUDGET, OPERATOR_BUDGET } from "@/lib/control/config/document/worker/check-document";
 import { isOperator, type Principal } from "@/lib/shared/principal";
 

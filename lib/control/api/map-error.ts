@@ -7,7 +7,7 @@ import {
   isDatabaseUnavailable,
   NotFoundError,
   ValidationFailed,
-} from "@/lib/control/data/errors";
+} from "@/lib/control/errors/errors";
 import { StoreUnavailableError } from "@/lib/control/data/counters-store";
 import { ApiError } from "@/lib/control/api/api-error";
 import { DocumentRefused, DocumentsBusy } from "@/lib/control/config/document/worker/check-document";

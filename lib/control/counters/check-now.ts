@@ -1,7 +1,7 @@
 import "server-only";
 import type { CompiledLimit } from "@/lib/control/config/compile";
 import type { PublishedOverride } from "@/lib/check/published/published";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { planCheck, type PlannedLimit } from "@/lib/control/counters/counter-specs";
 import type { CounterQuery } from "@/lib/control/counters/counter-query";
 import { resolveIn, type ResolvedCheck } from "@/lib/control/counters/resolve-check";

@@ -7,7 +7,7 @@ import { announceCountersReset } from "@/lib/check/counter-signals";
 import { env } from "@/lib/shared/env";
 import { redis } from "@/lib/shared/redis/redis";
 import { auditedTenantChange } from "@/lib/control/data/audited-tenant-change";
-import { ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import { imposedBy } from "@/lib/control/config/compile/imposed-limits";
 import { counterTarget } from "@/lib/control/counters/counter-specs";
 import { limitsNamed } from "@/lib/control/config/compile/limits-named";

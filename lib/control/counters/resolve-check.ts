@@ -6,7 +6,7 @@ import {
   type RouteResolution,
   type Snapshot,
 } from "@/lib/control/config/compile";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { latestSnapshot } from "@/lib/control/data/counters-store";
 
 // Where a query of the admin API's counter calls (tenant, key, route) lands in a compiled

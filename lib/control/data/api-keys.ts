@@ -1,21 +1,14 @@
 import "server-only";
 import { keyCreated, type CreatedKey } from "@/lib/control/data/create-keys";
-import { z } from "zod";
 import type { Principal } from "@/lib/shared/principal";
 import { db } from "@/lib/control/data/db";
 import { givenOrNewSecret } from "@/lib/shared/secrets";
-import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
 import { runTenantChange } from "@/lib/control/data/config-change";
-import { assertKeyCap } from "@/lib/control/data/count-caps";
+import { assertKeyCap } from "@/lib/control/data/key-cap";
 import { createKeysInChange } from "@/lib/control/data/create-keys";
-import { ConflictError, NotFoundError } from "@/lib/control/data/errors";
+import { ConflictError, NotFoundError } from "@/lib/control/errors/errors";
 import { tenantFor } from "@/lib/control/data/tenant-access";
-
-export const CreateKeyInput = z.strictObject({
-  name: z.string().regex(NAME_PATTERN, { error: NAME_RULE }),
-  expiresAt: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional(),
-});
-export type CreateKeyInput = z.infer<typeof CreateKeyInput>;
+import { CreateKeyInput } from "@/lib/control/keys/key-inputs";
 
 type Tx = Parameters<Parameters<typeof runTenantChange>[3]>[0];
 type Audit = Parameters<Parameters<typeof runTenantChange>[3]>[1];

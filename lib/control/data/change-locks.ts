@@ -1,15 +1,14 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import type { ChangeScope } from "@/lib/control/config/import/change-scope";
 import type { Tx } from "@/lib/control/data/tx";
 
-// Which configuration a change may touch, and the transaction-scoped advisory locks that
-// serialize changes per tenant. A change of tenants takes the global lock shared and each
+// The transaction-scoped advisory locks that serialize changes per tenant (the scope a
+// change covers: lib/control/config/import/change-scope.ts). A change of tenants takes the global lock shared and each
 // tenant's lock exclusively, so tenant A's import never waits on tenant B's; plans,
 // global routes, pruning and anything unscoped take the global lock exclusively. Every
 // transaction takes them in one order (global, then tenants by key, then the version lock
 // at its end: config-change.ts), so two changes can never wait on each other in a cycle.
-
-export type ChangeScope = "global" | { tenants: readonly string[] };
 
 /** Any constants, distinct from the rollup's lock; the tenant locks use the two-key space. */
 const GLOBAL_LOCK = 730_113;
@@ -30,9 +29,4 @@ export async function lockScope(tx: Tx, scope: ChangeScope): Promise<void> {
   // one statement however many tenants (an import may list thousands), taken in array order
   await tx.$executeRaw`select pg_advisory_xact_lock(${TENANT_LOCK_CLASS}::int, k)
     from unnest(${keys}::int[]) with ordinality as u(k, n) order by n`;
-}
-
-/** The slugs a scope covers; null for the global scope (which covers everything). */
-export function scopedSlugs(scope: ChangeScope): ReadonlySet<string> | null {
-  return scope === "global" ? null : new Set(scope.tenants);
 }

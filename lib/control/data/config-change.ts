@@ -5,7 +5,8 @@ import { writeAudits, type Audit, type AuditInput } from "@/lib/control/data/aud
 import { compileChange } from "@/lib/control/data/compile-published";
 import { writeParts } from "@/lib/control/data/config-parts/part-store";
 import type { Tx } from "@/lib/control/data/tx";
-import { lockScope, type ChangeScope } from "@/lib/control/data/change-locks";
+import { lockScope } from "@/lib/control/data/change-locks";
+import type { ChangeScope } from "@/lib/control/config/import/change-scope";
 import { publishParts } from "@/lib/control/config/publish";
 import { publishWholeAt, republishIfBehind } from "@/lib/control/data/reconcile";
 
@@ -21,7 +22,7 @@ import { publishWholeAt, republishIfBehind } from "@/lib/control/data/reconcile"
 // named tenants' parts for a tenant change, every part compared for a global one. Parts are
 // compared under the version lock, so each version's parts are exact against the one before.
 
-export type { ChangeScope } from "@/lib/control/data/change-locks";
+export type { ChangeScope } from "@/lib/control/config/import/change-scope";
 
 export interface ChangeOutcome<T> {
   result: T;

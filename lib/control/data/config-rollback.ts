@@ -4,7 +4,7 @@ import { z } from "zod";
 import { isOperator, type Principal } from "@/lib/shared/principal";
 import { NAME_PATTERN, NAME_RULE, type ConfigDocument } from "@/lib/control/config/document";
 import { db } from "@/lib/control/data/db";
-import { ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import { importConfig, type ImportResult } from "@/lib/control/data/import-config";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 

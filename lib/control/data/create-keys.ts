@@ -1,12 +1,12 @@
 import "server-only";
 import type { Audit, AuditInput } from "@/lib/control/data/audit";
-import { z } from "zod";
 import { givenOrNewSecret } from "@/lib/shared/secrets";
-import { countCaps, type CountCaps } from "@/lib/control/data/count-caps";
-import { ConflictError, ValidationFailed } from "@/lib/control/data/errors";
+import { countCaps, type CountCaps } from "@/lib/control/config/import/count-caps";
+import { ConflictError, ValidationFailed } from "@/lib/control/errors/errors";
 import type { TenantRef } from "@/lib/control/data/tenant-access";
 import type { Tx } from "@/lib/control/data/tx";
 import type { DocumentError } from "@/lib/control/config/document";
+import type { NewKeyInput } from "@/lib/control/keys/key-inputs";
 
 // Several keys of one tenant inside a change already under way (runTenantChange): every
 // name and the cap are checked before the first write, so a refusal names the item and
@@ -18,29 +18,6 @@ export interface CreatedKey {
   /** the secret: returned only now, stored only as its hash */
   key: string;
   prefix: string;
-}
-
-export interface NewKeyInput {
-  name: string;
-  expiresAt?: string;
-}
-
-/** The most keys one request may create (docs/api.md). */
-export const MAX_KEYS_PER_REQUEST = 1000;
-
-/** Zod refinement for a list of keys: a name given twice is refused at its second place. */
-export function refineDistinctNames(keys: readonly NewKeyInput[], ctx: z.RefinementCtx): void {
-  const seen = new Map<string, number>();
-  keys.forEach((key, i) => {
-    const first = seen.get(key.name);
-    if (first === undefined) seen.set(key.name, i);
-    else
-      ctx.addIssue({
-        code: "custom",
-        path: [i, "name"],
-        message: `${key.name} is already listed at keys[${first}]`,
-      });
-  });
 }
 
 /**

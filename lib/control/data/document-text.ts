@@ -12,7 +12,7 @@ import {
   MEMBER_BUDGET,
   type WorkerBudget,
 } from "@/lib/control/config/document/worker/check-document";
-import { ValidationFailed } from "@/lib/control/data/errors";
+import { ValidationFailed } from "@/lib/control/errors/errors";
 import { readValidationContext } from "@/lib/control/data/validation-context";
 import { env } from "@/lib/shared/env";
 

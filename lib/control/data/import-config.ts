@@ -2,10 +2,15 @@ import "server-only";
 import type { Principal } from "@/lib/shared/principal";
 import type { ConfigDocument } from "@/lib/control/config/document";
 import { writePlan, writeRoutes } from "@/lib/control/data/apply-document";
-import { canonicalPlan, canonicalRoutes, canonicalTenant, sameJson } from "@/lib/control/data/canonical";
+import {
+  canonicalPlan,
+  canonicalRoutes,
+  canonicalTenant,
+  sameJson,
+} from "@/lib/control/config/import/canonical";
 import { runConfigChange } from "@/lib/control/data/config-change";
 import type { Audit, AuditInput } from "@/lib/control/data/audit";
-import { importScope, outsideScope } from "@/lib/control/data/import-scope";
+import { importScope, outsideScope } from "@/lib/control/config/import/import-scope";
 import { createKeys, type ImportedKey } from "@/lib/control/data/import-keys";
 import { readBase } from "@/lib/control/data/import-state";
 import { validateImport, type ValidImport } from "@/lib/control/data/import-validate";

@@ -4,9 +4,9 @@ import { hasRole, isOperator, type Principal } from "@/lib/shared/principal";
 import { newSecret } from "@/lib/shared/secrets";
 import type { DocumentError, DocumentRefs } from "@/lib/control/config/document";
 import type { Audit } from "@/lib/control/data/audit";
-import { countCaps, type CountCaps } from "@/lib/control/data/count-caps";
+import { countCaps, type CountCaps } from "@/lib/control/config/import/count-caps";
 import { insertKeys, newRowId } from "@/lib/control/data/bulk-insert";
-import { ForbiddenError } from "@/lib/control/data/errors";
+import { ForbiddenError } from "@/lib/control/errors/errors";
 import type { Tx } from "@/lib/control/data/tx";
 
 // Keys an import creates (docs/configuration.md): a key a tenant's `keys` list names that

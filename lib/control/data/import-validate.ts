@@ -6,14 +6,15 @@ import {
   type ConfigDocument,
   type DocumentError,
 } from "@/lib/control/config/document";
-import { sameJson } from "@/lib/control/data/canonical";
-import { documentCapErrors } from "@/lib/control/data/count-caps";
+import { sameJson } from "@/lib/control/config/import/canonical";
+import { documentCapErrors } from "@/lib/control/config/import/count-caps";
 import type { CheckedDocument } from "@/lib/control/data/document-text";
-import { ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/control/data/errors";
-import { checkAgainstDatabase, checkImposedOverrides } from "@/lib/control/data/import-checks";
+import { ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/control/errors/errors";
+import { checkAgainstDatabase } from "@/lib/control/data/import-checks";
+import { checkImposedOverrides } from "@/lib/control/config/import/imposed-overrides";
 import { assertMayCreateKeys, keyCapErrors, planKeys, type KeyPlan } from "@/lib/control/data/import-keys";
 import { readImportState, type ImportState } from "@/lib/control/data/import-state";
-import { tenantFieldErrors } from "@/lib/control/data/tenant-field-rights";
+import { tenantFieldErrors } from "@/lib/control/config/import/tenant-field-rights";
 import type { Tx } from "@/lib/control/data/tx";
 
 // Everything an import checks before its first write; any error throws ValidationFailed

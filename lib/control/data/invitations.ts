@@ -4,8 +4,8 @@ import { actingUserId, hasRole, type Principal, type Role } from "@/lib/shared/p
 import { newSecret, sha256Hex } from "@/lib/shared/secrets";
 import { hashPassword } from "@/lib/shared/password";
 import { normalizeEmail, runAccountChange } from "@/lib/control/data/account-change";
-import { DisplayName, LinkSecret, NewPassword } from "@/lib/control/data/auth/passwords";
-import { ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
+import { DisplayName, LinkSecret, NewPassword } from "@/lib/control/auth/policy/passwords";
+import { ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 import type { Tx } from "@/lib/control/data/tx";
 

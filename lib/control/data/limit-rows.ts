@@ -1,11 +1,11 @@
 import "server-only";
 import type { LimitDoc } from "@/lib/control/config/document";
-import { normalizeLimit } from "@/lib/control/config/document";
+import { limitColumns, limitOfColumns } from "@/lib/control/config/import/limit-columns";
 import type { Limit } from "@/lib/generated/prisma/client";
-import { formatDuration } from "@/lib/shared/duration";
 
-// Limits between their document form and their rows. Rows keep only the fields a
-// declaration sets (an override is partial), so export -> import changes nothing.
+// Limits between their document form and their rows (the mapping: limit-columns.ts). Typed
+// by Prisma's own row both ways, so a column added to the table and not to the mapping, or
+// the reverse, fails to compile.
 
 export type LimitRowData = Omit<
   Limit,
@@ -13,43 +13,11 @@ export type LimitRowData = Omit<
 >;
 
 export function limitToRow(limit: LimitDoc, position: number): LimitRowData {
-  const fields = normalizeLimit(limit);
-  return {
-    name: limit.name,
-    by: fields.by ?? null,
-    routePattern: fields.route ?? null,
-    algorithm: fields.algorithm ?? null,
-    limit: fields.limit ?? null,
-    windowMs: fields.windowMs === undefined ? null : BigInt(fields.windowMs),
-    burst: fields.burst ?? null,
-    action: fields.action ?? null,
-    maxDelayMs: fields.maxDelayMs === undefined ? null : BigInt(fields.maxDelayMs),
-    mode: fields.mode ?? null,
-    onStoreFailure: fields.onStoreFailure ?? null,
-    consistency: fields.consistency ?? null,
-    syncEveryMs: fields.syncEveryMs ?? null,
-    disabled: fields.disabled ?? null,
-    position,
-  };
+  return limitColumns(limit, position);
 }
 
-/** The document form, in the order exports write fields; unset fields are left out. */
 export function rowToLimit(row: LimitRowData): LimitDoc {
-  const doc: LimitDoc = { name: row.name };
-  if (row.by !== null) doc.by = row.by;
-  if (row.routePattern !== null) doc.route = row.routePattern;
-  if (row.algorithm !== null) doc.algorithm = row.algorithm;
-  if (row.limit !== null) doc.limit = row.limit;
-  if (row.windowMs !== null) doc.window = formatDuration(Number(row.windowMs));
-  if (row.burst !== null) doc.burst = row.burst;
-  if (row.action !== null) doc.action = row.action;
-  if (row.maxDelayMs !== null) doc.maxDelay = formatDuration(Number(row.maxDelayMs));
-  if (row.mode !== null) doc.mode = row.mode;
-  if (row.onStoreFailure !== null) doc.onStoreFailure = row.onStoreFailure;
-  if (row.consistency !== null) doc.consistency = row.consistency;
-  if (row.syncEveryMs !== null) doc.syncEvery = formatDuration(row.syncEveryMs);
-  if (row.disabled !== null) doc.disabled = row.disabled;
-  return doc;
+  return limitOfColumns(row);
 }
 
 export function rowsToLimits(rows: LimitRowData[]): LimitDoc[] {

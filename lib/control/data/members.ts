@@ -3,7 +3,7 @@ import { z } from "zod";
 import { hasRole, isOperator, ROLE_RANK, type Principal, type Role } from "@/lib/shared/principal";
 import { db } from "@/lib/control/data/db";
 import { runTenantChange } from "@/lib/control/data/config-change";
-import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
+import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import { revokeMakerTokens } from "@/lib/control/data/maker-tokens";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 import type { Tx } from "@/lib/control/data/tx";

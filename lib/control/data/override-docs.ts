@@ -4,10 +4,10 @@ import { compileSnapshot, type IdMap } from "@/lib/control/config/compile";
 import type { ConfigDocument, DocumentError, OverrideDoc } from "@/lib/control/config/document";
 import type { Audit } from "@/lib/control/data/audit";
 import { limitsNamed } from "@/lib/control/config/compile/limits-named";
-import { ValidationFailed } from "@/lib/control/data/errors";
+import { ValidationFailed } from "@/lib/control/errors/errors";
 import { imposedBy } from "@/lib/control/config/compile/imposed-limits";
 import { capAndOverlapErrors } from "@/lib/control/data/override-import-rules";
-import { MAX_OVERRIDE_MS } from "@/lib/control/data/override-input";
+import { MAX_OVERRIDE_MS } from "@/lib/control/overrides/override-input";
 import { effectiveEnd, OVERRIDE_SELECT, overrideView } from "@/lib/control/data/override-view";
 import type { Tx } from "@/lib/control/data/tx";
 

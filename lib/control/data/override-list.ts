@@ -1,8 +1,8 @@
 import "server-only";
 import { isOperator, type Principal } from "@/lib/shared/principal";
 import { db } from "@/lib/control/data/db";
-import { ForbiddenError } from "@/lib/control/data/errors";
-import type { OverrideListQuery } from "@/lib/control/data/override-input";
+import { ForbiddenError } from "@/lib/control/errors/errors";
+import type { OverrideListQuery } from "@/lib/control/overrides/override-input";
 import { OVERRIDE_SELECT, overrideView, type OverrideView } from "@/lib/control/data/override-view";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 import { latestSnapshot } from "@/lib/control/data/counters-store";

@@ -6,14 +6,14 @@ import type { CompiledLimit } from "@/lib/control/config/compile";
 import { runTenantChange } from "@/lib/control/data/config-change";
 import { limitsNamed } from "@/lib/control/config/compile/limits-named";
 import { latestSnapshot } from "@/lib/control/data/counters-store";
-import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
+import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import { imposedBy } from "@/lib/control/config/compile/imposed-limits";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 import {
   MAX_OVERRIDES_PER_TENANT,
   overrideWindow,
   type OverrideInput,
-} from "@/lib/control/data/override-input";
+} from "@/lib/control/overrides/override-input";
 import { overrideView, OVERRIDE_SELECT, type OverrideView } from "@/lib/control/data/override-view";
 import { exactnessProblem } from "@/lib/shared/limit-exactness";
 import type { Tx } from "@/lib/control/data/tx";

@@ -1,6 +1,6 @@
 import "server-only";
 import { hasRole, type Principal, type Role } from "@/lib/shared/principal";
-import { NotFoundError, ForbiddenError } from "@/lib/control/data/errors";
+import { NotFoundError, ForbiddenError } from "@/lib/control/errors/errors";
 import { db } from "@/lib/control/data/db";
 import type { Tx } from "@/lib/control/data/tx";
 

@@ -4,7 +4,7 @@ import { actingUserId, actorIdOf, hasRole, isOperator, type Principal } from "@/
 import { givenOrNewSecret, newSecret } from "@/lib/shared/secrets";
 import { NAME_PATTERN } from "@/lib/control/config/document";
 import { runConfigChange } from "@/lib/control/data/config-change";
-import { ForbiddenError } from "@/lib/control/data/errors";
+import { ForbiddenError } from "@/lib/control/errors/errors";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 import { safeText } from "@/lib/shared/safe-text";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Principal } from "@/lib/shared/principal";
 import type { ServiceLimitDoc } from "@/lib/check/published/service-limit-schema";
-import { ConflictError, NotFoundError } from "@/lib/control/data/errors";
+import { ConflictError, NotFoundError } from "@/lib/control/errors/errors";
 import type { ImportResult } from "@/lib/control/data/import-config";
 import { importGlobal, readGlobalDoc } from "@/lib/control/data/edits/document-edit";
 

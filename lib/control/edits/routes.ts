@@ -1,6 +1,6 @@
 import "server-only";
 import type { Principal } from "@/lib/shared/principal";
-import { ConflictError, NotFoundError } from "@/lib/control/data/errors";
+import { ConflictError, NotFoundError } from "@/lib/control/errors/errors";
 import type { ImportResult } from "@/lib/control/data/import-config";
 import {
   importGlobal,

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Principal } from "@/lib/shared/principal";
 import type { LimitDoc, TenantDoc } from "@/lib/control/config/document";
-import { ConflictError, NotFoundError, ValidationFailed } from "@/lib/control/data/errors";
+import { ConflictError, NotFoundError, ValidationFailed } from "@/lib/control/errors/errors";
 import type { ImportResult } from "@/lib/control/data/import-config";
 import {
   importGlobal,

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Principal } from "@/lib/shared/principal";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
 import { ownerKey } from "@/lib/check/limiter/keys";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { tenantInForce } from "@/lib/control/counters/limits-in-force";
 import { snapshotNow } from "@/lib/control/counters/snapshot-now";
 import { readCounters } from "@/lib/control/limit-tree/limit-tree-counters";

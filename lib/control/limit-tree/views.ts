@@ -1,5 +1,5 @@
 import "server-only";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import {
   headNodes,
   keyNode,

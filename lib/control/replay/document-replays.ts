@@ -8,7 +8,7 @@ import {
   type LimitFields,
   type LimitSlot,
 } from "@/lib/control/config/document";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { documentForReplay } from "@/lib/control/data/replay-document";
 import { runReplay, type ReplayContext } from "@/lib/control/replay/run-replay";
 import type { ReplayResult, ReplayRule } from "@/lib/control/replay/types";

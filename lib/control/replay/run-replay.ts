@@ -1,7 +1,7 @@
 import "server-only";
 import type { Principal } from "@/lib/shared/principal";
 import { redis, type RedisClient } from "@/lib/shared/redis/redis";
-import { ConflictError } from "@/lib/control/data/errors";
+import { ConflictError } from "@/lib/control/errors/errors";
 import { keyIdByName, keyNames, usageTenant } from "@/lib/control/data/usage/scope";
 import { usageSettings } from "@/lib/usage/settings";
 import { SUBJECTS_PER_MINUTE, TRACKED_PER_MINUTE, WRITE_EVERY_MS } from "@/lib/usage/subject-series";

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfigDocument } from "@/lib/control/config/document";
-import { ValidationFailed } from "@/lib/control/data/errors";
+import { ValidationFailed } from "@/lib/control/errors/errors";
 import { importConfig } from "@/lib/control/data/import-config";
 import { readValidationContext } from "@/lib/control/data/validation-context";
 import { addPlansAndRoutes, closeClients, tester } from "../check/setup";

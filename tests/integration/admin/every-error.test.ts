@@ -5,7 +5,7 @@
 process.env.SLUICE_MAX_KEYS_PER_TENANT = "1"; // read once, on the first import below
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ValidationFailed } from "@/lib/control/data/errors";
+import { ValidationFailed } from "@/lib/control/errors/errors";
 import { importConfig } from "@/lib/control/data/import-config";
 import { closeClients, FREE_PLAN_OFF, setupTenants, tester, unique } from "../check/setup";
 

@@ -6,7 +6,7 @@ process.env.SLUICE_MAX_KEYS_PER_TENANT = "3"; // read once, on the first import 
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { latestPublished } from "@/lib/control/data/config-versions";
-import { NotFoundError, ValidationFailed } from "@/lib/control/data/errors";
+import { NotFoundError, ValidationFailed } from "@/lib/control/errors/errors";
 import { exportConfig } from "@/lib/control/data/export-config";
 import { importConfig } from "@/lib/control/data/import-config";
 import { closeClients, setupTenants, tester, unique } from "../check/setup";

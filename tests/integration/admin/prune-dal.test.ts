@@ -41,7 +41,7 @@ function migrate(): Promise<number | null> {
 type Dal = {
   importConfig: typeof import("@/lib/control/data/import-config").importConfig;
   exportConfig: typeof import("@/lib/control/data/export-config").exportConfig;
-  ForbiddenError: typeof import("@/lib/control/data/errors").ForbiddenError;
+  ForbiddenError: typeof import("@/lib/control/errors/errors").ForbiddenError;
   close: () => Promise<void>;
 };
 let dal: Dal;
@@ -58,7 +58,7 @@ beforeAll(async () => {
   const [imports, exports, errors, dbModule, redisModule] = await Promise.all([
     import("@/lib/control/data/import-config"),
     import("@/lib/control/data/export-config"),
-    import("@/lib/control/data/errors"),
+    import("@/lib/control/errors/errors"),
     import("@/lib/control/data/db"),
     import("@/lib/shared/redis/redis"),
   ]);

@@ -4,7 +4,7 @@ import { db } from "@/lib/control/data/db";
 import { createOverride } from "@/lib/control/data/overrides";
 import { exportConfig } from "@/lib/control/data/export-config";
 import { importConfig } from "@/lib/control/data/import-config";
-import { ValidationFailed } from "@/lib/control/data/errors";
+import { ValidationFailed } from "@/lib/control/errors/errors";
 import { tester } from "./setup";
 import { post } from "./http";
 import { withOverrideTenants } from "./overrides-support";

@@ -5,9 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/shared/principal";
 import { createApiKey } from "@/lib/control/data/api-keys";
 import { saveLimit } from "@/lib/control/edits/save-limit";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { listAuditEntries } from "@/lib/control/data/queries/audit-entries";
-import { parseAuditFilter } from "@/lib/control/data/queries/audit-filter";
+import { parseAuditFilter } from "@/lib/control/audit/audit-filter";
 import { fieldDiff } from "@/components/audit/field-diff";
 import { anyPlan, makeMember, makeTenant, system, uniqueSlug } from "./fixtures";
 

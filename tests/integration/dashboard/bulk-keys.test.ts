@@ -4,7 +4,7 @@
 import { beforeAll, expect, it } from "vitest";
 import type { Principal } from "@/lib/shared/principal";
 import { createApiKey, createApiKeys, listApiKeys } from "@/lib/control/data/api-keys";
-import { ConflictError, NotFoundError } from "@/lib/control/data/errors";
+import { ConflictError, NotFoundError } from "@/lib/control/errors/errors";
 import { db } from "@/lib/control/data/db";
 import { anyPlan, makeMember, makeTenant, uniqueSlug } from "./fixtures";
 

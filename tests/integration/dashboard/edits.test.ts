@@ -3,7 +3,7 @@
 // rules hold, and YAML previews report errors with paths or a before/after without writing.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/shared/principal";
-import { ConflictError, ForbiddenError } from "@/lib/control/data/errors";
+import { ConflictError, ForbiddenError } from "@/lib/control/errors/errors";
 import { saveLimit, LimitValidationFailed } from "@/lib/control/edits/save-limit";
 import { addTenantRoute } from "@/lib/control/edits/routes";
 import { previewImport, applyImport } from "@/lib/control/data/edits/import-yaml";

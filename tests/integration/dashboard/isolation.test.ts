@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/shared/principal";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/control/data/api-keys";
 import { createAdminToken, createServiceToken } from "@/lib/control/data/tokens";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { changeMemberRole, listMembers, removeMember } from "@/lib/control/data/members";
 import { createInvitation, listInvitations, revokeInvitation } from "@/lib/control/data/invitations";
 import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";

@@ -10,7 +10,7 @@ import { createApiKey } from "@/lib/control/data/api-keys";
 import { exportConfig } from "@/lib/control/data/export-config";
 import { planCheck } from "@/lib/control/counters/counter-specs";
 import { counterClient, latestSnapshot } from "@/lib/control/data/counters-store";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { limitTree } from "@/lib/control/limit-tree/limit-tree";
 import { evaluate } from "@/lib/check/limiter/evaluate";
 import type { LimitSpec } from "@/lib/check/limiter/types";

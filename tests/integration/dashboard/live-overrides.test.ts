@@ -11,7 +11,7 @@ import { createApiKey } from "@/lib/control/data/api-keys";
 import type { LimitOverride } from "@/lib/control/counters/check-now";
 import { counterClient, latestSnapshot } from "@/lib/control/data/counters-store";
 import { planCheck } from "@/lib/control/counters/counter-specs";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { exportConfig } from "@/lib/control/data/export-config";
 import { importConfig } from "@/lib/control/data/import-config";
 import { limitTree } from "@/lib/control/limit-tree/limit-tree";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "@/lib/shared/principal";
 import { closeDb } from "@/lib/control/data/db";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { closeRedis } from "@/lib/shared/redis/redis";
 import { dashboardData } from "@/lib/usage/read/dashboard";
 import { keysTraffic } from "@/lib/usage/read/key-traffic";

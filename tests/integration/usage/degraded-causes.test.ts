@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb } from "@/lib/control/data/db";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import type { Principal, Role } from "@/lib/shared/principal";
 import { noCauses, recentDegraded } from "@/lib/usage/read/degraded-causes";
 import type { DegradedCause } from "@/lib/check/types";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb } from "@/lib/control/data/db";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { closeRedis } from "@/lib/shared/redis/redis";
 import { ReferenceLimiter } from "@/lib/check/limiter/reference/model";
 import { runReplay } from "@/lib/control/replay/run-replay";

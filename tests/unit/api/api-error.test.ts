@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApiError } from "@/lib/control/api/api-error";
 import { errorResponse, toApiError } from "@/lib/control/api/map-error";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/control/data/errors";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationFailed } from "@/lib/control/errors/errors";
 import { StoreUnavailableError } from "@/lib/control/data/counters-store";
 
 describe("ApiError", () => {

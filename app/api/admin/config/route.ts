@@ -13,7 +13,7 @@ import { parseQuery } from "@/lib/control/api/read-body";
 import { withAdmin } from "@/lib/control/api/with-admin";
 import { exportConfig } from "@/lib/control/data/export-config";
 import { importConfig } from "@/lib/control/data/import-config";
-import { assertMayImport } from "@/lib/control/data/import-access";
+import { assertMayImport } from "@/lib/control/config/import/import-access";
 import { oneAtATime } from "@/lib/control/config/document/worker/one-at-a-time";
 import { documentReplays } from "@/lib/control/replay/document-replays";
 

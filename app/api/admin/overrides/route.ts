@@ -2,7 +2,7 @@
 // tenant's, or every tenant's for operators). POST: create one (audited, a config change).
 import { parseJsonBody, parseQuery } from "@/lib/control/api/read-body";
 import { withAdmin } from "@/lib/control/api/with-admin";
-import { OverrideInput, OverrideListQuery } from "@/lib/control/data/override-input";
+import { OverrideInput, OverrideListQuery } from "@/lib/control/overrides/override-input";
 import { listOverrides } from "@/lib/control/data/override-list";
 import { createOverride } from "@/lib/control/data/overrides";
 

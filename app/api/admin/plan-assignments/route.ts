@@ -5,8 +5,8 @@ import { BULK_BODY_LIMIT, parseJsonBody } from "@/lib/control/api/read-body";
 import { withAdmin } from "@/lib/control/api/with-admin";
 import { isOperator } from "@/lib/shared/principal";
 import { assignPlan } from "@/lib/control/data/bulk/assign-plan";
-import { PlanAssignmentInput } from "@/lib/control/data/bulk/bulk-inputs";
-import { ForbiddenError } from "@/lib/control/data/errors";
+import { PlanAssignmentInput } from "@/lib/control/bulk/bulk-inputs";
+import { ForbiddenError } from "@/lib/control/errors/errors";
 
 export const POST = withAdmin(async ({ request, principal, requestId }) => {
   // before the body is read: a member's token cannot make the server parse 256 KiB

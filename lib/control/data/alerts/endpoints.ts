@@ -5,9 +5,9 @@ import { maskedUrl } from "@/lib/control/alerts/guard/redaction";
 import { literalPrivateHost } from "@/lib/control/alerts/guard/url-guard";
 import { runTenantChange } from "@/lib/control/data/config-change";
 import { db } from "@/lib/control/data/db";
-import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
+import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import { tenantFor } from "@/lib/control/data/tenant-access";
-import { CreateEndpointInput } from "@/lib/control/data/alerts/inputs";
+import { CreateEndpointInput } from "@/lib/control/alerts/input/inputs";
 
 // Webhook endpoints of a tenant (admins and above): created with a signing secret shown
 // once, disabled (never deleted, so the delivery log keeps its target). Audited changes.

@@ -2,9 +2,9 @@ import "server-only";
 import type { Principal } from "@/lib/shared/principal";
 import { runTenantChange } from "@/lib/control/data/config-change";
 import { db } from "@/lib/control/data/db";
-import { ConflictError, NotFoundError } from "@/lib/control/data/errors";
+import { ConflictError, NotFoundError } from "@/lib/control/errors/errors";
 import { tenantFor } from "@/lib/control/data/tenant-access";
-import { CreateRuleInput } from "@/lib/control/data/alerts/inputs";
+import { CreateRuleInput } from "@/lib/control/alerts/input/inputs";
 import { measurableLimits } from "@/lib/control/data/usage/limit-candidates";
 
 // Alert rules of a tenant (editors and above). A rule names its endpoint and key by name,

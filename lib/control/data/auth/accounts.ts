@@ -5,8 +5,8 @@ import { isOperator, type Principal } from "@/lib/shared/principal";
 import { hashPassword, verifyPassword } from "@/lib/shared/password";
 import { newSecret, sha256Hex } from "@/lib/shared/secrets";
 import { runAccountChange } from "@/lib/control/data/account-change";
-import { LinkSecret, NewPassword } from "@/lib/control/data/auth/passwords";
-import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
+import { LinkSecret, NewPassword } from "@/lib/control/auth/policy/passwords";
+import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import type { Tx } from "@/lib/control/data/tx";
 
 // A person's own account: they change their password (the current one required); an

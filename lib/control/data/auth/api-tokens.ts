@@ -3,7 +3,8 @@ import { db } from "@/lib/control/data/db";
 import { env } from "@/lib/shared/env";
 import type { Principal, Role } from "@/lib/shared/principal";
 import { sameDigest, sha256Hex } from "@/lib/shared/secrets";
-import { MAKER_SELECT, makerOf, tokenAuthority } from "@/lib/control/data/auth/token-authority";
+import { tokenAuthority } from "@/lib/control/auth/policy/token-authority";
+import { MAKER_SELECT, makerOf } from "@/lib/control/data/auth/token-makers";
 
 // Bearer credentials of the admin API (docs/api.md, Credentials): the bootstrap token from the
 // environment, or an admin token stored as its SHA-256. A service token is a known

@@ -6,13 +6,13 @@ import {
   type LimitDoc,
   type TenantDoc,
 } from "@/lib/control/config/document";
-import { canonicalLimits } from "@/lib/control/data/canonical";
+import { canonicalLimits } from "@/lib/control/config/import/canonical";
 import { runTenantChange } from "@/lib/control/data/config-change";
-import { countCaps } from "@/lib/control/data/count-caps";
-import { checkImposedOverrides } from "@/lib/control/data/import-checks";
+import { countCaps } from "@/lib/control/config/import/count-caps";
+import { checkImposedOverrides } from "@/lib/control/config/import/imposed-overrides";
 import { readDocument } from "@/lib/control/data/read-document";
 import type { Tx } from "@/lib/control/data/tx";
-import type { BulkLimitInput } from "@/lib/control/data/bulk/bulk-inputs";
+import type { BulkLimitInput } from "@/lib/control/bulk/bulk-inputs";
 import { throwIfAny } from "@/lib/control/data/bulk/bulk-targets";
 import { findTargets } from "@/lib/control/data/bulk/find-limit-targets";
 import {
@@ -22,7 +22,7 @@ import {
   tenantLimitCount,
   withLimit,
   type LimitTarget,
-} from "@/lib/control/data/bulk/limit-targets";
+} from "@/lib/control/bulk/limit-targets";
 import { writeLimit } from "@/lib/control/data/bulk/write-limit";
 
 // One limit added to (or replacing the one of its name on) many tenants, or many keys of

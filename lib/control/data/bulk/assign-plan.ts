@@ -2,10 +2,10 @@ import "server-only";
 import { isOperator, type Principal } from "@/lib/shared/principal";
 import { validateDocument, type DocumentError } from "@/lib/control/config/document";
 import { runTenantChange } from "@/lib/control/data/config-change";
-import { ForbiddenError } from "@/lib/control/data/errors";
+import { ForbiddenError } from "@/lib/control/errors/errors";
 import { readDocument } from "@/lib/control/data/read-document";
 import { lookUpTenants, throwIfAny } from "@/lib/control/data/bulk/bulk-targets";
-import type { PlanAssignmentInput } from "@/lib/control/data/bulk/bulk-inputs";
+import type { PlanAssignmentInput } from "@/lib/control/bulk/bulk-inputs";
 
 // Moving many tenants to one plan (an operator's act, as a tenant's plan is in an import):
 // one change locking only the listed tenants, one audit entry per tenant that moves, one

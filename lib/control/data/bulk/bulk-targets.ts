@@ -1,7 +1,7 @@
 import "server-only";
 import { hasRole, type Principal, type Role } from "@/lib/shared/principal";
 import type { DocumentError } from "@/lib/control/config/document";
-import { ForbiddenError, ValidationFailed } from "@/lib/control/data/errors";
+import { ForbiddenError, ValidationFailed } from "@/lib/control/errors/errors";
 import type { Tx } from "@/lib/control/data/tx";
 
 // The tenants a bulk change names, found and authorized all at once before anything is

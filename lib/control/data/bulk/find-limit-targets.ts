@@ -3,9 +3,9 @@ import type { Principal } from "@/lib/shared/principal";
 import type { DocumentError } from "@/lib/control/config/document";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 import type { Tx } from "@/lib/control/data/tx";
-import type { BulkLimitInput } from "@/lib/control/data/bulk/bulk-inputs";
+import type { BulkLimitInput } from "@/lib/control/bulk/bulk-inputs";
 import { tenantsFor, throwIfAny } from "@/lib/control/data/bulk/bulk-targets";
-import type { LimitTarget } from "@/lib/control/data/bulk/limit-targets";
+import type { LimitTarget } from "@/lib/control/bulk/limit-targets";
 
 // The targets of a bulk limit, authorized as one limit edit of each would be: the editor
 // role in every tenant named (an operator anywhere). The key-level call is one tenant's,

@@ -2,7 +2,7 @@ import "server-only";
 import type { LimitDoc } from "@/lib/control/config/document";
 import { limitToRow } from "@/lib/control/data/limit-rows";
 import type { Tx } from "@/lib/control/data/tx";
-import type { LimitTarget } from "@/lib/control/data/bulk/limit-targets";
+import type { LimitTarget } from "@/lib/control/bulk/limit-targets";
 
 // Writes one target's limit row: the row of that name replaced in place (its position
 // kept, so the limit keeps its place in exports), or a new row after the target's others.

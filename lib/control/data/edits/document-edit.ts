@@ -2,7 +2,7 @@ import "server-only";
 import { isOperator, type Principal, type Role } from "@/lib/shared/principal";
 import { db } from "@/lib/control/data/db";
 import type { ConfigDocument, TenantDoc } from "@/lib/control/config/document";
-import { ForbiddenError, NotFoundError } from "@/lib/control/data/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import { importConfig, type ImportResult } from "@/lib/control/data/import-config";
 import { readDocument } from "@/lib/control/data/read-document";
 import { tenantFor } from "@/lib/control/data/tenant-access";

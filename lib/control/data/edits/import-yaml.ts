@@ -10,11 +10,11 @@ import {
 } from "@/lib/control/config/document";
 import { DocumentRefused } from "@/lib/control/config/document/worker/check-document";
 import { ImportInProgress, oneAtATime } from "@/lib/control/config/document/worker/one-at-a-time";
-import { canonicalPlan, canonicalRoute, canonicalTenant } from "@/lib/control/data/canonical";
+import { canonicalPlan, canonicalRoute, canonicalTenant } from "@/lib/control/config/import/canonical";
 import { checkedText } from "@/lib/control/data/document-text";
-import { ConflictError, ValidationFailed } from "@/lib/control/data/errors";
+import { ConflictError, ValidationFailed } from "@/lib/control/errors/errors";
 import { importConfig, type ConfigChangeItem, type ImportResult } from "@/lib/control/data/import-config";
-import { assertMayImport } from "@/lib/control/data/import-access";
+import { assertMayImport } from "@/lib/control/config/import/import-access";
 import { readDocument } from "@/lib/control/data/read-document";
 import { toYaml } from "@/lib/control/data/queries/config-yaml";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Principal } from "@/lib/shared/principal";
 import { runConfigChange } from "@/lib/control/data/config-change";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { mayManageToken } from "@/lib/control/data/queries/list-tokens";
 
 // Revoking is permanent; a token someone may not manage is "not found", never "forbidden",

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isOperator, type Principal } from "@/lib/shared/principal";
 import { db } from "@/lib/control/data/db";
 import { NAME_PATTERN, NAME_RULE, TENANT_STATUSES } from "@/lib/control/config/document";
-import { ConflictError, ForbiddenError } from "@/lib/control/data/errors";
+import { ConflictError, ForbiddenError } from "@/lib/control/errors/errors";
 import type { ImportResult } from "@/lib/control/data/import-config";
 import { importTenant, readTenantDoc } from "@/lib/control/data/edits/document-edit";
 import { safeText } from "@/lib/shared/safe-text";

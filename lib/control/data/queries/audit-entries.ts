@@ -3,8 +3,8 @@ import { isOperator, type Principal } from "@/lib/shared/principal";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { db } from "@/lib/control/data/db";
 import { tenantFor } from "@/lib/control/data/tenant-access";
-import { ForbiddenError } from "@/lib/control/data/errors";
-import { AUDIT_PAGE_SIZE, type AuditFilter } from "@/lib/control/data/queries/audit-filter";
+import { ForbiddenError } from "@/lib/control/errors/errors";
+import { AUDIT_PAGE_SIZE, type AuditFilter } from "@/lib/control/audit/audit-filter";
 import { targetNames } from "@/lib/control/data/queries/audit-targets";
 
 export interface AuditRow {

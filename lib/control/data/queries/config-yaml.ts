@@ -5,7 +5,7 @@ import { db } from "@/lib/control/data/db";
 import type { ConfigDocument } from "@/lib/control/config/document";
 import { readDocument } from "@/lib/control/data/read-document";
 import { tenantFor } from "@/lib/control/data/tenant-access";
-import { ForbiddenError } from "@/lib/control/data/errors";
+import { ForbiddenError } from "@/lib/control/errors/errors";
 
 // Export for the dashboard: the whole document for operators; for a member, only its one
 // tenant (plans and global routes are not a tenant's to export or import).

@@ -1,7 +1,8 @@
 import "server-only";
 import { hasRole, isOperator, type Principal, type Role } from "@/lib/shared/principal";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { MAKER_SELECT, makerOf, tokenAuthority } from "@/lib/control/data/auth/token-authority";
+import { tokenAuthority } from "@/lib/control/auth/policy/token-authority";
+import { MAKER_SELECT, makerOf } from "@/lib/control/data/auth/token-makers";
 import { db } from "@/lib/control/data/db";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 

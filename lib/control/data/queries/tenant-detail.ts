@@ -3,7 +3,7 @@ import { isOperator, roleIn, type Principal, type Role } from "@/lib/shared/prin
 import { db } from "@/lib/control/data/db";
 import type { ConfigDocument, TenantDoc } from "@/lib/control/config/document";
 import { readDocument } from "@/lib/control/data/read-document";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 import { DEFAULT_HEADER_FLAVOUR, type HeaderFlavour } from "@/lib/shared/config-terms";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Principal } from "@/lib/shared/principal";
 import { tenantFor, type TenantRef } from "@/lib/control/data/tenant-access";
-import { NotFoundError } from "@/lib/control/data/errors";
+import { NotFoundError } from "@/lib/control/errors/errors";
 import { db } from "@/lib/control/data/db";
 
 // Who may read a tenant's usage: anyone with a role in it (viewer and up) or an operator;

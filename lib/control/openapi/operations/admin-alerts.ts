@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { CreateEndpointInput, CreateRuleInput } from "@/lib/control/data/alerts/inputs";
+import { CreateEndpointInput, CreateRuleInput } from "@/lib/control/alerts/input/inputs";
 import {
   AlertDeliveryListSchema,
   AlertEndpointListSchema,

@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { BulkKeysInput, BulkLimitInput, PlanAssignmentInput } from "@/lib/control/data/bulk/bulk-inputs";
+import { BulkKeysInput, BulkLimitInput, PlanAssignmentInput } from "@/lib/control/bulk/bulk-inputs";
 import {
   BulkLimitResultSchema,
   CreatedKeysSchema,

@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { CreateKeyInput } from "@/lib/control/data/api-keys";
+import { CreateKeyInput } from "@/lib/control/keys/key-inputs";
 import { CreateAdminTokenInput, CreateServiceTokenInput } from "@/lib/control/data/tokens";
 import {
   CreatedKeySchema,

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { OverrideInput, OverrideListQuery } from "@/lib/control/data/override-input";
+import { OverrideInput, OverrideListQuery } from "@/lib/control/overrides/override-input";
 import { errors } from "@/lib/control/openapi/schemas/errors";
 import { ADMIN_HEADERS, ADMIN_SECURITY } from "@/lib/control/openapi/operations/admin-common";
 

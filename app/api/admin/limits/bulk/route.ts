@@ -4,8 +4,8 @@
 import { BULK_BODY_LIMIT, parseJsonBody } from "@/lib/control/api/read-body";
 import { withAdmin } from "@/lib/control/api/with-admin";
 import { applyLimit } from "@/lib/control/data/bulk/apply-limit";
-import { BulkLimitInput } from "@/lib/control/data/bulk/bulk-inputs";
-import { assertMayImport } from "@/lib/control/data/import-access";
+import { BulkLimitInput } from "@/lib/control/bulk/bulk-inputs";
+import { assertMayImport } from "@/lib/control/config/import/import-access";
 
 export const POST = withAdmin(async ({ request, principal, requestId }) => {
   assertMayImport(principal); // before the body is read or parsed

@@ -2,7 +2,8 @@
 // secrets). POST: create a key; 201 { id, name, key, prefix } with the secret shown only now.
 import { parseJsonBody } from "@/lib/control/api/read-body";
 import { withAdmin } from "@/lib/control/api/with-admin";
-import { CreateKeyInput, createApiKey, listApiKeys } from "@/lib/control/data/api-keys";
+import { createApiKey, listApiKeys } from "@/lib/control/data/api-keys";
+import { CreateKeyInput } from "@/lib/control/keys/key-inputs";
 
 type Params = { slug: string };
 

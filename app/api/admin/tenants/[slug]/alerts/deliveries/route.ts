@@ -3,7 +3,7 @@
 import { parseQuery } from "@/lib/control/api/read-body";
 import { withAdmin } from "@/lib/control/api/with-admin";
 import { listAlertDeliveries } from "@/lib/control/data/alerts/deliveries";
-import { DeliveryQuery } from "@/lib/control/data/alerts/inputs";
+import { DeliveryQuery } from "@/lib/control/alerts/input/inputs";
 
 type Params = { slug: string };
 

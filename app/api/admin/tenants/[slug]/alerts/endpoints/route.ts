@@ -3,7 +3,7 @@
 import { parseJsonBody } from "@/lib/control/api/read-body";
 import { withAdmin } from "@/lib/control/api/with-admin";
 import { createAlertEndpoint, listAlertEndpoints } from "@/lib/control/data/alerts/endpoints";
-import { CreateEndpointInput } from "@/lib/control/data/alerts/inputs";
+import { CreateEndpointInput } from "@/lib/control/alerts/input/inputs";
 
 type Params = { slug: string };
 

@@ -2,7 +2,7 @@
 // POST: create one (editors and above); 201 with the rule.
 import { parseJsonBody } from "@/lib/control/api/read-body";
 import { withAdmin } from "@/lib/control/api/with-admin";
-import { CreateRuleInput } from "@/lib/control/data/alerts/inputs";
+import { CreateRuleInput } from "@/lib/control/alerts/input/inputs";
 import { createAlertRule, listAlertRules } from "@/lib/control/data/alerts/rules";
 
 type Params = { slug: string };

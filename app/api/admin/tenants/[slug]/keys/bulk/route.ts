@@ -5,7 +5,7 @@
 import { BULK_BODY_LIMIT, parseJsonBody } from "@/lib/control/api/read-body";
 import { withAdmin } from "@/lib/control/api/with-admin";
 import { createApiKeys, revokeApiKey } from "@/lib/control/data/api-keys";
-import { BulkKeysInput } from "@/lib/control/data/bulk/bulk-inputs";
+import { BulkKeysInput } from "@/lib/control/bulk/bulk-inputs";
 
 type Params = { slug: string };
 

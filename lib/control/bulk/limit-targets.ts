@@ -1,6 +1,6 @@
 import "server-only";
 import type { DocumentError, LimitDoc, TenantDoc } from "@/lib/control/config/document";
-import { canonicalLimits, sameJson } from "@/lib/control/data/canonical";
+import { canonicalLimits, sameJson } from "@/lib/control/config/import/canonical";
 
 // One limit set on many targets, as document edits: each target's list gets the limit
 // added (or the one of its name replaced), and the errors the edited documents meet are

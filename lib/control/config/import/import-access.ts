@@ -1,6 +1,6 @@
 import "server-only";
 import { isOperator, ROLE_RANK, type Principal } from "@/lib/shared/principal";
-import { ForbiddenError } from "@/lib/control/data/errors";
+import { ForbiddenError } from "@/lib/control/errors/errors";
 
 // Who may send a configuration document at all, decided from the principal alone, before
 // the body is read or parsed: parsing is the costly part of an import, and a viewer's

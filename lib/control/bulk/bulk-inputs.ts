@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { limitSchema, NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
-import { CreateKeyInput } from "@/lib/control/data/api-keys";
-import { MAX_KEYS_PER_REQUEST, refineDistinctNames } from "@/lib/control/data/create-keys";
+import { CreateKeyInput, MAX_KEYS_PER_REQUEST, refineDistinctNames } from "@/lib/control/keys/key-inputs";
 
 // The bodies of the bulk admin calls (docs/api.md, bulk changes). Each list holds 1 to
 // 1,000 items, each named at most once, so a typo or a repeat is refused at its index

@@ -1,14 +1,11 @@
 import "server-only";
 import type { ConfigDocument, DocumentError, TenantDoc } from "@/lib/control/config/document";
-import { ConflictError } from "@/lib/control/data/errors";
-import type { TenantRef } from "@/lib/control/data/tenant-access";
-import type { Tx } from "@/lib/control/data/tx";
 import { env } from "@/lib/shared/env";
 
 // Count caps: no tenant grows the configuration, and with it every server's
 // snapshot and the check path's memory, without bound. Checked on the state a change
 // would leave, on every path that adds routes, limits (importConfig, which dashboard edits
-// also use) or keys (createApiKey), before anything is written.
+// also use) or keys (createApiKey: lib/control/data/key-cap.ts), before anything is written.
 
 export interface CountCaps {
   routesPerTenant: number;
@@ -87,19 +84,4 @@ export function documentCapErrors(
     });
   }
   return errors;
-}
-
-/**
- * Refuses a new key past the cap. Revoked keys count: they stay in the published snapshot
- * so checks with them answer revoked_key. Runs inside runConfigChange, whose lock
- * serializes key creation, so two concurrent creations cannot both take the last place.
- */
-export async function assertKeyCap(tx: Tx, tenant: TenantRef, caps: CountCaps = countCaps()): Promise<void> {
-  const count = await tx.apiKey.count({ where: { tenantId: tenant.id } });
-  if (count >= caps.keysPerTenant) {
-    throw new ConflictError(
-      `Tenant ${tenant.slug} already has ${count} keys (revoked ones included); at most ${caps.keysPerTenant} per tenant (SLUICE_MAX_KEYS_PER_TENANT).`,
-      "name",
-    );
-  }
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { ConfigDocument } from "@/lib/control/config/document";
-import { scopedSlugs, type ChangeScope } from "@/lib/control/data/change-locks";
+import { scopedSlugs, type ChangeScope } from "@/lib/control/config/import/change-scope";
 
 // The locks an import takes (change-locks.ts), read from the raw input before it is
 // validated: a document of tenants only, without pruning, locks just those tenants; plans,

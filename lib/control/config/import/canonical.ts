@@ -1,10 +1,10 @@
 import "server-only";
 import type { LimitDoc, PlanDoc, RouteDoc, TenantDoc } from "@/lib/control/config/document";
 import { resolveServiceLimit } from "@/lib/check/published/service-limit-schema";
-import { limitToRow, rowToLimit } from "@/lib/control/data/limit-rows";
+import { limitColumns, limitOfColumns } from "@/lib/control/config/import/limit-columns";
 import { DEFAULT_HEADER_FLAVOUR } from "@/lib/shared/config-terms";
 
-// One spelling of each part of a document (durations formatted, defaults filled), so an
+// One spelling of each part of a document (durations formatted, defaults filled, as stored), so an
 // import can tell what really changes and audit entries show readable before/after.
 
 /**
@@ -21,7 +21,7 @@ function byCodePoint(a: string, b: string): number {
 }
 
 export function canonicalLimits(limits: readonly LimitDoc[]): LimitDoc[] {
-  return limits.map((limit, index) => rowToLimit(limitToRow(limit, index)));
+  return limits.map((limit, index) => limitOfColumns(limitColumns(limit, index)));
 }
 
 export function canonicalRoute(route: RouteDoc): RouteDoc {

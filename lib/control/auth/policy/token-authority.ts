@@ -51,25 +51,3 @@ export function tokenAuthority(token: TokenFacts): TokenAuthority {
   const note = role === written ? null : `maker's role is now ${role}: acts as ${role}`;
   return { ok: true, role, note };
 }
-
-/** What to read of a token's maker: select this as the token's `user`. */
-export const MAKER_SELECT = {
-  select: {
-    isOperator: true,
-    disabledAt: true,
-    memberships: { select: { tenantId: true, role: true, createdAt: true } },
-  },
-} as const;
-
-interface MakerRow {
-  isOperator: boolean;
-  disabledAt: Date | null;
-  memberships: { tenantId: string; role: Role; createdAt: Date }[];
-}
-
-/** The maker as tokenAuthority needs it, from a MAKER_SELECT row. */
-export function makerOf(user: MakerRow | null, tenantId: string | null): TokenMaker | null {
-  if (!user) return null;
-  const membership = user.memberships.find((m) => m.tenantId === tenantId) ?? null;
-  return { isOperator: user.isOperator, disabledAt: user.disabledAt, membership };
-}

@@ -1,0 +1,67 @@
+import "server-only";
+import { normalizeLimit, type LimitDoc, type LimitFields } from "@/lib/control/config/document";
+import { formatDuration } from "@/lib/shared/duration";
+
+// Limits between their document form and their stored columns. The columns keep only the
+// fields a declaration sets (an override is partial), so export -> import changes nothing.
+// The data layer types them by the database's own rows (lib/control/data/limit-rows.ts).
+
+type Column<T> = Exclude<T, undefined> | null;
+
+export interface LimitColumns {
+  name: string;
+  by: Column<LimitFields["by"]>;
+  routePattern: string | null;
+  algorithm: Column<LimitFields["algorithm"]>;
+  limit: number | null;
+  windowMs: bigint | null;
+  burst: number | null;
+  action: Column<LimitFields["action"]>;
+  maxDelayMs: bigint | null;
+  mode: Column<LimitFields["mode"]>;
+  onStoreFailure: Column<LimitFields["onStoreFailure"]>;
+  consistency: Column<LimitFields["consistency"]>;
+  syncEveryMs: number | null;
+  disabled: boolean | null;
+  position: number;
+}
+
+export function limitColumns(limit: LimitDoc, position: number): LimitColumns {
+  const fields = normalizeLimit(limit);
+  return {
+    name: limit.name,
+    by: fields.by ?? null,
+    routePattern: fields.route ?? null,
+    algorithm: fields.algorithm ?? null,
+    limit: fields.limit ?? null,
+    windowMs: fields.windowMs === undefined ? null : BigInt(fields.windowMs),
+    burst: fields.burst ?? null,
+    action: fields.action ?? null,
+    maxDelayMs: fields.maxDelayMs === undefined ? null : BigInt(fields.maxDelayMs),
+    mode: fields.mode ?? null,
+    onStoreFailure: fields.onStoreFailure ?? null,
+    consistency: fields.consistency ?? null,
+    syncEveryMs: fields.syncEveryMs ?? null,
+    disabled: fields.disabled ?? null,
+    position,
+  };
+}
+
+/** The document form, in the order exports write fields; unset fields are left out. */
+export function limitOfColumns(row: LimitColumns): LimitDoc {
+  const doc: LimitDoc = { name: row.name };
+  if (row.by !== null) doc.by = row.by;
+  if (row.routePattern !== null) doc.route = row.routePattern;
+  if (row.algorithm !== null) doc.algorithm = row.algorithm;
+  if (row.limit !== null) doc.limit = row.limit;
+  if (row.windowMs !== null) doc.window = formatDuration(Number(row.windowMs));
+  if (row.burst !== null) doc.burst = row.burst;
+  if (row.action !== null) doc.action = row.action;
+  if (row.maxDelayMs !== null) doc.maxDelay = formatDuration(Number(row.maxDelayMs));
+  if (row.mode !== null) doc.mode = row.mode;
+  if (row.onStoreFailure !== null) doc.onStoreFailure = row.onStoreFailure;
+  if (row.consistency !== null) doc.consistency = row.consistency;
+  if (row.syncEveryMs !== null) doc.syncEvery = formatDuration(row.syncEveryMs);
+  if (row.disabled !== null) doc.disabled = row.disabled;
+  return doc;
+}
