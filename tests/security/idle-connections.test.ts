@@ -2,8 +2,8 @@
 // server of our own with a cap of 1,024 connections and 512 per address: a thousand and
 // more connections that never send a byte fill the cap from two loopback addresses
 // (127.0.0.0/8 is all loopback on Linux), those over one address's bound are closed at
-// once, a check from a third address is still answered within a second (the longest quiet
-// idle connection makes room for it), and the idle ones are closed at the first-byte timeout.
+// once, a check from a third address is still answered at once, well before any idle connection
+// times out (the longest quiet idle connection makes room for it), and the idle ones are closed at the first-byte timeout.
 import { once } from "node:events";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -90,10 +90,14 @@ describe("idle connections", () => {
         `POST /api/check HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${BOOTSTRAP}\r\n` +
           `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
       );
-      expect(await until(() => /^HTTP\/1\.1 \d{3} /.test(check.text), 1_000)).toBe(true);
-      expect(performance.now() - started).toBeLessThan(1_000);
-      // it took the place of one idle connection
-      expect(await until(() => closedCount(held) === 1, 1_000)).toBe(true);
+      // answered at once: long before any idle connection reaches its first-byte timeout, so
+      // it did not wait for one to go (a second on a quiet machine; a loaded one's scheduler
+      // may hold this process or the server for a few)
+      expect(await until(() => /^HTTP\/1\.1 \d{3} /.test(check.text), FIRST_BYTE_MS / 2)).toBe(true);
+      expect(performance.now() - started).toBeLessThan(FIRST_BYTE_MS / 2);
+      // it took the place of one idle connection, and only one
+      expect(await until(() => closedCount(held) >= 1, 1_000)).toBe(true);
+      expect(closedCount(held)).toBe(1);
       check.socket.destroy();
 
       // the rest are closed at the first-byte timeout

@@ -61,6 +61,16 @@ function checkWith(
 
 const causeOf = (result: StoreResult): string => (result.ok ? "ok" : result.cause);
 
+/** Checks until one answers `cause`, every other answer being local_overload (at most 20). */
+async function untilCause(store: LimiterStore, cause: string): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const seen = causeOf(await checkWith(store));
+    if (seen === cause) return;
+    expect(seen).toBe("local_overload");
+  }
+  throw new Error(`20 checks in a row were local_overload, none ${cause}`);
+}
+
 beforeAll(async () => {
   port = await freePort();
   dir = mkdtempSync(join(tmpdir(), "sluice-causes-"));
@@ -101,9 +111,11 @@ describe("limiter store failure causes", () => {
         expect(causeOf(await checkWith(store, { after: 4 * TIMEOUT_MS }))).toBe("local_overload");
       }
       expect(store.breaker.state).toBe("closed");
-      expect(causeOf(await checkWith(store))).toBe("redis_timeout");
+      // an on-time deadline is redis_timeout; on a loaded machine this process may itself be
+      // held past one now and then (local_overload, rightly, which the breaker must not count)
+      await untilCause(store, "redis_timeout");
       expect(store.breaker.state).toBe("closed");
-      expect(causeOf(await checkWith(store))).toBe("redis_timeout");
+      await untilCause(store, "redis_timeout");
       expect(store.breaker.state).toBe("open");
       expect(causeOf(await checkWith(store))).toBe("breaker_open");
     } finally {
