@@ -100,6 +100,22 @@ export async function seriesFor(tenantId: string, grouping: RowGrouping): Promis
   );
 }
 
+/**
+ * The series looked up during one read (a tenant's range read in several stretches, each
+ * from its table): looked up once, not per stretch. Made per read: a series created
+ * meanwhile is read by the next.
+ */
+export class SeriesMemo {
+  private readonly found = new Map<string, Promise<SeriesNames>>();
+
+  of(tenantId: string, grouping: RowGrouping): Promise<SeriesNames> {
+    const id = JSON.stringify([tenantId, grouping.byKey, grouping.byRoute, grouping.keyId, grouping.route]);
+    let names = this.found.get(id);
+    if (!names) this.found.set(id, (names = seriesFor(tenantId, grouping)));
+    return names;
+  }
+}
+
 /** The summed rows of the series `ids` in [from, to): per `grainMs` bucket and series. */
 export function summedQuery(table: DbTable, span: Omit<RowSpan, "tenantId">, ids: number[]): Prisma.Sql {
   const { from, to, grainMs, grouping } = span;
@@ -137,10 +153,13 @@ export async function visitDbRows(
   table: DbTable,
   span: RowSpan,
   visit: (row: UsageRow) => void,
+  known?: SeriesMemo,
 ): Promise<void> {
   const grainMs = Math.max(1_000, Math.floor(span.grainMs));
   const window = Math.max(grainMs, Math.floor(WINDOW_MS[table] / grainMs) * grainMs);
-  const series = await seriesFor(span.tenantId, span.grouping);
+  const series = await (known
+    ? known.of(span.tenantId, span.grouping)
+    : seriesFor(span.tenantId, span.grouping));
   if (series.size === 0) return;
   const ids = [...series.keys()];
   for (let start = span.from; start < span.to;) {
