@@ -7,13 +7,18 @@ import { usageSettings } from "@/lib/usage/settings";
 // rollup could not create (a full disk, a lost privilege, a name already taken). Until one
 // exists the rollup's writes into it fail and are retried, so the usage pages lag behind;
 // operators see which and why (the same count is sluice_usage_partitions_missing on
-// /api/metrics). Redis that cannot be read shows nothing here: the pages say so themselves.
+// /api/metrics). Redis that cannot be read (in 250 ms) shows nothing here: the usage pages say so themselves.
 
 const SHOWN = 3;
+const WAIT_MS = 250;
 
 export async function UsageStorageStatus({ operator }: { operator: boolean }) {
   if (!operator) return null;
-  const health = await readPartitionHealth(redis(), usageSettings().ns).catch(() => null);
+  // every page waits for this line: Redis slow or away costs it at most WAIT_MS, not the page
+  const health = await Promise.race([
+    readPartitionHealth(redis(), usageSettings().ns).catch(() => null),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), WAIT_MS).unref()),
+  ]);
   return health ? <PartitionStatusLine health={health} /> : null;
 }
 
