@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { DatabaseDown } from "@/components/shell/database-down";
 import { HeaderMenu } from "@/components/shell/header-menu";
+import { UsageStorageStatus } from "@/components/shell/usage-storage-status";
 import { requireUser } from "@/lib/control/auth/session";
 import { isDatabaseUnavailable } from "@/lib/control/errors/errors";
 
@@ -53,6 +54,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </HeaderMenu>
       </header>
       <main id="main" className="shell-main">
+        <UsageStorageStatus operator={user.isOperator} />
         {children}
       </main>
     </>

@@ -3,8 +3,9 @@
 // days, default 30). One tenant of the bench's realistic mix ("busy": 4,800 pairs of key and
 // route a minute, 1,000 keys, 50 routes) is seeded in the tiered layout; the mix is ten such
 // tenants (48,000 pairs a minute). Prints:
-//   - bytes per row of each table, measured (pg_total_relation_size over its partitions), and
-//     the bytes a day and at the default retention for the mix
+//   - bytes per row of each table, measured (pg_total_relation_size over its partitions, the
+//     complete ones packed as the app's pack job leaves them), and the bytes a day and at the
+//     default retention for the mix
 //   - rows written a minute, and the rollup's time for a minute of the mix and for an hour
 //   - the read times of the usage page's day, week and month views of the busy tenant and of
 //     the operator's overview (every tenant, and "most limited" over 30 days), in the app
@@ -64,6 +65,15 @@ async function main(): Promise<void> {
   await redis.set(marks.minutes, String(Math.floor(now / 60_000)));
   await redis.set(marks.hours, String(Math.floor(now / HOUR)));
   await redis.set(marks.days, String(Math.floor(now / DAY)));
+
+  // complete partitions packed, as the app's pack job does once the rollup is past them
+  const { packCompletePartitions } = await import("@/lib/usage/store/pack-job");
+  const packed = await timed(() =>
+    packCompletePartitions({ client: redis, ns: "bench:", maxPerRun: Number.MAX_SAFE_INTEGER }),
+  );
+  console.log(
+    `packed the keys of ${packed.value.length} complete partitions in ${(packed.ms / 1000).toFixed(1)} s`,
+  );
 
   // sizes: bytes per row of each table as seeded
   const bytes = new Map<string, TableBytes>();
@@ -153,37 +163,37 @@ async function main(): Promise<void> {
   await (await import("@/lib/control/data/db")).closeDb();
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the day view's per-key totals and the month's pair totals. */
+/** EXPLAIN (ANALYZE, BUFFERS) of the two heaviest reads of the views: their totals per key. */
 async function explainHeaviest(tenantId: string, now: number): Promise<void> {
   const { db } = await import("@/lib/control/data/db");
-  const { summedQuery } = await import("@/lib/control/data/usage/db-rows");
+  const { seriesFor, summedQuery } = await import("@/lib/control/data/usage/db-rows");
   const { Prisma } = await import("@/lib/generated/prisma/client");
   const hour = Math.floor(now / HOUR) * HOUR;
+  const perKey = { byKey: true, byRoute: false };
+  const keyIds = [...(await seriesFor(tenantId, perKey)).keys()];
+  const today = Math.floor(now / DAY) * DAY;
   const plans = {
-    "the day view's series per key (5-min steps, six hours of minutes: one query window)": summedQuery(
-      "minute",
-      {
-        tenantId,
-        from: hour - 6 * HOUR,
-        to: hour,
-        grainMs: 300_000,
-        grouping: { byKey: true, byRoute: false },
-      },
+    "the month view's totals per key: whole days of the per-key series": summedQuery(
+      "day",
+      { from: today - 29 * DAY, to: today, grainMs: 29 * DAY, grouping: perKey },
+      keyIds,
     ),
-    "the month's totals per key and route (the limit tree, most limited): whole days": summedQuery("day", {
-      tenantId,
-      from: Math.floor(now / DAY) * DAY - 29 * DAY,
-      to: Math.floor(now / DAY) * DAY,
-      grainMs: 29 * DAY,
-      grouping: { byKey: true, byRoute: true },
-    }),
+    "the day view's totals per key: a day of hours of the per-key series": summedQuery(
+      "hour",
+      { from: hour - 24 * HOUR, to: hour, grainMs: 24 * HOUR, grouping: perKey },
+      keyIds,
+    ),
   };
   for (const [name, sql] of Object.entries(plans)) {
     const plan = await db().$queryRaw<Array<{ "QUERY PLAN": string }>>(
       Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`,
     );
     console.log(`\n${name}:\n`);
-    for (const line of plan) console.log(`    ${line["QUERY PLAN"]}`);
+    // the series ids listed once each are a page of numbers: counted instead
+    for (const line of plan)
+      console.log(
+        `    ${line["QUERY PLAN"].replace(/'\{[\d,]+\}'/g, (ids) => `'{${ids.split(",").length} ids}'`)}`,
+      );
   }
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Principal } from "@/lib/shared/principal";
-import type { RowContext } from "@/lib/usage/read/rows";
+import type { RowContext, UsageRow } from "@/lib/usage/read/rows";
 import { sourceFor, totalsSource } from "@/lib/usage/read/rows";
 import { routeLabel } from "@/lib/shared/usage-route";
 import { rowContext } from "@/lib/usage/read/context";
@@ -54,12 +54,28 @@ export async function mostLimited(
   const scope = { from, to, source: totalsSource(sourceFor(stepMs)), withNames: true };
   const keys = new Map<string, Tally>();
   const routes = new Map<string, Tally>();
-  // summed as read over the whole range (the list has no time): no row per step, key and route is kept
-  const { tenants, names } = await visitScoped(principal, scope, ctx, rangeMs, (row, tenant) => {
-    const checks = row.allowed + row.rejected + row.degraded;
-    if (row.keyId !== "") tally(keys, tenant, row.keyId, checks, row.rejected);
-    tally(routes, tenant, row.route, checks, row.rejected);
-  });
+  // summed as read over the whole range (the list has no time): no row per step is kept. Keys
+  // and routes are read apart, from their own series (a tenant's 1,000 keys and 50 routes),
+  // not from its key x route pairs (4,800 on the bench's realistic mix, a row each a day).
+  const checksOf = (row: UsageRow) => row.allowed + row.rejected + row.degraded;
+  const { tenants, names } = await visitScoped(
+    principal,
+    scope,
+    ctx,
+    rangeMs,
+    (row, tenant) => {
+      if (row.keyId !== "") tally(keys, tenant, row.keyId, checksOf(row), row.rejected);
+    },
+    { byKey: true, byRoute: false },
+  );
+  await visitScoped(
+    principal,
+    { ...scope, withNames: false },
+    ctx,
+    rangeMs,
+    (row, tenant) => tally(routes, tenant, row.route, checksOf(row), row.rejected),
+    { byKey: false, byRoute: true },
+  );
   const subjectFrom = Math.max(from, ctx.now - 3_600_000);
   const offenders = await Promise.all(
     tenants.map(async (t) =>

@@ -6,6 +6,7 @@ import { ZERO_COUNTS, type UsageSource } from "@/lib/usage/types";
 import {
   ALL_PAIRS,
   needsPairs,
+  SeriesMemo,
   visitDbRows,
   type RowGrouping,
   type RowSpan,
@@ -81,9 +82,16 @@ async function visitRedisRows(span: RowSpan, ctx: RowContext, visit: Visit): Pro
 }
 
 /** Minutes of the span: PostgreSQL's before `split` (the rollup watermark), Redis' after. */
-async function visitMinutes(span: RowSpan, ctx: RowContext, split: number, visit: Visit): Promise<void> {
+async function visitMinutes(
+  span: RowSpan,
+  ctx: RowContext,
+  split: number,
+  visit: Visit,
+  memo: SeriesMemo,
+): Promise<void> {
   const { from, to } = span;
-  if (from < Math.min(to, split)) await visitDbRows("minute", { ...span, to: Math.min(to, split) }, visit);
+  if (from < Math.min(to, split))
+    await visitDbRows("minute", { ...span, to: Math.min(to, split) }, visit, memo);
   const recent = Math.max(from, split);
   if (recent < to) await visitRedisRows({ ...span, from: recent }, ctx, visit);
 }
@@ -94,7 +102,13 @@ async function visitMinutes(span: RowSpan, ctx: RowContext, split: number, visit
  * their hour is rolled up: for it a rolled-up edge hour is read whole from UsageHour (the
  * range then starts at that hour), never half-missing.
  */
-async function visitHours(span: RowSpan, ctx: RowContext, marks: Marks, visit: Visit): Promise<void> {
+async function visitHours(
+  span: RowSpan,
+  ctx: RowContext,
+  marks: Marks,
+  visit: Visit,
+  memo: SeriesMemo,
+): Promise<void> {
   const { from, to } = span;
   if (from >= to) return;
   const rolled = marks.hour * HOUR_MS;
@@ -105,19 +119,26 @@ async function visitHours(span: RowSpan, ctx: RowContext, marks: Marks, visit: V
   // tables, nor whole when the range ends inside it (the rest comes from minutes).
   const hourSplit = Math.max(hourFrom, Math.min(Math.floor(to / HOUR_MS) * HOUR_MS, rolled));
   const minuteSplit = marks.minute * MINUTE_MS;
-  await visitMinutes({ ...span, to: Math.min(to, hourFrom) }, ctx, minuteSplit, visit);
-  if (hourFrom < hourSplit) await visitDbRows("hour", { ...span, from: hourFrom, to: hourSplit }, visit);
-  await visitMinutes({ ...span, from: Math.max(from, hourSplit) }, ctx, minuteSplit, visit);
+  await visitMinutes({ ...span, to: Math.min(to, hourFrom) }, ctx, minuteSplit, visit, memo);
+  if (hourFrom < hourSplit)
+    await visitDbRows("hour", { ...span, from: hourFrom, to: hourSplit }, visit, memo);
+  await visitMinutes({ ...span, from: Math.max(from, hourSplit) }, ctx, minuteSplit, visit, memo);
 }
 
 /** Days of the span: whole days rolled up from UsageDay, the edges as hours. */
-async function visitDays(span: RowSpan, ctx: RowContext, marks: Marks, visit: Visit): Promise<void> {
+async function visitDays(
+  span: RowSpan,
+  ctx: RowContext,
+  marks: Marks,
+  visit: Visit,
+  memo: SeriesMemo,
+): Promise<void> {
   const { from, to } = span;
   const dayFrom = Math.ceil(from / DAY_MS) * DAY_MS;
   const daySplit = Math.max(dayFrom, Math.min(Math.floor(to / DAY_MS) * DAY_MS, marks.day * DAY_MS));
-  await visitHours({ ...span, to: Math.min(to, dayFrom) }, ctx, marks, visit);
-  if (dayFrom < daySplit) await visitDbRows("day", { ...span, from: dayFrom, to: daySplit }, visit);
-  await visitHours({ ...span, from: Math.max(from, daySplit) }, ctx, marks, visit);
+  await visitHours({ ...span, to: Math.min(to, dayFrom) }, ctx, marks, visit, memo);
+  if (dayFrom < daySplit) await visitDbRows("day", { ...span, from: dayFrom, to: daySplit }, visit, memo);
+  await visitHours({ ...span, from: Math.max(from, daySplit) }, ctx, marks, visit, memo);
 }
 
 /**
@@ -140,9 +161,11 @@ export async function visitRows(
   const span: RowSpan = { tenantId, from, to, grainMs: Math.max(1_000, grainMs), grouping };
   if (source === "seconds") return visitRedisRows(span, ctx, visit);
   const marks = await watermarks(ctx);
-  if (source === "minutes") return visitMinutes(span, ctx, marks.minute * MINUTE_MS, visit);
-  if (source === "hours") return visitHours(span, ctx, marks, visit);
-  return visitDays(span, ctx, marks, visit);
+  // the tenant's series of the grouping looked up once for every stretch of the range
+  const memo = new SeriesMemo();
+  if (source === "minutes") return visitMinutes(span, ctx, marks.minute * MINUTE_MS, visit, memo);
+  if (source === "hours") return visitHours(span, ctx, marks, visit, memo);
+  return visitDays(span, ctx, marks, visit, memo);
 }
 
 /** Every row of every pair in [from, to) at the source's own resolution, as a list (tests, small ranges). */

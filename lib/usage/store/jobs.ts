@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { redis } from "@/lib/shared/redis/redis";
 import { moveLastUsed } from "@/lib/usage/store/last-used-job";
 import { UsageRollup } from "@/lib/usage/store/rollup";
+import { packCompletePartitions } from "@/lib/usage/store/pack-job";
 import { usageSettings } from "@/lib/usage/settings";
 import { closeRecorderConnection } from "@/lib/usage/record/recorder";
 import { startMemoryJob } from "@/lib/usage/record/tenant-memory";
@@ -26,6 +27,8 @@ export interface UsageJobOptions {
   rollupEveryMs?: number;
 }
 
+const PACK_EVERY_MS = 10 * 60_000;
+
 export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
   const started = running.peek();
   if (started) return started;
@@ -44,6 +47,10 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
   const rollupTask = startPeriodicTask("usage rollup", options.rollupEveryMs ?? 5_000, () =>
     rollup.runOnce(),
   );
+  // complete partitions' keys rebuilt packed, by the rollup's lease holder, beside the rollup
+  const packTask = startPeriodicTask("usage partition packing", PACK_EVERY_MS, async () => {
+    if (await rollup.lease.held()) await packCompletePartitions({ client: redis(), ns: settings.ns });
+  });
   // keys' and service tokens' last use, flushed to Redis by the recorders, into PostgreSQL
   const lastUsedTask = startPeriodicTask("last used", options.rollupEveryMs ?? 5_000, () =>
     moveLastUsed(redis(), settings.ns),
@@ -53,6 +60,7 @@ export function startUsageJobs(options: UsageJobOptions = {}): UsageJobs {
   const startedUsageJobs: UsageJobs = {
     async stop() {
       rollupTask.stop();
+      packTask.stop();
       lastUsedTask.stop();
       await memory.stop();
       closeRecorderConnection();

@@ -7,7 +7,7 @@ import {
   partitionsOver,
   type UsageTable,
 } from "@/lib/control/data/usage/partitions";
-import { recordPartitionFailure } from "@/lib/usage/partition-health";
+import { clearPartitionFailure, recordPartitionFailure } from "@/lib/usage/partition-health";
 
 // The rollup's care of the partitions: each table's partitions from the oldest time it may
 // still write (its watermark) to some way ahead of now are made to exist before the writes,
@@ -44,6 +44,8 @@ export class PartitionKeeper {
       try {
         await ensurePartition(table, start);
         this.known.add(id);
+        // once per partition and process: a partition that failed before is reported no more
+        await clearPartitionFailure(this.client, this.ns, id).catch(() => undefined);
       } catch (error) {
         failures++;
         await recordPartitionFailure(this.client, this.ns, id, error).catch(() => undefined);

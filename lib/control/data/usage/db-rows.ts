@@ -82,27 +82,65 @@ function seriesKind(grouping: RowGrouping): Prisma.Sql {
   return Prisma.sql`${key} AND ${route}`;
 }
 
-export function summedQuery(table: DbTable, { tenantId, from, to, grainMs, grouping }: RowSpan): Prisma.Sql {
+/** What a series id stands for in the rows handed on: its key and route, "" where not kept. */
+export type SeriesNames = Map<number, { keyId: string; route: string }>;
+
+/**
+ * The tenant's series of the one kind that answers the grouping, by id. Looked up first, on
+ * their own (the dictionary's unique index, by tenant): the planner then sees the exact ids
+ * the rows are read by, and reads one series through the tables' primary keys instead of
+ * every row of the time range (it guessed the join's rows from the whole dictionary's).
+ */
+export async function seriesFor(tenantId: string, grouping: RowGrouping): Promise<SeriesNames> {
+  const rows = await db().$queryRaw<Array<{ id: number; keyId: string; route: string }>>`
+    SELECT s."id", s."keyId", s."route" FROM "UsageSeries" s
+     WHERE s."tenantId" = ${tenantId} AND ${seriesKind(grouping)}`;
+  return new Map(
+    rows.map((r) => [r.id, { keyId: grouping.byKey ? r.keyId : "", route: grouping.byRoute ? r.route : "" }]),
+  );
+}
+
+/**
+ * The series looked up during one read (a tenant's range read in several stretches, each
+ * from its table): looked up once, not per stretch. Made per read: a series created
+ * meanwhile is read by the next.
+ */
+export class SeriesMemo {
+  private readonly found = new Map<string, Promise<SeriesNames>>();
+
+  of(tenantId: string, grouping: RowGrouping): Promise<SeriesNames> {
+    const id = JSON.stringify([tenantId, grouping.byKey, grouping.byRoute, grouping.keyId, grouping.route]);
+    let names = this.found.get(id);
+    if (!names) this.found.set(id, (names = seriesFor(tenantId, grouping)));
+    return names;
+  }
+}
+
+/** The summed rows of the series `ids` in [from, to): per `grainMs` bucket and series. */
+export function summedQuery(table: DbTable, span: Omit<RowSpan, "tenantId">, ids: number[]): Prisma.Sql {
+  const { from, to, grainMs, grouping } = span;
   const [name, column] = TABLES[table === "minute" && needsPairs(grouping) ? "pair" : table];
-  // grouped byte-wise: the locale's collation made sorting a month's pairs the read's main cost
-  const key = grouping.byKey ? Prisma.sql`s."keyId" COLLATE "C"` : Prisma.sql`''`;
-  const route = grouping.byRoute ? Prisma.sql`s."route" COLLATE "C"` : Prisma.sql`''`;
   // date_bin buckets the timestamps as they are (numeric epoch arithmetic per row took 2.5x
   // as long); the epoch is taken per bucket. Counts are below 2^53: float8 carries them
-  // exactly and arrives as a number. NULL counts are 0.
+  // exactly and arrives as a number. NULL counts are 0. Grouped by the series' integer id:
+  // its key and route are the dictionary's (seriesFor), not sorted as text here.
   const stride = Prisma.sql`make_interval(secs => ${grainMs / 1_000}::float8)`;
   const sum = (c: string) => Prisma.sql`coalesce(sum(m.${Prisma.raw(`"${c}"`)}), 0)::float8`;
   return Prisma.sql`
-    SELECT (extract(epoch FROM "b") * 1000)::float8 AS "t", "keyId", "route",
+    SELECT (extract(epoch FROM "b") * 1000)::float8 AS "t", "seriesId",
            "allowed", "rejected", "shadowRejected", "degraded"
-      FROM (SELECT date_bin(${stride}, m.${column}, TIMESTAMP '1970-01-01') AS "b",
-                   ${key}::text AS "keyId", ${route}::text AS "route",
+      FROM (SELECT date_bin(${stride}, m.${column}, TIMESTAMP '1970-01-01') AS "b", m."seriesId",
                    ${sum("allowed")} AS "allowed", ${sum("rejected")} AS "rejected",
                    ${sum("shadowRejected")} AS "shadowRejected", ${sum("degraded")} AS "degraded"
-              FROM ${name} m JOIN "UsageSeries" s ON s."id" = m."seriesId"
-             WHERE s."tenantId" = ${tenantId} AND ${seriesKind(grouping)}
+              FROM ${name} m
+             WHERE m."seriesId" = ANY(${ids}::int[])
                    AND m.${column} >= ${utcAt(from)} AND m.${column} < ${utcAt(to)}
-             GROUP BY 1, 2, 3) AS "summed"`;
+             GROUP BY 1, 2) AS "summed"`;
+}
+
+interface SummedRow extends Counts {
+  t: number;
+  seriesId: number;
 }
 
 /**
@@ -115,15 +153,24 @@ export async function visitDbRows(
   table: DbTable,
   span: RowSpan,
   visit: (row: UsageRow) => void,
+  known?: SeriesMemo,
 ): Promise<void> {
   const grainMs = Math.max(1_000, Math.floor(span.grainMs));
   const window = Math.max(grainMs, Math.floor(WINDOW_MS[table] / grainMs) * grainMs);
+  const series = await (known
+    ? known.of(span.tenantId, span.grouping)
+    : seriesFor(span.tenantId, span.grouping));
+  if (series.size === 0) return;
+  const ids = [...series.keys()];
   for (let start = span.from; start < span.to;) {
     const end = Math.min(span.to, (Math.floor(start / window) + 1) * window);
-    const rows = await db().$queryRaw<UsageRow[]>(
-      summedQuery(table, { ...span, from: start, to: end, grainMs }),
+    const rows = await db().$queryRaw<SummedRow[]>(
+      summedQuery(table, { ...span, from: start, to: end, grainMs }, ids),
     );
-    for (const row of rows) visit(row);
+    for (const { seriesId, ...counts } of rows) {
+      const names = series.get(seriesId);
+      if (names) visit({ ...counts, ...names });
+    }
     start = end;
   }
 }

@@ -95,3 +95,43 @@ export async function partitionSizes(): Promise<PartitionSize[]> {
     };
   });
 }
+
+/** A partition index name as the catalog gives it: checked, as it goes into SQL unquoted by Prisma. */
+function indexName(name: string): Prisma.Sql {
+  if (!/^Usage\w+$/.test(name)) throw new Error(`unexpected usage index name ${name}`);
+  return Prisma.raw(`"${name}"`);
+}
+
+/**
+ * The primary-key indexes of `table`'s partitions that end at or before `beforeMs` (complete:
+ * nothing writes into them any more) and are not packed yet (fillfactor 100), oldest first.
+ */
+export async function unpackedIndexes(table: UsageTable, beforeMs: number): Promise<string[]> {
+  const rows = await db().$queryRaw<Array<{ name: string; bound: string }>>`
+    SELECT ix.relname AS "name", pg_get_expr(c.relpartbound, c.oid) AS "bound"
+      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+      JOIN pg_index x ON x.indrelid = c.oid AND x.indisprimary JOIN pg_class ix ON ix.oid = x.indexrelid
+     WHERE p.relname = ${table} AND NOT coalesce(ix.reloptions, '{}') @> ARRAY['fillfactor=100']`;
+  const endOf = (bound: string) => {
+    const to = /TO \('([^']+)'\)/.exec(bound)?.[1] ?? "";
+    return Date.parse(`${to.replace(" ", "T")}Z`);
+  };
+  return rows
+    .map((r) => ({ name: r.name, end: endOf(r.bound) }))
+    .filter((r) => r.end <= beforeMs)
+    .sort((a, b) => a.end - b.end)
+    .map((r) => r.name);
+}
+
+/**
+ * Rebuilds a complete partition's primary key with full pages. Written a minute (or an hour)
+ * at a time, each series' newest row lands in the middle of the key's order, and the pages
+ * split in half: the key ends up about half empty, more bytes than the rows themselves
+ * (docs/deployment.md). Rebuilt once nothing writes there, it is about half the size.
+ * CONCURRENTLY: reads and writes go on meanwhile. Not inside a transaction.
+ */
+export async function packIndex(name: string): Promise<void> {
+  const index = indexName(name);
+  await db().$executeRaw`ALTER INDEX ${index} SET (fillfactor = 100)`;
+  await db().$executeRaw`REINDEX INDEX CONCURRENTLY ${index}`;
+}
