@@ -21,11 +21,11 @@ const SLUG = /^[a-z0-9-]{1,63}$/;
 
 /**
  * A domain's tenant slug: lower case, every character outside [a-z0-9-] becomes "-"
- * (`mongo_cps` -> `mongo-cps`); null when nothing valid is left or it is too long.
+ * (`mongo_cps` -> `mongo-cps`); null when it is longer than 63 or holds no letter or digit.
  */
 export function domainSlug(domain: string): string | null {
   const slug = domain.toLowerCase().replace(/[^a-z0-9-]/g, "-");
-  return SLUG.test(slug) ? slug : null;
+  return SLUG.test(slug) && /[a-z0-9]/.test(slug) ? slug : null;
 }
 
 /**

@@ -74,7 +74,7 @@ export function parseRlsRequest(request: unknown): ParsedRls {
   if (tenant === null)
     return {
       ok: false,
-      message: `domain: "${domain.slice(0, 80)}" names no tenant ([a-z0-9-]{1,63} once lower-cased, other characters read as "-")`,
+      message: `domain: "${domain.slice(0, 80)}" names no tenant (1-63 of a-z 0-9 - once lower-cased, other characters read as "-", with a letter or digit)`,
     };
   const requestCost = Math.max(1, parsed.data.hits_addend ?? 0);
   const checks: CheckInput[] = [];

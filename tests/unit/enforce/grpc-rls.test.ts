@@ -18,6 +18,7 @@ describe("descriptors as checks", () => {
   it("makes a domain a tenant slug", () => {
     expect(domainSlug("edge_proxy.PerIP")).toBe("edge-proxy-perip");
     expect(domainSlug("x".repeat(64))).toBeNull();
+    expect(domainSlug("_.")).toBeNull();
   });
 
   it("makes the entries a path, each part percent-encoded (a / or * stays in its segment)", () => {
@@ -74,7 +75,7 @@ describe("descriptors as checks", () => {
     const descriptors = [{ entries: [entry("k", "v")] }];
     expect(message({ descriptors })).toMatch(/^domain: /);
     expect(message({ domain: "x".repeat(70), descriptors })).toBe(
-      `domain: "${"x".repeat(70)}" names no tenant ([a-z0-9-]{1,63} once lower-cased, other characters read as "-")`,
+      `domain: "${"x".repeat(70)}" names no tenant (1-63 of a-z 0-9 - once lower-cased, other characters read as "-", with a letter or digit)`,
     );
     expect(message({ domain: "a", descriptors: [] })).toMatch(/^descriptors: must have at least one/);
     expect(message({ domain: "a", descriptors: Array(33).fill(descriptors[0]) })).toMatch(
