@@ -16,6 +16,10 @@ export interface GrpcFront {
 /** A ShouldRateLimit request is a few descriptors; anything near this is not one. */
 const MAX_MESSAGE_BYTES = 256 * 1024;
 
+const IDLE_MS = 5 * 60_000;
+/** calls in flight on one connection: past it the client queues them (HTTP/2 flow) */
+const MAX_STREAMS = 1_000;
+
 /** "host:port" as grpc-js reads it: IPv6 addresses in brackets; no host, every interface. */
 export function grpcAddress(host: string | undefined, port: number): string {
   if (host === undefined) return `[::]:${port}`;
@@ -30,6 +34,9 @@ export async function startGrpcFront(
   const server = new Server({
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
+    // a gateway keeps a few connections busy; one left idle this long is closed (it reconnects)
+    "grpc.max_connection_idle_ms": IDLE_MS,
+    "grpc.max_concurrent_streams": MAX_STREAMS,
   });
   server.addService(rateLimitService(), { ShouldRateLimit: shouldRateLimit(enforcement) });
   await new Promise<void>((resolve, reject) => {
