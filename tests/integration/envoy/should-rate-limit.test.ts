@@ -161,6 +161,25 @@ describe("ShouldRateLimit decisions", () => {
   });
 });
 
+describe("ShouldRateLimit in the metrics", () => {
+  it("counts calls as endpoint grpc by gRPC status, and their checks as decisions", async () => {
+    const count = async (pattern: RegExp): Promise<number> => {
+      const text = await (await fetch(`${APP_URL}/api/metrics`)).text();
+      return Number(pattern.exec(text)?.[1] ?? 0);
+    };
+    const ok = /^sluice_check_requests_total\{endpoint="grpc",status="0"\} (\d+)$/m;
+    const unauthenticated = /^sluice_check_requests_total\{endpoint="grpc",status="16"\} (\d+)$/m;
+    const decisions = /^sluice_checks_total\{outcome="allowed",reason="ok"\} (\d+)$/m;
+    const before = [await count(ok), await count(unauthenticated), await count(decisions)];
+    await rateLimited({ domain, descriptors: [generic("m1"), generic("m2")] }, auth);
+    await shouldRateLimit({ domain, descriptors: [generic("m1")] }, {});
+    const after = [await count(ok), await count(unauthenticated), await count(decisions)];
+    expect(after[0]! - before[0]!).toBe(1);
+    expect(after[1]! - before[1]!).toBe(1);
+    expect(after[2]! - before[2]!).toBe(2);
+  });
+});
+
 describe("ShouldRateLimit refusals", () => {
   const request = { domain, descriptors: [generic("anything")] };
 
