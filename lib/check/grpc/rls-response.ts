@@ -1,6 +1,5 @@
 import "server-only";
 import type { RenderedDecision } from "@/lib/check/render/rendered";
-import type { DecisionBody, LimitReport } from "@/lib/check/types";
 import { gatewayHeaders, type HeaderValue } from "@/lib/check/grpc/gateway-headers";
 
 // Sluice's decisions, one per descriptor in order, as Envoy's RateLimitResponse (field names as
@@ -54,16 +53,45 @@ export function durationOf(ms: number): RlsDuration {
   return { seconds: Math.floor(whole / SECOND), nanos: (whole % SECOND) * 1_000_000 };
 }
 
-/** The enforce limit the decision's top-level fields describe (the deciding one), if any. */
-function decidingLimit(body: DecisionBody): LimitReport | undefined {
-  if (body.limit === null) return undefined;
-  return body.limits.find(
-    (limit) =>
-      limit.mode === "enforce" &&
-      limit.limit === body.limit &&
-      limit.remaining === body.remaining &&
-      limit.resetMs === body.resetMs,
-  );
+/** What a status needs of a decision's JSON (ASCII, lib/check/render): its top-level fields and each limit's. */
+const TOP = /,"limit":(\d+|null),"remaining":(-?\d+|null),"resetMs":(\d+|null),/;
+const LIMIT =
+  /\{"name":"([a-z0-9-]*)",[^{}]*?"limit":(\d+),"windowMs":(\d+),"remaining":(-?\d+|null),"resetMs":(\d+|null),"allowed":(?:true|false),"mode":"(\w+)"/g;
+
+const numberOr = (text: string | undefined): number | null =>
+  text === undefined || text === "null" ? null : Number(text);
+
+interface Deciding {
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * The enforce limit the decision's top-level fields describe (the deciding one), read from the
+ * rendered JSON without parsing all of it: names are [a-z0-9-] and the texts before the limits
+ * (tenant, key, route) hold no `"limit":` of their own, so the first match is the top level.
+ */
+function decidingLimit(json: string): {
+  deciding: Deciding | null;
+  remaining: number | null;
+  resetMs: number | null;
+} {
+  const top = TOP.exec(json);
+  const limit = numberOr(top?.[1]);
+  const remaining = numberOr(top?.[2]);
+  const resetMs = numberOr(top?.[3]);
+  if (limit === null) return { deciding: null, remaining, resetMs };
+  const from = json.indexOf(',"limits":[');
+  LIMIT.lastIndex = from < 0 ? 0 : from;
+  for (let match = LIMIT.exec(json); match !== null; match = LIMIT.exec(json)) {
+    if (match[6] !== "enforce" || Number(match[2]) !== limit) continue;
+    if (numberOr(match[4]) !== remaining || numberOr(match[5]) !== resetMs) continue;
+    LIMIT.lastIndex = 0;
+    return { deciding: { name: match[1] as string, limit, windowMs: Number(match[3]) }, remaining, resetMs };
+  }
+  LIMIT.lastIndex = 0;
+  return { deciding: null, remaining, resetMs };
 }
 
 /** A descriptor's status, and its remaining quota (null: no limit decided it). */
@@ -72,9 +100,8 @@ export function descriptorStatus(decision: RenderedDecision): {
   remaining: number | null;
 } {
   const code: RlsCode = decision.allowed ? "OK" : "OVER_LIMIT";
-  const body = JSON.parse(decision.json) as DecisionBody;
-  const deciding = decidingLimit(body);
-  if (deciding === undefined) return { status: { code }, remaining: null };
+  const { deciding, remaining, resetMs } = decidingLimit(decision.json);
+  if (deciding === null) return { status: { code }, remaining: null };
   const status: RlsDescriptorStatus = {
     code,
     current_limit: {
@@ -83,9 +110,8 @@ export function descriptorStatus(decision: RenderedDecision): {
       unit: unitOf(deciding.windowMs),
     },
   };
-  const remaining = body.remaining;
   if (remaining !== null) status.limit_remaining = Math.min(UINT32_MAX, Math.max(0, remaining));
-  if (body.resetMs !== null) status.duration_until_reset = durationOf(body.resetMs);
+  if (resetMs !== null) status.duration_until_reset = durationOf(resetMs);
   return { status, remaining };
 }
 

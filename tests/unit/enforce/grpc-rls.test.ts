@@ -169,6 +169,21 @@ describe("decisions as a RateLimitResponse", () => {
     ]);
   });
 
+  it("skips a shadow limit with the same figures, and reads a limit under a temporary override", () => {
+    const shadow = limit({ name: "watch", mode: "shadow" });
+    const overridden = limit({
+      name: "raised",
+      limit: 20,
+      override: { id: "ov1", endsAt: "2030-01-01T00:00:00.000Z" },
+    });
+    const [first, second] = rlsResponse([
+      renderBody(decision([shadow, limit({})], true, 1)),
+      renderBody(decision([overridden], true)),
+    ]).statuses;
+    expect(first?.current_limit?.name).toBe("per-min");
+    expect(second?.current_limit).toEqual({ name: "raised", requests_per_unit: 20, unit: "MINUTE" });
+  });
+
   it("takes the headers of the descriptor with the least left when all are allowed", () => {
     const a = renderBody(decision([limit({ name: "a", remaining: 5 })]));
     const b = renderBody(decision([limit({ name: "b", remaining: 2 })]));
