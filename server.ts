@@ -96,5 +96,7 @@ if (cluster.isWorker && settings.SLUICE_WORKER_SOCKET) {
     console.log(
       `[sluice] listening on http://localhost:${settings.PORT} (${settings.NODE_ENV}, ${workers} check workers)`,
     );
+    if (settings.SLUICE_GRPC_PORT !== undefined)
+      console.log(`[sluice] gRPC ShouldRateLimit on port ${settings.SLUICE_GRPC_PORT} (each check worker)`);
   }
 }

@@ -3,8 +3,9 @@
 # DATABASE_URL is given), then the benchmark, which starts its own Redis and servers.
 source "$(dirname "$0")/lib/common.sh"
 cd "$ROOT"
-# wrk is the main benchmark's load generator; the others (an argument names one) need none
-if [ -z "${1:-}" ]; then ensure_system_packages wrk; else ensure_system_packages; fi
+# wrk is the main benchmark's load generator (h2load, Debian's nghttp2-client, for gRPC);
+# the others (an argument names one) need none
+if [ -z "${1:-}" ]; then ensure_system_packages wrk h2load; else ensure_system_packages; fi
 ensure_node_modules
 if [ -z "${DATABASE_URL:-}" ]; then
   start_private_postgres durable

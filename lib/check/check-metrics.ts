@@ -59,10 +59,11 @@ const breakerOpen = registry.gauge(
   "sluice_store_circuit_open",
   "1 while the circuit breaker skips Redis, else 0.",
 );
-const requests = registry.counter("sluice_check_requests_total", "Check requests by endpoint and status.", [
-  "endpoint",
-  "status",
-]);
+const requests = registry.counter(
+  "sluice_check_requests_total",
+  "Check requests by endpoint (check, batch, grpc) and status (HTTP, or the gRPC status code).",
+  ["endpoint", "status"],
+);
 
 const lateAnswers = registry.counter(
   "sluice_check_late_answers_total",
@@ -106,7 +107,11 @@ function causeCells(allowed: string): Record<DegradedCause, Cell> {
 // outcome -> reason -> cell: two lookups of the literals' cached hashes, where one joined
 // key was a string built, flattened and hashed per check
 const checkCells = new Map<DecisionOutcome, Map<DecisionReason, Cell>>();
-const requestCells = { check: new Map<number, Cell>(), batch: new Map<number, Cell>() };
+const requestCells = {
+  check: new Map<number, Cell>(),
+  batch: new Map<number, Cell>(),
+  grpc: new Map<number, Cell>(),
+};
 
 export const checkMetrics = {
   decision(outcome: DecisionOutcome, reason: DecisionReason): void {
@@ -140,7 +145,8 @@ export const checkMetrics = {
   breakerOpen(open: boolean): void {
     breakerCell.value = open ? 1 : 0;
   },
-  request(endpoint: "check" | "batch", status: number): void {
+  /** `status`: the HTTP status, or for "grpc" (Envoy's ShouldRateLimit) the gRPC status code */
+  request(endpoint: "check" | "batch" | "grpc", status: number): void {
     const cells = requestCells[endpoint];
     let cell = cells.get(status);
     if (!cell) cells.set(status, (cell = requests.cell(endpoint, String(status))));

@@ -8,6 +8,7 @@ import { leanRoute } from "@/lib/check/http/lean-router";
 import { checkFrontHandler } from "@/lib/check/http/front-handler";
 import { watchLateAnswers } from "@/lib/check/http/check-endpoint";
 import { LeanFront } from "@/lib/check/http/front/lean-front";
+import { startGrpcFront, type GrpcFront } from "@/lib/check/grpc/grpc-front";
 import { startUsageRecording } from "@/lib/usage/record/recording";
 import { closeRedis } from "@/lib/shared/redis/redis";
 import { USAGE_FLUSHED_BY_MS } from "@/lib/server/shutdown";
@@ -87,6 +88,18 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   });
   // SLUICE_LISTEN_HOST unset: every interface (node's default), as a service's clients need.
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.SLUICE_LISTEN_HOST, resolve));
+  // Envoy's ShouldRateLimit (docs/envoy.md), when SLUICE_GRPC_PORT asks for it; a port taken
+  // stops the process as the HTTP port's would.
+  let grpc: GrpcFront | null = null;
+  if (settings.SLUICE_GRPC_PORT !== undefined) {
+    try {
+      grpc = await startGrpcFront(enforcement, settings.SLUICE_LISTEN_HOST, settings.SLUICE_GRPC_PORT);
+    } catch (error) {
+      console.error(`[sluice] gRPC server error: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    }
+    if (options.announce) console.log(`[sluice] gRPC ShouldRateLimit on port ${settings.SLUICE_GRPC_PORT}`);
+  }
   if (options.announce) {
     const mode = settings.NODE_ENV === "production" ? "production" : "development";
     console.log(`[sluice] listening on http://localhost:${settings.PORT} (${mode})`);
@@ -96,7 +109,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     async stop(appGone) {
       const started = Date.now();
       server.close();
-      await front.drain(DRAIN_MS);
+      await Promise.all([front.drain(DRAIN_MS), grpc?.stop(DRAIN_MS)]);
       // the front's own checks are answered: their counts go now, not after the app's grace
       // (the recorder runs one flush at a time; stop() below waits for this one)
       void usage.flush();

@@ -50,6 +50,9 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9.:-]{1,253}$/, "must be an IP address or a host name")
     .optional(),
+  // Envoy's rate limit service (gRPC ShouldRateLimit, docs/envoy.md) on this port of the check
+  // front, on SLUICE_LISTEN_HOST too; unset: off.
+  SLUICE_GRPC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   NEXTAUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   NEXTAUTH_URL: url(["http:", "https:"]).optional(),
   SLUICE_BOOTSTRAP_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),

@@ -5,6 +5,8 @@ import { freePort, startProcess, stopProcesses } from "./processes";
 
 export interface App {
   url: string;
+  /** its gRPC ShouldRateLimit port, "127.0.0.1:<port>" (docs/envoy.md) */
+  grpc: string;
   pid: number | undefined;
   stop(): Promise<void>;
 }
@@ -17,6 +19,7 @@ export async function startApp(
   cwd?: string,
 ): Promise<App> {
   const url = `http://localhost:${port}`;
+  const grpcPort = await freePort();
   const child = await startProcess(
     name,
     process.execPath,
@@ -29,7 +32,7 @@ export async function startApp(
       "--enable-source-maps",
       ".next/sluice/server.mjs",
     ],
-    { ...env, PORT: String(port), SLUICE_LISTEN_HOST: "127.0.0.1" },
+    { ...env, PORT: String(port), SLUICE_GRPC_PORT: String(grpcPort), SLUICE_LISTEN_HOST: "127.0.0.1" },
     async () => {
       const response = await fetch(`${url}/api/check`, {
         method: "POST",
@@ -40,7 +43,7 @@ export async function startApp(
     },
     cwd,
   );
-  return { url, pid: child.pid, stop: () => stopProcesses([child]) };
+  return { url, grpc: `127.0.0.1:${grpcPort}`, pid: child.pid, stop: () => stopProcesses([child]) };
 }
 
 /**

@@ -9,6 +9,7 @@ import { clientRows } from "./client-rows";
 import { seriesShareTarget } from "./replay-recording";
 import { mixBudget, mixRows, mixTargets } from "./realistic-phases";
 import { distinctRows, distinctTargets } from "./distinct-phases";
+import { grpcRows, grpcTarget } from "./grpc-phases";
 import type { Measured, PhaseSummary } from "./rounds";
 import type { Target } from "./report";
 
@@ -79,6 +80,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     row("(n)", "n", "(nq) while another tenant sends 4 loops of 1,000-check batches"),
     ...input.admin.rows(get),
     ...localRows(get, await bytesPerIdentity()),
+    ...grpcRows(get),
     row("(w1)", "w1", "POST /api/check, SLUICE_WORKERS=1"),
     row("(w2)", "w2", "POST /api/check, SLUICE_WORKERS=2 (node:cluster)"),
     ...distinctRows(get),
@@ -104,6 +106,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     input.noisy(get("n").median, get("nq").median),
     input.admin.target(get("ah").median, get("aq").median),
     ...localTargets(get("l").median, e, a),
+    grpcTarget(get("rls").median, get("rlsh").median),
     ...distinctTargets(get),
     ...mixTargets(get),
     ...(input.recording ? [input.recording.target, seriesShareTarget(input.recording.rows, get("b"))] : []),

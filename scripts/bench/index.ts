@@ -19,6 +19,7 @@ import { workerPhases } from "./workers";
 import { mixPhases } from "./realistic-phases";
 import { distinctPhases } from "./distinct-phases";
 import { recordingRows } from "./replay-recording";
+import { grpcPhases, grpcTarget, seedGrpc } from "./grpc-phases";
 import { printTable, printTargets, type Row } from "./report";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   const { seedBench, ROUTE, ITEMS_PATTERN } = await import("./seed-bench");
   const setup = await seedBench(BATCH);
   await seedLocal();
+  await seedGrpc();
   const { prepareHostile, hostilePhase } = await import("./hostile");
   const hostileSetup = await prepareHostile();
   const { prepareNoisy, noisyPhases, noisyTarget } = await import("./noisy");
@@ -179,6 +181,8 @@ async function main(): Promise<void> {
     // another tenant's admin GET, alone (aq) and under a hostile editor's documents (ah)
     ...adminPhases(() => app, adminSetup, log),
     ...localPhases(appPhase, redisUrl),
+    // Envoy's ShouldRateLimit (3 descriptors) against /api/check making the same checks
+    ...grpcPhases({ app: () => app, appPhase, token, redisPid: redisServer.pid, seconds: SECONDS, log }),
     ...workerPhases({
       env: serverEnv,
       token,
@@ -210,6 +214,8 @@ async function main(): Promise<void> {
     }
     const [nq, n] = [summaries.get("nq"), summaries.get("n")];
     if (nq && n) printTargets([noisyTarget(n.median, nq.median)]);
+    const [rls, rlsh] = [summaries.get("rls"), summaries.get("rlsh")];
+    if (rls && rlsh) printTargets([grpcTarget(rls.median, rlsh.median)]);
     const [aq, ah] = [summaries.get("aq"), summaries.get("ah")];
     if (aq && ah) {
       const rows = adminRows((id) => summaries.get(id) as PhaseSummary);

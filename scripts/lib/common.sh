@@ -50,7 +50,7 @@ ensure_system_packages() {
   command -v redis-server >/dev/null || missing+=(redis-server)
   command -v redis-cli >/dev/null || missing+=(redis-tools)
   for pkg in "$@"; do
-    case "$pkg" in chromium) command -v chromium >/dev/null || missing+=(chromium) ;; *) command -v "$pkg" >/dev/null || missing+=("$pkg") ;; esac
+    case "$pkg" in chromium) command -v chromium >/dev/null || missing+=(chromium) ;; h2load) command -v h2load >/dev/null || missing+=(nghttp2-client) ;; *) command -v "$pkg" >/dev/null || missing+=("$pkg") ;; esac
   done
   if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
 }

@@ -10,6 +10,8 @@ DATA="${SLUICE_DATA_DIR:-$ROOT/.data}"
 APP_PORT="${SLUICE_TEST_APP_PORT:-3100}"
 CLUSTER_PORT="${SLUICE_TEST_CLUSTER_PORT:-63811}"
 APP_PORTS=("$APP_PORT" "$((APP_PORT + 1))")
+# each app's gRPC ShouldRateLimit port (docs/envoy.md): this one and the next
+GRPC_PORT="${SLUICE_TEST_GRPC_PORT:-3150}"
 
 # SLUICE_TEST_SUITES (comma list: typecheck,lint,build,unit,integration,cluster,reliability,deploys,e2e; default all)
 # runs a subset; SLUICE_TEST_FILES (space-separated paths) narrows vitest and Playwright to them.
@@ -82,12 +84,14 @@ fi
 
 if [ "$NEEDS_APPS" = 1 ]; then
   banner "start two app processes"
-  for port in "${APP_PORTS[@]}"; do
-    PORT=$port NODE_ENV=production NEXTAUTH_URL="http://localhost:$port" \
+  for i in "${!APP_PORTS[@]}"; do
+    port="${APP_PORTS[$i]}"
+    PORT=$port SLUICE_GRPC_PORT=$((GRPC_PORT + i)) NODE_ENV=production NEXTAUTH_URL="http://localhost:$port" \
       node --enable-source-maps .next/sluice/server.mjs > "$REPORTS/app-$port.log" 2>&1 &
     echo $! > "$DATA/test-app-$port.pid"
   done
   export APP_URL="http://localhost:${APP_PORTS[0]}" APP_URL_2="http://localhost:${APP_PORTS[1]}"
+  export GRPC_ADDRESS="127.0.0.1:$GRPC_PORT" GRPC_ADDRESS_2="127.0.0.1:$((GRPC_PORT + 1))"
   for port in "${APP_PORTS[@]}"; do
     for _ in $(seq 1 100); do curl -fs "http://localhost:$port/api/health" >/dev/null && break; sleep 0.2; done
   done

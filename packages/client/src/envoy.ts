@@ -13,6 +13,7 @@ export type { EnvoyLimit } from "./envoy/rate-limit";
 export {
   descriptorCheck,
   descriptorPath,
+  descriptorSubject,
   domainSlug,
   pathSegment,
   DESCRIPTOR_METHOD,

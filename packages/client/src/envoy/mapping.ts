@@ -47,9 +47,12 @@ export function descriptorPath(entries: readonly DescriptorEntry[]): string {
  */
 export function descriptorCheck(entries: readonly DescriptorEntry[]): { route: string; subject: string } {
   const path = descriptorPath(entries);
-  const subject =
-    path.length <= SUBJECT_MAX ? path : `sha256:${createHash("sha256").update(path).digest("hex")}`;
-  return { route: `${DESCRIPTOR_METHOD} ${path}`, subject };
+  return { route: `${DESCRIPTOR_METHOD} ${path}`, subject: descriptorSubject(path) };
+}
+
+/** The subject of a descriptor's check: its path, or the path's SHA-256 in hex when too long. */
+export function descriptorSubject(path: string): string {
+  return path.length <= SUBJECT_MAX ? path : `sha256:${createHash("sha256").update(path).digest("hex")}`;
 }
 
 /** envoy's units as Sluice windows; its fixed windows are aligned to the epoch, as ours are. */
