@@ -37,6 +37,9 @@ export async function startGrpcFront(
     // a gateway keeps a few connections busy; one left idle this long is closed (it reconnects)
     "grpc.max_connection_idle_ms": IDLE_MS,
     "grpc.max_concurrent_streams": MAX_STREAMS,
+    // channelz (grpc-js's introspection service, which Sluice does not serve) tracks every
+    // call and stream on by default: work per call on the check path for nobody
+    "grpc.enable_channelz": 0,
   });
   server.addService(rateLimitService(), { ShouldRateLimit: shouldRateLimit(enforcement) });
   await new Promise<void>((resolve, reject) => {
