@@ -1,5 +1,5 @@
 import "server-only";
-import { Document, isPair, isScalar, isSeq, visit } from "yaml";
+import { documentYaml } from "@sluice/client/text";
 import type { ConfigDocument, SourcePositions } from "@/lib/control/config/document";
 import { locateErrors } from "@/lib/control/config/document";
 import { checkedText, type CheckedText } from "@/lib/control/data/document-text";
@@ -44,21 +44,10 @@ export async function locatedIn<T>(positions: SourcePositions, work: () => Promi
 
 export function documentResponse(request: Request, document: ConfigDocument): Response {
   if (wantsYaml(request.headers.get("accept"))) {
-    return new Response(toYaml(document), { headers: { "content-type": "application/yaml; charset=utf-8" } });
+    // each limit on one line, as docs/configuration.md writes them (the CLI writes the same)
+    return new Response(documentYaml(document), {
+      headers: { "content-type": "application/yaml; charset=utf-8" },
+    });
   }
   return Response.json(document);
-}
-
-/** YAML with each limit on one line, `{ name: rpm, by: tenant, ... }`, as docs/configuration.md writes them. */
-export function toYaml(document: ConfigDocument): string {
-  const yaml = new Document(document);
-  visit(yaml, {
-    Map(_key, node, path) {
-      const list = path.at(-1);
-      const field = path.at(-2);
-      if (isSeq(list) && isPair(field) && isScalar(field.key) && field.key.value === "limits")
-        node.flow = true;
-    },
-  });
-  return yaml.toString({ lineWidth: 0, flowCollectionPadding: true });
 }

@@ -96,13 +96,17 @@ async function visitMinutes(
   if (recent < to) await visitRedisRows({ ...span, from: recent }, ctx, visit);
 }
 
+const UNIT_MS = { hour: HOUR_MS, day: DAY_MS } as const;
+
 /**
- * Hours of the span: whole hours rolled up from UsageHour, the edges as minutes. A reader
- * that tells keys and routes apart needs key x route pairs, which minutes keep only until
- * their hour is rolled up: for it a rolled-up edge hour is read whole from UsageHour (the
- * range then starts at that hour), never half-missing.
+ * Hours or days of the span: whole ones rolled up from UsageHour or UsageDay, the edges at the
+ * next finer resolution (minutes for hours, hours for days). A reader that tells keys and
+ * routes apart needs key x route pairs, which minutes keep only until their hour is rolled up:
+ * for it a rolled-up edge hour is read whole from UsageHour (the range then starts at that
+ * hour), never half-missing.
  */
-async function visitHours(
+async function visitRolledUp(
+  grain: "hour" | "day",
   span: RowSpan,
   ctx: RowContext,
   marks: Marks,
@@ -111,34 +115,20 @@ async function visitHours(
 ): Promise<void> {
   const { from, to } = span;
   if (from >= to) return;
-  const rolled = marks.hour * HOUR_MS;
-  const pairs = needsPairs(span.grouping);
-  const hourFrom =
-    pairs && from < rolled ? Math.floor(from / HOUR_MS) * HOUR_MS : Math.ceil(from / HOUR_MS) * HOUR_MS;
-  // Align the hour part to whole hours at both ends, so an hour is never counted from both
-  // tables, nor whole when the range ends inside it (the rest comes from minutes).
-  const hourSplit = Math.max(hourFrom, Math.min(Math.floor(to / HOUR_MS) * HOUR_MS, rolled));
-  const minuteSplit = marks.minute * MINUTE_MS;
-  await visitMinutes({ ...span, to: Math.min(to, hourFrom) }, ctx, minuteSplit, visit, memo);
-  if (hourFrom < hourSplit)
-    await visitDbRows("hour", { ...span, from: hourFrom, to: hourSplit }, visit, memo);
-  await visitMinutes({ ...span, from: Math.max(from, hourSplit) }, ctx, minuteSplit, visit, memo);
-}
-
-/** Days of the span: whole days rolled up from UsageDay, the edges as hours. */
-async function visitDays(
-  span: RowSpan,
-  ctx: RowContext,
-  marks: Marks,
-  visit: Visit,
-  memo: SeriesMemo,
-): Promise<void> {
-  const { from, to } = span;
-  const dayFrom = Math.ceil(from / DAY_MS) * DAY_MS;
-  const daySplit = Math.max(dayFrom, Math.min(Math.floor(to / DAY_MS) * DAY_MS, marks.day * DAY_MS));
-  await visitHours({ ...span, to: Math.min(to, dayFrom) }, ctx, marks, visit, memo);
-  if (dayFrom < daySplit) await visitDbRows("day", { ...span, from: dayFrom, to: daySplit }, visit, memo);
-  await visitHours({ ...span, from: Math.max(from, daySplit) }, ctx, marks, visit, memo);
+  const unit = UNIT_MS[grain];
+  const rolled = marks[grain] * unit;
+  const wholeEdge = grain === "hour" && needsPairs(span.grouping) && from < rolled;
+  const start = (wholeEdge ? Math.floor(from / unit) : Math.ceil(from / unit)) * unit;
+  // Align the rolled-up part to whole units at both ends, so a unit is never counted from two
+  // tables, nor whole when the range ends inside it (the rest comes at the finer resolution).
+  const split = Math.max(start, Math.min(Math.floor(to / unit) * unit, rolled));
+  const finer = (part: RowSpan): Promise<void> =>
+    grain === "day"
+      ? visitRolledUp("hour", part, ctx, marks, visit, memo)
+      : visitMinutes(part, ctx, marks.minute * MINUTE_MS, visit, memo);
+  await finer({ ...span, to: Math.min(to, start) });
+  if (start < split) await visitDbRows(grain, { ...span, from: start, to: split }, visit, memo);
+  await finer({ ...span, from: Math.max(from, split) });
 }
 
 /**
@@ -164,8 +154,7 @@ export async function visitRows(
   // the tenant's series of the grouping looked up once for every stretch of the range
   const memo = new SeriesMemo();
   if (source === "minutes") return visitMinutes(span, ctx, marks.minute * MINUTE_MS, visit, memo);
-  if (source === "hours") return visitHours(span, ctx, marks, visit, memo);
-  return visitDays(span, ctx, marks, visit, memo);
+  return visitRolledUp(source === "hours" ? "hour" : "day", span, ctx, marks, visit, memo);
 }
 
 /** Every row of every pair in [from, to) at the source's own resolution, as a list (tests, small ranges). */

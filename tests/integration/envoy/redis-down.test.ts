@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppProcess, freePort, ThrowawayRedis } from "../check/processes";
-import { closeClients, FREE_PLAN_OFF, setupTenants, unique } from "../check/setup";
-import { BOOTSTRAP, waitForVersion } from "../check/http";
-import { closeRlsClients, rateLimited, type Descriptor } from "./rls-client";
+import { unique } from "../check/setup";
+import { waitForVersion } from "../check/http";
+import { auth, closeEnvoyClients, generic, setupDomain } from "./envoy-setup";
+import { rateLimited } from "./rls-client";
 
 // ShouldRateLimit with Redis gone, on a throwaway Redis and an app process of this file's own:
 // each descriptor is decided by its limits' onStoreFailure (open: OK, closed: OVER_LIMIT),
 // answered at once, as /api/check answers degraded (tests/integration/check/redis-outage.test.ts).
 
 const domain = unique("envoy-down");
-const auth = { authorization: `Bearer ${BOOTSTRAP}` };
-const generic = (value: string): Descriptor => ({ entries: [{ key: "generic_key", value }] });
 const big = { by: "tenant" as const, algorithm: "fixed_window" as const, limit: 1_000_000, window: "1m" };
 
 let redis: ThrowawayRedis;
@@ -18,16 +17,9 @@ let app: AppProcess;
 let grpc = "";
 
 beforeAll(async () => {
-  const setup = await setupTenants([
-    {
-      slug: domain,
-      plan: "free",
-      limits: FREE_PLAN_OFF,
-      routes: [
-        { pattern: "* /generic_key/open", limits: [{ name: "lenient", ...big, onStoreFailure: "open" }] },
-        { pattern: "* /generic_key/closed", limits: [{ name: "strict", ...big, onStoreFailure: "closed" }] },
-      ],
-    },
+  const setup = await setupDomain(domain, [
+    { pattern: "* /generic_key/open", limits: [{ name: "lenient", ...big, onStoreFailure: "open" }] },
+    { pattern: "* /generic_key/closed", limits: [{ name: "strict", ...big, onStoreFailure: "closed" }] },
   ]);
   redis = new ThrowawayRedis(await freePort());
   await redis.start();
@@ -39,10 +31,9 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  closeRlsClients();
   await app?.stop();
   await redis?.kill();
-  await closeClients();
+  await closeEnvoyClients();
 });
 
 describe("ShouldRateLimit with Redis down", () => {

@@ -1,75 +1,58 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { status } from "@grpc/grpc-js";
-import { closeClients, FREE_PLAN_OFF, serviceToken, setupTenants, unique } from "../check/setup";
-import { APP_URL, APP_URL_2, BOOTSTRAP, waitForVersion } from "../check/http";
+import { FREE_PLAN_OFF, serviceToken, unique } from "../check/setup";
+import { APP_URL } from "../check/http";
 import { waitFor } from "../../wait-for";
-import {
-  closeRlsClients,
-  GRPC_ADDRESS,
-  GRPC_ADDRESS_2,
-  rateLimited,
-  shouldRateLimit,
-  type Descriptor,
-} from "./rls-client";
+import { auth, closeEnvoyClients, generic, publishDomain } from "./envoy-setup";
+import { GRPC_ADDRESS, GRPC_ADDRESS_2, rateLimited, shouldRateLimit, type Descriptor } from "./rls-client";
 
 // Envoy's ShouldRateLimit against the running apps (docs/envoy.md): a domain is a tenant, each
 // descriptor one check on the route `POST /key/value/...` with that path as its subject.
 
 const domain = unique("envoy");
 const other = unique("envoy-other");
-const auth = { authorization: `Bearer ${BOOTSTRAP}` };
 
-const generic = (value: string): Descriptor => ({ entries: [{ key: "generic_key", value }] });
 const remote = (address: string): Descriptor => ({ entries: [{ key: "remote_address", value: address }] });
 
 beforeAll(async () => {
-  const setup = await setupTenants([
-    {
-      slug: domain,
-      plan: "free",
-      limits: FREE_PLAN_OFF,
-      routes: [
-        {
-          pattern: "* /generic_key/foo",
-          limits: [{ name: "foo-per-min", by: "tenant", algorithm: "fixed_window", limit: 3, window: "1m" }],
-        },
-        {
-          pattern: "* /generic_key/costly",
-          limits: [{ name: "costly", by: "tenant", algorithm: "fixed_window", limit: 10, window: "1h" }],
-        },
-        {
-          pattern: "* /generic_key/odd",
-          limits: [{ name: "odd-window", by: "tenant", algorithm: "fixed_window", limit: 50, window: "10s" }],
-        },
-        {
-          pattern: "* /generic_key/watched",
-          limits: [
-            {
-              name: "watched",
-              by: "tenant",
-              algorithm: "fixed_window",
-              limit: 1,
-              window: "1h",
-              mode: "shadow",
-            },
-          ],
-        },
-        {
-          pattern: "* /remote_address/:address",
-          limits: [{ name: "per-ip", by: "subject", algorithm: "fixed_window", limit: 2, window: "1h" }],
-        },
-      ],
-    },
-    { slug: other, plan: "free", limits: FREE_PLAN_OFF },
-  ]);
-  await waitForVersion(setup.version, APP_URL);
-  await waitForVersion(setup.version, APP_URL_2);
+  await publishDomain(
+    domain,
+    [
+      {
+        pattern: "* /generic_key/foo",
+        limits: [{ name: "foo-per-min", by: "tenant", algorithm: "fixed_window", limit: 3, window: "1m" }],
+      },
+      {
+        pattern: "* /generic_key/costly",
+        limits: [{ name: "costly", by: "tenant", algorithm: "fixed_window", limit: 10, window: "1h" }],
+      },
+      {
+        pattern: "* /generic_key/odd",
+        limits: [{ name: "odd-window", by: "tenant", algorithm: "fixed_window", limit: 50, window: "10s" }],
+      },
+      {
+        pattern: "* /generic_key/watched",
+        limits: [
+          {
+            name: "watched",
+            by: "tenant",
+            algorithm: "fixed_window",
+            limit: 1,
+            window: "1h",
+            mode: "shadow",
+          },
+        ],
+      },
+      {
+        pattern: "* /remote_address/:address",
+        limits: [{ name: "per-ip", by: "subject", algorithm: "fixed_window", limit: 2, window: "1h" }],
+      },
+    ],
+    [{ slug: other, plan: "free", limits: FREE_PLAN_OFF }],
+  );
 });
 
-afterAll(async () => {
-  closeRlsClients();
-  await closeClients();
-});
+afterAll(closeEnvoyClients);
 
 describe("ShouldRateLimit decisions", () => {
   it("answers each descriptor in order: code, the deciding limit, remaining, reset, headers", async () => {

@@ -3,10 +3,11 @@ import { createConnection } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { checkManyScript, checkScript } from "@/lib/check/limiter/script";
-import { closeClients, FREE_PLAN_OFF, setupTenants, unique } from "../check/setup";
-import { APP_URL, APP_URL_2, BOOTSTRAP, waitForVersion } from "../check/http";
+import { unique } from "../check/setup";
+import { BOOTSTRAP } from "../check/http";
 import { waitFor } from "../../wait-for";
-import { closeRlsClients, GRPC_ADDRESS, rateLimited } from "./rls-client";
+import { closeEnvoyClients, publishDomain } from "./envoy-setup";
+import { GRPC_ADDRESS, rateLimited } from "./rls-client";
 
 // Envoy's wire format without any protobuf library: a RateLimitRequest encoded by hand in a
 // 5-byte gRPC frame over plain node:http2, its answer decoded by hand. Then what a request
@@ -15,31 +16,19 @@ import { closeRlsClients, GRPC_ADDRESS, rateLimited } from "./rls-client";
 const domain = unique("wire");
 
 beforeAll(async () => {
-  const setup = await setupTenants([
+  await publishDomain(domain, [
     {
-      slug: domain,
-      plan: "free",
-      limits: FREE_PLAN_OFF,
-      routes: [
-        {
-          pattern: "* /generic_key/wire",
-          limits: [{ name: "wire", by: "tenant", algorithm: "fixed_window", limit: 5, window: "1m" }],
-        },
-        {
-          pattern: "* /user/:id",
-          limits: [{ name: "per-user", by: "subject", algorithm: "fixed_window", limit: 5, window: "1m" }],
-        },
-      ],
+      pattern: "* /generic_key/wire",
+      limits: [{ name: "wire", by: "tenant", algorithm: "fixed_window", limit: 5, window: "1m" }],
+    },
+    {
+      pattern: "* /user/:id",
+      limits: [{ name: "per-user", by: "subject", algorithm: "fixed_window", limit: 5, window: "1m" }],
     },
   ]);
-  await waitForVersion(setup.version, APP_URL);
-  await waitForVersion(setup.version, APP_URL_2);
 });
 
-afterAll(async () => {
-  closeRlsClients();
-  await closeClients();
-});
+afterAll(closeEnvoyClients);
 
 function varint(value: number): number[] {
   const bytes: number[] = [];

@@ -1,5 +1,5 @@
 // A configuration document as YAML, each limit on one line (`{ name: rpm, by: tenant, ... }`),
-// the way docs/configuration.md and the server's export write them.
+// the way docs/configuration.md writes them; the server's export uses it too (@sluice/client/text).
 import { Document, isPair, isScalar, isSeq, visit } from "yaml";
 
 export function documentYaml(document: unknown): string {
