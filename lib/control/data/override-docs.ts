@@ -8,7 +8,12 @@ import { ValidationFailed } from "@/lib/control/errors/errors";
 import { imposedBy } from "@/lib/control/config/compile/imposed-limits";
 import { capAndOverlapErrors } from "@/lib/control/data/override-import-rules";
 import { MAX_OVERRIDE_MS } from "@/lib/control/overrides/override-input";
-import { effectiveEnd, OVERRIDE_SELECT, overrideView } from "@/lib/control/data/override-view";
+import {
+  effectiveEnd,
+  OVERRIDE_SELECT,
+  overrideView,
+  unendedOverrideRows,
+} from "@/lib/control/data/override-view";
 import type { Tx } from "@/lib/control/data/tx";
 
 // Overrides in the configuration document (docs/overrides.md): export writes those in force
@@ -23,15 +28,7 @@ export async function readOverrideDocs(
   now: number,
   onlyTenantIds?: string[],
 ): Promise<OverrideDoc[]> {
-  const rows = await tx.override.findMany({
-    where: {
-      ...(onlyTenantIds ? { tenantId: { in: onlyTenantIds } } : {}),
-      endsAt: { gt: new Date(now) },
-      OR: [{ endedAt: null }, { endedAt: { gt: new Date(now) } }],
-    },
-    select: OVERRIDE_SELECT,
-    orderBy: [{ startsAt: "asc" }, { id: "asc" }],
-  });
+  const rows = await unendedOverrideRows(tx, now, onlyTenantIds);
   return rows
     .filter((row) => effectiveEnd(row).getTime() > Math.max(now, row.startsAt.getTime()))
     .map((row) => ({

@@ -92,13 +92,9 @@ export function overrideView(row: OverrideRow, now: number): OverrideView {
   };
 }
 
-/** Every override not ended by `now`, as servers apply them (compile-published.ts). */
-export async function publishedOverrides(
-  tx: Tx,
-  now: number,
-  onlyTenantIds?: string[],
-): Promise<PublishedOverride[]> {
-  const rows = await tx.override.findMany({
+/** Overrides neither ended nor past their end at `now`, in start order (of these tenants only, when given). */
+export function unendedOverrideRows(tx: Tx, now: number, onlyTenantIds?: string[]) {
+  return tx.override.findMany({
     where: {
       ...(onlyTenantIds ? { tenantId: { in: onlyTenantIds } } : {}),
       endsAt: { gt: new Date(now) },
@@ -107,6 +103,15 @@ export async function publishedOverrides(
     select: OVERRIDE_SELECT,
     orderBy: [{ startsAt: "asc" }, { id: "asc" }],
   });
+}
+
+/** Every override not ended by `now`, as servers apply them (compile-published.ts). */
+export async function publishedOverrides(
+  tx: Tx,
+  now: number,
+  onlyTenantIds?: string[],
+): Promise<PublishedOverride[]> {
+  const rows = await unendedOverrideRows(tx, now, onlyTenantIds);
   return rows
     .filter((row) => overrideState(row, now) !== "ended")
     .map((row) => ({
