@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Metadata } from "@grpc/grpc-js";
-import { descriptorPath, descriptorSubject, domainSlug } from "@/lib/check/grpc/descriptor-check";
+import { descriptorPath, descriptorSubject, domainSlug } from "@sluice/client/envoy";
 import { parseRlsRequest } from "@/lib/check/grpc/rls-request";
 import { durationOf, rlsResponse, unitOf } from "@/lib/check/grpc/rls-response";
 import { gatewayHeaders } from "@/lib/check/grpc/gateway-headers";
