@@ -35,11 +35,17 @@ APT_UPDATED=0
 apt_install() {
   # Installs Debian packages when running as root; otherwise says what is missing.
   if [ "$(id -u)" != 0 ]; then die "Missing $* and not root: install them with apt-get ($*)."; fi
+  # Two checkouts setting up at once (or the system's own apt run) would fail on apt's lock:
+  # ours are taken in turn (flock), anyone else's waited for (Lock::Timeout).
+  local wait=(-o DPkg::Lock::Timeout=600)
   if [ "$APT_UPDATED" = 0 ]; then
-    say "apt-get update"; DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null; APT_UPDATED=1
+    say "apt-get update"
+    flock /tmp/sluice-apt.lock env DEBIAN_FRONTEND=noninteractive apt-get "${wait[@]}" update -qq >/dev/null
+    APT_UPDATED=1
   fi
   say "installing $*"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+  flock /tmp/sluice-apt.lock env DEBIAN_FRONTEND=noninteractive \
+    apt-get "${wait[@]}" install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
 pg_bindir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
