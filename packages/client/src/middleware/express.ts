@@ -25,6 +25,7 @@ export interface ExpressResponseLike {
   status(code: number): { json(body: unknown): unknown };
   /** read after the response (skipFailedRequests, costAfter) */
   statusCode?: number;
+  getHeader?(name: string): unknown;
   once?(event: "finish" | "close", listener: () => void): unknown;
 }
 
