@@ -17,7 +17,7 @@ import { ADJUST_WINDOW_MS, MAX_HELD, type AdjustResult } from "@/lib/check/adjus
 // not check (404, as for an unknown id: ids of other tenants are not told apart), then
 // what Redis decides atomically (409: expired, over-refund, over-charge).
 
-const MAX_ADJUST_BYTES = 16 * 1024;
+export const MAX_ADJUST_BYTES = 16 * 1024;
 /** Redis gets this long; an adjustment is not on a request's critical path, a check is. */
 const ADJUST_TIMEOUT_MS = 1_000;
 
