@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeClients, FREE_PLAN_OFF, serviceToken, setupTenants, unique } from "./setup";
 import { APP_URL, APP_URL_2, decide, post, waitForVersion, type ErrorAnswer } from "./http";
+import { waitFor } from "../../wait-for";
 
 // POST /api/check/adjust over HTTP, on both app processes: ids only for adjustable checks,
 // refunds and charges seen by the next check, idempotency, every refusal naming its field,
@@ -124,12 +125,20 @@ describe("POST /api/check/adjust", () => {
     const d = await decide({ tenant: slug, adjustable: true });
     const before = await remaining("hourly");
     const othersToken = await serviceToken([other]);
-    const foreign = await adjust({ checkId: d.checkId, amount: -1 }, { token: othersToken });
+    // a new token is known to the servers once its config version is published
+    const foreignTry = () => adjust({ checkId: d.checkId, amount: -1 }, { token: othersToken });
+    await waitFor(async () => (await foreignTry()).status !== 401, "the other tenant's token published");
+    const foreign = await foreignTry();
     expect(foreign.status).toBe(404);
     expect(foreign.body.error).toMatchObject({ code: "not_found", path: "checkId" });
     expect(await remaining("hourly")).toBe(before);
     const ownToken = await serviceToken([slug]);
-    expect((await adjust({ checkId: d.checkId, amount: -1 }, { token: ownToken })).status).toBe(200);
+    let own = 0;
+    await waitFor(async () => {
+      own = (await adjust({ checkId: d.checkId, amount: -1 }, { token: ownToken })).status;
+      return own !== 401;
+    }, "the tenant's own token published");
+    expect(own).toBe(200);
   });
 
   it("under concurrent refunds from two servers, never refunds more than the check holds", async () => {
