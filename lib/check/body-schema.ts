@@ -45,6 +45,7 @@ export const checkSchema = z.strictObject(
       .max(MAX_COST, { error: `must be an integer 1..${MAX_COST}` })
       .optional(),
     dryRun: z.boolean({ error: "must be true or false" }).optional(),
+    adjustable: z.boolean({ error: "must be true or false" }).optional(),
   },
   {
     error: (issue) =>
@@ -120,6 +121,7 @@ function checkOf(body: CheckFields, prefix: string): Parsed<CheckInput> {
       subject: body.subject ?? null,
       cost: body.cost ?? 1,
       dryRun: body.dryRun ?? false,
+      ...(body.adjustable === true ? { adjustable: true } : {}),
     },
   };
 }

@@ -16,6 +16,7 @@ export interface CheckFields {
   subject?: string;
   cost?: number;
   dryRun?: boolean;
+  adjustable?: boolean;
 }
 
 const ROUTE_SHAPE = /^[A-Za-z]{1,16} \/\S*$/;
@@ -40,6 +41,7 @@ function okField(name: string, value: unknown, maxCost: number): boolean {
     case "cost":
       return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= maxCost;
     case "dryRun":
+    case "adjustable":
       return typeof value === "boolean";
     default:
       return false;

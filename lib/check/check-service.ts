@@ -28,6 +28,7 @@ import { overriddenShape } from "@/lib/check/override-variants";
 import type { CheckInput } from "@/lib/check/types";
 import { checkMetrics } from "@/lib/check/check-metrics";
 import type { LocalLimits } from "@/lib/check/local/local-limits";
+import { withCheckId } from "@/lib/check/adjust/check-id";
 
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
@@ -211,7 +212,10 @@ export class CheckService {
     this.store.check(
       prepared,
       (result: StoreResult) => {
-        const rendered = renderedReply(result, counted, key, keyJson, version);
+        let rendered = renderedReply(result, counted, key, keyJson, version);
+        // POST /api/check/adjust: only checks that ask carry an id (lib/check/adjust)
+        if (input.adjustable === true && result.ok && rendered.allowed && !input.dryRun)
+          rendered = withCheckId(rendered, tenant.id, prepared, result.reply, result.at);
         if (result.ok && !rendered.allowed) {
           const denied = signature ?? denySignature(counted, key, input.subject);
           if (denied !== null) {

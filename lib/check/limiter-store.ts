@@ -7,7 +7,7 @@ import {
   type Outcome,
 } from "@/lib/check/limiter/batcher";
 import type { PreparedCheck } from "@/lib/check/limiter/evaluate-many";
-import type { HotClient } from "@/lib/shared/redis/script-client";
+import type { HotClient, ReplyCallback, Script } from "@/lib/shared/redis/script-client";
 import { CircuitBreaker } from "@/lib/check/breaker";
 import { checkMetrics } from "@/lib/check/check-metrics";
 import type { DegradedCause, StoreFailure } from "@/lib/check/types";
@@ -118,6 +118,21 @@ export class LimiterStore {
       },
       timeoutMs,
     );
+  }
+
+  /**
+   * One script call outside the micro-batches (check adjustments: lib/check/adjust), on the
+   * next connected client; no deadline or breaker here, the caller sets its own.
+   */
+  run(
+    script: Script,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    done: ReplyCallback,
+  ): void {
+    const client = this.pick();
+    if (client === null) done(new NoClientError());
+    else client.run(script, keys, args, done);
   }
 
   /** The next connected client in turn, or null when none is (a call would fail at once). */

@@ -44,6 +44,8 @@ export interface CheckInput {
   subject: string | null;
   cost: number;
   dryRun: boolean;
+  /** answer a checkId for POST /api/check/adjust (docs/api.md, "Adjusting a check") */
+  adjustable?: boolean;
 }
 
 /** One limit in a decision body. remaining/resetMs are null when Redis was not reached. */
@@ -79,6 +81,8 @@ export interface DecisionBody {
   /** present on degraded answers only */
   cause?: DegradedCause;
   configVersion: number;
+  /** adjustable checks that Redis counted: the id for POST /api/check/adjust */
+  checkId?: string;
 }
 
 export interface ErrorBody {

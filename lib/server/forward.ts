@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import { MAX_BATCH_BYTES, MAX_CHECK_BYTES } from "@/lib/check/http/check-endpoint";
+import { MAX_ADJUST_BYTES } from "@/lib/check/http/adjust-endpoint";
 
 // In the app process: requests the front answers (checks, metrics) that arrive on a
 // connection the app holds (its first request was for the dashboard, or framed in a way
@@ -19,6 +20,7 @@ import { MAX_BATCH_BYTES, MAX_CHECK_BYTES } from "@/lib/check/http/check-endpoin
 const LIMITS = new Map([
   ["/api/check", MAX_CHECK_BYTES],
   ["/api/check/batch", MAX_BATCH_BYTES],
+  ["/api/check/adjust", MAX_ADJUST_BYTES],
   ["/api/metrics", MAX_CHECK_BYTES],
 ]);
 

@@ -1,5 +1,6 @@
 // Limiter benchmark: npm run bench:limiter (tsx scripts/bench/limiter.ts).
-// In one run against one Redis: evaluate() with 1 and 3 limits per check through ioredis with
+// In one run against one Redis: evaluate() with 1 and 3 limits per check (and 3 with a refund of
+// each check through the adjustment script, POST /api/check/adjust's) through ioredis with
 // auto-pipelining, beside redis-benchmark's plain INCR and EVALSHA of the same script (50
 // clients), and Redis memory per idle identifier for each algorithm. Uses REDIS_URL when set
 // (under its own tenant ids), otherwise starts a throwaway redis-server and stops it.
@@ -16,6 +17,9 @@ await import(new URL("../server-only-hook.mjs", import.meta.url).href);
 const { evaluate, buildCall } = await import("@/lib/check/limiter/evaluate");
 const { checkScript } = await import("@/lib/check/limiter/script");
 const { limitKey } = await import("@/lib/check/limiter/keys");
+const { specArgs } = await import("@/lib/check/limiter/spec-args");
+const { ticketOf } = await import("@/lib/check/adjust/ticket");
+const { evaluateAdjust } = await import("@/lib/check/adjust/adjust-call");
 
 const run = promisify(execFile);
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 60_000);
@@ -71,12 +75,27 @@ async function startRedis(): Promise<{ url: string; stop: () => void }> {
 }
 
 async function evaluateRate(redis: Redis, limits: (i: number) => LimitSpec[]): Promise<number> {
+  return checksRate((i) => evaluate(redis, limits(i % IDENTITIES), { cost: 1, dryRun: false }));
+}
+
+/** A check of cost 2, then its refund of 1 (POST /api/check/adjust's script): the pair's rate. */
+async function adjustedRate(redis: Redis, limits: (i: number) => LimitSpec[]): Promise<number> {
+  let round = 0;
+  return checksRate(async (i) => {
+    if (i === 0) round++;
+    const specs = limits(i % IDENTITIES);
+    const decision = await evaluate(redis, specs, { cost: 2, dryRun: false });
+    const consumed = (j: number) => decision.limits[j]?.consumed === true;
+    const ticket = ticketOf(TENANT, Date.now(), 2, specs.map(limitKey), specs.map(specArgs), consumed);
+    if (ticket === null) throw new Error("bench: a check consumed nothing");
+    await evaluateAdjust(redis, ticket, `r${round}c${i}`, { amount: -1, idempotencyKey: "" });
+  });
+}
+
+async function checksRate(check: (i: number) => Promise<unknown>): Promise<number> {
   let next = 0;
   const worker = async () => {
-    while (next < CHECKS) {
-      const i = next++;
-      await evaluate(redis, limits(i % IDENTITIES), { cost: 1, dryRun: false });
-    }
+    while (next < CHECKS) await check(next++);
   };
   await Promise.all(Array.from({ length: 50 }, worker)); // warm up: loads the script per connection
   next = 0;
@@ -155,6 +174,8 @@ try {
     ],
     ["evaluate(), 1 limit", "evalsha", () => evaluateRate(redis, oneLimit)],
     ["evaluate(), 3 limits", "evalsha", () => evaluateRate(redis, threeLimits)],
+    // the same checks with an adjustment each (a refund): checks/s, Redis µs per script call
+    ["evaluate() + adjust, 3 limits", "evalsha", () => adjustedRate(redis, threeLimits)],
   ];
   const rows: Array<[string, number, number]> = [];
   for (const [name, command, measure] of phases) {

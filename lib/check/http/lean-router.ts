@@ -16,8 +16,9 @@ import { readBody } from "@/lib/check/http/read-body";
 import { deliverer } from "@/lib/check/http/turn-end-writes";
 import { writeAnswer } from "@/lib/check/http/node-write";
 import { extraMetricsText, registry } from "@/lib/check/check-metrics";
+import { serveAdjust } from "@/lib/check/http/adjust-endpoint";
 
-// The enforcement endpoints on node:http: /api/check and /api/check/batch for connections
+// The enforcement endpoints on node:http: /api/check/adjust, /api/check and /api/check/batch for connections
 // the lean front handed over (lib/check/http/front: a request it does not answer itself,
 // such as a chunked body, came first), and /api/metrics. Everything else goes to Next.
 // Returns false for paths it does not own.
@@ -66,6 +67,11 @@ export function leanRoute(
     case "/api/check/batch": {
       if (request.method !== "POST") writeAnswer(response, methodNotAllowed("POST"));
       else serveCheck(enforcement, path === "/api/check" ? "check" : "batch", request, response);
+      return true;
+    }
+    case "/api/check/adjust": {
+      if (request.method !== "POST") writeAnswer(response, methodNotAllowed("POST"));
+      else serveAdjust(enforcement, request, response);
       return true;
     }
     case "/api/metrics": {

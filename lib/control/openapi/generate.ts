@@ -9,6 +9,7 @@ import { registerOpsToolOperations } from "@/lib/control/openapi/operations/admi
 import { registerReplayOperations } from "@/lib/control/openapi/operations/admin-replay";
 import { registerOverrideOperations } from "@/lib/control/openapi/operations/admin-overrides";
 import { registerCheckOperations } from "@/lib/control/openapi/operations/check";
+import { registerAdjustOperation } from "@/lib/control/openapi/operations/check-adjust";
 import { registerSystemOperations } from "@/lib/control/openapi/operations/system";
 import { METHOD_NOT_ALLOWED } from "@/lib/control/openapi/schemas/errors";
 
@@ -18,7 +19,7 @@ import { METHOD_NOT_ALLOWED } from "@/lib/control/openapi/schemas/errors";
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
 
 // The paths served on node:http (lib/enforce/http/lean-router.ts), whose 405 is the JSON error.
-const LEAN_PATHS = new Set(["/api/check", "/api/check/batch", "/api/metrics"]);
+const LEAN_PATHS = new Set(["/api/check", "/api/check/batch", "/api/check/adjust", "/api/metrics"]);
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
 function build(): OpenApiDocument {
@@ -40,6 +41,7 @@ function build(): OpenApiDocument {
     description: "A dashboard session (signed in through the dashboard).",
   });
   registerCheckOperations(registry);
+  registerAdjustOperation(registry);
   registerConfigOperations(registry);
   registerKeyOperations(registry);
   registerBulkOperations(registry);

@@ -3,7 +3,7 @@ import { fallbackDecision, type OnUnavailable } from "./fallback";
 import { microBatcher, type MicroBatchOptions } from "./micro-batch";
 import { checkHeaderFlavour, rateLimitHeaders, type HeaderFlavour } from "./headers";
 import { postJson, type TransportOptions } from "./transport";
-import type { CheckRequest, CheckResult, ClientError, Decision } from "./types";
+import type { AdjustOptions, AdjustResult, CheckRequest, CheckResult, ClientError, Decision } from "./types";
 
 // createClient(): check() and checkBatch() against a Sluice server. A decision is always
 // returned, never thrown: when Sluice cannot answer (down, slower than timeoutMs, 5xx, or
@@ -42,6 +42,11 @@ export interface CallOptions {
 export interface SluiceClient {
   check(check: CheckRequest, options?: CallOptions): Promise<CheckResult>;
   checkBatch(checks: readonly CheckRequest[], options?: CallOptions): Promise<CheckResult[]>;
+  /**
+   * Charge (amount > 0) or refund (amount < 0) a decided check by its `checkId` (checks sent
+   * with `adjustable: true`); safe to retry: idempotent per checkId and idempotencyKey.
+   */
+  adjust(checkId: string, amount: number, options?: AdjustOptions): Promise<AdjustResult>;
   readonly options: Readonly<Required<Pick<ClientOptions, "url" | "timeoutMs" | "onUnavailable">>>;
 }
 
@@ -153,6 +158,18 @@ export function createClient(options: ClientOptions): SluiceClient {
     });
   }
 
+  async function adjust(checkId: string, amount: number, call: AdjustOptions = {}): Promise<AdjustResult> {
+    const body = {
+      checkId,
+      amount,
+      ...(call.idempotencyKey !== undefined ? { idempotencyKey: call.idempotencyKey } : {}),
+    };
+    // idempotent on the server (per checkId and key), so a retry can never count twice
+    const answer = await postJson(transport, "/api/check/adjust", body, true, call.signal);
+    if (!answer.ok) return { ok: false, error: answer.error };
+    return { ok: true, ...(answer.body as Omit<Extract<AdjustResult, { ok: true }>, "ok">) };
+  }
+
   const batchOptions = options.microBatch ?? false;
   const batched =
     batchOptions === false
@@ -162,5 +179,5 @@ export function createClient(options: ClientOptions): SluiceClient {
           batchOptions === true ? {} : batchOptions,
         );
 
-  return { check, checkBatch, options: { url, timeoutMs, onUnavailable } };
+  return { check, checkBatch, adjust, options: { url, timeoutMs, onUnavailable } };
 }

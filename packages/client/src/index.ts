@@ -13,6 +13,9 @@ export type { DenyCacheOptions } from "./deny-cache";
 export type { MicroBatchOptions } from "./micro-batch";
 export type { OnUnavailable } from "./fallback";
 export type {
+  AdjustOptions,
+  AdjustResult,
+  Adjustment,
   CheckRequest,
   CheckResult,
   ClientError,

@@ -15,6 +15,8 @@ interface CheckCommon {
   cost?: number;
   /** decide without consuming */
   dryRun?: boolean;
+  /** answer a `checkId` for adjust() (costs known after the response; docs/client.md) */
+  adjustable?: boolean;
 }
 
 export type DecisionReason =
@@ -72,7 +74,30 @@ export interface Decision {
   /** on the server's degraded decisions only (a fallback decision has `error` instead) */
   cause?: DegradedCause;
   configVersion: number;
+  /** adjustable checks that Sluice counted: the id to charge or refund with adjust() */
+  checkId?: string;
 }
+
+/** What adjust() sends: units to charge (> 0) or refund (< 0), and the retry key. */
+export interface AdjustOptions {
+  /** a retried adjustment with the same checkId and key does nothing (default: one key per check) */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+/** The 200 answer of POST /api/check/adjust. */
+export interface Adjustment {
+  checkId: string;
+  /** true: this idempotency key was used before; nothing changed */
+  replayed: boolean;
+  /** units the check holds now: its cost plus its adjustments */
+  held: number;
+  /** per limit the check consumed: applied, clamped (at zero or capacity) or none (window passed) */
+  effects: Array<"applied" | "clamped" | "none">;
+}
+
+/** What adjust() answers: never thrown. */
+export type AdjustResult = ({ ok: true } & Adjustment) | { ok: false; error: ClientError };
 
 export type ClientErrorKind = "timeout" | "network" | "http" | "invalid_answer" | "aborted";
 

@@ -28,6 +28,7 @@ const VALUES: Record<string, unknown[]> = {
   subject: ["alice", "", long(256), long(257), "x\udc00", "\u0000", "😀", 5, true],
   cost: [1, 2, 0, -1, 1.5, MAX_COST, MAX_COST + 1, "1", 1e21, null],
   dryRun: [true, false, "true", 0, null],
+  adjustable: [true, false, "yes", 1],
   cots: [2],
 };
 const NAMES = Object.keys(VALUES).concat("__proto__");

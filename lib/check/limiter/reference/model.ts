@@ -39,9 +39,9 @@ function earliest(holds: (t: bigint) => boolean): bigint {
 }
 
 export class ReferenceLimiter {
-  private readonly states = new Map<string, State>();
+  protected readonly states = new Map<string, State>();
 
-  constructor(private readonly clock: () => number) {}
+  constructor(protected readonly clock: () => number) {}
 
   check(limits: readonly LimitSpec[], request: CheckRequest): CheckDecision {
     const now = big(this.clock());

@@ -71,6 +71,10 @@ export const DecisionSchema = z
         "present when degraded: why Redis' counters did not decide (redis_timeout, connection_lost, breaker_open, local_overload: this server stalled, limiter_error: an unreadable reply)",
     }),
     configVersion: z.number().int(),
+    checkId: z.string().optional().openapi({
+      description:
+        "present when the check asked for it (adjustable) and Redis counted it: the id for POST /api/check/adjust",
+    }),
   })
   .openapi("Decision", { description: "Always 200: a denial is a decision, not an error." });
 

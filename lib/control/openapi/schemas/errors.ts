@@ -21,6 +21,9 @@ export const ERROR_CODES = [
   "internal",
   "method_not_allowed",
   "request_timeout",
+  "check_expired",
+  "over_refund",
+  "over_charge",
 ] as const;
 
 export const FieldErrorSchema = z

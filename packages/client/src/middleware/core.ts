@@ -2,12 +2,13 @@ import type { SluiceClient } from "../client";
 import type { CheckRequest, CheckResult } from "../types";
 import { jittered, overLimit, queued, type DenyOptions } from "./deny";
 import { rateLimitHeaders, type HeaderFlavour } from "../headers";
+import { wantsAdjust, type AfterResponseOptions } from "./after-response";
 
 // What every middleware shares: build the check from the request, ask Sluice, and turn
 // the decision into what the framework must do (serve, after waitMs for delay limits, or
 // answer with a status, headers and a JSON body). Frameworks only adapt these.
 
-export interface GuardOptions<Req> extends DenyOptions {
+export interface GuardOptions<Req, Res = unknown> extends DenyOptions, AfterResponseOptions<Req, Res> {
   client: SluiceClient;
   /** the route pattern ("GET /users/:id"); a function for app-wide use (default: per framework) */
   route?: string | ((req: Req) => string | undefined);
@@ -29,7 +30,7 @@ export interface GuardOptions<Req> extends DenyOptions {
 
 /** Serve (after `waitMs`) with `headers`, drop the connection, or answer status/headers/body. */
 export type Verdict =
-  | { serve: true; waitMs: number; headers: Record<string, string>; result: CheckResult }
+  | { serve: true; waitMs: number; headers: Record<string, string>; result: CheckResult; cost: number }
   | { serve: false; drop: true; result: CheckResult }
   | {
       serve: false;
@@ -68,8 +69,8 @@ const DENIED: Record<string, { status: number; message: string }> = {
   store_unavailable: { status: 503, message: "Rate limiting is unavailable; try again shortly" },
 };
 
-export async function guard<Req>(
-  options: GuardOptions<Req>,
+export async function guard<Req, Res>(
+  options: GuardOptions<Req, Res>,
   req: Req,
   facts: RequestFacts,
 ): Promise<Verdict> {
@@ -79,6 +80,7 @@ export async function guard<Req>(
     ...(options.cost !== undefined
       ? { cost: typeof options.cost === "function" ? options.cost(req) : options.cost }
       : {}),
+    ...(wantsAdjust(options) ? { adjustable: true } : {}),
   };
   let check: CheckRequest;
   if (options.tenant !== undefined) {
@@ -104,7 +106,8 @@ export async function guard<Req>(
   // the result's headers are in the client's flavour; the middleware's own choice wins
   const chosen = options.headers === undefined ? result.headers : rateLimitHeaders(result, options.headers);
   if (result.allowed && result.waitMs <= maxWait) {
-    return { serve: true, waitMs: jittered(result.waitMs, options.jitter), headers: chosen, result };
+    const cost = check.cost ?? 1;
+    return { serve: true, waitMs: jittered(result.waitMs, options.jitter), headers: chosen, result, cost };
   }
   const limited = overLimit(result, maxWait);
   if (limited && answer === "drop") return { serve: false, drop: true, result };
@@ -126,8 +129,8 @@ export async function guard<Req>(
 }
 
 /** The route option resolved for one request, else the framework's pattern. */
-export function chosenRoute<Req>(
-  options: GuardOptions<Req>,
+export function chosenRoute<Req, Res>(
+  options: GuardOptions<Req, Res>,
   req: Req,
   fallback: () => string | undefined,
 ): string | undefined {

@@ -1,6 +1,7 @@
 import { chosenRoute, guard, routeOf, sleep, type GuardOptions } from "./core";
 import { checkDenyOptions } from "./deny";
 import { checkHeaderFlavour } from "../headers";
+import { settleCost, wantsAdjust, type Finished } from "./after-response";
 
 // Express (4 and 5). Used per route, `app.get("/users/:id", sluiceExpress(opts), handler)`,
 // the route pattern is known (req.route.path under req.baseUrl). Used app-wide
@@ -22,6 +23,10 @@ export interface ExpressRequestLike {
 export interface ExpressResponseLike {
   setHeader(name: string, value: string): unknown;
   status(code: number): { json(body: unknown): unknown };
+  /** read after the response (skipFailedRequests, costAfter) */
+  statusCode?: number;
+  getHeader?(name: string): unknown;
+  once?(event: "finish" | "close", listener: () => void): unknown;
 }
 
 export type ExpressMiddleware = (
@@ -44,7 +49,9 @@ export function expressRoute(req: ExpressRequestLike): string | undefined {
 }
 
 /** Subject default: req.ip, which follows Express's "trust proxy" setting. */
-export function sluiceExpress(options: GuardOptions<ExpressRequestLike>): ExpressMiddleware {
+export function sluiceExpress(
+  options: GuardOptions<ExpressRequestLike, ExpressResponseLike>,
+): ExpressMiddleware {
   const apiKeyHeader = options.apiKeyHeader ?? "x-api-key";
   checkDenyOptions(options);
   checkHeaderFlavour(options.headers);
@@ -66,6 +73,25 @@ export function sluiceExpress(options: GuardOptions<ExpressRequestLike>): Expres
         return;
       }
       await sleep(verdict.waitMs);
+      if (wantsAdjust(options) && verdict.result.checkId !== undefined) {
+        // "finish": the response was handed over whole (an error handler's 500 included);
+        // "close" before it: the handler failed or the client went away
+        let finished: Finished<ExpressResponseLike> | null = null;
+        const settle = (): void => {
+          void settleCost(
+            options.client,
+            options,
+            req,
+            verdict.result,
+            verdict.cost,
+            finished ?? { failed: true },
+          );
+        };
+        res.once?.("finish", () => {
+          finished = { failed: false, status: res.statusCode ?? 200, res };
+        });
+        res.once?.("close", settle);
+      }
       next();
     } catch (error) {
       next(error);

@@ -1,6 +1,7 @@
 import { chosenRoute, guard, routeOf, sleep, type GuardOptions } from "./core";
 import { checkDenyOptions } from "./deny";
 import { checkHeaderFlavour } from "../headers";
+import { wantsAdjust } from "./after-response";
 
 // Fastify (4 and 5): an onRequest hook, `app.addHook("onRequest", sluiceFastify(opts))`
 // or per route (`{ onRequest: sluiceFastify(opts) }`). Routing happens before onRequest, so
@@ -36,6 +37,11 @@ export function sluiceFastify(options: GuardOptions<FastifyRequestLike>): Fastif
   const apiKeyHeader = (options.apiKeyHeader ?? "x-api-key").toLowerCase();
   checkDenyOptions(options);
   checkHeaderFlavour(options.headers);
+  // an onRequest hook does not see the reply's end; refusing beats checking adjustably for nothing
+  if (wantsAdjust(options))
+    throw new Error(
+      "skipFailedRequests, costAfter: not supported by sluiceFastify (use client.adjust in onResponse)",
+    );
   return async (request, reply) => {
     const raw = request.headers[apiKeyHeader];
     const verdict = await guard(options, request, {

@@ -1,6 +1,7 @@
 import { chosenRoute, forwardedFor, guard, routeOf, sleep, type GuardOptions, type Verdict } from "./core";
 import { checkDenyOptions } from "./deny";
 import { checkHeaderFlavour } from "../headers";
+import { settleCost, wantsAdjust } from "./after-response";
 
 // Fetch-style handlers, `(request: Request) => Response` (Hono, Bun, Deno, Cloudflare,
 // Next.js route handlers): withSluiceFetch(handler, { client, route: "GET /users/:id" }).
@@ -9,7 +10,7 @@ import { checkHeaderFlavour } from "../headers";
 // X-Real-IP; with no proxy in front those headers are the caller's to forge, so pass
 // `subject` (e.g. Hono's getConnInfo) instead.
 
-export interface FetchGuardOptions extends GuardOptions<Request> {
+export interface FetchGuardOptions extends GuardOptions<Request, Response> {
   /** proxies in front of the app whose X-Forwarded-For entries are believed (default 1) */
   proxyHops?: number;
 }
@@ -78,6 +79,17 @@ export function withSluiceFetch<Ctx extends unknown[]>(
     const verdict = await verdictFor(options, request);
     if (!verdict.serve) return refusal(verdict);
     await sleep(verdict.waitMs);
-    return withHeaders(await handler(request, ...rest), verdict.headers);
+    if (!wantsAdjust(options) || verdict.result.checkId === undefined)
+      return withHeaders(await handler(request, ...rest), verdict.headers);
+    let response: Response;
+    try {
+      response = await handler(request, ...rest);
+    } catch (error) {
+      void settleCost(options.client, options, request, verdict.result, verdict.cost, { failed: true });
+      throw error;
+    }
+    const finished = { failed: false as const, status: response.status, res: response };
+    void settleCost(options.client, options, request, verdict.result, verdict.cost, finished);
+    return withHeaders(response, verdict.headers);
   };
 }

@@ -1,6 +1,7 @@
 import { sleep } from "./core";
 import { checkDenyOptions } from "./deny";
 import { checkHeaderFlavour } from "../headers";
+import { wantsAdjust } from "./after-response";
 import { refusal, verdictFor, withSluiceFetch, type FetchGuardOptions, type FetchHandler } from "./fetch";
 
 // Next.js (App Router). Route handlers: the App Router does not expose the matched
@@ -29,6 +30,11 @@ export function sluiceProxy(
 ): (request: Request) => Promise<Response> {
   checkDenyOptions(options);
   checkHeaderFlavour(options.headers);
+  // the proxy never sees the route's response
+  if (wantsAdjust(options))
+    throw new Error(
+      "skipFailedRequests, costAfter: not supported by sluiceProxy (use withSluice on the route)",
+    );
   return async (request) => {
     const verdict = await verdictFor(options, request);
     if (!verdict.serve) return refusal(verdict);
