@@ -79,6 +79,8 @@ export interface DecisionBody {
   /** present on degraded answers only */
   cause?: DegradedCause;
   configVersion: number;
+  /** an admitted check's lease, when it has concurrency limits: release it when the request ends */
+  lease?: string;
 }
 
 export interface ErrorBody {

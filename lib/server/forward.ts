@@ -19,6 +19,7 @@ import { MAX_BATCH_BYTES, MAX_CHECK_BYTES } from "@/lib/check/http/check-endpoin
 const LIMITS = new Map([
   ["/api/check", MAX_CHECK_BYTES],
   ["/api/check/batch", MAX_BATCH_BYTES],
+  ["/api/check/release", MAX_BATCH_BYTES],
   ["/api/metrics", MAX_CHECK_BYTES],
 ]);
 

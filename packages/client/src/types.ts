@@ -43,7 +43,7 @@ export interface LimitReport {
   name: string;
   level: "plan" | "tenant" | "key" | "route";
   by: "tenant" | "key" | "subject";
-  algorithm: "token_bucket" | "leaky_bucket" | "gcra" | "fixed_window" | "sliding_log" | "sliding_window";
+  algorithm: "token_bucket" | "leaky_bucket" | "gcra" | "fixed_window" | "sliding_log" | "sliding_window" | "concurrency";
   limit: number;
   windowMs: number;
   remaining: number | null;
@@ -72,6 +72,8 @@ export interface Decision {
   /** on the server's degraded decisions only (a fallback decision has `error` instead) */
   cause?: DegradedCause;
   configVersion: number;
+  /** an admitted check's lease when it has concurrency limits: pass it to release() when the request ends */
+  lease?: string;
 }
 
 export type ClientErrorKind = "timeout" | "network" | "http" | "invalid_answer" | "aborted";

@@ -1,4 +1,13 @@
-import { chosenRoute, forwardedFor, guard, routeOf, sleep, type GuardOptions, type Verdict } from "./core";
+import {
+  chosenRoute,
+  forwardedFor,
+  guard,
+  leaseRelease,
+  routeOf,
+  sleep,
+  type GuardOptions,
+  type Verdict,
+} from "./core";
 import { checkDenyOptions } from "./deny";
 import { checkHeaderFlavour } from "../headers";
 
@@ -77,7 +86,15 @@ export function withSluiceFetch<Ctx extends unknown[]>(
   return async (request, ...rest) => {
     const verdict = await verdictFor(options, request);
     if (!verdict.serve) return refusal(verdict);
-    await sleep(verdict.waitMs);
-    return withHeaders(await handler(request, ...rest), verdict.headers);
+    // a lease (concurrency limits) ends when the handler's answer is made or it throws, or
+    // when the client goes away first (the request's signal)
+    const release = leaseRelease(options.client, verdict.result);
+    request.signal?.addEventListener("abort", release, { once: true });
+    try {
+      await sleep(verdict.waitMs);
+      return withHeaders(await handler(request, ...rest), verdict.headers);
+    } finally {
+      release();
+    }
   };
 }
