@@ -41,9 +41,7 @@ const seconds = (ms: number): number => Math.ceil(ms / 1000);
 
 /** What follows q in a draft-11 policy item: the window, or a concurrency limit's unit. */
 export function policyTail(algorithm: DecisionBody["limits"][number]["algorithm"], windowMs: number): string {
-  return algorithm === "concurrency"
-    ? ';qu="concurrent-requests"'
-    : `;w=${Math.max(1, seconds(windowMs))}`;
+  return algorithm === "concurrency" ? ';qu="concurrent-requests"' : `;w=${Math.max(1, seconds(windowMs))}`;
 }
 
 export function rateLimitHeaders(body: DecisionBody): RateLimitHeaders {

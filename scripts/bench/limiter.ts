@@ -16,6 +16,8 @@ await import(new URL("../server-only-hook.mjs", import.meta.url).href);
 const { evaluate, buildCall } = await import("@/lib/check/limiter/evaluate");
 const { checkScript } = await import("@/lib/check/limiter/script");
 const { limitKey } = await import("@/lib/check/limiter/keys");
+const { releaseLease } = await import("@/lib/check/limiter/release");
+const { newLeaseId } = await import("@/lib/check/limiter/lease-id");
 
 const run = promisify(execFile);
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 60_000);
@@ -42,6 +44,32 @@ const threeLimits = (i: number): LimitSpec[] => [
   { id: "route", tenantId: TENANT, identity: `k:${i}|POST /v1/search`, rule: ROUTE },
   { id: "tenant-rpm", tenantId: TENANT, identity: "t", rule: TENANT_RPM },
 ];
+
+// A concurrency limit beside the key's rate limit, with room for every check in flight
+// (the admitting path: a lease taken, then released).
+const IN_FLIGHT_LIMIT = rule("concurrency", 1_000_000, 60_000);
+const withLease = (i: number): LimitSpec[] => [
+  ...oneLimit(i),
+  { id: "in-flight", tenantId: TENANT, identity: `k:${i}`, rule: IN_FLIGHT_LIMIT },
+];
+
+/** Checks per second that take a lease and release it when "served" (two calls each). */
+async function leaseRate(redis: Redis): Promise<number> {
+  let next = 0;
+  const worker = async () => {
+    while (next < CHECKS) {
+      const limits = withLease(next++ % IDENTITIES);
+      const lease = newLeaseId();
+      const decision = await evaluate(redis, limits, { cost: 1, dryRun: false, lease });
+      if (decision.allowed) await releaseLease(redis, limits, lease);
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, worker));
+  next = 0;
+  const start = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  return CHECKS / (Number(process.hrtime.bigint() - start) / 1e9);
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -155,6 +183,11 @@ try {
     ],
     ["evaluate(), 1 limit", "evalsha", () => evaluateRate(redis, oneLimit)],
     ["evaluate(), 3 limits", "evalsha", () => evaluateRate(redis, threeLimits)],
+    // concurrency limits: the same check with a lease taken (the check alone), then taken
+    // and released (two script calls per request); Redis µs are per EVALSHA
+    ["evaluate(), 1 limit + concurrency (check only)", "evalsha", () => evaluateRate(redis, withLease)],
+    ["evaluate(), 1 limit + concurrency (check + release)", "evalsha", () => leaseRate(redis)],
+    ["evaluate(), 1 limit (again, same run)", "evalsha", () => evaluateRate(redis, oneLimit)],
   ];
   const rows: Array<[string, number, number]> = [];
   for (const [name, command, measure] of phases) {

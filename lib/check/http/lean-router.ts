@@ -67,7 +67,9 @@ function serveRelease(enforcement: Enforcement, request: IncomingMessage, respon
   readBody(request, MAX_RELEASE_BYTES, (read) => {
     if (!read.ok) {
       if (read.problem === "too_large")
-        respond(errorAnswer(413, "payload_too_large", "The body is over 1024 KiB.", undefined, undefined, true));
+        respond(
+          errorAnswer(413, "payload_too_large", "The body is over 1024 KiB.", undefined, undefined, true),
+        );
       else response.destroy();
       return;
     }

@@ -10,8 +10,7 @@ import type { ScriptClient } from "@/lib/shared/redis/script-client";
 // nothing the second time and is answered released: false, never an error.
 
 export type ReleaseResult =
-  | { ok: true; released: boolean }
-  | { ok: false; status: 400 | 403 | 503; code: string; message: string };
+  { ok: true; released: boolean } | { ok: false; status: 400 | 403 | 503; code: string; message: string };
 
 const NOT_A_LEASE: ReleaseResult = {
   ok: false,

@@ -19,7 +19,8 @@ export function withLease(
   const specs = shape.specs;
   const sets: string[] = [];
   for (let i = 0; i < specs.length; i++) {
-    if ((specs[i] as CheckShape["specs"][number]).rule.algorithm === "concurrency") sets.push(keys[i] as string);
+    if ((specs[i] as CheckShape["specs"][number]).rule.algorithm === "concurrency")
+      sets.push(keys[i] as string);
   }
   if (sets.length === 0) return rendered;
   const token = leaseToken(shape.resolved.tenant.id, lease, sets);

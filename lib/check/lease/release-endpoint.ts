@@ -57,7 +57,12 @@ export function answerRelease(
       respond(
         result.ok
           ? jsonAnswer(200, { released: result.released })
-          : errorAnswer(result.status, result.code, result.message, result.status === 400 ? "lease" : undefined),
+          : errorAnswer(
+              result.status,
+              result.code,
+              result.message,
+              result.status === 400 ? "lease" : undefined,
+            ),
       ),
     );
     return;

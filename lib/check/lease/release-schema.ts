@@ -21,4 +21,3 @@ export const releaseSchema = z.union([
       .max(MAX_RELEASES, { error: `must list at most ${MAX_RELEASES} leases` }),
   }),
 ]);
-

@@ -9,7 +9,11 @@ import { runScript } from "@/lib/shared/redis/ioredis-scripts";
 // releases by token instead: lib/check/lease). How many lease sets held it: 0 when it was
 // released before or has expired.
 
-export async function releaseLease(redis: RedisClient, limits: readonly LimitSpec[], lease: number): Promise<number> {
+export async function releaseLease(
+  redis: RedisClient,
+  limits: readonly LimitSpec[],
+  lease: number,
+): Promise<number> {
   const keys = limits.filter((spec) => spec.rule.algorithm === "concurrency").map(limitKey);
   if (keys.length === 0) return 0;
   const reply = await runScript(redis, releaseScript(), keys, [String(lease)]);

@@ -43,7 +43,14 @@ export interface LimitReport {
   name: string;
   level: "plan" | "tenant" | "key" | "route";
   by: "tenant" | "key" | "subject";
-  algorithm: "token_bucket" | "leaky_bucket" | "gcra" | "fixed_window" | "sliding_log" | "sliding_window" | "concurrency";
+  algorithm:
+    | "token_bucket"
+    | "leaky_bucket"
+    | "gcra"
+    | "fixed_window"
+    | "sliding_log"
+    | "sliding_window"
+    | "concurrency";
   limit: number;
   windowMs: number;
   remaining: number | null;

@@ -53,7 +53,11 @@ describe("concurrency limit under two clients", () => {
         expect(await releaseLease(client, limits, lease)).toBe(1);
       }
     };
-    await Promise.all(clients.flatMap((client, c) => Array.from({ length: WORKERS }, (_, w) => worker(client, c * WORKERS + w))));
+    await Promise.all(
+      clients.flatMap((client, c) =>
+        Array.from({ length: WORKERS }, (_, w) => worker(client, c * WORKERS + w)),
+      ),
+    );
     console.info(`leases: ${admitted} admitted, ${denied} denied, at most ${most} held at once`);
     expect(most).toBeLessThanOrEqual(N);
     expect(most).toBeGreaterThanOrEqual(2);

@@ -87,7 +87,9 @@ export const ReleaseRequestSchema = releaseSchema.meta({
 export const ReleaseAnswerSchema = z
   .union([
     z.strictObject({ released: z.boolean() }),
-    z.strictObject({ results: z.array(z.union([z.strictObject({ released: z.boolean() }), ErrorBodySchema])) }),
+    z.strictObject({
+      results: z.array(z.union([z.strictObject({ released: z.boolean() }), ErrorBodySchema])),
+    }),
   ])
   .openapi("ReleaseAnswer", {
     description: "released: false when the lease was released before or has expired (idempotent).",
