@@ -29,8 +29,8 @@ the check has none.
 ]]
 local R_ALG, R_LIMIT, R_WINDOW, R_BURST, R_SHADOW, R_MAX_DELAY, R_ENTRY, R_LOG = 1, 2, 3, 4, 5, 6, 7, 8
 -- ARGV values per rule, and the sliding log's algorithm code as sent
-local RULE_ARGS = 7
-local SET_CODES = { ['2'] = true, ['7'] = true }
+local RULE_ARGS, SLIDING_LOG_CODE, CONCURRENCY_CODE = 7, '2', '7'
+local SET_CODES = { [SLIDING_LOG_CODE] = true, [CONCURRENCY_CODE] = true }
 
 -- a rule from its RULE_ARGS ARGV strings, ARGV[a+1 ..]; the constructor lists the slots in
 -- order R_ALG .. R_LOG (positional: Lua then makes the array in one step)

@@ -18,7 +18,7 @@ import { int, pick, prng, randomRule } from "./random";
 const redis = connect();
 afterAll(() => redis.quit());
 
-const SEQUENCES = Number(process.env.LIMITER_SEQUENCES ?? 100);
+const SEQUENCES = Number(process.env.LIMITER_SEQUENCES ?? 60);
 const STEPS = 60;
 
 function randomLimits(rand: () => number, tenant: string): LimitSpec[] {
