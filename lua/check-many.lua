@@ -18,7 +18,8 @@ ARGV[3 .. 2+7r]      seven values per rule as in check.lua's ARGV[4 ..]: algorit
 ARGV[3+7r]           m: number of checks
 ARGV[4+7r]           the checks, as ONE string of integers (one argument instead of ~9 per
                      check: a client encodes each argument on its own, which cost more than
-                     reading them here); per check j: cost, dryRun (0|1), n_j (its number of
+                     reading them here); per check j: cost, flags (1: dryRun, 2: a lease id
+                     follows, as the next integer: lua/algorithms/concurrency.lua), n_j (its number of
                      limits), then per limit two indexes (1-based): its key in KEYS, its rule
                      among the r rules. Each integer in base 32, most significant digit first:
                      a digit d as the byte 80 + d ('P'..'o') when more follow, 48 + d
@@ -59,12 +60,15 @@ local reply = {}
 local keys, used = {}, {}
 local rb = 0
 for _ = 1, m do
-  local cost, dry, n = next_int(), next_int() == 1, next_int()
+  local cost, flags = next_int(), next_int()
+  local lease = nil
+  if flags >= 2 then lease = int(next_int()) end
+  local dry, n = flags % 2 == 1, next_int()
   for i = 1, n do
     keys[i] = KEYS[next_int()]
     used[i] = rules[next_int()]
   end
-  rb = run_check(n, keys, used, cost, dry, now, slack, reply, rb)
+  rb = run_check(n, keys, used, cost, dry, now, slack, reply, rb, lease)
 end
 flush_states(now, slack)
 return reply

@@ -15,6 +15,8 @@ ARGV[4 + 7*(i-1) ..] seven values per limit i:
                     L (limit), W (window ms), B (burst; L where it does not apply),
                     shadow (1 = mode shadow), maxDelay (ms; -1 = action reject),
                     entry (8 characters: the limit's counter among its owner's, common.lua)
+                    algorithm 7 is concurrency (lua/algorithms/concurrency.lua)
+ARGV[4 + 7*n]       the check's lease id (decimal digits), when it has a concurrency limit
 
 Reply: an array of integers: { allowed (0|1: every enforce limit admits), nowMs,
   then six integers per limit i:
@@ -33,6 +35,6 @@ state_prefetch(KEYS)
 local rules = {}
 for i = 1, n do rules[i] = read_rule(3 + RULE_ARGS * (i - 1)) end
 local reply = {}
-run_check(n, KEYS, rules, tonumber(ARGV[1]), ARGV[2] == '1', now, slack, reply, 0)
+run_check(n, KEYS, rules, tonumber(ARGV[1]), ARGV[2] == '1', now, slack, reply, 0, ARGV[4 + RULE_ARGS * n])
 flush_states(now, slack)
 return reply

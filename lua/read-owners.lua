@@ -5,7 +5,8 @@ Loaded after lua/common.lua (its helpers; lib/limiter/script.ts).
 
 KEYS      ARGV[1] owner keys, then sliding-log keys (one hash tag, one Cluster slot)
 ARGV[1]   how many of KEYS are owner keys
-ARGV[2..] the window (ms) of each sliding-log key, in KEYS order
+ARGV[2..] the window (ms) of each sliding-log key, in KEYS order; 0 marks a concurrency
+          limit's lease set (lua/algorithms/concurrency.lua), read as the leases held
 Reply     now (ms, Redis TIME); then per owner key its value as stored (the 40-byte
           records of lua/common.lua, decoded by the caller: no table per record here), or
           nil; then per log key the units it admitted in (now - W, now], read as
@@ -34,10 +35,15 @@ end
 
 for i = owners_n + 1, #KEYS do
   local key = KEYS[i]
-  local stale = redis.call('ZCOUNT', key, '-inf', format('%d', now - tonumber(ARGV[i - owners_n + 1])))
+  local window = tonumber(ARGV[i - owners_n + 1])
+  if window == 0 then
+    out[#out + 1] = redis.call('ZCOUNT', key, '(' .. format('%d', now), '+inf')
+  else
+  local stale = redis.call('ZCOUNT', key, '-inf', format('%d', now - window))
   local first_cum, first_cost = log_cum(key, stale)
   local units = 0
   if first_cum then units = log_cum(key, -1) - first_cum + first_cost end
   out[#out + 1] = units
+  end
 end
 return out

@@ -1,6 +1,6 @@
 --[[ run-check.lua: one check's limits decided and consumed (no KEYS or ARGV of its own).
 
-run_check(n, keys, rules, cost, dry, now, slack, reply, rb) decides the check whose n limits
+run_check(n, keys, rules, cost, dry, now, slack, reply, rb, lease) decides the check whose n limits
 have their state keys at keys[1..n] and their rules at rules[1..n] (each rule an array in
 the layout below, as read_rule makes it from check.lua's seven ARGV values per limit),
 writes when admitted, and puts its reply integers at
@@ -22,11 +22,15 @@ name (eight times a limit). Its slots, the first seven in the order of the ARGV 
   R_SHADOW     5      mode shadow: true when the ARGV value is '1'
   R_MAX_DELAY  6      maxDelay, ms (-1: action reject)
   R_ENTRY      7      the limit's entry among its owner's (common.lua)
-  R_LOG        -      the algorithm is the sliding log (its state is a sorted set at the key)
+  R_LOG        -      the algorithm keeps a sorted set at the key: the sliding log, or the
+                      concurrency limit's leases (lua/algorithms/concurrency.lua)
+`lease`: the check's lease id (text), taken in every concurrency limit it admits; nil when
+the check has none.
 ]]
 local R_ALG, R_LIMIT, R_WINDOW, R_BURST, R_SHADOW, R_MAX_DELAY, R_ENTRY, R_LOG = 1, 2, 3, 4, 5, 6, 7, 8
 -- ARGV values per rule, and the sliding log's algorithm code as sent
-local RULE_ARGS, SLIDING_LOG_CODE = 7, '2'
+local RULE_ARGS, SLIDING_LOG_CODE, CONCURRENCY_CODE = 7, '2', '7'
+local SET_CODES = { [SLIDING_LOG_CODE] = true, [CONCURRENCY_CODE] = true }
 
 -- a rule from its RULE_ARGS ARGV strings, ARGV[a+1 ..]; the constructor lists the slots in
 -- order R_ALG .. R_LOG (positional: Lua then makes the array in one step)
@@ -34,15 +38,16 @@ local function read_rule(a)
   local code = ARGV[a + R_ALG]
   return { ALG[tonumber(code)], tonumber(ARGV[a + R_LIMIT]), tonumber(ARGV[a + R_WINDOW]),
            tonumber(ARGV[a + R_BURST]), ARGV[a + R_SHADOW] == '1', tonumber(ARGV[a + R_MAX_DELAY]),
-           ARGV[a + R_ENTRY], code == SLIDING_LOG_CODE }
+           ARGV[a + R_ENTRY], SET_CODES[code] == true }
 end
 
 -- Per limit of the check being decided: what its algorithm returned (see common.lua), in
 -- arrays reused by every check of the call instead of a table per limit.
 local st, wt, rt, r0, s0, r1, s1, tt, v1, v2, v3 = {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}
 
-local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
+local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb, lease)
   local allowed = 1
+  LEASE = lease
   for i = 1, n do
     local rule, key = rules[i], keys[i]
     local x1, x2, x3
@@ -56,12 +61,14 @@ local function run_check(n, keys, rules, cost, dry, now, slack, reply, rb)
   rb = rb + 2
   for i = 1, n do
     local status, rule = st[i], rules[i]
-    -- A shadow limit consumes on its own verdict, except a sliding log: a check that is
-    -- denied adds no entry to any log, so a shadow log cannot grow on rejected traffic.
+    -- A shadow limit consumes on its own verdict, except a sorted set: a check that is
+    -- denied adds no entry to any log, so a shadow log cannot grow on rejected traffic, and
+    -- takes no lease (it will not run, so nothing would release it).
     local consumed = status == 1 and (allowed == 1 or (rule[R_SHADOW] and not rule[R_LOG]))
     if consumed and not dry then
       local key = keys[i]
       if rule[R_LOG] then
+        if v2[i] == nil then error('concurrency: the check has no lease id') end
         redis.call('ZREMRANGEBYSCORE', key, '-inf', v3[i])
         redis.call('ZADD', key, v1[i], v2[i])
         redis.call('PEXPIRE', key, int(tt[i] + slack))

@@ -26,4 +26,8 @@ export const ALGORITHM_HELP: Record<Algorithm, { title: string; line: string }> 
     title: "Sliding log",
     line: "Exact count over the last window; costs memory per admitted request.",
   },
+  concurrency: {
+    title: "Concurrency",
+    line: "At most limit requests in flight at once; the window is the lease timeout.",
+  },
 };

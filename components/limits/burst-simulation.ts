@@ -19,6 +19,7 @@ const STEPS = 30;
 const MAX_CHECKS_PER_STEP = 40;
 
 export function simulateBurst(rule: LimitRule, label: (ms: number) => string): BurstStep[] {
+  if (rule.algorithm === "concurrency") return simulateLeases(rule, label);
   let now = 0;
   const limiter = new ReferenceLimiter(() => now);
   const spec = {
@@ -43,6 +44,28 @@ export function simulateBurst(rule: LimitRule, label: (ms: number) => string): B
       else step.allowed += cost;
     }
     steps.push(step);
+  }
+  return steps;
+}
+
+/**
+ * A concurrency limit under the same traffic, where no request is ever released: each holds
+ * its slot for the whole lease timeout (the window), so this shows the leases an
+ * unreleased burst can take, an upper bound of the leases held (docs/algorithms.md).
+ */
+function simulateLeases(rule: LimitRule, label: (ms: number) => string): BurstStep[] {
+  const stepMs = Math.max(1, Math.round((3 * rule.windowMs) / STEPS));
+  const perStep = Math.max(1, Math.ceil((3 * rule.limit * stepMs) / rule.windowMs));
+  const taken: Array<{ at: number; count: number }> = [];
+  const steps: BurstStep[] = [];
+  for (let i = 0; i < STEPS; i += 1) {
+    const now = i * stepMs;
+    // leases taken at t expire at t + window
+    let held = 0;
+    for (const lease of taken) if (lease.at + rule.windowMs > now) held += lease.count;
+    const allowed = Math.max(0, Math.min(perStep, rule.limit - held));
+    if (allowed > 0) taken.push({ at: now, count: allowed });
+    steps.push({ t: now, label: label(now), allowed, delayed: 0, rejected: perStep - allowed });
   }
   return steps;
 }

@@ -11,7 +11,8 @@ import { asciiJson } from "@/lib/shared/ascii-json";
 // A check's own part of its shape (check-shapes.ts): the Redis keys of the counters its key
 // and subject own, its limiter specs where local limits need them, the deny cache's
 // signature and its key's name in the answer. Built per check from texts made once per key
-// record; nothing here is kept per check.
+// record; nothing here is kept per check. A denial by a concurrency limit holds only until a
+// lease is released, so the deny cache stays out of checks that take leases.
 
 /** The key's texts a check of it needs, made once per key record (keyTextOf). */
 interface KeyText {
@@ -87,9 +88,11 @@ function fillsKeySlots(shape: CheckShape, key: KeyRecord | null): key is KeyReco
   return key !== null && key.id !== shape.resolved.keyId;
 }
 
-/** limitKey(spec) from the owner's parts: every limit but a sliding log shares the owner's key. */
+/** limitKey(spec) from the owner's parts: every limit but a sorted set (a sliding log, a
+ * concurrency limit's leases) shares the owner's key. */
 function slotKey(shape: CheckShape, limit: CompiledLimit, ownerKey: string, encoded: string): string {
-  if (limit.rule.algorithm !== "sliding_log") return ownerKey;
+  const { algorithm } = limit.rule;
+  if (algorithm !== "sliding_log" && algorithm !== "concurrency") return ownerKey;
   return `${limitKeyPrefix(shape.resolved.tenant.id, limit.id)}${encoded}${logSuffix(limit)}`;
 }
 
@@ -127,18 +130,20 @@ export function denySignature(
   key: KeyRecord | null,
   subject: string | null,
 ): string | null {
-  if (shape.hasShadow) return null;
+  if (shape.hasShadow || shape.resolved.matched.hasLease) return null;
   const { resolved } = shape;
   const head = `${resolved.tenant.id}\n${key?.id ?? ""}\n${resolved.route ?? ""}\n`;
   return subject === null || shape.subjectSlots.length === 0 ? head : head + subject;
 }
 
-/** What follows the owner in a sliding log's key: its route (encoded) and ":l". */
+/** What follows the owner in a sliding log's key: its route (encoded) and ":l" (":c" for a
+ * concurrency limit's lease set). */
 const logSuffixes = new WeakMap<CompiledLimit, string>();
 function logSuffix(limit: CompiledLimit): string {
   let suffix = logSuffixes.get(limit);
   if (suffix === undefined) {
-    suffix = limit.route === null ? ":l" : `${encodeKeyPart(` ${limit.route}`)}:l`;
+    const tag = limit.rule.algorithm === "concurrency" ? ":c" : ":l";
+    suffix = limit.route === null ? tag : `${encodeKeyPart(` ${limit.route}`)}${tag}`;
     logSuffixes.set(limit, suffix);
   }
   return suffix;

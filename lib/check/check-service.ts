@@ -29,6 +29,8 @@ import type { CheckInput } from "@/lib/check/types";
 import { checkMetrics } from "@/lib/check/check-metrics";
 import type { LocalLimits } from "@/lib/check/local/local-limits";
 import { withCheckId } from "@/lib/check/adjust/check-id";
+import { newLeaseId } from "@/lib/check/limiter/lease-id";
+import { withLease } from "@/lib/check/lease/leased-answer";
 
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
@@ -186,7 +188,9 @@ export class CheckService {
       done(recordedAnswer(rendered, tenant.id, keyId, route, input));
       return;
     }
-    if (shape.resolved.matched.hasLocal && this.local !== null) {
+    const { hasLease } = shape.resolved.matched;
+    // a check that takes a lease counts every limit in Redis: its answer carries the lease
+    if (shape.resolved.matched.hasLocal && this.local !== null && !hasLease) {
       const answer = (rendered: RenderedDecision) =>
         done(recordedAnswer(rendered, tenant.id, keyId, route, input));
       this.local.decide({ shape, key }, input, version, answer, timeoutMs);
@@ -202,9 +206,15 @@ export class CheckService {
       return;
     }
     const sentAt = performance.now();
+    // concurrency limits: the lease this check takes when admitted (not on a dry run)
+    const lease = hasLease && !input.dryRun ? newLeaseId() : undefined;
+    const request =
+      lease === undefined
+        ? { cost: input.cost, dryRun: input.dryRun }
+        : { cost: input.cost, dryRun: input.dryRun, lease };
     const prepared: PreparedCheck = {
       // the shape's specs: the store reads their tenant only, the keys carry the owners
-      check: { limits: shape.specs, request: { cost: input.cost, dryRun: input.dryRun } },
+      check: { limits: shape.specs, request },
       keys: checkKeys(shape, key, input.subject, base),
       rules: shape.rules,
     };
@@ -216,6 +226,7 @@ export class CheckService {
         // POST /api/check/adjust: only checks that ask carry an id (lib/check/adjust)
         if (input.adjustable === true && result.ok && rendered.allowed && !input.dryRun)
           rendered = withCheckId(rendered, tenant.id, prepared, result.reply, result.at);
+        if (lease !== undefined && result.ok) rendered = withLease(rendered, counted, prepared.keys, lease);
         if (result.ok && !rendered.allowed) {
           const denied = signature ?? denySignature(counted, key, input.subject);
           if (denied !== null) {

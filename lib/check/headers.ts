@@ -13,7 +13,9 @@ import { DEFAULT_HEADER_FLAVOUR, HEADER_FLAVOURS, type HeaderFlavour } from "@/l
 // (a client that waits t seconds must not come back too early). Limit names are
 // [a-z0-9-], which need no escaping inside an sf-string. Limits that Redis did not
 // evaluate (degraded) have no remaining quota to report and are left out; a list with no
-// items is not sent at all (RFC 9651: an empty List field is omitted).
+// items is not sent at all (RFC 9651: an empty List field is omitted). A concurrency limit
+// is a quota of the draft's unit "concurrent-requests": `"in-flight";q=10;qu="concurrent-requests"`,
+// with no w (its leases are not counted per window); its t is until the latest lease expires.
 //
 // The other flavours carry one limit, the binding one (bindsBefore): draft-7
 // `RateLimit: limit=100, remaining=50, reset=30` + `RateLimit-Policy: 100;w=60`, draft-6
@@ -37,13 +39,18 @@ export interface RateLimitHeaders {
 
 const seconds = (ms: number): number => Math.ceil(ms / 1000);
 
+/** What follows q in a draft-11 policy item: the window, or a concurrency limit's unit. */
+export function policyTail(algorithm: DecisionBody["limits"][number]["algorithm"], windowMs: number): string {
+  return algorithm === "concurrency" ? ';qu="concurrent-requests"' : `;w=${Math.max(1, seconds(windowMs))}`;
+}
+
 export function rateLimitHeaders(body: DecisionBody): RateLimitHeaders {
   let policy = "";
   let rateLimit = "";
   for (const limit of body.limits) {
     if (limit.mode !== "enforce" || limit.remaining === null || limit.resetMs === null) continue;
     const sep = policy === "" ? "" : ", ";
-    policy += `${sep}"${limit.name}";q=${limit.limit};w=${Math.max(1, seconds(limit.windowMs))}`;
+    policy += `${sep}"${limit.name}";q=${limit.limit}${policyTail(limit.algorithm, limit.windowMs)}`;
     rateLimit += `${sep}"${limit.name}";r=${limit.remaining};t=${seconds(limit.resetMs)}`;
   }
   const retry = !body.allowed && body.retryAfterMs !== null ? String(seconds(body.retryAfterMs)) : null;

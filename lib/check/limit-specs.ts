@@ -58,6 +58,8 @@ export interface MatchedLimits {
   hasShadow: boolean;
   /** any local limit among them (consistency: local; lib/check/local/ decides the check) */
   hasLocal: boolean;
+  /** any concurrency limit among them (the check takes a lease; the deny cache stays out) */
+  hasLease: boolean;
 }
 
 /** Limits without an owner in this check (no subject, no key) are left out. */
@@ -66,6 +68,7 @@ export function matchLimits(candidates: readonly CompiledLimit[], owners: Counte
   const specs: LimitSpec[] = [];
   let hasShadow = false;
   let hasLocal = false;
+  let hasLease = false;
   for (const limit of candidates) {
     const spec = specOf(limit, owners);
     if (spec === null) continue;
@@ -73,6 +76,7 @@ export function matchLimits(candidates: readonly CompiledLimit[], owners: Counte
     specs.push(spec);
     if (limit.rule.mode === "shadow") hasShadow = true;
     if (limit.local !== undefined) hasLocal = true;
+    if (limit.rule.algorithm === "concurrency") hasLease = true;
   }
-  return { limits, specs, hasShadow, hasLocal };
+  return { limits, specs, hasShadow, hasLocal, hasLease };
 }

@@ -14,6 +14,7 @@ import type { HotClient } from "@/lib/shared/redis/script-client";
 import { LocalLimits } from "@/lib/check/local/local-limits";
 import { localSyncScript } from "@/lib/check/limiter/local/sync-script";
 
+import { LeaseReleaser } from "@/lib/check/lease/lease-release";
 // The enforcement side of one server process: its own Redis connections (a hot-path client
 // that fails fast, a control client for config reads and healing, a subscriber), the config
 // holder, the limiter store and the check service. Started once by server.ts.
@@ -24,6 +25,8 @@ export interface Enforcement {
   store: LimiterStore;
   local: LocalLimits;
   auth: ServiceAuth;
+  /** releases concurrency limits' leases (POST /api/check/release) */
+  leases: LeaseReleaser;
   checkTimeoutMs: number;
   /** the fair share between callers, and its refusal (lib/enforce/fair) */
   fair: FairShare;
@@ -115,6 +118,7 @@ export async function startEnforcement(backstop: ConfigBackstop): Promise<Enforc
     store,
     local,
     auth: new ServiceAuth(settings.SLUICE_BOOTSTRAP_TOKEN),
+    leases: new LeaseReleaser(hot),
     checkTimeoutMs: settings.SLUICE_CHECK_TIMEOUT_MS,
     fair: fairShare(settings.SLUICE_CHECK_WINDOW, settings.SLUICE_CHECK_QUEUE),
     async close() {

@@ -83,6 +83,8 @@ export interface DecisionBody {
   configVersion: number;
   /** adjustable checks that Redis counted: the id for POST /api/check/adjust */
   checkId?: string;
+  /** an admitted check's lease, when it has concurrency limits: release it when the request ends */
+  lease?: string;
 }
 
 export interface ErrorBody {

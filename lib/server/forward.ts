@@ -21,6 +21,7 @@ const LIMITS = new Map([
   ["/api/check", MAX_CHECK_BYTES],
   ["/api/check/batch", MAX_BATCH_BYTES],
   ["/api/check/adjust", MAX_ADJUST_BYTES],
+  ["/api/check/release", MAX_BATCH_BYTES],
   ["/api/metrics", MAX_CHECK_BYTES],
 ]);
 

@@ -8,6 +8,7 @@ export const ALGORITHMS = [
   "fixed_window",
   "sliding_log",
   "sliding_window",
+  "concurrency",
 ] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
 
@@ -38,6 +39,12 @@ export const LOCAL_ALGORITHMS: readonly Algorithm[] = ["fixed_window", "sliding_
 export const MIN_SYNC_EVERY_MS = 10;
 export const MAX_SYNC_EVERY_MS = 60_000;
 export const DEFAULT_SYNC_EVERY_MS = 100;
+
+/**
+ * In-flight limits: at most `limit` checks holding a lease at once, each lease released by
+ * the caller or expiring `windowMs` (the lease timeout) after it was taken (docs/algorithms.md).
+ */
+export const LEASE_ALGORITHMS: readonly Algorithm[] = ["concurrency"];
 
 /** Algorithms that may hand out a wait instead of rejecting (docs/algorithms.md, action: delay). */
 export const DELAY_ALGORITHMS: readonly Algorithm[] = ["gcra", "leaky_bucket"];

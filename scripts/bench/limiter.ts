@@ -20,6 +20,8 @@ const { limitKey } = await import("@/lib/check/limiter/keys");
 const { specArgs } = await import("@/lib/check/limiter/spec-args");
 const { ticketOf } = await import("@/lib/check/adjust/ticket");
 const { evaluateAdjust } = await import("@/lib/check/adjust/adjust-call");
+const { releaseLease } = await import("@/lib/check/limiter/release");
+const { newLeaseId } = await import("@/lib/check/limiter/lease-id");
 
 const run = promisify(execFile);
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 60_000);
@@ -46,6 +48,32 @@ const threeLimits = (i: number): LimitSpec[] => [
   { id: "route", tenantId: TENANT, identity: `k:${i}|POST /v1/search`, rule: ROUTE },
   { id: "tenant-rpm", tenantId: TENANT, identity: "t", rule: TENANT_RPM },
 ];
+
+// A concurrency limit beside the key's rate limit, with room for every check in flight
+// (the admitting path: a lease taken, then released).
+const IN_FLIGHT_LIMIT = rule("concurrency", 1_000_000, 60_000);
+const withLease = (i: number): LimitSpec[] => [
+  ...oneLimit(i),
+  { id: "in-flight", tenantId: TENANT, identity: `k:${i}`, rule: IN_FLIGHT_LIMIT },
+];
+
+/** Checks per second that take a lease and release it when "served" (two calls each). */
+async function leaseRate(redis: Redis): Promise<number> {
+  let next = 0;
+  const worker = async () => {
+    while (next < CHECKS) {
+      const limits = withLease(next++ % IDENTITIES);
+      const lease = newLeaseId();
+      const decision = await evaluate(redis, limits, { cost: 1, dryRun: false, lease });
+      if (decision.allowed) await releaseLease(redis, limits, lease);
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, worker));
+  next = 0;
+  const start = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  return CHECKS / (Number(process.hrtime.bigint() - start) / 1e9);
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -176,6 +204,11 @@ try {
     ["evaluate(), 3 limits", "evalsha", () => evaluateRate(redis, threeLimits)],
     // the same checks with an adjustment each (a refund): checks/s, Redis µs per script call
     ["evaluate() + adjust, 3 limits", "evalsha", () => adjustedRate(redis, threeLimits)],
+    // concurrency limits: the same check with a lease taken (the check alone), then taken
+    // and released (two script calls per request); Redis µs are per EVALSHA
+    ["evaluate(), 1 limit + concurrency (check only)", "evalsha", () => evaluateRate(redis, withLease)],
+    ["evaluate(), 1 limit + concurrency (check + release)", "evalsha", () => leaseRate(redis)],
+    ["evaluate(), 1 limit (again, same run)", "evalsha", () => evaluateRate(redis, oneLimit)],
   ];
   const rows: Array<[string, number, number]> = [];
   for (const [name, command, measure] of phases) {

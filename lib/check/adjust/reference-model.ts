@@ -110,6 +110,8 @@ const ADJUSTERS: Record<Algorithm, Adjuster> = {
   fixed_window: fixedWindow,
   sliding_window: slidingWindow,
   sliding_log: slidingLog,
+  // never in a ticket (ticket.ts): a lease is released, not adjusted
+  concurrency: (s) => ({ state: s, effect: "none" }),
 };
 
 interface AdjustRecord {

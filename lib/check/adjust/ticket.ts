@@ -3,6 +3,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { env } from "@/lib/shared/env";
 import type { LimitArgs } from "@/lib/check/limiter/types";
+import { ALGORITHM_CODES } from "@/lib/check/limiter/rule-layout";
 
 // A check id (docs/api.md, "Adjusting a check"): what an adjustment needs of the check it
 // adjusts, carried by the id itself so the check path stores nothing for it: the tenant,
@@ -71,6 +72,8 @@ export function ticketOf(
   for (let i = 0; i < rules.length; i++) {
     if (!consumed(i)) continue;
     const [code, L, W, B, , , entry] = rules[i] as LimitArgs;
+    // a concurrency limit holds a lease, not units: it is released, never adjusted
+    if (code === ALGORITHM_CODES.concurrency) continue;
     const stateKey = keys[i] as string;
     let k = usedKeys.indexOf(stateKey);
     if (k < 0) k = usedKeys.push(stateKey) - 1;

@@ -17,8 +17,9 @@ import { deliverer } from "@/lib/check/http/turn-end-writes";
 import { writeAnswer } from "@/lib/check/http/node-write";
 import { extraMetricsText, registry } from "@/lib/check/check-metrics";
 import { serveAdjust } from "@/lib/check/http/adjust-endpoint";
+import { answerRelease, MAX_RELEASE_BYTES } from "@/lib/check/lease/release-endpoint";
 
-// The enforcement endpoints on node:http: /api/check/adjust, /api/check and /api/check/batch for connections
+// The enforcement endpoints on node:http: /api/check/adjust, /api/check/release; /api/check and /api/check/batch for connections
 // the lean front handed over (lib/check/http/front: a request it does not answer itself,
 // such as a chunked body, came first), and /api/metrics. Everything else goes to Next.
 // Returns false for paths it does not own.
@@ -56,6 +57,27 @@ function serveCheck(
   });
 }
 
+/** POST /api/check/release: the caller as for a check, then the body. */
+function serveRelease(enforcement: Enforcement, request: IncomingMessage, response: ServerResponse): void {
+  const respond = (answer: HttpAnswer) => writeAnswer(response, answer);
+  const caller = authenticate(enforcement, request.headers.authorization);
+  if (!caller) {
+    respond(UNAUTHORIZED);
+    return;
+  }
+  readBody(request, MAX_RELEASE_BYTES, (read) => {
+    if (!read.ok) {
+      if (read.problem === "too_large")
+        respond(
+          errorAnswer(413, "payload_too_large", "The body is over 1024 KiB.", undefined, undefined, true),
+        );
+      else response.destroy();
+      return;
+    }
+    answerRelease(enforcement, caller, read.text, respond);
+  });
+}
+
 export function leanRoute(
   enforcement: Enforcement,
   request: IncomingMessage,
@@ -72,6 +94,11 @@ export function leanRoute(
     case "/api/check/adjust": {
       if (request.method !== "POST") writeAnswer(response, methodNotAllowed("POST"));
       else serveAdjust(enforcement, request, response);
+      return true;
+    }
+    case "/api/check/release": {
+      if (request.method !== "POST") writeAnswer(response, methodNotAllowed("POST"));
+      else serveRelease(enforcement, request, response);
       return true;
     }
     case "/api/metrics": {

@@ -3,6 +3,7 @@ import type { Check, LimitArgs } from "@/lib/check/limiter/types";
 import { specArgs } from "@/lib/check/limiter/spec-args";
 import { validate, type ScriptCall } from "@/lib/check/limiter/evaluate";
 import { nowOverride, type EvaluateOptions } from "@/lib/check/limiter/clock";
+import { newLeaseId, takesLease } from "@/lib/check/limiter/lease-id";
 
 // Several checks of one tenant in ONE script call (lua/check-many.lua), decided in order,
 // each all-or-nothing on its own exactly as evaluate() decides it alone. One call instead of
@@ -20,6 +21,8 @@ export interface PreparedCheck {
 export function prepareCheck(check: Check): PreparedCheck {
   const keys = validate(check.limits, check.request);
   const rules = check.limits.map(specArgs);
+  if (check.request.lease === undefined && takesLease(check.limits))
+    check = { ...check, request: { ...check.request, lease: newLeaseId() } };
   return { check, keys, rules };
 }
 
@@ -28,6 +31,7 @@ export function singleArgs(prepared: PreparedCheck, options?: EvaluateOptions): 
   const { request } = prepared.check;
   const args: Array<number | string> = [request.cost, request.dryRun ? 1 : 0, nowOverride(options)];
   for (const rule of prepared.rules) for (const value of rule) args.push(value);
+  if (request.lease !== undefined) args.push(request.lease);
   return args;
 }
 
@@ -52,8 +56,8 @@ export function checkInt(n: number): string {
 
 /**
  * KEYS and ARGV of lua/check-many.lua for checks of one tenant, in order: distinct keys and
- * rules once, then the checks as one string: each as cost, dryRun, n and a (key, rule)
- * index pair per limit (checkInt).
+ * rules once, then the checks as one string: each as cost, flags (dryRun, lease), its
+ * lease id when it has one, n and a (key, rule) index pair per limit (checkInt).
  */
 export function buildManyCall(prepared: readonly PreparedCheck[], options?: EvaluateOptions): ScriptCall {
   const keys: string[] = [];
@@ -63,7 +67,15 @@ export function buildManyCall(prepared: readonly PreparedCheck[], options?: Eval
   let checks = "";
   for (const p of prepared) {
     const { request } = p.check;
-    checks += checkInt(request.cost) + checkInt(request.dryRun ? 1 : 0) + checkInt(p.keys.length);
+    // flags: 1 dryRun, 2 a lease id follows (lua/check-many.lua)
+    const { lease } = request;
+    checks +=
+      lease === undefined
+        ? checkInt(request.cost) + checkInt(request.dryRun ? 1 : 0) + checkInt(p.keys.length)
+        : checkInt(request.cost) +
+          checkInt(request.dryRun ? 3 : 2) +
+          checkInt(lease) +
+          checkInt(p.keys.length);
     for (let i = 0; i < p.keys.length; i++) {
       const key = p.keys[i] as string;
       let k = keyIndex.get(key);

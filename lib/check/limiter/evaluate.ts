@@ -7,6 +7,7 @@ import { readLimitReply, summarize } from "@/lib/check/limiter/decide";
 import { nowOverride, type EvaluateOptions } from "@/lib/check/limiter/clock";
 import { checkScript, parseReply } from "@/lib/check/limiter/script";
 import { runScript } from "@/lib/shared/redis/ioredis-scripts";
+import { newLeaseId, takesLease } from "@/lib/check/limiter/lease-id";
 
 // One check = one script call over all its limits (lua/check.lua): every enforce limit admits
 // and all consume, or nothing is consumed. Redis is not touched when no limit applies.
@@ -49,6 +50,9 @@ export function buildCall(
   const keys = validate(limits, request);
   const args: Array<number | string> = [request.cost, request.dryRun ? 1 : 0, nowOverride(options)];
   for (const spec of limits) for (const value of specArgs(spec)) args.push(value);
+  // a concurrency limit takes the check's lease id (ARGV after the rules)
+  if (request.lease !== undefined) args.push(request.lease);
+  else if (takesLease(limits)) args.push(newLeaseId());
   return { keys, args };
 }
 

@@ -99,7 +99,13 @@ export function limitKey(spec: LimitSpec): string {
   if (spec.rule.algorithm === "sliding_log") {
     return `${limitKeyPrefix(spec.tenantId, spec.id)}${encodeKeyPart(spec.identity)}:l`;
   }
+  if (spec.rule.algorithm === "concurrency") return leaseSetKey(spec);
   return ownerKey(spec.tenantId, spec.owner ?? spec.identity);
+}
+
+/** A concurrency limit's sorted set of leases held: {t:<tenant>}:<limit id>:<identity>:c. */
+export function leaseSetKey(spec: LimitSpec): string {
+  return `${limitKeyPrefix(spec.tenantId, spec.id)}${encodeKeyPart(spec.identity)}:c`;
 }
 
 const ENTRY_MAX = 20_000;

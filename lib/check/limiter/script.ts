@@ -14,18 +14,26 @@ const SHARED_FILES = [
   "algorithms/sliding-log.lua",
   "algorithms/sliding-window.lua",
   "algorithms/buckets.lua",
+  "algorithms/concurrency.lua",
   "run-check.lua",
 ] as const;
 
 export const SCRIPT_FILES = [...SHARED_FILES, "check.lua"] as const;
 export const MANY_SCRIPT_FILES = [...SHARED_FILES, "check-many.lua"] as const;
 export const DROP_SCRIPT_FILES = ["common.lua", "drop-entries.lua"] as const;
+export const RELEASE_SCRIPT_FILES = ["concurrency-release.lua"] as const;
 export const READ_OWNERS_SCRIPT_FILES = ["common.lua", "read-owners.lua"] as const;
 
 let single: Script | undefined;
 let many: Script | undefined;
 let drop: Script | undefined;
 let readOwners: Script | undefined;
+let release: Script | undefined;
+
+/** lua/concurrency-release.lua: one lease released from its check's concurrency limits. */
+export function releaseScript(): Script {
+  return (release ??= readScript(RELEASE_SCRIPT_FILES));
+}
 
 export function checkScript(): Script {
   return (single ??= readScript(SCRIPT_FILES));

@@ -23,6 +23,11 @@ export interface CheckRequest {
   cost: number;
   /** decide and report exactly as the check would be, store nothing */
   dryRun: boolean;
+  /**
+   * the lease id its concurrency limits take when admitted (lease-id.ts: a random safe
+   * integer); evaluate() draws one for a check that has such limits and none
+   */
+  lease?: number;
 }
 
 export type LimitReason = "ok" | "rate_limited" | "cost_exceeds_capacity";

@@ -3,7 +3,7 @@ import { headerLines, type RenderedDecision } from "@/lib/check/render/rendered"
 import type { DecisionOutcome, DecisionReason } from "@/lib/check/types";
 import { asciiJson } from "@/lib/shared/ascii-json";
 import { sharedText } from "@/lib/check/render/flat-text";
-import { bindsBefore, singleHead, singleTail, type SingleFlavour } from "@/lib/check/headers";
+import { bindsBefore, policyTail, singleHead, singleTail, type SingleFlavour } from "@/lib/check/headers";
 import type { HeaderFlavour } from "@/lib/shared/config-terms";
 
 // The decision of a resolved check, rendered straight from the limiter script's integers
@@ -141,8 +141,8 @@ export class DecisionTemplate {
     let policy = "";
     for (const limit of limits) {
       if (limit.rule.mode !== "enforce") continue;
-      const w = Math.max(1, seconds(limit.rule.windowMs));
-      policy += `${policy === "" ? "" : ", "}"${limit.name}";q=${limit.rule.limit};w=${w}`;
+      const tail = policyTail(limit.rule.algorithm, limit.rule.windowMs);
+      policy += `${policy === "" ? "" : ", "}"${limit.name}";q=${limit.rule.limit}${tail}`;
     }
     this.single =
       flavour === "draft-11"

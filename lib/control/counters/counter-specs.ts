@@ -52,7 +52,11 @@ export type CounterTarget =
 
 export function counterTarget(tenantId: string, limit: CompiledLimit, owners: CounterOwners): CounterTarget {
   // sliding logs and local limits' converged states have keys of their own (local-plan.ts)
-  if (limit.rule.algorithm === "sliding_log" || limit.local !== undefined) {
+  if (
+    limit.rule.algorithm === "sliding_log" ||
+    limit.rule.algorithm === "concurrency" ||
+    limit.local !== undefined
+  ) {
     const prefix = limitKeyPrefix(tenantId, limit.id);
     const identity = identityOf(limit, owners);
     return {

@@ -49,7 +49,8 @@ const NOT_COUNTED: Usage = { used: 0, capacity: 0, remaining: 0 };
 function usageNow(p: PlacedLimit, owners: Owners, owner: Owner, counters: CounterRead): Usage {
   if (p.override?.value === "disabled" || p.override?.value === 0) return NOT_COUNTED;
   const { rule } = p.limit;
-  return rule.algorithm === "sliding_log"
+  // a sliding log's units in its window; a concurrency limit's leases held
+  return rule.algorithm === "sliding_log" || rule.algorithm === "concurrency"
     ? logUsage(rule, counters.logs.get(logKeyOf(owners.tenantId, p.limit, owner.name)) ?? 0)
     : usageOf(rule, counters.owners.get(owner.key)?.get(p.entry), counters.now);
 }

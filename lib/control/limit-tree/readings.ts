@@ -53,6 +53,8 @@ export function usageOf(rule: LimitRule, state: RecordState | undefined, now: nu
       return meterUsage(rule, live, now);
     case "sliding_log":
       throw new Error("sliding_log is read from its own key: use logUsage");
+    case "concurrency":
+      throw new Error("concurrency is read from its own key: use logUsage with the leases held");
   }
 }
 

@@ -81,9 +81,15 @@ function keyShape(tenant: CompiledTenant, key: CompiledTenant["keys"][string], s
 
 /** The sliding logs among `limits`, counted for `owner`. */
 export function logsOf(tenantId: string, limits: readonly PlacedLimit[], owner: string): LogRead[] {
-  return limits
-    .filter((p) => p.limit.rule.algorithm === "sliding_log")
-    .map((p) => ({ key: logKeyOf(tenantId, p.limit, owner), windowMs: p.limit.rule.windowMs }));
+  return (
+    limits
+      .filter((p) => p.limit.rule.algorithm === "sliding_log" || p.limit.rule.algorithm === "concurrency")
+      // a window of 0 asks lua/read-owners.lua for a lease set's leases held
+      .map((p) => ({
+        key: logKeyOf(tenantId, p.limit, owner),
+        windowMs: p.limit.rule.algorithm === "concurrency" ? 0 : p.limit.rule.windowMs,
+      }))
+  );
 }
 
 function build(inForce: TenantInForce): TenantShape {
@@ -147,5 +153,6 @@ export function shapeOf(inForce: TenantInForce): TenantShape {
 
 /** The sorted set of a sliding log's counter for an owner (lib/check/limiter/keys.ts limitKey). */
 export function logKeyOf(tenantId: string, limit: CompiledLimit, owner: string): string {
-  return `${limitKeyPrefix(tenantId, limit.id)}${encodeKeyPart(identityFor(limit, owner))}:l`;
+  const tag = limit.rule.algorithm === "concurrency" ? ":c" : ":l";
+  return `${limitKeyPrefix(tenantId, limit.id)}${encodeKeyPart(identityFor(limit, owner))}${tag}`;
 }

@@ -19,7 +19,13 @@ import { METHOD_NOT_ALLOWED } from "@/lib/control/openapi/schemas/errors";
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
 
 // The paths served on node:http (lib/enforce/http/lean-router.ts), whose 405 is the JSON error.
-const LEAN_PATHS = new Set(["/api/check", "/api/check/batch", "/api/check/adjust", "/api/metrics"]);
+const LEAN_PATHS = new Set([
+  "/api/check",
+  "/api/check/batch",
+  "/api/check/adjust",
+  "/api/check/release",
+  "/api/metrics",
+]);
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
 function build(): OpenApiDocument {

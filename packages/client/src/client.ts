@@ -47,6 +47,13 @@ export interface SluiceClient {
    * with `adjustable: true`); safe to retry: idempotent per checkId and idempotencyKey.
    */
   adjust(checkId: string, amount: number, options?: AdjustOptions): Promise<AdjustResult>;
+  /**
+   * Ends the lease a check answered (concurrency limits), once the request it admitted is
+   * over. Idempotent: true when this call freed the slot, false when it was released before
+   * or had expired, or when Sluice could not be reached (the lease then expires at its
+   * timeout). Never throws.
+   */
+  release(lease: string, options?: CallOptions): Promise<boolean>;
   readonly options: Readonly<Required<Pick<ClientOptions, "url" | "timeoutMs" | "onUnavailable">>>;
 }
 
@@ -179,5 +186,13 @@ export function createClient(options: ClientOptions): SluiceClient {
           batchOptions === true ? {} : batchOptions,
         );
 
-  return { check, checkBatch, adjust, options: { url, timeoutMs, onUnavailable } };
+  async function release(lease: string, call: CallOptions = {}): Promise<boolean> {
+    // idempotent on the server: safe to retry as the transport does
+    const answer = await postJson(transport, "/api/check/release", { lease }, true, call.signal);
+    if (!answer.ok) return false;
+    const body = answer.body as { released?: unknown } | null;
+    return typeof body === "object" && body !== null && body.released === true;
+  }
+
+  return { check, checkBatch, adjust, release, options: { url, timeoutMs, onUnavailable } };
 }

@@ -37,6 +37,8 @@ export class DenyCache {
   /** Remembers a denial with a retry time; anything else is ignored. */
   remember(key: string, decision: Decision, now: number): void {
     if (decision.allowed || decision.reason !== "rate_limited" || decision.degraded) return;
+    // a concurrency limit's denial ends when any lease is released, before its retry time
+    if (decision.limits.some((limit) => limit.algorithm === "concurrency")) return;
     const retry = decision.retryAfterMs;
     if (retry === null || retry <= 0) return;
     this.entries.delete(key);

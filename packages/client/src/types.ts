@@ -45,7 +45,14 @@ export interface LimitReport {
   name: string;
   level: "plan" | "tenant" | "key" | "route";
   by: "tenant" | "key" | "subject";
-  algorithm: "token_bucket" | "leaky_bucket" | "gcra" | "fixed_window" | "sliding_log" | "sliding_window";
+  algorithm:
+    | "token_bucket"
+    | "leaky_bucket"
+    | "gcra"
+    | "fixed_window"
+    | "sliding_log"
+    | "sliding_window"
+    | "concurrency";
   limit: number;
   windowMs: number;
   remaining: number | null;
@@ -76,6 +83,8 @@ export interface Decision {
   configVersion: number;
   /** adjustable checks that Sluice counted: the id to charge or refund with adjust() */
   checkId?: string;
+  /** an admitted check's lease when it has concurrency limits: pass it to release() when the request ends */
+  lease?: string;
 }
 
 /** What adjust() sends: units to charge (> 0) or refund (< 0), and the retry key. */

@@ -19,9 +19,10 @@ describe("limiter state in Redis", () => {
     const limits = ALGORITHMS.map((algorithm) => spec(tenant, algorithm, rule(algorithm, 3, W)));
     await evaluate(redis, limits, { cost: 2, dryRun: false });
     const keys = await tenantKeys(redis, tenant);
-    // the sliding log has its own key; the other five share their owner's
+    // the sliding log and the concurrency limit's leases have their own keys; the other five
+    // share their owner's
     expect(keys.sort()).toEqual([...new Set(limits.map(limitKey))].sort());
-    expect(keys).toHaveLength(2);
+    expect(keys).toHaveLength(3);
     for (const key of keys) {
       const ttl = await redis.pttl(key);
       expect(ttl, key).toBeGreaterThan(0);

@@ -25,7 +25,10 @@ const BIG_WINDOWS = [1, 999, 60_000, 86_400_000, 31_536_000_000];
 
 /** big: numbers near docs/configuration.md's ranges (L to 1e6, W to 365 d) rather than small ones. */
 export function randomRule(rand: Random, big = false): LimitRule {
-  const algorithm = pick(rand, ALGORITHMS);
+  const algorithm = pick(
+    rand,
+    ALGORITHMS.filter((a) => a !== "concurrency"),
+  );
   const meter = algorithm === "gcra" || algorithm === "leaky_bucket" || algorithm === "token_bucket";
   const delay = (algorithm === "gcra" || algorithm === "leaky_bucket") && rand() < 0.4;
   return {

@@ -84,7 +84,13 @@ function resolvedOf(limits: CompiledLimit[], rand: Random): { resolved: Resolved
     keyId: null,
     route: rand() < 0.5 ? 'GET /v1/items/:id "quoted" café' : null,
     keyExpiresAt: null,
-    matched: { limits, specs, hasShadow: limits.some((l) => l.rule.mode === "shadow"), hasLocal: false },
+    matched: {
+      limits,
+      specs,
+      hasShadow: limits.some((l) => l.rule.mode === "shadow"),
+      hasLocal: false,
+      hasLease: false,
+    },
   } as unknown as Resolved;
   return { resolved, specs };
 }

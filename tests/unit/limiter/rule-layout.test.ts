@@ -31,11 +31,12 @@ describe("the rule layout", () => {
     RULE_SLOTS.forEach((slot, i) => expect(constants.get(`R_${slot}`), slot).toBe(String(i + 1)));
     expect(constants.get("RULE_ARGS")).toBe(String(RULE_SLOTS.length));
     expect(constants.get("SLIDING_LOG_CODE")).toBe(`'${ALGORITHM_CODES.sliding_log}'`);
+    expect(constants.get("CONCURRENCY_CODE")).toBe(`'${ALGORITHM_CODES.concurrency}'`);
   });
 
   it("registers each algorithm under its code", () => {
     const registered = new Set<string>();
-    for (const file of ["fixed-window", "sliding-log", "sliding-window", "buckets"])
+    for (const file of ["fixed-window", "sliding-log", "sliding-window", "buckets", "concurrency"])
       for (const [, code = ""] of lua(`algorithms/${file}.lua`).matchAll(/^ALG\[(\d+)\] =/gm))
         registered.add(code);
     expect([...registered].sort()).toEqual(Object.values(ALGORITHM_CODES).map(String).sort());

@@ -4,6 +4,7 @@ import { summarize } from "@/lib/check/limiter/decide";
 import { big, ceilDiv, type ReferenceAlgorithm, type State } from "@/lib/check/limiter/reference/types";
 import { fixedWindow, slidingLog, slidingWindow } from "@/lib/check/limiter/reference/windows";
 import { gcra, leakyBucket, tokenBucket } from "@/lib/check/limiter/reference/buckets";
+import { concurrency, released } from "@/lib/check/limiter/reference/leases";
 
 // The reference model: docs/algorithms.md's semantics in memory, with an injected clock (integer ms).
 // It is the oracle for the Lua script, so it derives what docs/algorithms.md defines by a property
@@ -19,6 +20,7 @@ export const REFERENCE_ALGORITHMS: Record<Algorithm, ReferenceAlgorithm> = {
   token_bucket: tokenBucket,
   leaky_bucket: leakyBucket,
   gcra,
+  concurrency,
 };
 
 /** The least t >= 0 with holds(t), for a predicate that stays true once true. */
@@ -46,6 +48,7 @@ export class ReferenceLimiter {
   check(limits: readonly LimitSpec[], request: CheckRequest): CheckDecision {
     const now = big(this.clock());
     const cost = big(request.cost);
+
     const seen = limits.map((spec) => {
       const alg = REFERENCE_ALGORITHMS[spec.rule.algorithm];
       const key = [spec.tenantId, spec.id, spec.identity, spec.rule.algorithm].join("\u0000");
@@ -59,10 +62,12 @@ export class ReferenceLimiter {
     const decisions = seen.map(({ spec, alg, key, state, look, reason }): LimitDecision => {
       const { rule } = spec;
       // A shadow limit consumes on its own verdict, except a sliding log: a denied check
-      // adds no entry to any log (a shadow log must not grow on rejected traffic).
-      const shadowConsumes = rule.mode === "shadow" && rule.algorithm !== "sliding_log";
+      // adds no entry to any log (a shadow log must not grow on rejected traffic), and a
+      // concurrency limit: a denied check does not run, so it holds no lease.
+      const shadowConsumes =
+        rule.mode === "shadow" && rule.algorithm !== "sliding_log" && rule.algorithm !== "concurrency";
       const consumed = reason === "ok" && (allowed || shadowConsumes);
-      const after = consumed ? alg.consume(state, rule, cost, now) : state;
+      const after = consumed ? alg.consume(state, rule, cost, now, request.lease) : state;
       if (consumed && !request.dryRun && after) this.states.set(key, after);
       const retry =
         reason === "rate_limited" ? earliest((t) => alg.look(state, rule, cost, now + t).admits) : null;
@@ -84,5 +89,22 @@ export class ReferenceLimiter {
       };
     });
     return summarize(decisions);
+  }
+
+  /** Releases lease `id` from the concurrency limits among `limits`: how many held it. */
+  release(limits: readonly LimitSpec[], id: number): number {
+    let count = 0;
+    for (const spec of limits) {
+      if (spec.rule.algorithm !== "concurrency") continue;
+      const key = [spec.tenantId, spec.id, spec.identity, spec.rule.algorithm].join("\u0000");
+      const state = this.states.get(key);
+      const after = released(state, id);
+      // as Redis' ZREM: a lease expired but not yet dropped (by a later write) still counts
+      const held = (s: typeof state): number =>
+        s ? (s.leases as Array<[bigint, bigint]>).filter(([, lease]) => lease === big(id)).length : 0;
+      count += held(state) - held(after);
+      if (after) this.states.set(key, after);
+    }
+    return count;
   }
 }

@@ -17,7 +17,8 @@ export interface ReferenceAlgorithm {
   /** the cost above which a check is cost_exceeds_capacity */
   capacity(rule: LimitRule): bigint;
   look(state: State | undefined, rule: LimitRule, cost: bigint, now: bigint): Look;
-  consume(state: State | undefined, rule: LimitRule, cost: bigint, now: bigint): State;
+  /** `lease`: the check's lease id (concurrency limits keep it) */
+  consume(state: State | undefined, rule: LimitRule, cost: bigint, now: bigint, lease?: number): State;
   remaining(state: State | undefined, rule: LimitRule, now: bigint): bigint;
   /** time (ms) until back at full capacity; searched for when absent */
   resetMs?(state: State | undefined, rule: LimitRule, now: bigint): bigint;

@@ -5,6 +5,8 @@ import {
   CheckRequestSchema,
   DecisionSchema,
   RATE_LIMIT_HEADERS,
+  ReleaseAnswerSchema,
+  ReleaseRequestSchema,
 } from "@/lib/control/openapi/schemas/check";
 import { errors } from "@/lib/control/openapi/schemas/errors";
 
@@ -48,6 +50,24 @@ export function registerCheckOperations(registry: OpenAPIRegistry): void {
         content: { "application/json": { schema: BatchAnswerSchema } },
       },
       ...errors(400, 401, 413),
+    },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/api/check/release",
+    operationId: "releaseLease",
+    tags: ["Checks"],
+    summary: "Release leases of concurrency limits",
+    description:
+      "Ends the leases admitted checks answered (docs/algorithms.md, concurrency limits). Idempotent. Body at most 1 MiB.",
+    security: SERVICE,
+    request: { body: { required: true, content: { "application/json": { schema: ReleaseRequestSchema } } } },
+    responses: {
+      200: {
+        description: "Whether each lease was still held (and is now free).",
+        content: { "application/json": { schema: ReleaseAnswerSchema } },
+      },
+      ...errors(400, 401, 403, 413, 503),
     },
   });
 }

@@ -1,4 +1,5 @@
 import { batchSchema, checkSchema } from "@/lib/check/body-schema";
+import { releaseSchema } from "@/lib/check/lease/release-schema";
 import { ALGORITHMS, LIMIT_BY, MODES } from "@/lib/shared/limit-types";
 import { z } from "@/lib/control/openapi/zod";
 import { ErrorBodySchema } from "@/lib/control/openapi/schemas/errors";
@@ -75,8 +76,28 @@ export const DecisionSchema = z
       description:
         "present when the check asked for it (adjustable) and Redis counted it: the id for POST /api/check/adjust",
     }),
+    lease: z.string().optional().openapi({
+      description:
+        "an admitted check with concurrency limits (not a dry run): the lease it holds; release it with POST /api/check/release when the request ends",
+    }),
   })
   .openapi("Decision", { description: "Always 200: a denial is a decision, not an error." });
+
+export const ReleaseRequestSchema = releaseSchema.meta({
+  id: "ReleaseRequest",
+  description: 'One lease, { "lease": "..." }, or up to 1000, { "leases": [...] }.',
+});
+
+export const ReleaseAnswerSchema = z
+  .union([
+    z.strictObject({ released: z.boolean() }),
+    z.strictObject({
+      results: z.array(z.union([z.strictObject({ released: z.boolean() }), ErrorBodySchema])),
+    }),
+  ])
+  .openapi("ReleaseAnswer", {
+    description: "released: false when the lease was released before or has expired (idempotent).",
+  });
 
 export const BatchAnswerSchema = z
   .strictObject({

@@ -138,6 +138,35 @@ export function chosenRoute<Req, Res>(
   return given ?? fallback();
 }
 
+/** A Node response's end events, structurally (Express's res, Fastify's reply.raw). */
+export interface EndingLike {
+  once(event: "finish" | "close", listener: () => void): unknown;
+}
+
+/**
+ * Releases the lease of an admitted request (concurrency limits) once, however often it is
+ * called: when the response ends, when the handler throws, when the client goes away. A
+ * decision without a lease releases nothing.
+ */
+export function leaseRelease(client: SluiceClient, result: CheckResult): () => void {
+  const lease = result.lease;
+  let done = lease === undefined;
+  return () => {
+    if (done) return;
+    done = true;
+    void client.release(lease as string);
+  };
+}
+
+/** Releases the verdict's lease when the Node response `res` finishes or closes early. */
+export function releaseOnEnd(client: SluiceClient, result: CheckResult, res: EndingLike | undefined): void {
+  if (result.lease === undefined || res === undefined) return;
+  const release = leaseRelease(client, result);
+  res.once("finish", release);
+  // "close" also comes when the client disconnects before the response is finished
+  res.once("close", release);
+}
+
 export const sleep = (ms: number): Promise<void> =>
   ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 

@@ -1,4 +1,4 @@
-import { chosenRoute, guard, routeOf, sleep, type GuardOptions } from "./core";
+import { chosenRoute, guard, releaseOnEnd, routeOf, sleep, type EndingLike, type GuardOptions } from "./core";
 import { checkDenyOptions } from "./deny";
 import { checkHeaderFlavour } from "../headers";
 import { settleCost, wantsAdjust, type Finished } from "./after-response";
@@ -7,7 +7,9 @@ import { settleCost, wantsAdjust, type Finished } from "./after-response";
 // the route pattern is known (req.route.path under req.baseUrl). Used app-wide
 // (`app.use(...)`), it runs before routing, so it sends the `route` option's answer, else
 // the raw path ("GET /users/42"), which Sluice matches against its route patterns itself.
-// Typed structurally so the package needs no dependency on Express.
+// Typed structurally so the package needs no dependency on Express. A lease the check
+// answered is released when the response finishes or its connection closes (a handler that
+// throws ends in Express's error handler, which finishes the response).
 
 export interface ExpressRequestLike {
   method: string;
@@ -20,7 +22,7 @@ export interface ExpressRequestLike {
   headers: Record<string, string | string[] | undefined>;
 }
 
-export interface ExpressResponseLike {
+export interface ExpressResponseLike extends Partial<EndingLike> {
   setHeader(name: string, value: string): unknown;
   status(code: number): { json(body: unknown): unknown };
   /** read after the response (skipFailedRequests, costAfter) */
@@ -72,6 +74,8 @@ export function sluiceExpress(
         res.status(verdict.status).json(verdict.body);
         return;
       }
+      // a lease (concurrency limits) ends with the response: finished, failed or abandoned
+      releaseOnEnd(options.client, verdict.result, res.once ? (res as EndingLike) : undefined);
       await sleep(verdict.waitMs);
       if (wantsAdjust(options) && verdict.result.checkId !== undefined) {
         // "finish": the response was handed over whole (an error handler's 500 included);

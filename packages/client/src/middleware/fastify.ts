@@ -1,4 +1,4 @@
-import { chosenRoute, guard, routeOf, sleep, type GuardOptions } from "./core";
+import { chosenRoute, guard, releaseOnEnd, routeOf, sleep, type EndingLike, type GuardOptions } from "./core";
 import { checkDenyOptions } from "./deny";
 import { checkHeaderFlavour } from "../headers";
 import { wantsAdjust } from "./after-response";
@@ -23,6 +23,8 @@ export interface FastifyReplyLike {
   code(status: number): { send(body: unknown): unknown };
   /** tells Fastify the reply is ours (a dropped connection gets no answer) */
   hijack?(): unknown;
+  /** the Node response: a lease is released when it finishes or closes */
+  raw?: EndingLike;
 }
 
 export type FastifyHook = (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown>;
@@ -60,6 +62,8 @@ export function sluiceFastify(options: GuardOptions<FastifyRequestLike>): Fastif
       // An async hook answers early by sending and returning the reply (Fastify's rule).
       return reply.code(verdict.status).send(verdict.body);
     }
+    // a lease (concurrency limits) ends with the response: finished, failed or abandoned
+    releaseOnEnd(options.client, verdict.result, reply.raw);
     await sleep(verdict.waitMs);
     return undefined;
   };

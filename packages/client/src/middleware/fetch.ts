@@ -1,4 +1,13 @@
-import { chosenRoute, forwardedFor, guard, routeOf, sleep, type GuardOptions, type Verdict } from "./core";
+import {
+  chosenRoute,
+  forwardedFor,
+  guard,
+  leaseRelease,
+  routeOf,
+  sleep,
+  type GuardOptions,
+  type Verdict,
+} from "./core";
 import { checkDenyOptions } from "./deny";
 import { checkHeaderFlavour } from "../headers";
 import { settleCost, wantsAdjust } from "./after-response";
@@ -78,18 +87,26 @@ export function withSluiceFetch<Ctx extends unknown[]>(
   return async (request, ...rest) => {
     const verdict = await verdictFor(options, request);
     if (!verdict.serve) return refusal(verdict);
-    await sleep(verdict.waitMs);
-    if (!wantsAdjust(options) || verdict.result.checkId === undefined)
-      return withHeaders(await handler(request, ...rest), verdict.headers);
-    let response: Response;
+    // a lease (concurrency limits) ends when the handler's answer is made or it throws, or
+    // when the client goes away first (the request's signal)
+    const release = leaseRelease(options.client, verdict.result);
+    request.signal?.addEventListener("abort", release, { once: true });
     try {
-      response = await handler(request, ...rest);
-    } catch (error) {
-      void settleCost(options.client, options, request, verdict.result, verdict.cost, { failed: true });
-      throw error;
+      await sleep(verdict.waitMs);
+      if (!wantsAdjust(options) || verdict.result.checkId === undefined)
+        return withHeaders(await handler(request, ...rest), verdict.headers);
+      let response: Response;
+      try {
+        response = await handler(request, ...rest);
+      } catch (error) {
+        void settleCost(options.client, options, request, verdict.result, verdict.cost, { failed: true });
+        throw error;
+      }
+      const finished = { failed: false as const, status: response.status, res: response };
+      void settleCost(options.client, options, request, verdict.result, verdict.cost, finished);
+      return withHeaders(response, verdict.headers);
+    } finally {
+      release();
     }
-    const finished = { failed: false as const, status: response.status, res: response };
-    void settleCost(options.client, options, request, verdict.result, verdict.cost, finished);
-    return withHeaders(response, verdict.headers);
   };
 }

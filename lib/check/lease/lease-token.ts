@@ -1,0 +1,52 @@
+import "server-only";
+import { z } from "zod";
+import { tenantTag } from "@/lib/check/limiter/keys";
+import { MAX_LEASE_TOKEN } from "@/lib/check/lease/release-schema";
+
+// The lease a check answers when its concurrency limits admit it: an opaque token naming the
+// tenant, the lease id and the lease sets it was taken in (each key after the tenant's hash
+// tag), so any server releases it without a lookup. Nothing in it is trusted: a release
+// checks that the caller may check for the tenant, and rebuilds every key under the tenant's
+// own tag from a suffix that can only name a lease set (":<limit>:<identity>:c", each part
+// percent-encoded, keys.ts). The lease id is 53 random bits (lease-id.ts): a token for a
+// lease not seen cannot be guessed, and a made-up one releases nothing.
+
+const SUFFIX = /^:[A-Za-z0-9_.~%-]+:[A-Za-z0-9_.~%-]+:c$/;
+
+const tokenSchema = z.strictObject({
+  t: z.string().min(1).max(256),
+  l: z.string().regex(/^[1-9][0-9]{0,15}$/),
+  k: z.array(z.string().max(1_024).regex(SUFFIX)).min(1).max(32),
+});
+
+export interface Lease {
+  tenantId: string;
+  /** the lease id, as the lease sets hold it */
+  id: string;
+  /** the lease sets, full keys (before the deployment's REDIS_PREFIX) */
+  keys: string[];
+}
+
+/** The token of lease `id` taken in the lease sets `keys` of tenant `tenantId`. */
+export function leaseToken(tenantId: string, id: number, keys: readonly string[]): string {
+  const tag = tenantTag(tenantId);
+  const suffixes = keys.map((key) => key.slice(tag.length));
+  return Buffer.from(JSON.stringify({ t: tenantId, l: String(id), k: suffixes })).toString("base64url");
+}
+
+/** The lease a token names, or null when it is not one (malformed, or not a lease set). */
+export function readLeaseToken(token: string): Lease | null {
+  if (token.length === 0 || token.length > MAX_LEASE_TOKEN || !/^[A-Za-z0-9_-]+$/.test(token)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+  } catch {
+    return null;
+  }
+  const parsed = tokenSchema.safeParse(value);
+  if (!parsed.success) return null;
+  const { t, l, k } = parsed.data;
+  if (!Number.isSafeInteger(Number(l))) return null;
+  const tag = tenantTag(t);
+  return { tenantId: t, id: l, keys: k.map((suffix) => tag + suffix) };
+}

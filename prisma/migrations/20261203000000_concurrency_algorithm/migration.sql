@@ -1,0 +1,2 @@
+-- Concurrency (in-flight) limits: a seventh algorithm (docs/algorithms.md, Concurrency limits).
+ALTER TYPE "Algorithm" ADD VALUE 'concurrency';
