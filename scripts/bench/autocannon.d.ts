@@ -23,6 +23,13 @@ declare module "autocannon" {
     non2xx: number;
     "2xx": number;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** The running job: awaitable for its result, and an emitter of each response. */
+  interface Instance extends PromiseLike<Result> {
+    on(
+      event: "response",
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): Instance;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }

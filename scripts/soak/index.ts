@@ -16,6 +16,7 @@ import { SoakPostgres, SoakRedis } from "./stores";
 import { loadFor } from "./minute";
 import { sample } from "./sample";
 import { printHeader, printRow, verdict, type MinuteRow } from "./report";
+import { countedUsage } from "./usage-count";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
@@ -74,7 +75,6 @@ async function main(): Promise<boolean> {
   log(`peak ${Math.round(peak.rps)} checks/s: running ${MINUTES} min at ${rate}/s`);
 
   const { startConfigChurn } = await import("./config-churn");
-  const { queryUsage } = await import("@/lib/usage/read/api-series");
   // from a minute boundary: the usage counted from there on is the soak's alone (not the peak's)
   const since = Math.ceil(Date.now() / 60_000) * 60_000;
   await sleep(since - Date.now());
@@ -97,13 +97,7 @@ async function main(): Promise<boolean> {
     printRow(row);
   }
   const { changes, failed, firstError } = churn.stop();
-  await sleep(3_000); // the last usage flush (1 s) lands
-  const query = { tenant: "bench", fromMs: since, toMs: Date.now() + 60_000, stepMs: 60_000 };
-  const series = await queryUsage({ kind: "system", label: "soak" }, query);
-  const counted = series.points.reduce(
-    (sum, p) => sum + p.allowed + p.rejected + p.shadowRejected + p.degraded,
-    0,
-  );
+  const counted = await countedUsage(since);
   const decisions = rows.reduce((sum, r) => sum + r.decisions, 0);
   log(`${changes} config changes applied, ${failed} refused${failed ? ` (first: ${firstError})` : ""}`);
   const result = verdict(rows, decisions, counted, REDIS_LEVEL_MINUTES);

@@ -1,0 +1,43 @@
+// The check front's own counters the fault soak reports per minute, read from /api/metrics:
+// degraded decisions by cause, answers later than the timeout by cause, store failures.
+
+export interface ServerFigures {
+  /** sluice_degraded_decisions_total by cause (summed over allowed true/false) */
+  degraded: Record<string, number>;
+  /** sluice_check_late_answers_total by cause (starved, waited) */
+  late: Record<string, number>;
+}
+
+const LINE = /^(sluice_[a-z_]+)\{([^}]*)\} ([\d.e+-]+)$/;
+
+function byLabel(text: string, metric: string, label: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of text.split("\n")) {
+    const match = LINE.exec(line);
+    if (!match || match[1] !== metric) continue;
+    const value = new RegExp(`${label}="([^"]*)"`).exec(match[2] ?? "")?.[1];
+    if (value === undefined) continue;
+    out[value] = (out[value] ?? 0) + Number(match[3]);
+  }
+  return out;
+}
+
+export async function readServerFigures(appUrl: string): Promise<ServerFigures> {
+  const text = await fetch(`${appUrl}/api/metrics`)
+    .then((response) => response.text())
+    .catch(() => "");
+  return {
+    degraded: byLabel(text, "sluice_degraded_decisions_total", "cause"),
+    late: byLabel(text, "sluice_check_late_answers_total", "cause"),
+  };
+}
+
+/** What grew between two readings, per label (a restarted counter counts from zero). */
+export function grown(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [label, value] of Object.entries(after)) {
+    const delta = value - (before[label] ?? 0);
+    if (delta > 0) out[label] = delta;
+  }
+  return out;
+}
