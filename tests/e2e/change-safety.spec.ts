@@ -14,6 +14,9 @@ interface Exported {
   }[];
 }
 
+// a page load, a save and a version each; the shared 2-core machine can make each slow
+test.setTimeout(150_000);
+
 const cap = (limit: number) => ({
   name: "cs-cap",
   by: "tenant",
@@ -43,7 +46,7 @@ test("a key's limit: current -> proposed, the key's row highlighted after Save, 
   browser,
 }) => {
   const slug = uniqueSlug("e2e-csafe");
-  const page = await signedIn(browser, operator);
+  const page = await signedIn(browser, operator, 60_000);
   // many tenant limits above, so the key's row sits far down the page
   const filler = Array.from({ length: 30 }, (_, i) => ({ ...cap(100 + i), name: `filler-${i}` }));
   await putTenant(page, slug, [cap(10), ...filler], [{ name: "backend", limits: [cap(5)] }]);
@@ -76,7 +79,7 @@ test("revert this change: applied on its own as a new version, refused when touc
   browser,
 }) => {
   const slug = uniqueSlug("e2e-revert");
-  const page = await signedIn(browser, operator);
+  const page = await signedIn(browser, operator, 60_000);
   await putTenant(page, slug, [cap(10)]);
   await putTenant(page, slug, [cap(25)]);
   await putTenant(page, slug, [cap(25), { ...cap(3), name: "other" }]);
