@@ -6,7 +6,7 @@ import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
 import { db } from "@/lib/control/data/db";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 import type { Tx } from "@/lib/control/data/tx";
-import { isRevertible, ROLLBACK_RESTORES } from "@/lib/control/edits/revert/revertible";
+import { isRevertible, ROLLBACK_RESTORES } from "@/lib/control/audit/revertible";
 
 // Configuration history: every config version with who made it, when, and what changed
 // (the audit entries written with it, before and after per object). Operators see every

@@ -1,7 +1,7 @@
 // Reverting one recorded change on today's value: what it did comes back out where nothing
 // changed it since; anything it touched that changed since is a conflict.
 import { describe, expect, it } from "vitest";
-import { revertValue } from "@/lib/control/edits/revert/three-way";
+import { revertValue } from "@/lib/control/audit/revert-three-way";
 
 const limit = (name: string, value: number) => ({ name, by: "key", limit: value, window: "1s" });
 const tenant = (limits: object[], keys: object[] = []) => ({ slug: "acme", plan: "free", limits, keys });

@@ -10,13 +10,13 @@ import { readDocument } from "@/lib/control/data/read-document";
 import { readGlobalDoc, readTenantDoc } from "@/lib/control/data/edits/document-edit";
 import { endOverride } from "@/lib/control/data/overrides";
 import { disableAlertRule } from "@/lib/control/data/alerts/rules";
-import { describeConflicts, revertValue, stableJson } from "@/lib/control/edits/revert/three-way";
-import { isRevertible } from "@/lib/control/edits/revert/revertible";
+import { describeConflicts, revertValue, stableJson } from "@/lib/control/audit/revert-three-way";
+import { isRevertible } from "@/lib/control/audit/revertible";
 import type { Tx } from "@/lib/control/data/tx";
 
 // "Revert this change" (any revertible audit entry) and the limit editor's undo (the one
 // change a save made): the inverse of the recorded change, applied three ways on today's
-// configuration (three-way.ts) as a new, audited version through the import. When a later
+// configuration (revert-three-way.ts) as a new, audited version through the import. When a later
 // change touched the same thing, it is refused, naming what; nothing is written. The
 // import re-reads the part under its lock and refuses if it moved since it was read here.
 
