@@ -30,3 +30,26 @@ export function editorHref(slug: string, scope: EditScope, name: string | null, 
   }
   return `/tenants/${slug}/limits/edit?${q}`;
 }
+
+/** Where a limit is declared, as one attribute value: rows carry it, so a save finds its own row. */
+export function scopeKey(scope: EditScope): string {
+  switch (scope.kind) {
+    case "tenant":
+      return "tenant";
+    case "tenant-route":
+      return `route:${scope.pattern}`;
+    case "key":
+      return `key:${scope.key}`;
+    case "plan":
+      return `plan:${scope.plan}`;
+    case "global-route":
+      return `global-route:${scope.pattern}`;
+  }
+}
+
+/** The list after a save: which limit, where, and the version to undo. */
+export function savedHref(back: string, scope: EditScope, name: string, version: number | null): string {
+  const q = new URLSearchParams({ saved: name, in: scopeKey(scope) });
+  if (version !== null) q.set("v", String(version));
+  return `${back}?${q}`;
+}

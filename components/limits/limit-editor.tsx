@@ -23,6 +23,8 @@ import {
   type FormValues,
 } from "@/components/limits/limit-form-values";
 import { useHydrated } from "@/components/forms/use-hydrated";
+import { ProposedChange } from "@/components/limits/proposed-change";
+import { savedHref } from "@/components/limits/editor-href";
 
 type SaveAction = (input: {
   target: LimitTarget;
@@ -60,6 +62,7 @@ export function LimitEditor({
   const [pending, setPending] = useState(false);
   const hydrated = useHydrated();
   const isBase = inherited === null;
+  const saved = useMemo(() => valuesOf(initial, ""), [initial]);
   const rule = useMemo(() => previewRule(values, inherited), [values, inherited]);
   // What applies today: the saved limit (or, for a new override, what it inherits).
   const currentRule = useMemo(
@@ -83,8 +86,8 @@ export function LimitEditor({
     const result = await save({ target, originalName, limit: checked.limit });
     setPending(false);
     if (result.ok) {
-      // back to the list, which confirms the save and scrolls to the row
-      router.push(`${backHref}?saved=${encodeURIComponent(checked.limit.name)}`);
+      // back to the list, which confirms the save, scrolls to the row and offers an undo
+      router.push(savedHref(backHref, target, checked.limit.name, result.data.configVersion));
       router.refresh();
       return;
     }
@@ -182,6 +185,7 @@ export function LimitEditor({
             replay={replay}
           />
         )}
+        <ProposedChange current={saved} proposed={values} isNew={originalName === null} />
         <FormErrors message={message} formError={errors._form} others={others} />
         <div className="form-actions">
           <button type="submit" disabled={pending}>

@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { EditScope, HierarchyRow } from "@/lib/control/limit-tree/limit-hierarchy";
 import type { Capabilities } from "@/lib/control/data/queries/tenant-detail";
 import { describeRule } from "@/components/limits/format-limit";
-import { editorHref } from "@/components/limits/editor-href";
+import { editorHref, scopeKey } from "@/components/limits/editor-href";
 import { DeleteLimitButton, type DeleteLimitAction } from "@/components/limits/delete-limit-button";
 import { UtilizationCell } from "@/components/limits/live-utilization";
 
@@ -70,6 +70,7 @@ export function LimitHierarchyView({
             <tr
               key={`${row.name}@${row.route ?? ""}`}
               data-testid={`limit-${row.name}`}
+              data-scope={local ? scopeKey(local.scope) : undefined}
               className={row.disabled ? "muted" : undefined}
             >
               <th scope="row" className="mono">

@@ -1,19 +1,27 @@
 import "@/components/styles/ops-tools.css";
 import type { HistoryPage, HistoryVersion } from "@/lib/control/data/config-history";
-import type { RollbackResult } from "@/lib/control/data/config-rollback";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { DiffView } from "@/components/config/diff-view";
+import { RollbackButton, type PreviewAction, type RollbackAction } from "@/components/ops/rollback-button";
 
 // Every config version, newest first: who, when, each changed object with a line diff of
-// its before and after (as YAML, like the import preview), and a rollback to that version.
+// its before and after (as YAML, like the import preview) and, where it can be undone on
+// its own, "Revert this change"; a rollback to the version where one would change something.
 
-export type RollbackAction = (input: {
-  version: number;
-  tenant?: string;
-}) => Promise<ActionResult<RollbackResult>>;
+export type { RollbackAction, PreviewAction } from "@/components/ops/rollback-button";
+export type RevertAction = (input: { id: string }) => Promise<ActionResult<unknown>>;
+
+/** What the page may do: each absent when the viewer may not. */
+export interface HistoryActions {
+  rollback: RollbackAction | null;
+  preview: PreviewAction;
+  revert: RevertAction | null;
+}
 
 export interface ShownChange {
+  id: string;
+  revertible: boolean;
   action: string;
   target: string;
   tenant: string | null;
@@ -26,13 +34,13 @@ function VersionItem({
   changes,
   newest,
   tenant,
-  rollback,
+  actions,
 }: {
   version: HistoryVersion;
   changes: ShownChange[];
   newest: boolean;
   tenant: string | null;
-  rollback: RollbackAction | null;
+  actions: HistoryActions;
 }) {
   return (
     <li className="history-version" data-testid={`version-${version.version}`}>
@@ -42,15 +50,12 @@ function VersionItem({
         <span>by {version.actors.join(", ") || "unknown"}</span>
         {newest ? (
           <span className="badge">current</span>
-        ) : rollback && version.restorable ? (
-          <ConfirmButton
-            label="Roll back to this"
-            confirmLabel={`Restore version ${version.version}`}
-            question={`Make ${tenant ? `${tenant}'s configuration` : "the whole configuration"} as it was at version ${version.version} (a new version)?`}
-            action={rollback.bind(
-              null,
-              tenant ? { version: version.version, tenant } : { version: version.version },
-            )}
+        ) : actions.rollback && version.rollbackable ? (
+          <RollbackButton
+            version={version.version}
+            tenant={tenant}
+            rollback={actions.rollback}
+            preview={actions.preview}
           />
         ) : null}
       </div>
@@ -61,6 +66,14 @@ function VersionItem({
             {c.tenant && !tenant ? ` (tenant ${c.tenant})` : ""}
           </summary>
           <DiffView before={c.before} after={c.after} />
+          {actions.revert && c.revertible && (
+            <ConfirmButton
+              label="Revert this change"
+              confirmLabel="Revert it"
+              question={`Undo this ${c.action} as a new version? Refused if a later change touched the same thing.`}
+              action={actions.revert.bind(null, { id: c.id })}
+            />
+          )}
         </details>
       ))}
     </li>
@@ -71,14 +84,14 @@ export function HistoryView({
   page,
   changes,
   tenant,
-  rollback,
+  actions,
   olderHref,
   newestVersion,
 }: {
   page: HistoryPage;
   changes: Map<number, ShownChange[]>;
   tenant: string | null;
-  rollback: RollbackAction | null;
+  actions: HistoryActions;
   olderHref: string | null;
   newestVersion: number | null;
 }) {
@@ -93,7 +106,7 @@ export function HistoryView({
             changes={changes.get(v.version) ?? []}
             newest={v.version === newestVersion}
             tenant={tenant}
-            rollback={rollback}
+            actions={actions}
           />
         ))}
       </ol>

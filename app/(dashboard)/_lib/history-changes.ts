@@ -9,6 +9,8 @@ export function changesAsYaml(page: HistoryPage): Map<number, ShownChange[]> {
     page.versions.map((v) => [
       v.version,
       v.changes.map((c) => ({
+        id: c.id,
+        revertible: c.revertible,
         action: c.action,
         target: c.target.id ?? c.target.type,
         tenant: c.tenant,

@@ -17,6 +17,7 @@ import { ConfigLimitTable } from "@/components/limits/config-limit-table";
 import { RouteFilter } from "@/components/limits/route-filter";
 import { RouteGroup } from "@/components/limits/route-group";
 import { SavedNotice } from "@/components/limits/saved-notice";
+import { undoSaveAction } from "@/app/(dashboard)/_actions/revert-actions";
 import { serviceLimitText } from "@/components/plans/service-limit-text";
 
 export const metadata: Metadata = { title: "Plans & global routes" };
@@ -30,7 +31,7 @@ export default async function PlansPage() {
   return (
     <section>
       <h1>Plans &amp; global routes</h1>
-      <SavedNotice />
+      <SavedNotice undo={undoSaveAction} />
       <div className="panel" id="plans">
         <h2>Plans</h2>
         <p className="muted">

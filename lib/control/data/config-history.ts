@@ -6,6 +6,7 @@ import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
 import { db } from "@/lib/control/data/db";
 import { tenantFor } from "@/lib/control/data/tenant-access";
 import type { Tx } from "@/lib/control/data/tx";
+import { isRevertible, ROLLBACK_RESTORES } from "@/lib/control/audit/revertible";
 
 // Configuration history: every config version with who made it, when, and what changed
 // (the audit entries written with it, before and after per object). Operators see every
@@ -31,11 +32,14 @@ export const HistoryQuery = z.strictObject({
 export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
 export interface HistoryChange {
+  /** the audit entry's id (what "revert this change" names) */
+  id: string;
   action: string;
   target: { type: string; id: string | null };
   tenant: string | null;
   before: unknown;
   after: unknown;
+  revertible: boolean;
 }
 
 export interface HistoryVersion {
@@ -45,6 +49,8 @@ export interface HistoryVersion {
   changes: HistoryChange[];
   /** whether its document was kept, so it can be rolled back to */
   restorable: boolean;
+  /** restorable, and a later version changed what a rollback restores: offered then only */
+  rollbackable: boolean;
 }
 
 export interface HistoryPage {
@@ -98,6 +104,12 @@ export async function listHistory(principal: Principal, query: HistoryQuery): Pr
         })
       ).map((v) => v.version),
     );
+    // the newest version a rollback could undo something of, in what this page shows
+    const acting = await tx.auditEntry.aggregate({
+      where: { ...scope, configVersion: { not: null }, action: { in: [...ROLLBACK_RESTORES] } },
+      _max: { configVersion: true },
+    });
+    const newestActing = acting._max.configVersion ?? 0;
     const slugs = await tx.tenant.findMany({
       where: { id: { in: [...new Set(entries.flatMap((e) => (e.tenantId ? [e.tenantId] : [])))] } },
       select: { id: true, slug: true },
@@ -112,13 +124,16 @@ export async function listHistory(principal: Principal, query: HistoryQuery): Pr
           at: at.get(version) ?? own[0]?.at.toISOString() ?? "",
           actors: [...new Set(own.map((e) => e.actorLabel))],
           changes: own.map((e) => ({
+            id: e.id.toString(),
             action: e.action,
             target: { type: e.targetType, id: e.targetId },
             tenant: e.tenantId === null ? null : (slugOf.get(e.tenantId) ?? e.tenantId),
             before: e.before,
             after: e.after,
+            revertible: isRevertible(e.action),
           })),
           restorable: kept.has(version),
+          rollbackable: kept.has(version) && version < newestActing,
         };
       }),
       nextBefore: found.length > query.limit ? (numbers.at(-1) ?? null) : null,

@@ -7,12 +7,14 @@ import { db } from "@/lib/control/data/db";
 import { ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import { importConfig, type ImportResult } from "@/lib/control/data/import-config";
 import { tenantFor } from "@/lib/control/data/tenant-access";
+import { noExtras, undoLaterExtras, type RollbackExtras } from "@/lib/control/data/edits/rollback-extras";
 
 // One-click rollback: the document kept with an earlier version goes through the import
 // path like any other (validated against today's keys, plans, caps and rights, all or
 // nothing) and becomes a new, audited version. A tenant's rollback restores that tenant's
 // part only (anyone who may edit it); the whole configuration (pruning what came later)
-// only operators.
+// only operators. Overrides and alert rules are not in the kept document: what was made or
+// disabled since is undone in the same change (rollback-extras.ts).
 
 export const RollbackInput = z.strictObject({
   version: z
@@ -25,13 +27,13 @@ export const RollbackInput = z.strictObject({
 });
 export type RollbackInput = z.infer<typeof RollbackInput>;
 
-export interface RollbackResult extends ImportResult {
+export interface RollbackResult extends ImportResult, RollbackExtras {
   /** the version whose configuration was restored */
   restored: number;
   dryRun: boolean;
 }
 
-async function keptDocument(version: number): Promise<ConfigDocument> {
+export async function keptDocument(version: number): Promise<ConfigDocument> {
   const exists = await db().configVersion.findUnique({ where: { version }, select: { version: true } });
   if (!exists) throw new NotFoundError(`No config version ${version}.`);
   const document = await documentAt(version);
@@ -56,10 +58,13 @@ export async function rollbackConfig(
       throw new NotFoundError(`Tenant ${tenant.slug} did not exist at config version ${input.version}.`);
     document = { tenants: [part] };
   }
+  const extras = noExtras();
   const result = await importConfig(principal, document, {
     prune: tenant === null,
     dryRun: input.dryRun,
     requestId,
+    within: (tx, audit) =>
+      undoLaterExtras(tx, principal, audit, input.version, tenant ? [tenant.id] : null, extras),
     note: {
       action: "config.rollback",
       targetType: tenant ? "tenant" : "config",
@@ -68,5 +73,5 @@ export async function rollbackConfig(
       after: { restoredVersion: input.version },
     },
   });
-  return { ...result, restored: input.version, dryRun: input.dryRun };
+  return { ...result, ...extras, restored: input.version, dryRun: input.dryRun };
 }

@@ -48,6 +48,12 @@ export interface ImportOptions {
    * validated a second time on the app's event loop
    */
   checked?: CheckedDocument;
+  /**
+   * more work in the same change, run first under its locks (a rollback's overrides and
+   * alert rules, a revert's check that nothing moved since it read); returns how many
+   * things it changed, so the note is written when only these changed
+   */
+  within?: (tx: Tx, audit: Audit) => Promise<number>;
 }
 
 class DryRunRollback extends Error {
@@ -69,6 +75,7 @@ export async function importConfig(
       principal,
       options.requestId ?? null,
       async (tx, audit) => {
+        const alongside = options.within ? await options.within(tx, audit) : 0;
         const base = await readBase(tx);
         const prune = options.prune ?? false;
         const valid = await validateImport(tx, principal, input, base, prune, options.checked);
@@ -87,7 +94,7 @@ export async function importConfig(
           for (const id of await importOverrides(tx, principal, whole, await readIdMap(tx), audit))
             changes.push({ action: "create", target: "override", name: id });
         }
-        if (options.note && changes.length > 0) await audit(options.note);
+        if (options.note && changes.length + alongside > 0) await audit(options.note);
         // the secrets and ids of keys that will not exist are not shown
         const planned = createdKeys.map(({ tenant, name }) => ({ tenant, name }));
         if (options.dryRun) throw new DryRunRollback({ changes, createdKeys: planned });

@@ -1,5 +1,5 @@
 // Builds the publishable package: dist/index.js, dist/text.js, dist/envoy.js and dist/cli.js (ESM, bundled per entry by
-// esbuild; `yaml` stays a dependency) and the .d.ts files (tsc), whose relative imports get
+// esbuild; `yaml` and `diff` stay dependencies) and the .d.ts files (tsc), whose relative imports get
 // the ".js" extension Node's ESM resolution (and TypeScript's node16 mode) require.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -25,7 +25,7 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  external: ["yaml"],
+  external: ["yaml", "diff"],
   logLevel: "warning",
 });
 

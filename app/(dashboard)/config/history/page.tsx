@@ -4,6 +4,7 @@ import { requireUser } from "@/lib/control/auth/session";
 import { HistoryQuery, listHistory } from "@/lib/control/data/config-history";
 import { HistoryView } from "@/components/ops/history-view";
 import { rollbackAction } from "@/app/(dashboard)/_actions/ops-actions";
+import { revertChangeAction, rollbackPreviewAction } from "@/app/(dashboard)/_actions/revert-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 import { changesAsYaml } from "@/app/(dashboard)/_lib/history-changes";
 import type { SearchParams } from "@/app/(dashboard)/_lib/check-params";
@@ -31,7 +32,11 @@ export default async function ConfigHistoryPage({ searchParams }: { searchParams
           page={page}
           changes={changesAsYaml(page)}
           tenant={null}
-          rollback={isOperator(user) ? rollbackAction : null}
+          actions={{
+            rollback: isOperator(user) ? rollbackAction : null,
+            preview: rollbackPreviewAction,
+            revert: isOperator(user) ? revertChangeAction : null,
+          }}
           olderHref={page.nextBefore === null ? null : `/config/history?before=${page.nextBefore}`}
           newestVersion={newest}
         />

@@ -10,6 +10,7 @@ import { deleteLimitAction } from "@/app/(dashboard)/_actions/limit-actions";
 import { RouteFilter } from "@/components/limits/route-filter";
 import { RouteGroup } from "@/components/limits/route-group";
 import { SavedNotice } from "@/components/limits/saved-notice";
+import { undoSaveAction } from "@/app/(dashboard)/_actions/revert-actions";
 import { RedisMemory } from "@/components/tenants/redis-memory";
 import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageSettings } from "@/lib/usage/settings";
@@ -37,7 +38,7 @@ export default async function TenantLimitsPage({ params }: { params: Promise<{ s
   const live = await liveUtilization(user, tenant.slug);
   return (
     <LiveUtilizationProvider slug={tenant.slug} initial={live}>
-      <SavedNotice />
+      <SavedNotice undo={undoSaveAction} />
       <div className="panel" id="effective-limits">
         <div className="panel-head">
           <h2>Effective limits</h2>

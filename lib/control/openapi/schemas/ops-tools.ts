@@ -82,14 +82,21 @@ export const HistoryPageSchema = z
         actors: z.array(z.string()),
         changes: z.array(
           z.strictObject({
+            id: z.string().openapi({ description: "the audit entry's id" }),
             action: z.string(),
             target: z.strictObject({ type: z.string(), id: z.string().nullable() }),
             tenant: z.string().nullable(),
             before: z.unknown(),
             after: z.unknown(),
+            revertible: z
+              .boolean()
+              .openapi({ description: "a change of configuration the dashboard can revert on its own" }),
           }),
         ),
         restorable: z.boolean(),
+        rollbackable: z.boolean().openapi({
+          description: "restorable, and a later version changed what a rollback restores",
+        }),
       }),
     ),
     nextBefore: z.number().int().nullable(),
@@ -109,5 +116,10 @@ export const RollbackResultSchema = z
     }),
     restored: z.number().int(),
     dryRun: z.boolean(),
+    overridesEnded: z.array(z.string()).openapi({ description: "overrides made since, ended" }),
+    alertRulesDisabled: z.array(z.string()).openapi({ description: "alert rules made since, disabled" }),
+    alertRulesEnabled: z
+      .array(z.string())
+      .openapi({ description: "alert rules disabled since, enabled again" }),
   })
   .openapi("RollbackResult");
