@@ -7,6 +7,9 @@ import { check, operator, screenshot, signedIn, uniqueSlug } from "./support/das
 
 const bootstrap = process.env.SLUICE_BOOTSTRAP_TOKEN ?? "test-bootstrap-token-000000000000";
 
+// both wait on the fronts' background writes (1 s and 10 s) on a machine that may be busy
+test.describe.configure({ timeout: 120_000 });
+
 test("the decision log filters a tenant's decisions and downloads them as CSV", async ({ browser }) => {
   const slug = uniqueSlug("e2e-dlog");
   const page = await signedIn(browser, operator);
@@ -31,18 +34,21 @@ test("the decision log filters a tenant's decisions and downloads them as CSV", 
 
   await page.goto(`/tenants/${slug}`);
   await page.getByRole("link", { name: "Decisions" }).click();
-  await expect(page).toHaveURL(new RegExp(`/tenants/${slug}/decisions`));
+  await expect(page).toHaveURL(new RegExp(`/tenants/${slug}/decisions`), { timeout: 30_000 });
   const filters = page.getByRole("form", { name: "Filter decisions" });
   await filters.getByLabel("Subject").fill(subject);
   await filters.getByLabel("Decision").selectOption("rejected");
   const table = page.getByRole("table", { name: "decision log" });
   // the sample is flushed once a second: filter again until both denials are there
   await expect
-    .poll(async () => {
-      await filters.getByRole("button", { name: "Filter" }).click();
-      await page.waitForURL(/outcome=rejected/);
-      return table.getByRole("row").count();
-    })
+    .poll(
+      async () => {
+        await filters.getByRole("button", { name: "Filter" }).click();
+        await page.waitForURL(/outcome=rejected/);
+        return table.getByRole("row").count();
+      },
+      { timeout: 60_000 },
+    )
     .toBe(3);
   await expect(table).toContainText("per-ip");
   await expect(table).not.toContainText("198.51.100.91");
@@ -81,7 +87,7 @@ test("the check health page shows the fronts' latency and counts", async ({ brow
           )?.replace(/,/g, ""),
         );
       },
-      { timeout: 40_000 },
+      { timeout: 60_000 },
     )
     .toBeGreaterThanOrEqual(10);
   await expect(page.getByTestId("health-p50")).toContainText("ms");
