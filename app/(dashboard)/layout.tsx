@@ -41,6 +41,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             {user.isOperator && <Link href="/tokens">Tokens</Link>}
             {user.isOperator && <Link href="/overrides">Overrides</Link>}
             {user.isOperator && <Link href="/audit">Audit log</Link>}
+            {user.isOperator && <Link href="/health">Check health</Link>}
             {user.isOperator && <Link href="/config">Import / export</Link>}
             {user.isOperator && <Link href="/users">Accounts</Link>}
             <Link href="/api-reference">API</Link>

@@ -126,7 +126,8 @@ export function LookupView({ lookup, reset }: { lookup: Lookup; reset: ResetActi
       <h3>Recent decisions</h3>
       <DecisionTable rows={lookup.decisions} label="recent decisions" />
       <p className="muted">
-        From a sample: the latest 50 decisions and 50 denials of the tenant, written once a second.
+        From a sample: the latest 50 matching among the tenant&apos;s last 500 sampled decisions and 500
+        denials, written once a second. The Decisions tab filters and exports the whole sample.
       </p>
     </section>
   );

@@ -24,6 +24,7 @@ export function TenantTabs({ slug, can }: { slug: string; can: Can }) {
     { href: `${base}/config`, label: "YAML" },
     { href: `${base}/simulate`, label: "Simulator" },
     { href: `${base}/lookup`, label: "Lookup" },
+    { href: `${base}/decisions`, label: "Decisions" },
     { href: `${base}/history`, label: "History" },
     { href: `${base}/alerts`, label: "Alerts" },
     ...(can.own ? [{ href: `${base}/settings`, label: "Settings" }] : []),

@@ -7,6 +7,7 @@ import {
   type DegradedCause,
   type StoreFailure,
 } from "@/lib/check/types";
+import { LATENCY_BOUNDS, zeroFigures, type HealthFigures } from "@/lib/check/health/health-figures";
 
 // The enforcement metrics served at GET /api/metrics. One registry per process (the
 // custom server is one process; each app process exposes its own figures).
@@ -34,7 +35,7 @@ const checks = registry.counter("sluice_checks_total", "Check decisions by outco
 const latency = registry.histogram(
   "sluice_check_duration_seconds",
   "Time to answer a check request (POST /api/check; a batch counts once).",
-  [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+  LATENCY_BOUNDS,
 );
 const degraded = registry.counter(
   "sluice_degraded_decisions_total",
@@ -144,6 +145,31 @@ export const checkMetrics = {
   },
   breakerOpen(open: boolean): void {
     breakerCell.value = open ? 1 : 0;
+  },
+  /** This process's figures since it started, for the per-minute health summary (off the check path). */
+  healthFigures(): HealthFigures {
+    const figures = zeroFigures();
+    const histogram = latency.snapshot();
+    figures.latency = histogram.counts;
+    for (const [outcome, byReason] of checkCells) {
+      let sum = 0;
+      for (const cell of byReason.values()) sum += cell.value;
+      if (outcome === "rejected") figures.rejected += sum;
+      else if (outcome === "degraded") figures.degraded += sum;
+      else figures.allowed += sum; // shadow denials were allowed
+    }
+    for (const cause of DEGRADED_CAUSES)
+      figures.causes[cause] = degradedCells.true[cause].value + degradedCells.false[cause].value;
+    for (const [endpoint, cells] of Object.entries(requestCells)) {
+      for (const [status, cell] of cells) {
+        figures.requests += cell.value;
+        if (endpoint === "grpc" ? status !== 0 : status >= 500) figures.errors += cell.value;
+      }
+    }
+    figures.refused = refusalCells.fair_share.value + refusalCells.service_limit.value;
+    figures.lateStarved = lateCells.starved.value;
+    figures.lateWaited = lateCells.waited.value;
+    return figures;
   },
   /** `status`: the HTTP status, or for "grpc" (Envoy's ShouldRateLimit) the gRPC status code */
   request(endpoint: "check" | "batch" | "grpc", status: number): void {

@@ -68,6 +68,13 @@ export class Histogram {
     }
   }
 
+  /** Per-bucket counts (not cumulative; the last is above the highest bound) and the total. */
+  snapshot(): { counts: number[]; count: number } {
+    const counts = [...this.counts];
+    counts.push(this.count - counts.reduce((sum, n) => sum + n, 0));
+    return { counts, count: this.count };
+  }
+
   render(): string {
     let out = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} histogram\n`;
     let cumulative = 0;

@@ -2,8 +2,10 @@ import "server-only";
 import { z } from "zod";
 import type { Outcome, UsageEvent } from "@/lib/usage/types";
 
-// A bounded sample of each tenant's latest decisions, for the identifier lookup: the last N
-// decisions and the last N denials per tenant. On the check path this is a few array slots
+// A bounded sample of each tenant's latest decisions, for the identifier lookup and the
+// decision log: per flush, the latest RECENT_PER_TENANT decisions and as many denials and
+// degraded answers of each tenant; Redis keeps the last LOG_PER_TENANT of each list per
+// tenant (its own keys: a busy tenant never evicts another's). On the check path this is a few array slots
 // written per decision (references to strings the event already has, and its time); the
 // flush turns the slots into entries and names the limit that denied (parsing the answer's
 // JSON of the few denials kept, off the check path). A ring does not hold the event itself,
@@ -27,8 +29,14 @@ export const recentEntrySchema = z.object({
 });
 export type RecentEntry = z.output<typeof recentEntrySchema>;
 
-/** Entries kept per tenant in each Redis list (decisions, denials). */
+/** Entries sampled per tenant per flush (once a second) into each ring (decisions, denials). */
 export const RECENT_PER_TENANT = 50;
+
+/** Entries kept per tenant in each Redis list (decisions; denials and degraded answers). */
+export const LOG_PER_TENANT = 500;
+
+/** A quiet tenant's sample stays readable this long after its last decision. */
+export const RECENT_TTL_SECONDS = 86_400;
 
 function isDenial(outcome: Outcome): boolean {
   return outcome === "rejected" || outcome === "shadow_rejected";
@@ -135,7 +143,8 @@ export class RecentDecisions {
       this.last = rings;
     }
     rings.all.push(event, at);
-    if (event.outcome === "rejected") rings.denied.push(event, at);
+    // the second ring keeps what a log reader looks for among many allowed answers
+    if (event.outcome === "rejected" || event.outcome === "degraded") rings.denied.push(event, at);
   }
 
   /** One tenant's sample, oldest first (so LPUSH leaves the newest at the head). */

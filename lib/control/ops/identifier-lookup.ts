@@ -4,11 +4,8 @@ import { readableTenant } from "@/lib/control/data/tenant-access";
 import { CounterQuery } from "@/lib/control/counters/counter-query";
 import { counterState, type CounterState } from "@/lib/control/counters/counters";
 import { resolveCheck } from "@/lib/control/counters/resolve-check";
-import { withStore } from "@/lib/control/data/counters-store";
-import { redis } from "@/lib/shared/redis/redis";
-import { recentKey } from "@/lib/usage/keys";
-import { recentEntrySchema, type RecentEntry } from "@/lib/usage/recent";
-import { usageSettings } from "@/lib/usage/settings";
+import { readTenantSample } from "@/lib/control/ops/recent-sample";
+import type { RecentEntry } from "@/lib/usage/recent";
 
 // Identifier lookup: for a key, a subject or a route of one tenant, its live counters for
 // every limit (the admin API's state), and its recent decisions and denials with the limit
@@ -39,54 +36,37 @@ export interface Lookup {
   canResetImposed: boolean;
 }
 
-function parseEntries(raw: string[]): RecentEntry[] {
-  const out: RecentEntry[] = [];
-  for (const text of raw) {
-    try {
-      const entry = recentEntrySchema.safeParse(JSON.parse(text));
-      if (entry.success) out.push(entry.data);
-    } catch {
-      // an entry that does not parse (JSON or shape) is skipped: the sample is best effort
-    }
-  }
-  return out;
-}
+/** Matching entries shown per list; the decision log pages through the whole sample. */
+export const LOOKUP_ROWS = 50;
 
 export async function lookupIdentifier(principal: Principal, query: LookupQuery): Promise<Lookup> {
   const tenant = await readableTenant(principal, query.tenant, "viewer");
   const state = await counterState(principal, query);
   const check = await resolveCheck(query.tenant, query.key ?? null, query.route ?? null);
-  const ns = usageSettings().ns;
-  const [decisions, denials] = await withStore(async () => {
-    const replies = await redis()
-      .pipeline()
-      .lrange(recentKey(ns, tenant.id, "d"), 0, -1)
-      .lrange(recentKey(ns, tenant.id, "x"), 0, -1)
-      .exec();
-    return (replies ?? []).map(([error, value]) => {
-      if (error) throw error;
-      return parseEntries(Array.isArray(value) ? (value as string[]) : []);
-    });
-  });
+  const sample = await readTenantSample(tenant.id);
   const keyNames = check.tenant.keyNameById;
   const matches = (e: RecentEntry): boolean =>
     (query.key === undefined || e.keyId === check.keyId) &&
     (query.route === undefined || e.route === check.route) &&
     (query.subject === undefined || e.subject === query.subject);
-  const shown = (entries: RecentEntry[] | undefined): LookupDecision[] =>
-    (entries ?? []).filter(matches).map((e) => ({
-      at: new Date(e.at).toISOString(),
-      key: e.keyId === null ? null : (keyNames[e.keyId] ?? e.keyId),
-      route: e.route,
-      subject: e.subject,
-      outcome: e.outcome,
-      reason: e.reason,
-      deniedBy: e.deniedBy,
-    }));
+  const shown = (entries: RecentEntry[]): LookupDecision[] =>
+    entries
+      .filter(matches)
+      .slice(0, LOOKUP_ROWS)
+      .map((e) => ({
+        at: new Date(e.at).toISOString(),
+        key: e.keyId === null ? null : (keyNames[e.keyId] ?? e.keyId),
+        route: e.route,
+        subject: e.subject,
+        outcome: e.outcome,
+        reason: e.reason,
+        deniedBy: e.deniedBy,
+      }));
   return {
     state,
-    decisions: shown(decisions),
-    denials: shown(denials),
+    decisions: shown(sample.decisions),
+    // the second list also holds degraded answers (for the decision log)
+    denials: shown(sample.notable.filter((e) => e.outcome === "rejected")),
     canReset: isOperator(principal) || hasRole(principal, tenant.id, "editor"),
     canResetImposed: isOperator(principal),
   };

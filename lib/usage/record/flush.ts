@@ -10,11 +10,8 @@ import {
   recentKey,
 } from "@/lib/usage/keys";
 import { pairTexts } from "@/lib/usage/pair-series";
-import { RECENT_PER_TENANT } from "@/lib/usage/recent";
+import { LOG_PER_TENANT, RECENT_TTL_SECONDS } from "@/lib/usage/recent";
 import { scriptOf } from "@/lib/shared/redis/lua-files";
-
-/** A quiet tenant's sample stays readable this long after its last decision. */
-const RECENT_TTL_SECONDS = 86_400;
 import type { UsageBatch } from "@/lib/usage/record/batch";
 
 // Writes one batch: a single pipeline on a single Redis; on a Cluster one pipeline per
@@ -112,7 +109,7 @@ function writeRecent(
     if (entries.length === 0) continue;
     const key = recentKey(settings.ns, tenantId, which);
     pipe.lpush(key, ...entries.map((e) => JSON.stringify(e)));
-    pipe.ltrim(key, 0, RECENT_PER_TENANT - 1);
+    pipe.ltrim(key, 0, LOG_PER_TENANT - 1);
     pipe.expire(key, RECENT_TTL_SECONDS);
   }
 }

@@ -8,9 +8,18 @@ import { globalSlot } from "@/lib/shared/global-singleton";
 import { startPeriodicTask } from "@/lib/shared/periodic-task";
 import { redis } from "@/lib/shared/redis/redis";
 import { refreshPartitionHealth } from "@/lib/usage/partition-health";
+import { checkMetrics } from "@/lib/check/check-metrics";
+import { HealthPublisher } from "@/lib/check/health/health-publisher";
+
+/** How often a front publishes its check health summary (the console reads per minute). */
+const HEALTH_EVERY_MS = 10_000;
+/** The last summary at a stop may wait this long for Redis, no longer. */
+const LAST_HEALTH_MS = 500;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 // Started once per check front (lib/server/front.ts): plugs the recorder into /api/check's
-// decision sink and starts its 1 s flush; reads the tenants' Redis memory figures (measured
+// decision sink and starts its 1 s flush; publishes the front's check health per minute
+// (lib/check/health/, recorded even with usage recording off); reads the tenants' Redis memory figures (measured
 // in the app process, lib/usage/store/jobs.ts) for /api/metrics. Nothing here reaches
 // PostgreSQL: rollups run in the app process.
 
@@ -38,10 +47,19 @@ export function startUsageRecording(options: {
   const partitionTask = startPeriodicTask("usage partitions", 30_000, () =>
     refreshPartitionHealth(redis(), settings.ns),
   );
+  const health = new HealthPublisher({
+    redis,
+    prefix: settings.ns,
+    read: () => checkMetrics.healthFigures(),
+  });
+  const healthTask = startPeriodicTask("check health", HEALTH_EVERY_MS, () => health.publish());
   const startedUsageRecording: UsageRecording = {
     flush: () => recorder.flush(),
     async stop(flushDeadlineMs) {
       partitionTask.stop();
+      healthTask.stop();
+      // the last figures of this front, so a restart leaves no gap in the minute
+      await Promise.race([health.publish().catch(() => undefined), sleep(LAST_HEALTH_MS)]);
       await memory.stop();
       await recorder.stop(flushDeadlineMs);
       const { recorded, droppedEvents, failedFlushes } = recorder.stats();

@@ -3,7 +3,7 @@ import { call } from "../admin/http";
 import type { Contract } from "./contract-context";
 
 // Contract topics: counters (state, reset), audit, usage, wrong methods, and the ops tools
-// (simulate, lookup, history, rollback).
+// (simulate, lookup, decision log, check health, history, rollback).
 
 export function countersAndOps(c: Contract): void {
   describe("counters, audit and usage", () => {
@@ -82,6 +82,19 @@ export function countersAndOps(c: Contract): void {
       );
       await c.conforms("GET /api/admin/lookup", "/api/admin/lookup", 400);
       await c.conforms("GET /api/admin/lookup", `/api/admin/lookup?tenant=${c.f.slug}&key=no-such-key`, 404);
+    });
+
+    it("decision log 200 (JSON and CSV)/400/404 and check health 200/400/403", async () => {
+      const log = "GET /api/admin/decisions";
+      await c.conforms(log, `/api/admin/decisions?tenant=${c.f.slug}&outcome=rejected&limit=5`, 200);
+      const csv = await c.conforms(log, `/api/admin/decisions?tenant=${c.f.slug}&format=csv`, 200);
+      expect(csv.text.startsWith("at,key,route,subject,outcome,reason,denied_by\r\n")).toBe(true);
+      await c.conforms(log, `/api/admin/decisions?tenant=${c.f.slug}&outcome=maybe`, 400);
+      await c.conforms(log, `/api/admin/decisions?tenant=${c.f.otherSlug}`, 404, { token: c.f.viewerToken });
+      const health = "GET /api/admin/check-health";
+      await c.conforms(health, "/api/admin/check-health?minutes=5", 200);
+      await c.conforms(health, "/api/admin/check-health?minutes=0", 400);
+      await c.conforms(health, "/api/admin/check-health", 403, { token: c.f.viewerToken });
     });
 
     it("history 200/400/404 and rollback 200/400/403/404/422", async () => {

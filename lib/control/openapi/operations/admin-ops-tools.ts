@@ -1,9 +1,14 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { z } from "@/lib/control/openapi/zod";
 import { HistoryQuery } from "@/lib/control/data/config-history";
 import { RollbackInput } from "@/lib/control/data/config-rollback";
 import { LookupQuery } from "@/lib/control/ops/identifier-lookup";
 import { SimulateQuery } from "@/lib/control/counters/simulate-check";
+import { DecisionLogQuery } from "@/lib/control/ops/decision-log-query";
+import { CheckHealthQuery } from "@/lib/control/ops/check-health";
 import {
+  CheckHealthSchema,
+  DecisionLogSchema,
   HistoryPageSchema,
   LookupSchema,
   RollbackResultSchema,
@@ -17,7 +22,12 @@ import { ADMIN_HEADERS, ADMIN_SECURITY } from "@/lib/control/openapi/operations/
 const ok = (
   description: string,
   schema:
-    typeof SimulationSchema | typeof LookupSchema | typeof HistoryPageSchema | typeof RollbackResultSchema,
+    | typeof SimulationSchema
+    | typeof LookupSchema
+    | typeof HistoryPageSchema
+    | typeof RollbackResultSchema
+    | typeof DecisionLogSchema
+    | typeof CheckHealthSchema,
 ) => ({
   description,
   headers: ADMIN_HEADERS,
@@ -43,13 +53,47 @@ export function registerOpsToolOperations(registry: OpenAPIRegistry): void {
     tags: ["Counters and usage"],
     summary: "Live counters and recent decisions of a key, subject or route",
     description:
-      "Recent decisions come from a bounded per-tenant sample (the latest 50 decisions and 50 denials).",
+      "Recent decisions come from a bounded per-tenant sample (the latest 500 decisions and 500 denials); at most 50 matching of each are returned.",
     security: ADMIN_SECURITY,
     request: { query: LookupQuery },
     responses: {
       200: ok("The identifier's counters and decisions.", LookupSchema),
       ...errors(400, 401, 404, 503),
     },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/api/admin/decisions",
+    operationId: "decisionLog",
+    tags: ["Counters and usage"],
+    summary: "A tenant's recent decisions, denials and degraded answers, filtered; JSON or CSV",
+    description:
+      "From the bounded per-tenant sample (the last 500 decisions and the last 500 denials and degraded answers, at most 50 of each per front and second), newest first. `limit` defaults to 100 (JSON) or 1000 (CSV), at most 1000. `format=csv` streams a CSV file.",
+    security: ADMIN_SECURITY,
+    request: { query: DecisionLogQuery },
+    responses: {
+      200: {
+        description: "The matching entries.",
+        headers: ADMIN_HEADERS,
+        content: {
+          "application/json": { schema: DecisionLogSchema },
+          "text/csv": { schema: z.string() },
+        },
+      },
+      ...errors(400, 401, 404, 503),
+    },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/api/admin/check-health",
+    operationId: "checkHealth",
+    tags: ["Counters and usage"],
+    summary: "The check endpoint's health per minute, summed over the fronts (operators)",
+    description:
+      "Each front publishes its figures every 10 s; `minutes` (1..120, default 60) is the span, newest first. Latency quantiles in ms are interpolated within sluice_check_duration_seconds' buckets.",
+    security: ADMIN_SECURITY,
+    request: { query: CheckHealthQuery },
+    responses: { 200: ok("Per minute and for the span.", CheckHealthSchema), ...errors(400, 401, 403, 503) },
   });
   registry.registerPath({
     method: "get",

@@ -73,6 +73,45 @@ export const LookupSchema = z
   })
   .openapi("Lookup");
 
+export const DecisionLogSchema = z
+  .strictObject({
+    tenant: z.string(),
+    entries: z.array(
+      LookupDecisionSchema.extend({
+        outcome: z.enum(["allowed", "rejected", "shadow_rejected", "degraded"]),
+      }),
+    ),
+    matched: z.number().int(),
+    sampled: z.number().int(),
+    bound: z.strictObject({
+      decisionsPerTenant: z.number().int(),
+      denialsPerTenant: z.number().int(),
+      perFlushPerFront: z.number().int(),
+      idleExpiryHours: z.number(),
+    }),
+  })
+  .openapi("DecisionLog");
+
+const HealthRowSchema = z.strictObject({
+  at: isoTime,
+  fronts: z.number().int(),
+  p50Ms: z.number().nullable(),
+  p99Ms: z.number().nullable(),
+  requests: z.number(),
+  allowed: z.number(),
+  rejected: z.number(),
+  degraded: z.number(),
+  causes: z.record(z.string(), z.number()),
+  errors: z.number(),
+  refused: z.number(),
+  lateStarved: z.number(),
+  lateWaited: z.number(),
+});
+
+export const CheckHealthSchema = z
+  .strictObject({ minutes: z.array(HealthRowSchema), total: HealthRowSchema, spanMinutes: z.number().int() })
+  .openapi("CheckHealth");
+
 export const HistoryPageSchema = z
   .strictObject({
     versions: z.array(
