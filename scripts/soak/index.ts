@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { z } from "zod";
 import { freshBenchDatabase } from "../bench/database";
 import { startApp, type App } from "../bench/app-server";
-import { load } from "../bench/load";
+import { halfPeak } from "./half-peak";
 import { freePort } from "../bench/processes";
 import { SoakPostgres, SoakRedis } from "./stores";
 import { loadFor } from "./minute";
@@ -65,14 +65,9 @@ async function main(): Promise<boolean> {
   };
   app = await startApp("app", await freePort(), env, setup.token);
   const url = `${app.url}/api/check`;
-  // 100 keys x 40 subjects
-  const bodies = setup.keys.flatMap((apiKey, k) =>
-    Array.from({ length: 40 }, (_, s) => JSON.stringify({ apiKey, route: ROUTE, subject: `user-${k}-${s}` })),
-  );
   log("measuring the peak (wrk, 50 connections, 5 s)");
-  const peak = await load({ url, bodies, token: setup.token, seconds: 5, connections: 50 });
-  const rate = Math.max(50, Math.round(peak.rps / 2));
-  log(`peak ${Math.round(peak.rps)} checks/s: running ${MINUTES} min at ${rate}/s`);
+  const { bodies, peak, rate } = await halfPeak(url, setup.token, setup.keys, ROUTE);
+  log(`peak ${peak} checks/s: running ${MINUTES} min at ${rate}/s`);
 
   const { startConfigChurn } = await import("./config-churn");
   // from a minute boundary: the usage counted from there on is the soak's alone (not the peak's)

@@ -11,11 +11,11 @@ import { promisify } from "node:util";
 import { z } from "zod";
 import { freshBenchDatabase } from "../../bench/database";
 import { startApp, type App } from "../../bench/app-server";
-import { load } from "../../bench/load";
 import { freePort } from "../../bench/processes";
 import { ClusterGroup } from "../../../tests/reliability/cluster-topology";
 import { SoakPostgres } from "../stores";
 import { countedUsage } from "../usage-count";
+import { halfPeak } from "../half-peak";
 import { faultPlan } from "./plan";
 import { Probe } from "./probe";
 import { grown, readServerFigures } from "./server-figures";
@@ -78,13 +78,9 @@ async function main(): Promise<boolean> {
   };
   app = await startApp("app", await freePort(), env, setup.token);
   const url = `${app.url}/api/check`;
-  const bodies = setup.keys.flatMap((apiKey, k) =>
-    Array.from({ length: 40 }, (_, s) => JSON.stringify({ apiKey, route: ROUTE, subject: `user-${k}-${s}` })),
-  );
   log("measuring the peak (wrk, 50 connections, 5 s)");
-  const peak = await load({ url, bodies, token: setup.token, seconds: 5, connections: 50 });
-  const rate = Math.max(50, Math.round(peak.rps / 2));
-  log(`peak ${Math.round(peak.rps)} checks/s: running ${MINUTES} min at ${rate}/s with faults`);
+  const { bodies, peak, rate } = await halfPeak(url, setup.token, setup.keys, ROUTE);
+  log(`peak ${peak} checks/s: running ${MINUTES} min at ${rate}/s with faults`);
 
   const { startConfigChurn } = await import("../config-churn");
   const since = Math.ceil(Date.now() / 60_000) * 60_000;
