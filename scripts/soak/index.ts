@@ -11,6 +11,7 @@ import { z } from "zod";
 import { freshBenchDatabase } from "../bench/database";
 import { startApp, type App } from "../bench/app-server";
 import { halfPeak } from "./half-peak";
+import { runSoak } from "./run-soak";
 import { freePort } from "../bench/processes";
 import { SoakPostgres, SoakRedis } from "./stores";
 import { loadFor } from "./minute";
@@ -125,14 +126,4 @@ async function cleanUp(): Promise<void> {
   await Promise.allSettled([closeDb(), closeRedis()]);
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => void cleanUp().finally(() => process.exit(signal === "SIGINT" ? 130 : 143)));
-}
-
-let passed = false;
-try {
-  passed = await main();
-} finally {
-  await cleanUp();
-}
-process.exit(passed ? 0 : 1);
+await runSoak(main, cleanUp);

@@ -16,6 +16,7 @@ import { ClusterGroup } from "../../../tests/reliability/cluster-topology";
 import { SoakPostgres } from "../stores";
 import { countedUsage } from "../usage-count";
 import { halfPeak } from "../half-peak";
+import { runSoak } from "../run-soak";
 import { faultPlan } from "./plan";
 import { Probe } from "./probe";
 import { grown, readServerFigures } from "./server-figures";
@@ -133,14 +134,4 @@ async function cleanUp(): Promise<void> {
   await Promise.allSettled([closeDb()]);
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => void cleanUp().finally(() => process.exit(signal === "SIGINT" ? 130 : 143)));
-}
-
-let passed = false;
-try {
-  passed = await main();
-} finally {
-  await cleanUp();
-}
-process.exit(passed ? 0 : 1);
+await runSoak(main, cleanUp);
