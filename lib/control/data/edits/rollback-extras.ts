@@ -42,6 +42,29 @@ async function laterTargets(
 }
 
 /** Undoes overrides and alert rules made or disabled after `version`; returns how many changed. */
+interface RuleRow {
+  id: string;
+  tenantId: string;
+  name: string;
+  kind: string;
+}
+
+/** Disables (at `disabledAt`) or enables (null) the rules, each audited; their names. */
+async function switchRules(tx: Tx, audit: Audit, rules: readonly RuleRow[], disabledAt: Date | null) {
+  for (const rule of rules) {
+    await tx.alertRule.update({ where: { id: rule.id }, data: { disabledAt } });
+    const view = { name: rule.name, kind: rule.kind };
+    await audit({
+      action: disabledAt ? "alert-rule.disable" : "alert-rule.enable",
+      targetType: "alert-rule",
+      targetId: rule.id,
+      tenantId: rule.tenantId,
+      ...(disabledAt ? { before: view } : { after: view }),
+    });
+  }
+  return rules.map((rule) => rule.name);
+}
+
 export async function undoLaterExtras(
   tx: Tx,
   principal: Principal,
@@ -78,17 +101,7 @@ export async function undoLaterExtras(
   const toDisable = await tx.alertRule.findMany({
     where: { id: { in: madeRules }, ...scoped, disabledAt: null },
   });
-  for (const rule of toDisable) {
-    await tx.alertRule.update({ where: { id: rule.id }, data: { disabledAt: now } });
-    await audit({
-      action: "alert-rule.disable",
-      targetType: "alert-rule",
-      targetId: rule.id,
-      tenantId: rule.tenantId,
-      before: { name: rule.name, kind: rule.kind },
-    });
-    into.alertRulesDisabled.push(rule.name);
-  }
+  into.alertRulesDisabled.push(...(await switchRules(tx, audit, toDisable, now)));
   const disabledSince = (await laterTargets(tx, "alert-rule.disable", version, tenantIds)).filter(
     (id) => !madeRules.includes(id),
   );
@@ -100,16 +113,6 @@ export async function undoLaterExtras(
       endpoint: { disabledAt: null },
     },
   });
-  for (const rule of toEnable) {
-    await tx.alertRule.update({ where: { id: rule.id }, data: { disabledAt: null } });
-    await audit({
-      action: "alert-rule.enable",
-      targetType: "alert-rule",
-      targetId: rule.id,
-      tenantId: rule.tenantId,
-      after: { name: rule.name, kind: rule.kind },
-    });
-    into.alertRulesEnabled.push(rule.name);
-  }
+  into.alertRulesEnabled.push(...(await switchRules(tx, audit, toEnable, null)));
   return live.length + toDisable.length + toEnable.length;
 }
