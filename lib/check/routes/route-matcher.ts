@@ -3,11 +3,13 @@
 // (lib/config/compile/effective-limits.ts), and the limits of both apply: a tenant's
 // pattern never hides a global one. It runs for every distinct check, so patterns are
 // precompiled into a segment trie: matching walks the path once, trying literal, then
-// :param, then * at each segment, and the first complete match is the most specific one
-// (backtracking happens only where a literal branch dead-ends).
+// prefix (longest first), then :param, then * at each segment, and the first complete match
+// is the most specific one (backtracking happens only where a branch dead-ends). A node
+// without prefix children pays one null check for them.
 //
 // Ranking, most important first:
-//   1. path, segment by segment from the left: literal > :param > * (docs/configuration.md);
+//   1. path, segment by segment from the left: literal > prefix (`read*`; the longer prefix
+//      first) > :param > * (docs/configuration.md);
 //   2. method: a literal method beats "*" (a user reads "GET /v1/items/:id" as more about
 //      the request than "* /v1/items/:id", but never lets the method outweigh the path:
 //      "* /v1/items/new" beats "GET /v1/items/:id" for GET /v1/items/new);
@@ -28,6 +30,8 @@ interface TrieNode {
   literal: Map<string, TrieNode>;
   /** the same children while they are few (SMALL): compared in place, no segment string */
   few: [string, TrieNode][] | null;
+  /** prefix segments ("read*"), longest prefix first; null while there are none */
+  prefixes: [string, TrieNode][] | null;
   param: TrieNode | null;
   /** patterns ending in "*" below this node */
   rest: Terminal | null;
@@ -40,7 +44,14 @@ export interface RouteMatcher {
   match(route: string): string | null;
 }
 
-const newNode = (): TrieNode => ({ literal: new Map(), few: [], param: null, rest: null, end: null });
+const newNode = (): TrieNode => ({
+  literal: new Map(),
+  few: [],
+  prefixes: null,
+  param: null,
+  rest: null,
+  end: null,
+});
 
 /** Up to this many literal children are compared in place; more are looked up by segment. */
 const SMALL = 8;
@@ -69,6 +80,8 @@ function insert(root: TrieNode, text: string, scope: RouteScope): void {
     if (segment.kind === "param") {
       node.param ??= newNode();
       node = node.param;
+    } else if (segment.kind === "prefix") {
+      node = prefixChild(node, segment.value);
     } else {
       let child = node.literal.get(segment.value);
       if (!child) {
@@ -79,6 +92,17 @@ function insert(root: TrieNode, text: string, scope: RouteScope): void {
     }
   }
   node.end = place(node.end, method, text, scope);
+}
+
+/** The child for prefix `value`, made if new; the list stays sorted longest prefix first. */
+function prefixChild(node: TrieNode, value: string): TrieNode {
+  const list = (node.prefixes ??= []);
+  const existing = list.find(([prefix]) => prefix === value);
+  if (existing) return existing[1];
+  const child = newNode();
+  list.push([value, child]);
+  list.sort((a, b) => b[0].length - a[0].length);
+  return child;
 }
 
 function pick(terminal: Terminal | null, method: string): string | null {
@@ -102,6 +126,14 @@ function walk(node: TrieNode, route: string, pos: number, end: number, method: s
     const literal = literalChild(node, route, pos, next);
     if (literal) {
       const found = walk(literal, route, next, end, method);
+      if (found !== null) return found;
+    }
+  }
+  if (node.prefixes !== null) {
+    for (const [prefix, child] of node.prefixes) {
+      // the segment is route[pos..next); `read*` matches `read` itself too, as envoy's does
+      if (prefix.length > next - pos || !route.startsWith(prefix, pos)) continue;
+      const found = walk(child, route, next, end, method);
       if (found !== null) return found;
     }
   }

@@ -1,5 +1,5 @@
 // Route patterns as declared in config ("POST /v1/search", "GET /v1/items/:id",
-// "* /v1/reports/*"). Parsing is strict so that one pattern has one spelling: a pattern
+// "* /v1/reports/*", "* /action/read*"). Parsing is strict so that one pattern has one spelling: a pattern
 // that would be ambiguous or silently never match is an error the author can fix.
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -9,6 +9,8 @@ export type PatternMethod = HttpMethod | "*";
 export type PatternSegment =
   | { kind: "literal"; value: string }
   | { kind: "param"; name: string }
+  /** `read*`: one segment starting with `read` (envoy's trailing-wildcard values) */
+  | { kind: "prefix"; value: string }
   /** a final `*`: one or more remaining segments */
   | { kind: "rest" };
 
@@ -57,8 +59,12 @@ export function parseRoutePattern(text: string): PatternParseResult {
       if (params.has(name)) return fail(`the parameter ":${name}" appears twice`);
       params.add(name);
       segments.push({ kind: "param", name });
+    } else if (part.endsWith("*") && !LITERAL_FORBIDDEN.test(part.slice(0, -1))) {
+      segments.push({ kind: "prefix", value: part.slice(0, -1) });
     } else if (LITERAL_FORBIDDEN.test(part)) {
-      return fail(`the segment "${part}" holds a space, "?", "#", "*" or ":"`);
+      return fail(
+        `the segment "${part}" holds a space, "?", "#", "*" or ":" (a prefix segment is "text*", one final *)`,
+      );
     } else {
       segments.push({ kind: "literal", value: part });
     }
@@ -71,10 +77,19 @@ export function parseRoutePattern(text: string): PatternParseResult {
  * "GET /v1/:item" share a key, so declaring both in one scope is a duplicate.
  */
 export function patternShapeKey(pattern: RoutePattern): string {
-  const path = pattern.segments
-    .map((segment) =>
-      segment.kind === "literal" ? `/${segment.value}` : segment.kind === "param" ? "/:" : "/*",
-    )
-    .join("");
+  const path = pattern.segments.map((segment) => `/${segmentShape(segment)}`).join("");
   return `${pattern.method} ${path || "/"}`;
+}
+
+function segmentShape(segment: PatternSegment): string {
+  switch (segment.kind) {
+    case "literal":
+      return segment.value;
+    case "prefix":
+      return `${segment.value}*`;
+    case "param":
+      return ":";
+    case "rest":
+      return "*";
+  }
 }

@@ -21,9 +21,21 @@ describe("parseRoutePattern", () => {
     });
   });
 
-  it.each(["* /", "GET /", "OPTIONS /*", "DELETE /v1/a.b-c_d~e", "* /v1/:a/:b"])("accepts %j", (text) => {
-    expect(parseRoutePattern(text).ok).toBe(true);
+  it("reads a segment ending in * as a prefix segment", () => {
+    const parsed = parseRoutePattern("* /action/read*/:id");
+    expect(parsed.ok && parsed.pattern.segments).toEqual([
+      { kind: "literal", value: "action" },
+      { kind: "prefix", value: "read" },
+      { kind: "param", name: "id" },
+    ]);
   });
+
+  it.each(["* /", "GET /", "OPTIONS /*", "DELETE /v1/a.b-c_d~e", "* /v1/:a/:b", "GET /x*", "* /f/files%2F*"])(
+    "accepts %j",
+    (text) => {
+      expect(parseRoutePattern(text).ok).toBe(true);
+    },
+  );
 
   it.each([
     "",
@@ -34,7 +46,10 @@ describe("parseRoutePattern", () => {
     "GET /x/",
     "GET //x",
     "GET /*/x",
-    "GET /x*",
+    "GET /x**",
+    "GET /a*b",
+    "GET /:x*",
+    "GET /a b*",
     "GET /:",
     "GET /a b",
     "GET /x?y=1",
@@ -54,6 +69,9 @@ describe("parseRoutePattern", () => {
     expect(shape("GET /v1/:id")).not.toBe(shape("* /v1/:id"));
     expect(shape("GET /v1/*")).not.toBe(shape("GET /v1/:id"));
     expect(shape("GET /")).toBe("GET /");
+    expect(shape("GET /v1/read*")).toBe("GET /v1/read*");
+    expect(shape("GET /v1/read*")).not.toBe(shape("GET /v1/*"));
+    expect(shape("GET /v1/read*")).not.toBe(shape("GET /v1/read"));
   });
 });
 

@@ -56,7 +56,11 @@ describe("every converted example is a valid document", () => {
     "example-6.yaml",
     "example-7.yaml",
     "example-8.yaml",
+    "example-9.yaml",
     "example-10.yaml",
+    "example-10-wildcard.yaml",
+    "example-11.yaml",
+    "example-11-metrics.yaml",
     "wildcard-any.yaml",
     "refused.yaml",
   ])
@@ -84,6 +88,13 @@ describe("checks meet the routes envoy would match", () => {
     expect(matched("example-4.yaml", d(["key", "value"], ["subkey", "subvalue"]))).toBe(
       "* /key/value/subkey/:subkey",
     );
+  });
+
+  it("a trailing wildcard matches values with its prefix, / inside them encoded alike", () => {
+    expect(matched("example-9.yaml", d(["key1", "value17"]))).toBe("* /key1/value*");
+    expect(matched("example-9.yaml", d(["key1", "other"]))).toBeNull();
+    expect(matched("example-11.yaml", d(["files", "files/a b.txt"]))).toBe("* /files/files%2F*");
+    expect(matched("example-11.yaml", d(["files", "filesa"]))).toBeNull();
   });
 
   it("a value with / or * matches only its own literal", () => {

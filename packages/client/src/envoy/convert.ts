@@ -45,9 +45,13 @@ const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 interface Segment {
   key: string;
-  /** the value's path segment, or the parameter's name for any value */
-  value: { literal: string } | { param: string };
+  /** the value's path segment, its prefix's (`foo*`), or the parameter's name for any value */
+  value: { literal: string } | { prefix: string } | { param: string };
 }
+
+/** envoy's trailing wildcard: `foo*` is any value starting with foo (one `*`, at the end). */
+const isPrefixValue = (value: string | null): value is string =>
+  value !== null && value.length > 1 && value.indexOf("*") === value.length - 1;
 
 export function convertEnvoyConfig(text: string, options: EnvoyConvertOptions): EnvoyConversion {
   const source = new EnvoySource(text);
@@ -158,14 +162,15 @@ class Converter {
     }
     seen.set(composite, this.source.lineOf(map));
     const share = scalarValue(field.get("share_threshold")?.value) === true;
-    if (value !== null && value.includes("*") && value !== "*") {
+    const wildcard = value === "*" || isPrefixValue(value);
+    if (value !== null && value.includes("*") && !wildcard) {
       this.note(
         valueField?.value,
-        `value "${value}" has a wildcard inside it: a Sluice route matches whole segments; not imported, with the descriptors below it`,
+        `value "${value}" has a wildcard inside it: a Sluice route matches whole segments or a segment's prefix (a final *); not imported, with the descriptors below it`,
       );
       return;
     }
-    if (share && value !== "*")
+    if (share && !wildcard)
       this.note(
         field.get("share_threshold")?.keyNode,
         "share_threshold: only for wildcard values (envoy refuses the file); ignored",
@@ -188,7 +193,7 @@ class Converter {
     const shadow = scalarValue(field.get("shadow_mode")?.value) === true;
     const rateLimitField = field.get("rate_limit");
     if (rateLimitField !== undefined && rateLimitField.value !== null) {
-      const byTenant = share && value === "*";
+      const byTenant = share && wildcard;
       const read = readRateLimit(this.source, rateLimitField.value, { shadow, byTenant }, (node, message) =>
         this.note(node, message),
       );
@@ -203,6 +208,7 @@ class Converter {
   }
 
   private valueSegment(key: string, value: string | null, parents: Segment[]): Segment["value"] {
+    if (isPrefixValue(value)) return { prefix: pathSegment(value.slice(0, -1)) };
     if (value !== null && value !== "*" && value !== "") return { literal: pathSegment(value) };
     const used = new Set(parents.flatMap((p) => ("param" in p.value ? [p.value.param] : [])));
     const name = PARAM_NAME.test(key) && !used.has(key) ? key : `v${parents.length + 1}`;
@@ -210,12 +216,8 @@ class Converter {
   }
 
   private addRoute(node: unknown, chain: Segment[], limits: EnvoyLimit[]): void {
-    const path = chain
-      .map((s) => `/${pathSegment(s.key)}/${"literal" in s.value ? s.value.literal : `:${s.value.param}`}`)
-      .join("");
-    const shape = chain
-      .map((s) => `/${pathSegment(s.key)}/${"literal" in s.value ? s.value.literal : ":"}`)
-      .join("");
+    const path = chain.map((s) => `/${pathSegment(s.key)}/${valueText(s.value, false)}`).join("");
+    const shape = chain.map((s) => `/${pathSegment(s.key)}/${valueText(s.value, true)}`).join("");
     const earlier = this.shapes.get(shape);
     if (earlier !== undefined) {
       this.note(
@@ -227,4 +229,11 @@ class Converter {
     this.shapes.set(shape, this.source.lineOf(node));
     this.routes.push({ pattern: `* ${path}`, limits });
   }
+}
+
+/** A value's segment in a pattern; in a shape, any parameter name is the same ":". */
+function valueText(value: Segment["value"], shape: boolean): string {
+  if ("literal" in value) return value.literal;
+  if ("prefix" in value) return `${value.prefix}*`;
+  return shape ? ":" : `:${value.param}`;
 }

@@ -86,7 +86,7 @@ export default async function RoutesPage({ params }: { params: Promise<{ slug: s
                 name: "pattern",
                 label: "Pattern",
                 placeholder: "GET /v1/reports/*",
-                hint: "METHOD /path with :param segments or a final *",
+                hint: "METHOD /path with :param or prefix* segments or a final *",
               },
             ]}
           />
