@@ -188,3 +188,43 @@ describe("subnet keying", () => {
     expect(again.changes).toEqual([]);
   });
 });
+
+describe("the Lists tab's edit", () => {
+  it("saves one entry a line, allow lines with limit names, and names a bad entry's index", async () => {
+    const { updateTenantLists, listsText } = await import("@/lib/control/data/edits/tenant-lists");
+    const system: Principal = { kind: "system", label: "t" };
+    const saved = await updateTenantLists(system, {
+      slug: b,
+      deny: "own-deny\n\n192.0.2.0/24\n",
+      allow: "10.0.0.0/8 one-a,one-b\nfriend",
+      subnets: "on",
+      ipv6: "56",
+      ipv4: "",
+    });
+    expect(saved.changes).toEqual([{ action: "update", target: "tenant", name: b }]);
+    const tenant = (await exportConfig(system)).tenants?.find((t) => t.slug === b);
+    expect(tenant?.lists).toEqual({
+      deny: ["own-deny", "192.0.2.0/24"],
+      allow: [{ entry: "10.0.0.0/8", limits: ["one-a", "one-b"] }, "friend"],
+    });
+    expect(tenant?.ipSubjects).toEqual({ ipv4: 32, ipv6: 56 });
+    expect(listsText(tenant?.lists)).toEqual({
+      deny: "own-deny\n192.0.2.0/24",
+      allow: "10.0.0.0/8 one-a,one-b\nfriend",
+    });
+    const error = await updateTenantLists(system, {
+      slug: b,
+      deny: "ok-one\n10.0.0.0/33",
+      allow: "",
+      subnets: "on",
+      ipv6: "129",
+      ipv4: "",
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationFailed);
+    const messages = (error as ValidationFailed).errors.map((e) => `${e.path}: ${e.message}`);
+    expect(messages).toContainEqual(expect.stringMatching(/^tenants\[0\]\.lists\.deny\[1\]: /));
+    expect(messages).toContainEqual(
+      expect.stringMatching(/^tenants\[0\]\.ipSubjects\.ipv6: must be a prefix length from 0 to 128/),
+    );
+  });
+});
