@@ -14,8 +14,26 @@ import type { DecisionBody } from "@/lib/check/types";
 // them and kept on the shape it varies (as subject overrides' shapes are), so a repeat is
 // one Map lookup; skipping every limit leaves a shape without limits, answered at once.
 
-/** A denied check's answer under config `version`: nothing counted, no retry time (waiting does not help). */
+/**
+ * A denied check's answer under config `version`: nothing counted, no retry time (waiting
+ * does not help). Rendered once per key name and version and kept on the shape, as the
+ * deny cache keeps its answers: rendering per check made a list's denial dearer than one
+ * from the deny cache.
+ */
 export function deniedByList(shape: CheckShape, keyName: string | null, version: number): RenderedDecision {
+  let memo = shape.listDenials;
+  if (memo === undefined || memo.version !== version)
+    memo = shape.listDenials = { version, byKey: new Map() };
+  let rendered = memo.byKey.get(keyName);
+  if (rendered === undefined) {
+    rendered = renderDenied(shape, keyName, version);
+    // a shape serves one key set; its keys' names bound this, a flood of made-up ones does not pass resolve
+    if (memo.byKey.size < 1_000) memo.byKey.set(keyName, rendered);
+  }
+  return rendered;
+}
+
+function renderDenied(shape: CheckShape, keyName: string | null, version: number): RenderedDecision {
   const { tenant, route } = shape.resolved;
   const body: DecisionBody = {
     allowed: false,

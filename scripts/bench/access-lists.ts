@@ -45,8 +45,8 @@ const missing = (tenant: string): string[] =>
     return JSON.stringify({ tenant, subject });
   });
 const denied = Array.from({ length: 300 }, (_, i) => {
-  const subject =
-    i % 3 === 0 ? `10.0.${i % 250}.${1 + (i % 200)}` : i % 3 === 1 ? `172.16.0.${i % 250}` : `user-${i}`;
+  const j = i % 250; // the j-th exact entry is 10.0.j.(1 + j % 200)
+  const subject = i % 3 === 0 ? `10.0.${j}.${1 + (j % 200)}` : i % 3 === 1 ? `172.16.0.${j}` : `user-${i}`;
   return JSON.stringify({ tenant: LISTED, subject });
 });
 
