@@ -9,7 +9,7 @@ import { useHydrated } from "@/components/forms/use-hydrated";
 
 interface Change {
   action: "create" | "update" | "delete";
-  target: "plan" | "route" | "tenant" | "key" | "override";
+  target: "plan" | "route" | "tenant" | "key" | "override" | "lists";
   name: string;
 }
 /** a key the import made: its secret is shown here once */

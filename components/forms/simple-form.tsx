@@ -9,7 +9,7 @@ import { useHydrated } from "@/components/forms/use-hydrated";
 export interface FieldSpec {
   name: string;
   label: string;
-  type?: "text" | "email" | "password" | "select" | "datetime-local" | "hidden" | "checkboxes";
+  type?: "text" | "email" | "password" | "select" | "datetime-local" | "hidden" | "checkboxes" | "textarea";
   options?: readonly string[];
   placeholder?: string;
   hint?: string;
@@ -133,6 +133,16 @@ function Field({ id, field, error }: { id: string; field: FieldSpec; error: stri
             </label>
           ))}
         </fieldset>
+      ) : field.type === "textarea" ? (
+        <textarea
+          id={id}
+          name={field.name}
+          rows={10}
+          placeholder={field.placeholder}
+          defaultValue={field.defaultValue}
+          aria-invalid={!!error}
+          aria-describedby={describedBy}
+        />
       ) : (
         <input
           id={id}

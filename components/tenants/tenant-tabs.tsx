@@ -18,6 +18,7 @@ export function TenantTabs({ slug, can }: { slug: string; can: Can }) {
     { href: `/usage/${slug}`, label: "Usage" },
     { href: `${base}/keys`, label: "API keys" },
     { href: `${base}/routes`, label: "Routes" },
+    { href: `${base}/lists`, label: "Lists" },
     ...(can.admin ? [{ href: `${base}/tokens`, label: "Tokens" }] : []),
     { href: `${base}/members`, label: "Members" },
     { href: `${base}/audit`, label: "Audit log" },

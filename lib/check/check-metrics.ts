@@ -78,10 +78,17 @@ const refusals = registry.counter(
   ["reason"],
 );
 
+const listDecisions = registry.counter(
+  "sluice_list_decisions_total",
+  "Checks whose subject met an allow or deny list: deny answered in memory without Redis, allow counted without the limits it skips.",
+  ["list"],
+);
+
 // Present from the start, so dashboards see zeros rather than gaps. Cells are resolved once
 // per label combination and kept: an increment on the check path is then one addition.
 const cacheCells = { negative: cacheHits.cell("negative"), deny: cacheHits.cell("deny") };
 const breakerCell = breakerOpen.cell();
+const listCells = { deny: listDecisions.cell("deny"), allow: listDecisions.cell("allow") };
 const refusalCells = {
   fair_share: refusals.cell("fair_share"),
   service_limit: refusals.cell("service_limit"),
@@ -139,6 +146,9 @@ export const checkMetrics = {
   },
   cacheHit(cache: "negative" | "deny"): void {
     cacheCells[cache].value += 1;
+  },
+  listMatch(list: "deny" | "allow"): void {
+    listCells[list].value += 1;
   },
   storeFailure(kind: StoreFailure): void {
     storeFailureCells[kind].value += 1;

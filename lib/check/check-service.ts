@@ -31,6 +31,9 @@ import type { LocalLimits } from "@/lib/check/local/local-limits";
 import { withCheckId } from "@/lib/check/adjust/check-id";
 import { newLeaseId } from "@/lib/check/limiter/lease-id";
 import { withLease } from "@/lib/check/lease/leased-answer";
+import { listVerdict, type ListVerdict } from "@/lib/check/lists/list-matcher";
+import { allowedShape, deniedByList } from "@/lib/check/list-shapes";
+import { subnetSubject } from "@/lib/check/lists/subnet-subject";
 
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
@@ -169,6 +172,24 @@ export class CheckService {
   ): void {
     const { key } = hot;
     let { shape, keys: base } = hot;
+    let listed: ListVerdict;
+    if (input.subject !== null) {
+      // allow and deny lists meet the subject as sent; a deny counts nothing (list-shapes.ts)
+      const lists = this.holder.current.lists;
+      const tenant = shape.resolved.tenant;
+      if (lists.global !== null || lists.tenants.size > 0) {
+        listed = listVerdict(lists.global, lists.tenants.get(tenant.slug) ?? null, input.subject);
+        if (listed?.deny === true) {
+          checkMetrics.listMatch("deny");
+          const rendered = deniedByList(shape, key?.name ?? null, version);
+          done(recordedAnswer(rendered, tenant.id, key?.id ?? null, shape.resolved.route, input));
+          return;
+        }
+      }
+      // subnet keying: an address counts as its network from here on
+      if (tenant.ipSubjects !== undefined)
+        input = { ...input, subject: subnetSubject(input.subject, tenant.ipSubjects) };
+    }
     if (shape.overrides !== null) {
       // temporary overrides: a subject's own shape, or a block answered there
       const snapshot = this.holder.current.snapshot;
@@ -176,6 +197,11 @@ export class CheckService {
       if (variant === null) return;
       if (variant !== shape) base = null;
       shape = variant;
+    }
+    if (listed !== undefined && !listed.deny) {
+      checkMetrics.listMatch("allow");
+      shape = allowedShape(shape, hot.target, listed.skip, this.holder.current.snapshot, version);
+      base = null;
     }
     const { tenant, route } = shape.resolved;
     const keyId = key?.id ?? null;

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { overrideSchema } from "@/lib/check/published/part-schema";
 import { SNAPSHOT_FORMAT, type Snapshot } from "@/lib/check/published/snapshot-types";
+import type { ListMatcher } from "@/lib/check/lists/list-matcher";
 import { applyOverrides, overridesAt } from "@/lib/check/published/apply-overrides";
 import type {
   PublishedConfig,
@@ -30,6 +31,15 @@ export interface ConfigIndex {
   keysByName: ReadonlyMap<string, KeyRecord>;
   /** SHA-256 hex of a service token -> token */
   serviceTokens: ReadonlyMap<string, PublishedServiceToken>;
+  /** the allow and deny lists, read once per version that changes them (lib/check/lists/) */
+  lists: IndexLists;
+}
+
+export interface IndexLists {
+  /** the operator's global lists, or null when they hold nothing */
+  global: ListMatcher | null;
+  /** tenant slug -> its lists, for the tenants that have some */
+  tenants: ReadonlyMap<string, ListMatcher>;
 }
 
 export const keyNameId = (tenantSlug: string, keyName: string): string => `${tenantSlug} ${keyName}`;

@@ -11,6 +11,20 @@ import {
   type TenantPart,
 } from "@/lib/check/published/parts";
 import { keyNameId, type ConfigIndex, type KeyRecord } from "@/lib/check/config-index";
+import { ListMatcher } from "@/lib/check/lists/list-matcher";
+import { hasEntries, type PublishedLists } from "@/lib/check/lists/list-types";
+
+/** The matcher of `lists`: the one `had` holds when it was read from the same lists. */
+function matcherOf(lists: PublishedLists | undefined, had: ReadMatcher | undefined): ReadMatcher | undefined {
+  if (!hasEntries(lists)) return undefined;
+  if (had !== undefined && had.lists === lists) return had;
+  return { lists, matcher: new ListMatcher(lists) };
+}
+
+interface ReadMatcher {
+  lists: PublishedLists;
+  matcher: ListMatcher;
+}
 
 // A server's configuration, kept in parts and applied change by change: a change rebuilds
 // only the tenants it touched (a tenant's part, or one of its keys), so taking in a version
@@ -30,6 +44,10 @@ export class ConfigState {
   private readonly withOverrides = new Set<string>();
   private readonly keysByHash = new Map<string, KeyRecord>();
   private readonly keysByName = new Map<string, KeyRecord>();
+  /** lists read per tenant, kept while its part's lists are the same object (a key change rebuilds the tenant) */
+  private readonly readLists = new Map<string, ReadMatcher>();
+  private readonly tenantLists = new Map<string, ListMatcher>();
+  private globalLists: ReadMatcher | undefined;
   private index: ConfigIndex = {
     version: 0,
     snapshot: { format: SNAPSHOT_FORMAT, version: 0, routes: [], tenants: {}, tenantSlugById: {} },
@@ -37,6 +55,7 @@ export class ConfigState {
     keysByHash: this.keysByHash,
     keysByName: this.keysByName,
     serviceTokens: new Map(),
+    lists: { global: null, tenants: this.tenantLists },
   };
 
   get current(): ConfigIndex {
@@ -68,6 +87,10 @@ export class ConfigState {
     if (global) {
       snapshot.routes = this.global.routes;
       this.index.serviceTokens = new Map(Object.entries(this.global.serviceTokens));
+      this.globalLists = matcherOf(this.global.lists, this.globalLists);
+      if (this.global.lists !== undefined) snapshot.lists = this.global.lists;
+      else delete snapshot.lists;
+      this.index.lists = { global: this.globalLists?.matcher ?? null, tenants: this.tenantLists };
     }
     snapshot.version = version;
     this.index = { ...this.index, version, nextChangeAt: this.nextChangeAt(now) };
@@ -119,7 +142,17 @@ export class ConfigState {
     if (!part) {
       delete snapshot.tenants[slug];
       this.withOverrides.delete(slug);
+      this.readLists.delete(slug);
+      this.tenantLists.delete(slug);
       return;
+    }
+    const read = matcherOf(part.tenant.lists, this.readLists.get(slug));
+    if (read === undefined) {
+      this.readLists.delete(slug);
+      this.tenantLists.delete(slug);
+    } else {
+      this.readLists.set(slug, read);
+      this.tenantLists.set(slug, read.matcher);
     }
     let tenant = withBareKeys(part.tenant, this.keysOfTenant.get(slug)?.values() ?? []);
     if (part.overrides.length > 0) {

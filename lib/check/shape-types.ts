@@ -29,6 +29,10 @@ export interface CheckShape {
   bytes: number;
   /** temporary overrides that meet it (override-shape.ts); null for nearly every shape */
   overrides: ShapeOverrides | null;
+  /** the shapes of its checks that an allow list skips limits of, by skip (list-shapes.ts) */
+  allowVariants?: Map<string, CheckShape>;
+  /** its checks' answers when a deny list denies them, by key name, for one config version */
+  listDenials?: { version: number; byKey: Map<string | null, RenderedDecision> };
 }
 
 export interface BlockTemplate {

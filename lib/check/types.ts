@@ -12,6 +12,7 @@ export type DecisionReason =
   | "revoked_key"
   | "expired_key"
   | "suspended_tenant"
+  | "deny_list"
   | "unknown_tenant"
   | "store_unavailable";
 

@@ -103,6 +103,9 @@ const EnvSchema = z.object({
   SLUICE_MAX_LIMITS_PER_TENANT: intInRange(1, 1_000_000, 500),
   SLUICE_MAX_KEYS_PER_TENANT: intInRange(1, 1_000_000, 1_000),
   SLUICE_MAX_LIMITS_TOTAL: intInRange(1, 10_000_000, 20_000),
+  // allow and deny list entries (both lists together) of one tenant, and of the global lists
+  SLUICE_MAX_LIST_ENTRIES_PER_TENANT: intInRange(0, 1_000_000, 10_000),
+  SLUICE_MAX_LIST_ENTRIES_GLOBAL: intInRange(0, 1_000_000, 100_000),
   // Slow clients: a request head and body must arrive within this (then 408); open
   // connections per process (the check front and the app each): at the cap the longest quiet
   // idle one is closed to make room, and a new one is closed only when none is idle.

@@ -5,6 +5,7 @@ import { redisBenchmark } from "./redis-benchmark";
 import { checkApiTargets, printTable, printTargets, type Row } from "./report";
 import { phaseRow, redisRow } from "./rows";
 import { bytesPerIdentity, localRows, localTargets } from "./local-limits";
+import { listRows, listTargets } from "./access-lists";
 import { clientRows } from "./client-rows";
 import { seriesShareTarget } from "./replay-recording";
 import { mixBudget, mixRows, mixTargets } from "./realistic-phases";
@@ -80,6 +81,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     row("(n)", "n", "(nq) while another tenant sends 4 loops of 1,000-check batches"),
     ...input.admin.rows(get),
     ...localRows(get, await bytesPerIdentity()),
+    ...listRows(get),
     ...grpcRows(get),
     row("(w1)", "w1", "POST /api/check, SLUICE_WORKERS=1"),
     row("(w2)", "w2", "POST /api/check, SLUICE_WORKERS=2 (node:cluster)"),
@@ -106,6 +108,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     input.noisy(get("n").median, get("nq").median),
     input.admin.target(get("ah").median, get("aq").median),
     ...localTargets(get("l").median, e, a),
+    ...listTargets(get("ln").median, get("lm").median, get("ld").median, e),
     grpcTarget(get("rls").median, get("rlsh").median),
     ...distinctTargets(get),
     ...mixTargets(get),

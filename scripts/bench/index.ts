@@ -15,6 +15,7 @@ import { runRounds, type Phase, type PhaseSummary } from "./rounds";
 import { freePort, httpReady, startProcess, stopAll, stopAllOnSignals } from "./processes";
 import { startBenchRedis } from "./bench-redis";
 import { localPhases, seedLocal } from "./local-limits";
+import { listPhases, seedLists } from "./access-lists";
 import { workerPhases } from "./workers";
 import { mixPhases } from "./realistic-phases";
 import { distinctPhases } from "./distinct-phases";
@@ -48,10 +49,17 @@ async function main(): Promise<void> {
   log(`redis on ${redisPort}; preparing the bench database`);
   const databaseUrl = await freshBenchDatabase(base);
   // The DAL reads these through lib/shared/env on first use.
-  Object.assign(process.env, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: "" });
+  // (lm) and (ld) seed a tenant list of 100,000 entries, past the default cap
+  Object.assign(process.env, {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: "",
+    SLUICE_MAX_LIST_ENTRIES_PER_TENANT: "100000",
+  });
   const { seedBench, ROUTE, ITEMS_PATTERN } = await import("./seed-bench");
   const setup = await seedBench(BATCH);
   await seedLocal();
+  await seedLists();
   await seedGrpc();
   const { prepareHostile, hostilePhase } = await import("./hostile");
   const hostileSetup = await prepareHostile();
@@ -181,6 +189,7 @@ async function main(): Promise<void> {
     // another tenant's admin GET, alone (aq) and under a hostile editor's documents (ah)
     ...adminPhases(() => app, adminSetup, log),
     ...localPhases(appPhase, redisUrl),
+    ...listPhases(appPhase, redisUrl),
     // Envoy's ShouldRateLimit (3 descriptors) against /api/check making the same checks
     ...grpcPhases({ app: () => app, appPhase, token, redisPid: redisServer.pid, seconds: SECONDS, log }),
     ...workerPhases({

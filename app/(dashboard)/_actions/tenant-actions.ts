@@ -6,6 +6,7 @@ import {
   createTenant,
   updateTenant,
 } from "@/lib/control/data/edits/tenants";
+import { UpdateListsInput, updateTenantLists } from "@/lib/control/data/edits/tenant-lists";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";
@@ -25,6 +26,13 @@ export async function createTenantAction(raw: unknown): Promise<ActionResult<For
 export async function updateTenantAction(raw: unknown): Promise<ActionResult<FormOutcome | null>> {
   return runAction(UpdateTenantInput, raw, async (principal, input) => {
     const result = await updateTenant(principal, input);
+    return { message: result.changes.length ? "Saved." : "Nothing changed." };
+  });
+}
+
+export async function updateListsAction(raw: unknown): Promise<ActionResult<FormOutcome | null>> {
+  return runAction(UpdateListsInput, raw, async (principal, input) => {
+    const result = await updateTenantLists(principal, input);
     return { message: result.changes.length ? "Saved." : "Nothing changed." };
   });
 }

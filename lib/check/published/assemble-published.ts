@@ -5,6 +5,7 @@ import {
   type LimitSet,
 } from "@/lib/check/published/snapshot-types";
 import type { PublishedConfig, PublishedKey, PublishedOverride } from "@/lib/check/published/published";
+import type { PublishedLists } from "@/lib/check/lists/list-types";
 import type { ConfigPart, KeyPart, PartTenant, TenantPart } from "@/lib/check/published/part-types";
 
 // Parts -> the whole published configuration, as one compile of the installation would give
@@ -59,8 +60,9 @@ export function assemblePublished(
   const keys: Record<string, PublishedKey> = {};
   let routes: string[] = [];
   let serviceTokens: PublishedConfig["serviceTokens"] = {};
+  let lists: PublishedLists | undefined;
   for (const [scope, part] of parts) {
-    if (part.kind === "global") ({ routes, serviceTokens } = part);
+    if (part.kind === "global") ({ routes, serviceTokens, lists } = part);
     else if (part.kind === "tenant") tenants.push(part);
     else {
       keys[scope.slice(2)] = publishedKey(part);
@@ -81,7 +83,14 @@ export function assemblePublished(
   }
   return {
     version,
-    snapshot: { format: SNAPSHOT_FORMAT, version, routes, tenants: compiled, tenantSlugById },
+    snapshot: {
+      format: SNAPSHOT_FORMAT,
+      version,
+      routes,
+      tenants: compiled,
+      tenantSlugById,
+      ...(lists !== undefined ? { lists } : {}),
+    },
     keys,
     serviceTokens,
     ...(overrides.length > 0 ? { overrides } : {}),

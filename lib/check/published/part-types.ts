@@ -9,12 +9,15 @@
 // stores and ships a few hundred bytes, whatever the tenant's size.
 
 import type { CompiledTenant } from "@/lib/check/published/snapshot-types";
+import type { PublishedLists } from "@/lib/check/lists/list-types";
 import type { PublishedKey, PublishedOverride, PublishedServiceToken } from "@/lib/check/published/published";
 
 export interface GlobalPart {
   kind: "global";
   routes: string[];
   serviceTokens: Record<string, PublishedServiceToken>;
+  /** the global allow and deny lists; absent: none */
+  lists?: PublishedLists;
 }
 
 /** A compiled tenant as its part carries it: `limits`, when it is keyDefault without the

@@ -6,6 +6,8 @@
 import type { HeaderFlavour, LimitFieldName, LimitLevel, TenantStatus } from "@/lib/shared/config-terms";
 import type { ServiceLimit } from "@/lib/check/published/service-limit-schema";
 import type { LimitBy, LimitRule } from "@/lib/shared/limit-types";
+import type { PublishedLists } from "@/lib/check/lists/list-types";
+import type { SubnetPrefixes } from "@/lib/check/lists/subnet-subject";
 
 export const SNAPSHOT_FORMAT = 1;
 
@@ -91,6 +93,10 @@ export interface CompiledTenant {
    * draft-11, the default (and what snapshots compiled before the field existed mean).
    */
   headers?: HeaderFlavour;
+  /** its allow and deny lists (lib/check/lists/); absent: none */
+  lists?: PublishedLists;
+  /** IP subjects are counted by these networks (subnet-subject.ts); absent: by address */
+  ipSubjects?: SubnetPrefixes;
   /**
    * In memory only, set by the config index while subject overrides apply: subject -> this
    * tenant with that subject's overrides applied (its `by: subject` limits changed).
@@ -108,4 +114,6 @@ export interface Snapshot {
   tenants: Record<string, CompiledTenant>;
   /** tenant id -> slug */
   tenantSlugById: Record<string, string>;
+  /** the operator's global allow and deny lists, met by every tenant's checks; absent: none */
+  lists?: PublishedLists;
 }

@@ -37,6 +37,7 @@ export function splitPublished(config: PublishedConfig, withGlobal = true): Map<
       kind: "global",
       routes: config.snapshot.routes,
       serviceTokens: config.serviceTokens,
+      ...(config.snapshot.lists !== undefined ? { lists: config.snapshot.lists } : {}),
     });
   const overrides = new Map<string, TenantPart["overrides"]>();
   for (const override of config.overrides ?? []) {

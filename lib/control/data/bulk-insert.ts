@@ -24,17 +24,21 @@ export interface TenantRow {
   status: string;
   /** the header flavour; null: the default */
   headers: string | null;
+  /** allow and deny lists and subnet keying as JSON text; null: none */
+  lists: string | null;
+  ipSubjects: string | null;
 }
 
 export async function insertTenants(tx: Tx, rows: readonly TenantRow[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.$executeRaw`
-    insert into "Tenant" (id, slug, name, "planId", status, headers, "updatedAt")
-    select v.id, v.slug, v.name, v.plan, v.status::"TenantStatus", v.headers, now()
+    insert into "Tenant" (id, slug, name, "planId", status, headers, lists, "ipSubjects", "updatedAt")
+    select v.id, v.slug, v.name, v.plan, v.status::"TenantStatus", v.headers, v.lists::jsonb, v.subnets::jsonb, now()
     from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.slug)}::text[],
                 ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.planId)}::text[],
-                ${rows.map((r) => r.status)}::text[], ${rows.map((r) => r.headers)}::text[])
-      as v(id, slug, name, plan, status, headers)`;
+                ${rows.map((r) => r.status)}::text[], ${rows.map((r) => r.headers)}::text[],
+                ${rows.map((r) => r.lists)}::text[], ${rows.map((r) => r.ipSubjects)}::text[])
+      as v(id, slug, name, plan, status, headers, lists, subnets)`;
 }
 
 export async function insertRoutes(

@@ -95,7 +95,12 @@ function documentsOf(document: ConfigDocument): (part: ConfigPart) => unknown {
     else overrides.set(override.tenant, [override]);
   }
   return (part) => {
-    if (part.kind === "global") return { plans: document.plans ?? [], routes: document.routes ?? [] };
+    if (part.kind === "global")
+      return {
+        plans: document.plans ?? [],
+        routes: document.routes ?? [],
+        ...(document.lists !== undefined ? { lists: document.lists } : {}),
+      };
     if (part.kind === "key") return null;
     const slug = part.tenant.slug;
     return { tenant: tenants.get(slug) ?? null, overrides: overrides.get(slug) ?? [] };

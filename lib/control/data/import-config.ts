@@ -18,13 +18,14 @@ import { readIdMap } from "@/lib/control/data/read-document";
 import { importOverrides } from "@/lib/control/data/override-docs";
 import { writeTenantParts, writeTenantRows } from "@/lib/control/data/write-tenants";
 import type { Tx } from "@/lib/control/data/tx";
+import { readGlobalLists, writeGlobalLists } from "@/lib/control/data/global-lists";
 import type { CheckedDocument } from "@/lib/control/data/document-text";
 
 export type { ImportedKey } from "@/lib/control/data/import-keys";
 
 export interface ConfigChangeItem {
   action: "create" | "update" | "delete";
-  target: "plan" | "route" | "tenant" | "key" | "override";
+  target: "plan" | "route" | "tenant" | "key" | "override" | "lists";
   name: string;
 }
 
@@ -156,6 +157,14 @@ async function applyDocument(
     if (!sameJson(before, after)) {
       await writeRoutes(tx, null, after);
       await record({ action: "update", target: "route", name: "global routes" }, null, before, after);
+    }
+  }
+  if (next.lists) {
+    // the operator's global lists: exactly what the document says (validateImport let only operators)
+    const before = (await readGlobalLists(tx)) ?? { deny: [], allow: [] };
+    if (!sameJson(before, next.lists)) {
+      await writeGlobalLists(tx, next.lists);
+      await record({ action: "update", target: "lists", name: "global lists" }, null, before, next.lists);
     }
   }
   const planIds = new Map(

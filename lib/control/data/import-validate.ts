@@ -81,7 +81,8 @@ async function tenantScopeErrors(
   prune: boolean,
 ): Promise<DocumentError[]> {
   const only = document.tenants?.length === 1 ? document.tenants[0] : undefined;
-  if (!only || document.plans || document.routes || prune) {
+  // the global lists are an operator's: every tenant's checks meet them
+  if (!only || document.plans || document.routes || document.lists || prune) {
     throw new ForbiddenError(
       "A tenant-scoped credential may import only a document holding just its own tenant.",
     );

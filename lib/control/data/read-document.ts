@@ -4,6 +4,7 @@ import type { IdMap } from "@/lib/control/config/compile";
 import type { Tx } from "@/lib/control/data/tx";
 import { rowsToLimits } from "@/lib/control/data/limit-rows";
 import { readOverrideDocs } from "@/lib/control/data/override-docs";
+import { readGlobalLists, storedLists, storedPrefixes } from "@/lib/control/data/global-lists";
 import { DEFAULT_HEADER_FLAVOUR, HEADER_FLAVOURS, type HeaderFlavour } from "@/lib/shared/config-terms";
 
 /** A stored header flavour; one this version does not know reads as the default. */
@@ -63,6 +64,8 @@ export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<Co
     limits: rowsToLimits(route.limits),
   });
   const overrides = await readOverrideDocs(tx, Date.now(), onlyTenantIds);
+  // the global lists belong to the whole configuration, not to a reading of some tenants
+  const lists = onlyTenantIds === undefined ? await readGlobalLists(tx) : undefined;
   return {
     plans: plans.map(planDocOf),
     routes: globalRoutes.map(toRoute),
@@ -73,6 +76,7 @@ export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<Co
       status: tenant.status,
       // only when set: documents of tenants without it read as they always did
       ...(tenant.headers !== null ? { headers: headerFlavourOf(tenant.headers) } : {}),
+      ...withLists(tenant.lists, tenant.ipSubjects),
       limits: rowsToLimits(tenant.limits),
       routes: tenant.routes.map(toRoute),
       // Only keys that carry limits are configuration; the rest are bare credentials.
@@ -83,6 +87,17 @@ export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<Co
     })),
     // only when there are some: documents without overrides read as they always did
     ...(overrides.length > 0 ? { overrides } : {}),
+    ...(lists !== undefined ? { lists } : {}),
+  };
+}
+
+/** A tenant's lists and subnet keying as its document has them: only when set. */
+function withLists(lists: unknown, ipSubjects: unknown): Pick<TenantDoc, "lists" | "ipSubjects"> {
+  const read = storedLists(lists);
+  const prefixes = storedPrefixes(ipSubjects);
+  return {
+    ...(read !== undefined ? { lists: read } : {}),
+    ...(prefixes !== undefined ? { ipSubjects: prefixes } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { listsColumn } from "@/lib/control/data/global-lists";
 import type { TenantDoc } from "@/lib/control/config/document";
 import {
   insertLimits,
@@ -47,10 +48,12 @@ export async function writeTenantRows(
     const partIds = part.map((t) => existing.get(t.slug) ?? "");
     await tx.$executeRaw`
       update "Tenant" t set name = v.name, "planId" = v.plan, status = v.status::"TenantStatus",
-        headers = v.headers, "updatedAt" = now()
+        headers = v.headers, lists = v.lists::jsonb, "ipSubjects" = v.subnets::jsonb, "updatedAt" = now()
       from unnest(${partIds}::text[], ${part.map((t) => t.name ?? t.slug)}::text[],
                   ${part.map(planOf)}::text[], ${part.map((t) => t.status)}::text[],
-                  ${part.map((t) => t.headers ?? null)}::text[]) as v(id, name, plan, status, headers)
+                  ${part.map((t) => t.headers ?? null)}::text[], ${part.map((t) => listsColumn(t.lists))}::text[],
+                  ${part.map(subnetsColumn)}::text[])
+        as v(id, name, plan, status, headers, lists, subnets)
       where t.id = v.id`;
     await tx.limit.deleteMany({ where: { tenantId: { in: partIds } } });
     await tx.limit.deleteMany({ where: { apiKey: { tenantId: { in: partIds } } } });
@@ -67,6 +70,8 @@ export async function writeTenantRows(
       planId: planOf(t),
       status: t.status,
       headers: t.headers ?? null,
+      lists: listsColumn(t.lists),
+      ipSubjects: subnetsColumn(t),
     }));
   for (const part of chunks(created)) await insertTenants(tx, part);
   for (const row of created) ids.set(row.slug, row.id);
@@ -112,3 +117,6 @@ export async function writeTenantParts(
   }
   for (const part of chunks(limits, 10_000)) await insertLimits(tx, part);
 }
+
+const subnetsColumn = (tenant: TenantDoc): string | null =>
+  tenant.ipSubjects === undefined ? null : JSON.stringify(tenant.ipSubjects);

@@ -27,6 +27,7 @@ export type DecisionReason =
   | "revoked_key"
   | "expired_key"
   | "suspended_tenant"
+  | "deny_list"
   | "unknown_tenant"
   | "store_unavailable"
   /** the client's own: Sluice could not be asked (see ClientError) */

@@ -11,6 +11,7 @@ import {
 
 import { resolveServiceLimit } from "@/lib/check/published/service-limit-schema";
 import { DEFAULT_HEADER_FLAVOUR } from "@/lib/shared/config-terms";
+import { hasEntries } from "@/lib/check/lists/list-types";
 
 import { compileLimit, type KeyIdOf } from "./compile-limit";
 import type { IdMap } from "./id-map";
@@ -79,6 +80,9 @@ function compileTenant(
     ...(tenant.headers !== undefined && tenant.headers !== DEFAULT_HEADER_FLAVOUR
       ? { headers: tenant.headers }
       : {}),
+    // only when set: snapshots of tenants without them stay as they were
+    ...(hasEntries(tenant.lists) ? { lists: tenant.lists } : {}),
+    ...(tenant.ipSubjects !== undefined ? { ipSubjects: tenant.ipSubjects } : {}),
   };
 }
 
@@ -98,5 +102,6 @@ export function compileSnapshot(document: ConfigDocument, ids: IdMap, version: n
     routes: scope.routes.map((route) => route.pattern),
     tenants,
     tenantSlugById,
+    ...(hasEntries(document.lists) ? { lists: document.lists } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { HEADER_FLAVOURS, TENANT_STATUSES, type TenantStatus } from "@/lib/share
 
 import { displayNameSchema, nameSchema, routePatternSchema } from "./field-schemas";
 import { limitSchema } from "./limit-schema";
+import { ipSubjectsSchema, listsSchema } from "./list-schema";
 import { overrideDocSchema } from "./override-schema";
 import { serviceLimitSchema } from "../../../check/published/service-limit-schema";
 
@@ -37,6 +38,10 @@ export const tenantSchema = z.strictObject({
   limits: limitList,
   routes: z.array(routeSchema).default([]),
   keys: z.array(keySchema).default([]),
+  /** its allow and deny lists of subjects, addresses and ranges; left out: none */
+  lists: listsSchema.optional(),
+  /** count IP subjects by network (IPv6 /64 unless set); left out: by address */
+  ipSubjects: ipSubjectsSchema.optional(),
 });
 
 // plans and routes stay undefined when left out: an import then leaves them as they are
@@ -47,6 +52,8 @@ export const documentSchema = z.strictObject({
   tenants: z.array(tenantSchema).optional(),
   /** temporary overrides in force or waiting (docs/overrides.md); left out: left as they are */
   overrides: z.array(overrideDocSchema).max(1_000, { error: "must hold at most 1000 overrides" }).optional(),
+  /** the operator's global allow and deny lists, met by every tenant; left out: left as they are */
+  lists: listsSchema.optional(),
 });
 
 export type ConfigDocument = z.output<typeof documentSchema>;

@@ -43,6 +43,11 @@ export function canonicalTenant(tenant: TenantDoc): TenantDoc {
     ...(tenant.headers !== undefined && tenant.headers !== DEFAULT_HEADER_FLAVOUR
       ? { headers: tenant.headers }
       : {}),
+    // empty lists, said or not, are no lists
+    ...(tenant.lists !== undefined && (tenant.lists.deny.length > 0 || tenant.lists.allow.length > 0)
+      ? { lists: tenant.lists }
+      : {}),
+    ...(tenant.ipSubjects !== undefined ? { ipSubjects: tenant.ipSubjects } : {}),
     limits: canonicalLimits(tenant.limits),
     routes: canonicalRoutes(tenant.routes),
     keys: tenant.keys

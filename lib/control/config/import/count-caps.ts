@@ -1,6 +1,7 @@
 import "server-only";
 import type { ConfigDocument, DocumentError, TenantDoc } from "@/lib/control/config/document";
 import { env } from "@/lib/shared/env";
+import { listEntryCount } from "@/lib/control/config/document/list-schema";
 
 // Count caps: no tenant grows the configuration, and with it every server's
 // snapshot and the check path's memory, without bound. Checked on the state a change
@@ -12,6 +13,10 @@ export interface CountCaps {
   limitsPerTenant: number;
   keysPerTenant: number;
   limitsTotal: number;
+  /** allow and deny list entries of one tenant; absent: the setting */
+  listEntriesPerTenant?: number;
+  /** entries of the global lists; absent: the setting */
+  listEntriesGlobal?: number;
 }
 
 export function countCaps(): CountCaps {
@@ -21,6 +26,8 @@ export function countCaps(): CountCaps {
     limitsPerTenant: e.SLUICE_MAX_LIMITS_PER_TENANT,
     keysPerTenant: e.SLUICE_MAX_KEYS_PER_TENANT,
     limitsTotal: e.SLUICE_MAX_LIMITS_TOTAL,
+    listEntriesPerTenant: e.SLUICE_MAX_LIST_ENTRIES_PER_TENANT,
+    listEntriesGlobal: e.SLUICE_MAX_LIST_ENTRIES_GLOBAL,
   };
 }
 
@@ -76,6 +83,7 @@ export function documentCapErrors(
       });
     }
   });
+  errors.push(...listCapErrors(next, caps));
   const total = totalAfter(next, current, prune, unlisted);
   if (total > caps.limitsTotal) {
     errors.push({
@@ -83,5 +91,27 @@ export function documentCapErrors(
       message: `the configuration would hold ${total} limits; at most ${caps.limitsTotal} in all (SLUICE_MAX_LIMITS_TOTAL)`,
     });
   }
+  return errors;
+}
+
+/** Lists hold at most their cap of entries: they are matched in every server's memory. */
+function listCapErrors(next: ConfigDocument, caps: CountCaps): DocumentError[] {
+  const errors: DocumentError[] = [];
+  const perTenant = caps.listEntriesPerTenant ?? env().SLUICE_MAX_LIST_ENTRIES_PER_TENANT;
+  (next.tenants ?? []).forEach((tenant, t) => {
+    const entries = listEntryCount(tenant.lists);
+    if (entries > perTenant)
+      errors.push({
+        path: `tenants[${t}].lists`,
+        message: `${entries} entries; a tenant's allow and deny lists may hold at most ${perTenant} together (SLUICE_MAX_LIST_ENTRIES_PER_TENANT)`,
+      });
+  });
+  const global = caps.listEntriesGlobal ?? env().SLUICE_MAX_LIST_ENTRIES_GLOBAL;
+  const entries = listEntryCount(next.lists);
+  if (entries > global)
+    errors.push({
+      path: "lists",
+      message: `${entries} entries; the global allow and deny lists may hold at most ${global} together (SLUICE_MAX_LIST_ENTRIES_GLOBAL)`,
+    });
   return errors;
 }

@@ -34,6 +34,7 @@ export function outsideScope(document: ConfigDocument, scope: ChangeScope): void
   const escaped =
     document.plans !== undefined ||
     document.routes !== undefined ||
+    document.lists !== undefined ||
     (document.tenants ?? []).some((tenant) => !slugs.has(tenant.slug));
   if (escaped) throw new Error("import touches configuration outside the locks it took");
 }

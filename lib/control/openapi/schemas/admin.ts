@@ -146,7 +146,7 @@ export const UsageSeriesSchema = z
 export const ImportChangeSchema = z
   .strictObject({
     action: z.enum(["create", "update", "delete"]),
-    target: z.enum(["plan", "route", "tenant", "key", "override"]),
+    target: z.enum(["plan", "route", "tenant", "key", "override", "lists"]),
     name: z.string().openapi({ description: 'a key: "<tenant>/<key name>"' }),
   })
   .openapi("ImportChange");

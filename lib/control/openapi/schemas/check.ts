@@ -28,6 +28,7 @@ const REASONS = [
   "revoked_key",
   "expired_key",
   "suspended_tenant",
+  "deny_list",
   "unknown_tenant",
   "store_unavailable",
 ] as const;

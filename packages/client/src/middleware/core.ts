@@ -65,6 +65,7 @@ const DENIED: Record<string, { status: number; message: string }> = {
   expired_key: { status: 401, message: "This API key has expired" },
   unknown_tenant: { status: 403, message: "Unknown tenant" },
   suspended_tenant: { status: 403, message: "This account is suspended" },
+  deny_list: { status: 403, message: "Access denied" },
   sluice_unavailable: { status: 503, message: "Rate limiting is unavailable; try again shortly" },
   store_unavailable: { status: 503, message: "Rate limiting is unavailable; try again shortly" },
 };
