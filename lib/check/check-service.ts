@@ -28,6 +28,7 @@ import { overriddenShape } from "@/lib/check/override-variants";
 import type { CheckInput } from "@/lib/check/types";
 import { checkMetrics } from "@/lib/check/check-metrics";
 import type { LocalLimits } from "@/lib/check/local/local-limits";
+import { blockAnswer, PenaltyBlocks } from "@/lib/check/penalty-blocks";
 
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
@@ -47,6 +48,8 @@ export class CheckService {
   };
   /** denials of the shapes in use (deny-cache.ts) */
   readonly denied = new DenyCache();
+  /** penalty blocks this server knows (penalty-blocks.ts) */
+  readonly blocks = new PenaltyBlocks();
   /** what checks resolved to apart from their subject, per tenant (check-shapes.ts) */
   readonly shapes = new ShapeTable();
   /** whole checks in front of the shapes, subject apart (hot-checks.ts) */
@@ -65,7 +68,8 @@ export class CheckService {
     });
     // Counters cleared elsewhere: a stored denial may no longer hold.
     const forgetDenials = () => this.denied.clear();
-    holder.onCountersReset(forgetDenials);
+    // a lift removes blocks only: the denials stored stand
+    holder.onCountersReset((cause) => (cause === "lift" ? this.blocks.clear() : forgetDenials()));
     // after a Redis restart local counts are pushed back (docs/algorithms.md, Redis down)
     if (local !== null) holder.onCountersReset((cause) => cause === "admin" && local.clear());
     store.onReconnect(forgetDenials);
@@ -92,6 +96,7 @@ export class CheckService {
     this.shapes.clear();
     this.hot.clear();
     this.denied.clear();
+    this.blocks.clear();
   }
 
   /**
@@ -191,6 +196,19 @@ export class CheckService {
       this.local.decide({ shape, key }, input, version, answer, timeoutMs);
       return;
     }
+    // a check meeting a penalty's counter this server knows blocked: from memory
+    const penalties = shape.penalties;
+    let stateKeys: string[] | null = null;
+    if (penalties !== null && !this.blocks.empty) {
+      stateKeys = checkKeys(shape, key, input.subject, base);
+      const blocked = this.blocks.find(penalties, stateKeys);
+      if (blocked !== undefined) {
+        checkMetrics.cacheHit("penalty");
+        const rendered = blockAnswer(shape, penalties, blocked, keyJson, performance.now(), version);
+        done(recordedAnswer(rendered, tenant.id, keyId, route, input));
+        return;
+      }
+    }
     // the signature is built only when a denial may be stored (most traffic has none)
     const signature = this.denied.empty ? null : denySignature(shape, key, input.subject);
     const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost, shape.template);
@@ -204,7 +222,7 @@ export class CheckService {
     const prepared: PreparedCheck = {
       // the shape's specs: the store reads their tenant only, the keys carry the owners
       check: { limits: shape.specs, request: { cost: input.cost, dryRun: input.dryRun } },
-      keys: checkKeys(shape, key, input.subject, base),
+      keys: stateKeys ?? checkKeys(shape, key, input.subject, base),
       rules: shape.rules,
     };
     const counted = shape;
@@ -212,6 +230,8 @@ export class CheckService {
       prepared,
       (result: StoreResult) => {
         const rendered = renderedReply(result, counted, key, keyJson, version);
+        if (result.ok && !rendered.allowed && counted.penalties !== null && !input.dryRun)
+          this.blocks.learn(counted.penalties, prepared.keys, result.reply, result.at, sentAt);
         if (result.ok && !rendered.allowed) {
           const denied = signature ?? denySignature(counted, key, input.subject);
           if (denied !== null) {

@@ -29,6 +29,8 @@ export interface CheckShape {
   bytes: number;
   /** temporary overrides that meet it (override-shape.ts); null for nearly every shape */
   overrides: ShapeOverrides | null;
+  /** enforce limits with a penalty (penalty-blocks.ts); null for nearly every shape */
+  penalties: ShapePenalties | null;
 }
 
 export interface BlockTemplate {
@@ -44,4 +46,12 @@ export interface ShapeOverrides {
   subjects: ReadonlyMap<string, CompiledTenant> | null;
   /** the shapes built for those subjects, on first use */
   variants: Map<string, CheckShape>;
+}
+
+/** A shape's enforce limits with a penalty (penalty-blocks.ts): their indexes, block entries and answer texts. */
+export interface ShapePenalties {
+  slots: number[];
+  entries: string[];
+  /** per slot, the answer naming that limit alone, made on first need */
+  templates: (DecisionTemplate | undefined)[];
 }
