@@ -45,3 +45,23 @@ export async function redisNowMs(client: RedisClient): Promise<number> {
   const [seconds, micros] = await client.time();
   return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
 }
+
+/**
+ * The ms left in each limit's block (index by `limits`), read from Redis, where a limit has
+ * a penalty and a block is in force; the others undefined. One Redis clock read for all.
+ */
+export async function blocksLeft(
+  client: RedisClient,
+  tenantId: string,
+  limits: readonly CompiledLimit[],
+  owners: CounterOwners,
+): Promise<(number | undefined)[]> {
+  const targets = limits.map((limit) => blockTarget(tenantId, limit, owners));
+  if (targets.every((target) => target === null)) return limits.map(() => undefined);
+  const now = await redisNowMs(client);
+  return Promise.all(
+    targets.map(async (target) =>
+      target === null ? undefined : ((await blockLeftMs(client, target, now)) ?? undefined),
+    ),
+  );
+}
