@@ -198,10 +198,8 @@ export class CheckService {
     }
     // a check meeting a penalty's counter this server knows blocked: from memory
     const penalties = shape.penalties;
-    let stateKeys: string[] | null = null;
     if (penalties !== null && !this.blocks.empty) {
-      stateKeys = checkKeys(shape, key, input.subject, base);
-      const blocked = this.blocks.find(penalties, stateKeys);
+      const blocked = this.blocks.find(penalties, keyId, input.subject);
       if (blocked !== undefined) {
         checkMetrics.cacheHit("penalty");
         const rendered = blockAnswer(shape, penalties, blocked, keyJson, performance.now(), version);
@@ -222,7 +220,7 @@ export class CheckService {
     const prepared: PreparedCheck = {
       // the shape's specs: the store reads their tenant only, the keys carry the owners
       check: { limits: shape.specs, request: { cost: input.cost, dryRun: input.dryRun } },
-      keys: stateKeys ?? checkKeys(shape, key, input.subject, base),
+      keys: checkKeys(shape, key, input.subject, base),
       rules: shape.rules,
     };
     const counted = shape;
@@ -231,7 +229,7 @@ export class CheckService {
       (result: StoreResult) => {
         const rendered = renderedReply(result, counted, key, keyJson, version);
         if (result.ok && !rendered.allowed && counted.penalties !== null && !input.dryRun)
-          this.blocks.learn(counted.penalties, prepared.keys, result.reply, result.at, sentAt);
+          this.blocks.learn(counted.penalties, keyId, input.subject, result.reply, result.at, sentAt);
         if (result.ok && !rendered.allowed) {
           const denied = signature ?? denySignature(counted, key, input.subject);
           if (denied !== null) {

@@ -118,6 +118,6 @@ export function buildShape(
     degraded: null,
     bytes,
     overrides,
-    penalties: shapePenalties(limits, rules, hasShadow),
+    penalties: shapePenalties(resolved.tenant.id, limits, rules, hasShadow),
   };
 }

@@ -5,14 +5,15 @@ import { flavourOf } from "@/lib/check/headers";
 import { blockEntryOf } from "@/lib/check/limiter/penalty-args";
 import type { CheckShape, ShapePenalties } from "@/lib/check/shape-types";
 import type { LimitArgs } from "@/lib/check/limiter/types";
-import { TtlLru, type Clock } from "@/lib/check/ttl-lru";
+import type { Clock } from "@/lib/check/ttl-lru";
+import type { LimitBy } from "@/lib/shared/limit-types";
 
 // Penalty blocks this server knows (docs/algorithms.md, Penalties), answered from memory
 // until they end, without Redis. Exact for the same reason as the deny cache: a blocked
 // check consumes nothing, and until its end no other traffic can lift a block (only an
 // operator, whose lift clears every server's table: counter-signals.ts). A block is learnt
 // from a Lua reply (status 3 of an enforce limit with a penalty), keyed by the limit's
-// counter (its owner key and block entry), so every check that meets that counter (any
+// counter (its tenant, block entry and owner), so every check that meets that counter (any
 // route, key or subject of the limit's scope) is answered here, whatever its shape. Its end
 // is measured from when the call was sent, never later than Redis' own. Dry runs teach
 // nothing (a dry run reports a block it does not record). Shapes with a shadow limit stay
@@ -20,23 +21,24 @@ import { TtlLru, type Clock } from "@/lib/check/ttl-lru";
 
 /** The penalties part of a shape, or null (nearly every shape: checks then pay nothing). */
 export function shapePenalties(
+  tenantId: string,
   limits: readonly CompiledLimit[],
   rules: readonly LimitArgs[],
   hasShadow: boolean,
 ): ShapePenalties | null {
   if (hasShadow) return null;
   const slots: number[] = [];
-  const entries: string[] = [];
+  const scopes: string[] = [];
+  const bys: LimitBy[] = [];
   limits.forEach((limit, i) => {
-    if (limit.rule.penalty === undefined || limit.rule.mode !== "enforce") return;
     const rule = rules[i];
-    if (rule === undefined) return;
-    // the ENTRY slot: the limit's entry, then its penalty (penalty-args.ts)
-    const entry = rule[6].slice(0, 8);
+    if (limit.rule.penalty === undefined || limit.rule.mode !== "enforce" || rule === undefined) return;
     slots.push(i);
-    entries.push(blockEntryOf(entry));
+    // the ENTRY slot: the limit's entry (its id, route and algorithm), then its penalty
+    scopes.push(`${tenantId}\n${blockEntryOf(rule[6].slice(0, 8))}`);
+    bys.push(limit.by);
   });
-  return slots.length === 0 ? null : { slots, entries, templates: slots.map(() => undefined) };
+  return slots.length === 0 ? null : { slots, scopes, bys, templates: slots.map(() => undefined) };
 }
 
 interface Block {
@@ -46,34 +48,47 @@ interface Block {
   memo?: { retry: number; version: number; keyJson: string; slot: number; rendered: RenderedDecision };
 }
 
-/** A block found for a check: which slot of its shape and its entry. */
+/** A block found for a check: which slot of its shape, and the block. */
 export interface BlockHit {
   slot: number;
   block: Block;
 }
 
+/** Whose counter a slot's limit counts in this check (limit-specs.ts's owners), or null. */
+function ownerText(by: LimitBy, keyId: string | null, subject: string | null): string | null {
+  return by === "tenant" ? "" : by === "key" ? keyId : subject;
+}
+
 export class PenaltyBlocks {
-  private readonly blocks: TtlLru<Block>;
+  // scope (tenant and block entry: strings made once per shape) -> owner -> block: a lookup
+  // hashes no string made per check but the subject, as the deny cache's signature does
+  private readonly scopes = new Map<string, Map<string, Block>>();
+  private count = 0;
 
   constructor(
-    capacity = 100_000,
+    private readonly capacity = 100_000,
     private readonly now: Clock = performance.now.bind(performance),
-  ) {
-    this.blocks = new TtlLru<Block>(capacity, 0, now);
-  }
+  ) {}
 
   get empty(): boolean {
-    return this.blocks.size === 0;
+    return this.count === 0;
   }
 
-  /** The latest-ending block among the check's penalized counters (`keys`: its state keys). */
-  find(penalties: ShapePenalties, keys: readonly string[]): BlockHit | undefined {
+  /** The latest-ending block among the check's penalized counters that is still in force. */
+  find(penalties: ShapePenalties, keyId: string | null, subject: string | null): BlockHit | undefined {
     let hit: BlockHit | undefined;
     for (let j = 0; j < penalties.slots.length; j++) {
-      const slot = penalties.slots[j] as number;
-      const block = this.blocks.get(`${keys[slot]}\n${penalties.entries[j]}`);
-      if (block !== undefined && (hit === undefined || block.until > hit.block.until))
-        hit = { slot: j, block };
+      const scope = this.scopes.get(penalties.scopes[j] as string);
+      if (scope === undefined) continue;
+      const owner = ownerText(penalties.bys[j] as LimitBy, keyId, subject);
+      const block = owner === null ? undefined : scope.get(owner);
+      if (block === undefined) continue;
+      if (block.until <= this.now()) {
+        scope.delete(owner as string);
+        this.count--;
+        continue;
+      }
+      if (hit === undefined || block.until > hit.block.until) hit = { slot: j, block };
     }
     return hit;
   }
@@ -81,7 +96,8 @@ export class PenaltyBlocks {
   /** Learns the blocks a Lua reply reports (reply[at..]: the check's part), the call sent at `sentAt`. */
   learn(
     penalties: ShapePenalties,
-    keys: readonly string[],
+    keyId: string | null,
+    subject: string | null,
     reply: readonly number[],
     at: number,
     sentAt: number,
@@ -90,18 +106,21 @@ export class PenaltyBlocks {
       const base = at + 2 + 6 * (penalties.slots[j] as number);
       if (reply[base] !== 3) continue;
       const left = reply[base + 4] as number;
-      if (!(left > 0)) continue;
-      const until = sentAt + left;
-      this.blocks.set(
-        `${keys[penalties.slots[j] as number]}\n${penalties.entries[j]}`,
-        { until },
-        until - this.now(),
-      );
+      const owner = ownerText(penalties.bys[j] as LimitBy, keyId, subject);
+      if (!(left > 0) || owner === null) continue;
+      // bounded: a flood of blocked identities only empties it (they are learnt again)
+      if (this.count >= this.capacity) this.clear();
+      const name = penalties.scopes[j] as string;
+      let scope = this.scopes.get(name);
+      if (scope === undefined) this.scopes.set(name, (scope = new Map()));
+      if (!scope.has(owner)) this.count++;
+      scope.set(owner, { until: sentAt + left });
     }
   }
 
   clear(): void {
-    this.blocks.clear();
+    this.scopes.clear();
+    this.count = 0;
   }
 }
 

@@ -5,6 +5,7 @@ import type { DecisionTemplate } from "@/lib/check/render/decision-template";
 import type { RenderedDecision } from "@/lib/check/render/rendered";
 import type { Resolved } from "@/lib/check/resolve";
 import type { DegradedCause } from "@/lib/check/types";
+import type { LimitBy } from "@/lib/shared/limit-types";
 
 // The types of a check shape (check-shapes.ts builds them) and of what temporary overrides
 // add to one (override-shape.ts): apart, so the builders and the code that reads shapes
@@ -51,7 +52,10 @@ export interface ShapeOverrides {
 /** A shape's enforce limits with a penalty (penalty-blocks.ts): their indexes, block entries and answer texts. */
 export interface ShapePenalties {
   slots: number[];
-  entries: string[];
+  /** per slot: the tenant and the limit's block entry, the first half of a block's name */
+  scopes: string[];
+  /** per slot: whose counter the limit counts (the second half: "", the key id or the subject) */
+  bys: LimitBy[];
   /** per slot, the answer naming that limit alone, made on first need */
   templates: (DecisionTemplate | undefined)[];
 }
