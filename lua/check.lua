@@ -14,13 +14,15 @@ ARGV[4 + 7*(i-1) ..] seven values per limit i:
                                4 token_bucket, 5 leaky_bucket, 6 gcra),
                     L (limit), W (window ms), B (burst; L where it does not apply),
                     shadow (1 = mode shadow), maxDelay (ms; -1 = action reject),
-                    entry (8 characters: the limit's counter among its owner's, common.lua)
+                    entry (8 characters: the limit's counter among its owner's, common.lua;
+                    longer when the limit has a penalty: run-check.lua's R_PEN)
                     algorithm 7 is concurrency (lua/algorithms/concurrency.lua)
 ARGV[4 + 7*n]       the check's lease id (decimal digits), when it has a concurrency limit
 
 Reply: an array of integers: { allowed (0|1: every enforce limit admits), nowMs,
   then six integers per limit i:
-    status (0 rate_limited, 1 admits on its own, 2 cost_exceeds_capacity),
+    status (0 rate_limited, 1 admits on its own, 2 cost_exceeds_capacity,
+            3 penalty: blocked, or this denial starts a block; retryAfterMs is its end),
     consumed (0|1: this check consumes the limit's units; also reported on dryRun),
     remaining, resetMs, retryAfterMs (-1 = none or never), waitMs }
 

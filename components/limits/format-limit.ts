@@ -18,6 +18,14 @@ export function describeRule(f: LimitFields): string {
     f.mode === "shadow" ? "shadow" : null,
     f.onStoreFailure === "closed" ? "fails closed" : null,
     f.consistency === "local" ? `local, sync ${formatDuration(f.syncEveryMs ?? 100)}` : null,
+    f.penalty ? penaltyText(f.penalty) : null,
   ];
   return parts.filter(Boolean).join(" · ");
+}
+
+/** "penalty 5m" or "penalty 5m, x2 up to 1h within 1d" (docs/algorithms.md, Penalties). */
+export function penaltyText(p: NonNullable<LimitFields["penalty"]>): string {
+  const block = `penalty ${formatDuration(p.blockMs)}`;
+  if (p.grow <= 1) return block;
+  return `${block}, x${p.grow} up to ${formatDuration(p.maxMs)} within ${formatDuration(p.windowMs)}`;
 }

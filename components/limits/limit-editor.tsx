@@ -173,6 +173,18 @@ export function LimitEditor({
           )}
           <OverAdmissionBound rule={rule} setting={localSettingOf(values, inherited)} />
         </div>
+        <div className="grid-2">
+          {text(
+            "penaltyBlock",
+            "Penalty block",
+            "optional: block the identity this long after a denial (5m)",
+          )}
+          {text("penaltyGrow", "Penalty grows", "optional: x this per repeat within the window (2)")}
+        </div>
+        <div className="grid-2">
+          {text("penaltyMax", "Longest block", "with a growing penalty (1h)")}
+          {text("penaltyWindow", "Repeats within", "with a growing penalty (1d)")}
+        </div>
         <h3>How it treats a burst</h3>
         <BurstChart rule={rule} />
         {replay && (

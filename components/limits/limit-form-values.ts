@@ -19,18 +19,41 @@ export const FIELDS = [
   "onStoreFailure",
   "consistency",
   "syncEvery",
+  "penaltyBlock",
+  "penaltyGrow",
+  "penaltyMax",
+  "penaltyWindow",
 ] as const;
 export type FieldName = (typeof FIELDS)[number];
 export type FormValues = Record<FieldName, string>;
 
 const NUMERIC: readonly FieldName[] = ["limit", "burst"];
 
+// The penalty's four fields of the form <-> the document's `penalty` object (docs/algorithms.md).
+const PENALTY_FIELDS = {
+  penaltyBlock: "block",
+  penaltyGrow: "grow",
+  penaltyMax: "max",
+  penaltyWindow: "window",
+} as const satisfies Partial<Record<FieldName, string>>;
+type PenaltyField = keyof typeof PENALTY_FIELDS;
+const isPenaltyField = (f: FieldName): f is PenaltyField => f in PENALTY_FIELDS;
+/** A schema path ["penalty", "block"] as the form field that shows its message. */
+function fieldOfPath(path: readonly PropertyKey[]): string {
+  if (path[0] !== "penalty") return String(path[0] ?? "_form");
+  const inner = String(path[1] ?? "block");
+  const found = (Object.keys(PENALTY_FIELDS) as PenaltyField[]).find((f) => PENALTY_FIELDS[f] === inner);
+  return found ?? "penaltyBlock";
+}
+
 export function valuesOf(limit: LimitDoc | null, name: string): FormValues {
   const v = Object.fromEntries(FIELDS.map((f) => [f, ""])) as FormValues;
   v.name = limit?.name ?? name;
   if (!limit) return v;
   for (const f of FIELDS) {
-    const raw = (limit as Record<string, unknown>)[f];
+    const raw = isPenaltyField(f)
+      ? (limit.penalty as Record<string, unknown> | undefined)?.[PENALTY_FIELDS[f]]
+      : (limit as Record<string, unknown>)[f];
     if (raw !== undefined) v[f] = String(raw);
   }
   if (limit.windowMs !== undefined) v.window = formatDuration(limit.windowMs);
@@ -40,11 +63,18 @@ export function valuesOf(limit: LimitDoc | null, name: string): FormValues {
 
 export function toLimit(values: FormValues): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const penalty: Record<string, unknown> = {};
   for (const f of FIELDS) {
     const text = values[f].trim();
     if (text === "") continue;
+    if (isPenaltyField(f)) {
+      const number = f === "penaltyGrow" && /^\d+(\.\d+)?$/.test(text) ? Number(text) : null;
+      penalty[PENALTY_FIELDS[f]] = number ?? text;
+      continue;
+    }
     out[f] = NUMERIC.includes(f) && /^-?\d+$/.test(text) ? Number(text) : text;
   }
+  if (Object.keys(penalty).length > 0) out.penalty = penalty;
   return out;
 }
 
@@ -58,7 +88,7 @@ export function validate(
   if (parsed.success) return { limit: parsed.data, errors: {} };
   const errors: Partial<Record<string, string>> = {};
   for (const issue of parsed.error.issues) {
-    const key = String(issue.path[0] ?? "_form");
+    const key = fieldOfPath(issue.path);
     errors[key] ??= issue.message;
   }
   return { limit: null, errors };

@@ -1,8 +1,9 @@
 import type { Lookup, LookupDecision } from "@/lib/control/ops/identifier-lookup";
 import type { ResetResult } from "@/lib/control/counters/counter-reset";
+import type { LiftResult } from "@/lib/control/counters/penalty-lift";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
-import { LimitCounter, ruleText } from "@/components/ops/limit-counter";
+import { LimitCounter, roughly, ruleText } from "@/components/ops/limit-counter";
 import { OverrideBadge } from "@/components/ops/override-badge";
 import { SkippedLimits } from "@/components/ops/skipped-limits";
 
@@ -16,6 +17,9 @@ export type ResetAction = (input: {
   route?: string;
   subject?: string;
 }) => Promise<ActionResult<ResetResult>>;
+
+/** Ends a penalty's block (penalty-lift.ts): the same input as a reset. */
+export type LiftAction = (input: Parameters<ResetAction>[0]) => Promise<ActionResult<LiftResult>>;
 
 function DecisionTable({ rows, label }: { rows: readonly LookupDecision[]; label: string }) {
   if (rows.length === 0) return <p className="muted">No {label} in the recent sample.</p>;
@@ -55,7 +59,15 @@ function DecisionTable({ rows, label }: { rows: readonly LookupDecision[]; label
   );
 }
 
-export function LookupView({ lookup, reset }: { lookup: Lookup; reset: ResetAction }) {
+export function LookupView({
+  lookup,
+  reset,
+  lift,
+}: {
+  lookup: Lookup;
+  reset: ResetAction;
+  lift?: LiftAction;
+}) {
   const { state } = lookup;
   const owner = {
     tenant: state.tenant,
@@ -94,7 +106,28 @@ export function LookupView({ lookup, reset }: { lookup: Lookup; reset: ResetActi
                     <LimitCounter figures={l} />
                   </td>
                   <td data-label="Next check">
-                    {l.wouldAllow ? "passes" : <strong className="denied">denied</strong>}
+                    {l.penaltyBlockMs !== undefined ? (
+                      <span data-testid="penalty-block">
+                        <strong className="denied">blocked</strong>
+                        <span className="muted"> · penalty, {roughly(l.penaltyBlockMs)} left</span>
+                        {lift && lookup.canReset && (
+                          <ConfirmButton
+                            label="Lift"
+                            confirmLabel={`Lift ${l.name}'s block`}
+                            question={`End ${l.name}'s penalty block${state.key || state.subject ? " for this identifier" : " for every owner"}?`}
+                            action={lift.bind(null, {
+                              ...owner,
+                              limit: l.name,
+                              ...(l.route ? { route: l.route } : {}),
+                            })}
+                          />
+                        )}
+                      </span>
+                    ) : l.wouldAllow ? (
+                      "passes"
+                    ) : (
+                      <strong className="denied">denied</strong>
+                    )}
                   </td>
                   {lookup.canReset && (
                     <td>

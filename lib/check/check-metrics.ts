@@ -86,7 +86,11 @@ const listDecisions = registry.counter(
 
 // Present from the start, so dashboards see zeros rather than gaps. Cells are resolved once
 // per label combination and kept: an increment on the check path is then one addition.
-const cacheCells = { negative: cacheHits.cell("negative"), deny: cacheHits.cell("deny") };
+const cacheCells = {
+  negative: cacheHits.cell("negative"),
+  deny: cacheHits.cell("deny"),
+  penalty: cacheHits.cell("penalty"),
+};
 const breakerCell = breakerOpen.cell();
 const listCells = { deny: listDecisions.cell("deny"), allow: listDecisions.cell("allow") };
 const refusalCells = {
@@ -144,7 +148,7 @@ export const checkMetrics = {
   configVersion(version: number): void {
     versionCell.value = version;
   },
-  cacheHit(cache: "negative" | "deny"): void {
+  cacheHit(cache: "negative" | "deny" | "penalty"): void {
     cacheCells[cache].value += 1;
   },
   listMatch(list: "deny" | "allow"): void {

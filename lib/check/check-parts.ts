@@ -130,7 +130,8 @@ export function denySignature(
   key: KeyRecord | null,
   subject: string | null,
 ): string | null {
-  if (shape.hasShadow || shape.resolved.matched.hasLease) return null;
+  // a denial may start a penalty's block (a write): such shapes go to Redis, or to the blocks
+  if (shape.hasShadow || shape.resolved.matched.hasLease || shape.penalties !== null) return null;
   const { resolved } = shape;
   const head = `${resolved.tenant.id}\n${key?.id ?? ""}\n${resolved.route ?? ""}\n`;
   return subject === null || shape.subjectSlots.length === 0 ? head : head + subject;

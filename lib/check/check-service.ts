@@ -34,6 +34,7 @@ import { withLease } from "@/lib/check/lease/leased-answer";
 import { listVerdict, type ListVerdict } from "@/lib/check/lists/list-matcher";
 import { allowedShape, deniedByList } from "@/lib/check/list-shapes";
 import { subnetSubject } from "@/lib/check/lists/subnet-subject";
+import { blockAnswer, PenaltyBlocks } from "@/lib/check/penalty-blocks";
 
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
@@ -53,6 +54,8 @@ export class CheckService {
   };
   /** denials of the shapes in use (deny-cache.ts) */
   readonly denied = new DenyCache();
+  /** penalty blocks this server knows (penalty-blocks.ts) */
+  readonly blocks = new PenaltyBlocks();
   /** what checks resolved to apart from their subject, per tenant (check-shapes.ts) */
   readonly shapes = new ShapeTable();
   /** whole checks in front of the shapes, subject apart (hot-checks.ts) */
@@ -71,7 +74,8 @@ export class CheckService {
     });
     // Counters cleared elsewhere: a stored denial may no longer hold.
     const forgetDenials = () => this.denied.clear();
-    holder.onCountersReset(forgetDenials);
+    // a lift removes blocks only: the denials stored stand
+    holder.onCountersReset((cause) => (cause === "lift" ? this.blocks.clear() : forgetDenials()));
     // after a Redis restart local counts are pushed back (docs/algorithms.md, Redis down)
     if (local !== null) holder.onCountersReset((cause) => cause === "admin" && local.clear());
     store.onReconnect(forgetDenials);
@@ -98,6 +102,7 @@ export class CheckService {
     this.shapes.clear();
     this.hot.clear();
     this.denied.clear();
+    this.blocks.clear();
   }
 
   /**
@@ -222,6 +227,17 @@ export class CheckService {
       this.local.decide({ shape, key }, input, version, answer, timeoutMs);
       return;
     }
+    // a check meeting a penalty's counter this server knows blocked: from memory
+    const penalties = shape.penalties;
+    if (penalties !== null && !this.blocks.empty) {
+      const blocked = this.blocks.find(penalties, keyId, input.subject);
+      if (blocked !== undefined) {
+        checkMetrics.cacheHit("penalty");
+        const rendered = blockAnswer(shape, penalties, blocked, keyJson, performance.now(), version);
+        done(recordedAnswer(rendered, tenant.id, keyId, route, input));
+        return;
+      }
+    }
     // the signature is built only when a denial may be stored (most traffic has none)
     const signature = this.denied.empty ? null : denySignature(shape, key, input.subject);
     const hit = signature === null ? undefined : this.denied.lookup(signature, input.cost, shape.template);
@@ -253,6 +269,8 @@ export class CheckService {
         if (input.adjustable === true && result.ok && rendered.allowed && !input.dryRun)
           rendered = withCheckId(rendered, tenant.id, prepared, result.reply, result.at);
         if (lease !== undefined && result.ok) rendered = withLease(rendered, counted, prepared.keys, lease);
+        if (result.ok && !rendered.allowed && counted.penalties !== null && !input.dryRun)
+          this.blocks.learn(counted.penalties, keyId, input.subject, result.reply, result.at, sentAt);
         if (result.ok && !rendered.allowed) {
           const denied = signature ?? denySignature(counted, key, input.subject);
           if (denied !== null) {

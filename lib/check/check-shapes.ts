@@ -11,6 +11,7 @@ import { resolvedOf, type Resolved, type Target } from "@/lib/check/resolve";
 import { prepareCheck } from "@/lib/check/limiter/evaluate-many";
 import type { DegradedCause } from "@/lib/check/types";
 import { flavourOf } from "@/lib/check/headers";
+import { shapePenalties } from "@/lib/check/penalty-blocks";
 
 // What a check resolves to under the current config version, apart from its key's and
 // subject's own counters: the limits its tenant, limit set and resolved route patterns
@@ -117,5 +118,6 @@ export function buildShape(
     degraded: null,
     bytes,
     overrides,
+    penalties: shapePenalties(resolved.tenant.id, limits, rules, hasShadow),
   };
 }

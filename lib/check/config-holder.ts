@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { configKeys } from "@/lib/shared/redis/redis-keys";
 import type { RedisClient } from "@/lib/shared/redis/redis";
 import { ConfigHealer, type Republish } from "@/lib/check/config-healer";
-import { countersResetChannel } from "@/lib/check/counter-signals";
+import { countersResetChannel, LIFT_MESSAGE } from "@/lib/check/counter-signals";
 import type { ConfigIndex } from "@/lib/check/config-index";
 import { readChanges, readHead, scanParts, type Position } from "@/lib/check/config-reader";
 import { ConfigState, stateOf } from "@/lib/check/config-state";
@@ -49,7 +49,8 @@ export type VersionListener = (index: ConfigIndex, touched: ReadonlySet<string> 
 
 /** An admin reset (counters start again from zero) or Redis losing its data (what servers
  * still hold in memory, local limits' counts, is worth pushing back). */
-export type CountersResetCause = "admin" | "lost";
+/** admin: a counter reset; lost: Redis lost its data; lift: an operator lifted a penalty's block */
+export type CountersResetCause = "admin" | "lost" | "lift";
 
 /** Parts applied per turn of the event loop while a whole is read: a slice, never a stall. */
 const WHOLE_SLICE = 250;
@@ -92,9 +93,9 @@ export class ConfigHolder {
   /** First load (Redis, else PostgreSQL, else empty), then the message, poll and heal loops. */
   async start(): Promise<void> {
     const { subscriber, pollMs, reconcileMs } = this.options;
-    subscriber.on("message", (channel: string) => {
+    subscriber.on("message", (channel: string, message: string) => {
       if (channel === this.keys.channel) void this.refresh();
-      else if (channel === this.resetChannel) this.countersReset("admin");
+      else if (channel === this.resetChannel) this.countersReset(message === LIFT_MESSAGE ? "lift" : "admin");
     });
     // Not awaited: with Redis down it would wait for a connection; ioredis subscribes once
     // connected and re-subscribes after every reconnect, and the poll covers the gap.

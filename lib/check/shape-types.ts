@@ -5,6 +5,7 @@ import type { DecisionTemplate } from "@/lib/check/render/decision-template";
 import type { RenderedDecision } from "@/lib/check/render/rendered";
 import type { Resolved } from "@/lib/check/resolve";
 import type { DegradedCause } from "@/lib/check/types";
+import type { LimitBy } from "@/lib/shared/limit-types";
 
 // The types of a check shape (check-shapes.ts builds them) and of what temporary overrides
 // add to one (override-shape.ts): apart, so the builders and the code that reads shapes
@@ -33,6 +34,8 @@ export interface CheckShape {
   allowVariants?: Map<string, CheckShape>;
   /** its checks' answers when a deny list denies them, by key name, for one config version */
   listDenials?: { version: number; byKey: Map<string | null, RenderedDecision> };
+  /** enforce limits with a penalty (penalty-blocks.ts); null for nearly every shape */
+  penalties: ShapePenalties | null;
 }
 
 export interface BlockTemplate {
@@ -48,4 +51,15 @@ export interface ShapeOverrides {
   subjects: ReadonlyMap<string, CompiledTenant> | null;
   /** the shapes built for those subjects, on first use */
   variants: Map<string, CheckShape>;
+}
+
+/** A shape's enforce limits with a penalty (penalty-blocks.ts): their indexes, block entries and answer texts. */
+export interface ShapePenalties {
+  slots: number[];
+  /** per slot: the tenant and the limit's block entry, the first half of a block's name */
+  scopes: string[];
+  /** per slot: whose counter the limit counts (the second half: "", the key id or the subject) */
+  bys: LimitBy[];
+  /** per slot, the answer naming that limit alone, made on first need */
+  templates: (DecisionTemplate | undefined)[];
 }

@@ -8,6 +8,7 @@ export type DecisionReason =
   | "ok"
   | "rate_limited"
   | "cost_exceeds_capacity"
+  | "penalty"
   | "unknown_key"
   | "revoked_key"
   | "expired_key"

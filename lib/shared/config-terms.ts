@@ -6,6 +6,7 @@ import type {
   LimitAction,
   LimitBy,
   LimitMode,
+  Penalty,
   StoreFailure,
 } from "@/lib/shared/limit-types";
 
@@ -42,6 +43,7 @@ export interface LimitFields {
   onStoreFailure?: StoreFailure;
   consistency?: Consistency;
   syncEveryMs?: number;
+  penalty?: Penalty;
   disabled?: boolean;
 }
 

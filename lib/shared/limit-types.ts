@@ -63,7 +63,33 @@ export interface LimitRule {
   maxDelayMs: number | null;
   mode: LimitMode;
   onStoreFailure: StoreFailure;
+  /** after the limit denies, its identity is blocked (docs/algorithms.md, Penalties); absent: none */
+  penalty?: Penalty;
 }
+
+/**
+ * A penalty, durations in ms: a denial by the limit blocks its identity for blockMs; a
+ * denial less than windowMs after the one that set the previous block blocks for that
+ * block's length times grow (rounded down), at most maxMs. grow 1: always blockMs.
+ */
+export interface Penalty {
+  blockMs: number;
+  grow: number;
+  maxMs: number;
+  windowMs: number;
+}
+
+/** Algorithms a penalty may follow: the sliding log keeps its state outside the owner's key. */
+export const PENALTY_ALGORITHMS: readonly Algorithm[] = [
+  "fixed_window",
+  "sliding_window",
+  "token_bucket",
+  "leaky_bucket",
+  "gcra",
+];
+
+/** grow bounds: a factor with at most two decimals, so doubles hold every product exactly enough. */
+export const MAX_PENALTY_GROW = 100;
 
 /** What an unset field means once a limit is compiled (also shown by the editor). */
 export const LIMIT_DEFAULTS = {

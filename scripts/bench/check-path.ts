@@ -5,6 +5,8 @@
 // shape-fixture.ts) and compare µs per check. `node --import tsx scripts/bench/check-path.ts [checks]`.
 //   identical: one apiKey, route and subject over and over
 //   deny:      the same, every limit denying (the deny cache answers after the first)
+//   pen-allow: the identical check, its limits carrying a penalty, every limit allowing
+//   penalty:   the same, blocked by a penalty (the blocks answer from memory after the first)
 //   mix:       2 keys, 1,000 route ids, 100,000 subjects, by Zipf (s = 1)
 //   spread:    the bench's (s2): 100 apiKeys in turn, 1,000 route ids and 100,000 subjects uniformly
 //   realistic: the bench's mix (m) on its own configuration (realistic-index.ts): 1,000 keys
@@ -27,7 +29,7 @@ const CHECKS = Number(process.argv[2] ?? 300_000);
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
 const snapshot = shapeSnapshot("T1");
 const key = (name: string) => ({ tenant: "acme", name, revoked: false, expiresAt: null });
-const index = buildIndex({
+const published = {
   version: 1,
   snapshot,
   keys: {
@@ -39,7 +41,8 @@ const index = buildIndex({
     ),
   },
   serviceTokens: {},
-});
+};
+const index = buildIndex(published);
 const base: CheckInput = {
   apiKey: "sk_backend",
   tenant: null,
@@ -56,6 +59,19 @@ const mixInputs: CheckInput[] = Array.from({ length: 200_000 }, (_, i) => ({
   route: `GET /items/${idOf()}`,
   subject: `u${subjectOf()}`,
 }));
+
+// the same snapshot with a penalty on every limit that may carry one (docs/algorithms.md)
+function withPenalties(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withPenalties);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [name, inner] of Object.entries(value)) out[name] = withPenalties(inner);
+  const rule = out.rule as { algorithm?: string } | undefined;
+  if (rule?.algorithm !== undefined && rule.algorithm !== "sliding_log")
+    out.rule = { ...rule, penalty: { blockMs: 60_000, grow: 1, maxMs: 60_000, windowMs: 0 } };
+  return out;
+}
+const penaltyIndex = buildIndex({ ...published, snapshot: withPenalties(snapshot) as typeof snapshot });
 
 const uniform = (n: number): number => 1 + Math.floor(Math.random() * n);
 const spreadInputs: CheckInput[] = Array.from({ length: 200_000 }, (_, i) => ({
@@ -106,7 +122,7 @@ const cases = process.env.CHECK_PATH_CASES?.split(",") ?? null;
 
 function run(
   name: string,
-  status: 0 | 1,
+  status: 0 | 1 | 3,
   inputs: readonly CheckInput[] | ((i: number) => CheckInput),
   current: ConfigIndex = index,
 ): void {
@@ -129,6 +145,8 @@ function run(
 for (let round = 0; round < 3; round++) {
   run("identical", 1, [base]);
   run("deny", 0, [base]);
+  run("pen-allow", 1, [base], penaltyIndex);
+  run("penalty", 3, [base], penaltyIndex);
   run("mix", 1, mixInputs);
   run("spread", 1, spreadInputs);
   run("realistic", 1, realisticInput, realistic.index);

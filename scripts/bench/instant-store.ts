@@ -7,11 +7,13 @@ import type { ConfigIndex } from "@/lib/check/config-index";
 import type { LimiterStore, StoreResult } from "@/lib/check/limiter-store";
 import type { PreparedCheck } from "@/lib/check/limiter/evaluate-many";
 
-export function instantStore(status: 0 | 1, seen?: (prepared: PreparedCheck) => void): LimiterStore {
+/** status 3: every limit a penalty's block of a minute (docs/algorithms.md, Penalties). */
+export function instantStore(status: 0 | 1 | 3, seen?: (prepared: PreparedCheck) => void): LimiterStore {
+  const retry = status === 3 ? 60_000 : 1_000;
   const check = (prepared: PreparedCheck, done: (result: StoreResult) => void): void => {
     seen?.(prepared);
-    const reply = [status, 0];
-    for (let i = 0; i < prepared.keys.length; i++) reply.push(status, 10, 5, 60_000, 1_000, 0);
+    const reply = [status === 1 ? 1 : 0, 0];
+    for (let i = 0; i < prepared.keys.length; i++) reply.push(status, 10, 5, 60_000, retry, 0);
     done({ ok: true, reply, at: 0 });
   };
   return { check, onReconnect: () => undefined } as unknown as LimiterStore;

@@ -2,7 +2,8 @@ import type { CheckDecision, LimitDecision, LimitReason, LimitSpec } from "@/lib
 
 // From per-limit verdicts to the check's verdict (pure; the reference model uses it too).
 
-const REASONS: readonly LimitReason[] = ["rate_limited", "ok", "cost_exceeds_capacity"];
+// the script's status codes (lua/check.lua): 3 is a penalty's block (run-check.lua)
+const REASONS: readonly LimitReason[] = ["rate_limited", "ok", "cost_exceeds_capacity", "penalty"];
 
 /** Reads one limit's six reply integers (lua/check.lua's header). */
 export function readLimitReply(spec: LimitSpec, six: readonly number[]): LimitDecision {
@@ -45,7 +46,9 @@ export function summarize(limits: LimitDecision[]): CheckDecision {
         !best ||
         best.allowed ||
         (d.reason === "cost_exceeds_capacity" && best.reason !== "cost_exceeds_capacity") ||
-        (d.reason === best.reason && later(d.retryAfterMs, best.retryAfterMs));
+        // a penalty's block and a rate limit compare by retry alike
+        ((d.reason === "cost_exceeds_capacity") === (best.reason === "cost_exceeds_capacity") &&
+          later(d.retryAfterMs, best.retryAfterMs));
       if (worse) deciding = i;
       denied = true;
     } else {

@@ -2,6 +2,7 @@ import "server-only";
 import { codecFor } from "@/lib/check/limiter/algorithms";
 import { entryOf } from "@/lib/check/limiter/keys";
 import { ruleWithEntry } from "@/lib/check/limiter/rule-layout";
+import { entryWithPenalty } from "@/lib/check/limiter/penalty-args";
 import type { LimitArgs, LimitSpec, RuleInts } from "@/lib/check/limiter/types";
 
 // A limit's script arguments: its rule's integers and its entry in the owner's state (see
@@ -28,7 +29,7 @@ function interned(ints: RuleInts, entry: string): LimitArgs {
 
 export function specArgs(spec: LimitSpec): LimitArgs {
   const ints = codecFor(spec.rule.algorithm).args(spec.rule);
-  const entry = entryOf(spec);
+  const entry = entryWithPenalty(entryOf(spec), spec.rule.penalty);
   let byEntry = withEntry.get(ints);
   if (!byEntry) withEntry.set(ints, (byEntry = new Map()));
   let args = byEntry.get(entry);

@@ -30,7 +30,7 @@ export interface CheckRequest {
   lease?: number;
 }
 
-export type LimitReason = "ok" | "rate_limited" | "cost_exceeds_capacity";
+export type LimitReason = "ok" | "rate_limited" | "cost_exceeds_capacity" | "penalty";
 
 /** One limit's verdict, as of just after the check. */
 export interface LimitDecision {

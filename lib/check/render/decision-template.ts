@@ -18,7 +18,7 @@ import type { HeaderFlavour } from "@/lib/shared/config-terms";
 // tenant's header flavour is fixed per template: draft-11 renders as it always did, the
 // single-valued flavours pick the binding limit and add its tail to a head made here.
 
-const REASONS: readonly DecisionReason[] = ["rate_limited", "ok", "cost_exceeds_capacity"];
+const REASONS: readonly DecisionReason[] = ["rate_limited", "ok", "cost_exceeds_capacity", "penalty"];
 const seconds = (ms: number): number => Math.ceil(ms / 1000);
 
 interface LimitText {
@@ -57,7 +57,8 @@ function decidingLimit(limits: readonly LimitText[], reply: readonly number[], a
       better =
         bestStatus === 1 ||
         (status === 2 && bestStatus !== 2) ||
-        (status === bestStatus && (retry < 0 ? bestRetry >= 0 : bestRetry >= 0 && retry > bestRetry));
+        ((status === 2) === (bestStatus === 2) &&
+          (retry < 0 ? bestRetry >= 0 : bestRetry >= 0 && retry > bestRetry));
     } else {
       // among admissions, the least remaining
       better = bestStatus === 1 && (reply[base + 2] as number) < (reply[best + 2] as number);
@@ -205,7 +206,7 @@ export class DecisionTemplate {
     for (let i = 0; i < limits.length; i++) {
       const base = at + 2 + 6 * i;
       const status = reply[base] as number;
-      if (status !== 0 && status !== 1 && status !== 2)
+      if (status !== 0 && status !== 1 && status !== 2 && status !== 3)
         throw new Error(`limiter script: bad status ${status}`);
       const remaining = reply[base + 2] as number;
       const resetMs = Math.max(0, (reply[base + 3] as number) - elapsed);

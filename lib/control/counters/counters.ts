@@ -13,6 +13,7 @@ import {
   type SkippedLimit,
 } from "@/lib/control/counters/limit-report";
 import { readLocalState } from "@/lib/control/counters/local-state";
+import { blocksLeft } from "@/lib/control/counters/penalty-block";
 import type { CounterQuery } from "@/lib/control/counters/counter-query";
 
 // GET /api/admin/state: the counters of every limit a check would meet now, temporary
@@ -48,6 +49,19 @@ export async function counterState(principal: Principal, query: CounterQuery): P
   const local = await withStore(() =>
     Promise.all(counted.map((p) => readLocalState(counterClient(), p.limit, p.spec))),
   );
+  const owners = { tenantId: check.tenant.id, keyId: check.keyId, subject: query.subject ?? null };
+  const blocks = await withStore(() =>
+    blocksLeft(
+      counterClient(),
+      check.tenant.id,
+      counted.map((p) => p.limit),
+      owners,
+    ),
+  );
+  const blockOf = (p: (typeof counted)[number]) => {
+    const left = blocks[counted.indexOf(p)];
+    return left === undefined ? {} : { penaltyBlockMs: left };
+  };
   let i = 0;
   return {
     tenant: query.tenant,
@@ -60,7 +74,8 @@ export async function counterState(principal: Principal, query: CounterQuery): P
       const one = decision.limits[i];
       const reading = local[i++];
       if (!one) throw new Error("limiter reply is missing a limit");
-      return reading ? { ...report(p.limit, one), ...reading } : report(p.limit, one);
+      const state = reading ? { ...report(p.limit, one), ...reading } : report(p.limit, one);
+      return { ...state, ...blockOf(p) };
     }),
     skipped: skippedOf(now, (by) => `counts per ${by}; give ${by}= to see it`),
   };

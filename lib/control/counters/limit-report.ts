@@ -29,6 +29,8 @@ export interface LimitState {
   retryAfterMs: number | null;
   /** the temporary override in force on this limit, or null */
   override: LimitOverride | null;
+  /** a penalty's block in force on this identity: ms left (docs/algorithms.md, Penalties) */
+  penaltyBlockMs?: number;
 }
 
 /** A limit the check meets but that is not evaluated, and why. */

@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { LimitRowData } from "@/lib/control/data/limit-rows";
 import type { Tx } from "@/lib/control/data/tx";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 // Inserts of many rows in one statement each (columns as arrays, unnest): Prisma's
 // createMany took seconds per thousand limit rows, and a 10,000-tenant import writes
@@ -74,10 +75,10 @@ export async function insertLimits(tx: Tx, rows: readonly LimitInsert[]): Promis
   await tx.$executeRaw`
     insert into "Limit" (id, "tenantId", "routeId", "apiKeyId", name, by, "routePattern", algorithm,
       "limit", "windowMs", burst, action, "maxDelayMs", mode, "onStoreFailure", consistency,
-      "syncEveryMs", disabled, position, "updatedAt")
+      "syncEveryMs", disabled, position, penalty, "updatedAt")
     select v.id, v.tenant, v.route, v.key, v.name, v.by::"LimitBy", v.pattern, v.algorithm::"Algorithm",
       v.lim, v.win::bigint, v.burst, v.action::"LimitAction", v.delay::bigint, v.mode::"LimitMode",
-      v.fail::"StoreFailure", v.cons::"LimitConsistency", v.sync, v.off, v.pos, now()
+      v.fail::"StoreFailure", v.cons::"LimitConsistency", v.sync, v.off, v.pos, v.pen::jsonb, now()
     from unnest(
       ${rows.map(() => newRowId())}::text[], ${col((r) => r.tenantId ?? null)}::text[],
       ${col((r) => r.routeId ?? null)}::text[], ${col((r) => r.apiKeyId ?? null)}::text[],
@@ -85,7 +86,8 @@ export async function insertLimits(tx: Tx, rows: readonly LimitInsert[]): Promis
       ${col((r) => r.algorithm)}::text[], ${col((r) => r.limit)}::int[], ${col((r) => text(r.windowMs))}::text[],
       ${col((r) => r.burst)}::int[], ${col((r) => r.action)}::text[], ${col((r) => text(r.maxDelayMs))}::text[],
       ${col((r) => r.mode)}::text[], ${col((r) => r.onStoreFailure)}::text[], ${col((r) => r.consistency)}::text[],
-      ${col((r) => r.syncEveryMs)}::int[], ${col((r) => r.disabled)}::boolean[], ${col((r) => r.position)}::int[]
+      ${col((r) => r.syncEveryMs)}::int[], ${col((r) => r.disabled)}::boolean[], ${col((r) => r.position)}::int[],
+      ${col((r) => (r.penalty === Prisma.DbNull ? null : JSON.stringify(r.penalty)))}::text[]
     ) as v(id, tenant, route, key, name, by, pattern, algorithm, lim, win, burst, action, delay, mode,
-           fail, cons, sync, off, pos)`;
+           fail, cons, sync, off, pos, pen)`;
 }

@@ -148,6 +148,6 @@ describe("DecisionTemplate", () => {
     ];
     const template = new DecisionTemplate(limits, { tenant: "a", route: null }, 1);
     expect(() => template.render([1, 0, 0, 0, 5, 10, 100, 0], 0, "null")).toThrow(/disagrees/);
-    expect(() => template.render([1, 0, 3, 0, 5, 10, 100, 0], 0, "null")).toThrow(/bad status/);
+    expect(() => template.render([1, 0, 4, 0, 5, 10, 100, 0], 0, "null")).toThrow(/bad status/);
   });
 });

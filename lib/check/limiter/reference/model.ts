@@ -5,6 +5,7 @@ import { big, ceilDiv, type ReferenceAlgorithm, type State } from "@/lib/check/l
 import { fixedWindow, slidingLog, slidingWindow } from "@/lib/check/limiter/reference/windows";
 import { gcra, leakyBucket, tokenBucket } from "@/lib/check/limiter/reference/buckets";
 import { concurrency, released } from "@/lib/check/limiter/reference/leases";
+import { PenaltyBook, type PenaltyVerdict } from "@/lib/check/limiter/reference/penalty-book";
 
 // The reference model: docs/algorithms.md's semantics in memory, with an injected clock (integer ms).
 // It is the oracle for the Lua script, so it derives what docs/algorithms.md defines by a property
@@ -42,6 +43,8 @@ function earliest(holds: (t: bigint) => boolean): bigint {
 
 export class ReferenceLimiter {
   protected readonly states = new Map<string, State>();
+  /** penalties' blocks, by the same key as the limit's state */
+  readonly penalties = new PenaltyBook();
 
   constructor(protected readonly clock: () => number) {}
 
@@ -54,12 +57,16 @@ export class ReferenceLimiter {
       const key = [spec.tenantId, spec.id, spec.identity, spec.rule.algorithm].join("\u0000");
       const state = this.states.get(key);
       const look = alg.look(state, spec.rule, cost, now);
-      const reason =
+      const own =
         cost > alg.capacity(spec.rule) ? "cost_exceeds_capacity" : look.admits ? "ok" : "rate_limited";
-      return { spec, alg, key, state, look, reason } as const;
+      const verdict: PenaltyVerdict | null = spec.rule.penalty
+        ? this.penalties.look(key, spec.rule.penalty, own, Number(now))
+        : null;
+      const reason = verdict ? verdict.reason : own;
+      return { spec, alg, key, state, look, reason, verdict } as const;
     });
     const allowed = seen.every((s) => s.spec.rule.mode === "shadow" || s.reason === "ok");
-    const decisions = seen.map(({ spec, alg, key, state, look, reason }): LimitDecision => {
+    const decisions = seen.map(({ spec, alg, key, state, look, reason, verdict }): LimitDecision => {
       const { rule } = spec;
       // A shadow limit consumes on its own verdict, except a sliding log: a denied check
       // adds no entry to any log (a shadow log must not grow on rejected traffic), and a
@@ -69,8 +76,13 @@ export class ReferenceLimiter {
       const consumed = reason === "ok" && (allowed || shadowConsumes);
       const after = consumed ? alg.consume(state, rule, cost, now, request.lease) : state;
       if (consumed && !request.dryRun && after) this.states.set(key, after);
+      if (verdict?.starts && !request.dryRun) this.penalties.record(key, verdict.starts);
       const retry =
-        reason === "rate_limited" ? earliest((t) => alg.look(state, rule, cost, now + t).admits) : null;
+        reason === "rate_limited"
+          ? earliest((t) => alg.look(state, rule, cost, now + t).admits)
+          : reason === "penalty"
+            ? big(verdict?.retryMs ?? 0)
+            : null;
       const reset = alg.resetMs
         ? alg.resetMs(after, rule, now)
         : earliest((t) => alg.full(after, rule, now + t));
@@ -82,7 +94,7 @@ export class ReferenceLimiter {
         reason,
         consumed,
         limit: rule.limit,
-        remaining: Number(alg.remaining(after, rule, now)),
+        remaining: reason === "penalty" ? 0 : Number(alg.remaining(after, rule, now)),
         resetMs: Number(reset),
         retryAfterMs: retry === null ? null : Number(retry),
         waitMs: consumed ? Number(ceilDiv(look.wait[0], look.wait[1])) : 0,

@@ -53,6 +53,7 @@ export function compileLimit(slot: LimitSlot, keyIdOf: KeyIdOf): CompiledLimit |
     mode: fields.mode ?? LIMIT_DEFAULTS.mode,
     onStoreFailure: fields.onStoreFailure ?? LIMIT_DEFAULTS.onStoreFailure,
   };
+  if (fields.penalty !== undefined) rule.penalty = fields.penalty;
   const provenance: ProvenanceStep[] = slot.chain.map((declaration) => ({
     level: declaration.origin.level,
     source: describeOrigin(declaration.origin),

@@ -10,6 +10,7 @@ import type { DocumentError } from "./document-error";
 import type { LimitDeclaration, LimitSlot } from "./inheritance";
 import { describeOrigin, type LimitOrigin } from "./limit-origin";
 import { mergeLimitFields, type LimitFields } from "./normalize-limit";
+import { checkPenalty } from "./check-penalty";
 
 const REQUIRED: readonly { field: keyof LimitFields; label: string }[] = [
   { field: "by", label: "by" },
@@ -215,6 +216,7 @@ export function checkSlots(slots: readonly LimitSlot[], checkBases: boolean): Do
         ...checkExactness(slot.chain, index),
         ...checkLogSize(slot.chain, index),
         ...checkLocal(slot.chain, index),
+        ...checkPenalty(slot.chain, index),
       ),
     );
   }

@@ -15,6 +15,7 @@ import {
   routePatternSchema,
   syncEverySchema,
 } from "./field-schemas";
+import { penaltySchema } from "./penalty-schema";
 
 const oneOf = (values: readonly string[]): string => `must be one of ${values.join(", ")}`;
 
@@ -34,6 +35,7 @@ const limitShape = {
   onStoreFailure: z.enum(STORE_FAILURE, { error: oneOf(STORE_FAILURE) }).optional(),
   consistency: z.enum(CONSISTENCY, { error: oneOf(CONSISTENCY) }).optional(),
   syncEvery: syncEverySchema.optional(),
+  penalty: penaltySchema.optional(),
   disabled: z.boolean().optional(),
 };
 

@@ -4,6 +4,7 @@
 import { parseDuration } from "@/lib/shared/duration";
 
 import type { LimitDoc } from "./limit-schema";
+import { penaltyOf } from "./penalty-schema";
 
 import type { LimitFieldName, LimitFields } from "@/lib/shared/config-terms";
 
@@ -22,6 +23,7 @@ const FIELD_ORDER: readonly (keyof LimitFields)[] = [
   "onStoreFailure",
   "consistency",
   "syncEveryMs",
+  "penalty",
   "disabled",
 ];
 
@@ -46,6 +48,7 @@ export function normalizeLimit(limit: LimitDoc): LimitFields {
     onStoreFailure: limit.onStoreFailure,
     consistency: limit.consistency,
     syncEveryMs: durationMs(limit.syncEvery, undefined),
+    penalty: limit.penalty === undefined ? undefined : penaltyOf(limit.penalty),
     disabled: limit.disabled,
   };
   const out: Record<string, unknown> = {};

@@ -1,5 +1,7 @@
 import "server-only";
 import { normalizeLimit, type LimitDoc, type LimitFields } from "@/lib/control/config/document";
+import { penaltyDocOf, storedPenaltySchema } from "@/lib/control/config/document/penalty-schema";
+import type { Penalty } from "@/lib/shared/limit-types";
 import { formatDuration } from "@/lib/shared/duration";
 
 // Limits between their document form and their stored columns. The columns keep only the
@@ -22,8 +24,15 @@ export interface LimitColumns {
   onStoreFailure: Column<LimitFields["onStoreFailure"]>;
   consistency: Column<LimitFields["consistency"]>;
   syncEveryMs: number | null;
+  /** a Json column: the penalty in ms (storedPenaltySchema), or null */
+  penalty: Penalty | null;
   disabled: boolean | null;
   position: number;
+}
+
+/** The penalty column as the database returns it (Json), checked. */
+export function penaltyColumn(value: unknown): Penalty | null {
+  return value === null || value === undefined ? null : storedPenaltySchema.parse(value);
 }
 
 export function limitColumns(limit: LimitDoc, position: number): LimitColumns {
@@ -42,6 +51,7 @@ export function limitColumns(limit: LimitDoc, position: number): LimitColumns {
     onStoreFailure: fields.onStoreFailure ?? null,
     consistency: fields.consistency ?? null,
     syncEveryMs: fields.syncEveryMs ?? null,
+    penalty: fields.penalty ?? null,
     disabled: fields.disabled ?? null,
     position,
   };
@@ -62,6 +72,7 @@ export function limitOfColumns(row: LimitColumns): LimitDoc {
   if (row.onStoreFailure !== null) doc.onStoreFailure = row.onStoreFailure;
   if (row.consistency !== null) doc.consistency = row.consistency;
   if (row.syncEveryMs !== null) doc.syncEvery = formatDuration(row.syncEveryMs);
+  if (row.penalty !== null) doc.penalty = penaltyDocOf(row.penalty, formatDuration);
   if (row.disabled !== null) doc.disabled = row.disabled;
   return doc;
 }

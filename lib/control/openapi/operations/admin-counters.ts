@@ -1,4 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
 import { UsageParams } from "@/lib/control/api/usage-params";
 import { AuditQuery } from "@/lib/control/data/audit-log";
 import { ResetInput } from "@/lib/control/counters/counter-reset";
@@ -47,6 +48,31 @@ export function registerCounterOperations(registry: OpenAPIRegistry): void {
         description: "What was cleared.",
         headers: ADMIN_HEADERS,
         content: { "application/json": { schema: ResetResultSchema } },
+      },
+      ...errors(400, 401, 403, 404, 413, 415, 503),
+    },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/api/admin/penalty/lift",
+    operationId: "liftPenalty",
+    tags: ["Counters and usage"],
+    summary: "End a limit's penalty block (audited)",
+    description:
+      "One owner's when key or subject names it, else every owner's; every server forgets the blocks it holds at once (docs/algorithms.md, Penalties).",
+    security: ADMIN_SECURITY,
+    request: { body: { required: true, content: { "application/json": { schema: ResetInput } } } },
+    responses: {
+      200: {
+        description: "How many blocks were lifted.",
+        headers: ADMIN_HEADERS,
+        content: {
+          "application/json": {
+            schema: z
+              .strictObject({ tenant: z.string(), limit: z.string(), lifted: z.number().int() })
+              .meta({ id: "LiftResult" }),
+          },
+        },
       },
       ...errors(400, 401, 403, 404, 413, 415, 503),
     },

@@ -75,6 +75,10 @@ export const LimitStateSchema = z
     resetMs: z.number().int(),
     wouldAllow: z.boolean(),
     retryAfterMs: z.number().int().nullable(),
+    penaltyBlockMs: z.number().int().optional().openapi({
+      description:
+        "a penalty's block in force on this identity: ms left; absent when none (lift: POST /api/admin/penalty/lift)",
+    }),
     override: LimitOverrideSchema.nullable().openapi({
       description: "the temporary override in force on this limit (`limit` is its value), or null",
     }),

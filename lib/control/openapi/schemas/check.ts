@@ -24,6 +24,7 @@ const REASONS = [
   "ok",
   "rate_limited",
   "cost_exceeds_capacity",
+  "penalty",
   "unknown_key",
   "revoked_key",
   "expired_key",

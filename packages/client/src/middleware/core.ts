@@ -60,6 +60,10 @@ export function routeOf(method: string, path: string): string | undefined {
 const DENIED: Record<string, { status: number; message: string }> = {
   rate_limited: { status: 429, message: "Too many requests: retry after the Retry-After header's seconds" },
   cost_exceeds_capacity: { status: 429, message: "This request costs more than the limit allows" },
+  penalty: {
+    status: 429,
+    message: "Blocked for a while after going over a limit: retry after the Retry-After header's seconds",
+  },
   unknown_key: { status: 401, message: "Unknown API key" },
   revoked_key: { status: 401, message: "This API key was revoked" },
   expired_key: { status: 401, message: "This API key has expired" },

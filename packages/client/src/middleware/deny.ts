@@ -55,7 +55,11 @@ export function jittered(ms: number, jitter: number | undefined): number {
 /** Over a rate limit (worth retrying later), as opposed to refused for who the caller is. */
 export function overLimit(result: CheckResult, maxWaitMs: number): boolean {
   if (result.allowed) return result.waitMs > maxWaitMs;
-  return result.reason === "rate_limited" || result.reason === "cost_exceeds_capacity";
+  return (
+    result.reason === "rate_limited" ||
+    result.reason === "cost_exceeds_capacity" ||
+    result.reason === "penalty"
+  );
 }
 
 // Requests each middleware holds now; keyed by its options object, so two middlewares

@@ -3,7 +3,7 @@ import { loadTenantTool, type TenantToolProps } from "@/app/(dashboard)/_lib/ten
 import { LookupQuery, lookupIdentifier } from "@/lib/control/ops/identifier-lookup";
 import { CheckForm, ParamErrors } from "@/components/ops/check-form";
 import { LookupView } from "@/components/ops/lookup-view";
-import { resetCounterAction } from "@/app/(dashboard)/_actions/ops-actions";
+import { liftPenaltyAction, resetCounterAction } from "@/app/(dashboard)/_actions/ops-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 import { parseCheckParams, routePatterns } from "@/app/(dashboard)/_lib/check-params";
 
@@ -29,7 +29,7 @@ export default async function LookupPage(props: TenantToolProps) {
         submitLabel="Look up"
       />
       {parsed.kind === "invalid" && <ParamErrors errors={parsed.errors} />}
-      {lookup && <LookupView lookup={lookup} reset={resetCounterAction} />}
+      {lookup && <LookupView lookup={lookup} reset={resetCounterAction} lift={liftPenaltyAction} />}
     </div>
   );
 }
