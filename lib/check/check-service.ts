@@ -27,6 +27,7 @@ import { TenantMarks, type TenantMark } from "@/lib/check/tenant-marks";
 import { overriddenShape } from "@/lib/check/override-variants";
 import type { CheckInput } from "@/lib/check/types";
 import { checkMetrics } from "@/lib/check/check-metrics";
+import { refreshCalendar } from "@/lib/check/calendar-rules";
 import type { LocalLimits } from "@/lib/check/local/local-limits";
 
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
@@ -174,6 +175,8 @@ export class CheckService {
       if (variant !== shape) base = null;
       shape = variant;
     }
+    // calendar limits past their period's end: the next period's bounds (calendar-rules.ts)
+    if (shape.calendarUntil !== Infinity) refreshCalendar(shape);
     const { tenant, route } = shape.resolved;
     const keyId = key?.id ?? null;
     const keyJson = hot.keyJson ?? keyJsonOf(key);

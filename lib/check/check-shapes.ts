@@ -11,6 +11,7 @@ import { resolvedOf, type Resolved, type Target } from "@/lib/check/resolve";
 import { prepareCheck } from "@/lib/check/limiter/evaluate-many";
 import type { DegradedCause } from "@/lib/check/types";
 import { flavourOf } from "@/lib/check/headers";
+import { calendarUntilOf } from "@/lib/check/calendar-rules";
 
 // What a check resolves to under the current config version, apart from its key's and
 // subject's own counters: the limits its tenant, limit set and resolved route patterns
@@ -110,6 +111,7 @@ export function buildShape(
     keys,
     specs,
     rules,
+    calendarUntil: rules.length === 0 ? Infinity : calendarUntilOf(specs),
     keySlots,
     subjectSlots,
     hasShadow,

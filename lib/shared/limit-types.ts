@@ -1,6 +1,8 @@
 // Types shared by the configuration model, the compiler and the limiter engine. Isomorphic:
 // no server imports here.
 
+import type { CalendarPeriod } from "@/lib/shared/calendar";
+
 export const ALGORITHMS = [
   "token_bucket",
   "leaky_bucket",
@@ -8,6 +10,7 @@ export const ALGORITHMS = [
   "fixed_window",
   "sliding_log",
   "sliding_window",
+  "calendar",
 ] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
 
@@ -56,6 +59,14 @@ export interface LimitRule {
   maxDelayMs: number | null;
   mode: LimitMode;
   onStoreFailure: StoreFailure;
+  /** algorithm calendar only: the period and the time zone its bounds are in (windowMs is then its nominal length) */
+  calendar?: CalendarRule;
+}
+
+/** A calendar quota's period: a day, an ISO week or a month in an IANA time zone. */
+export interface CalendarRule {
+  period: CalendarPeriod;
+  timeZone: string;
 }
 
 /** What an unset field means once a limit is compiled (also shown by the editor). */

@@ -7,6 +7,7 @@ import { slidingWindow } from "@/lib/check/limiter/sliding-window";
 import { tokenBucket } from "@/lib/check/limiter/token-bucket";
 import { leakyBucket } from "@/lib/check/limiter/leaky-bucket";
 import { gcra } from "@/lib/check/limiter/gcra";
+import { calendarQuota } from "@/lib/check/limiter/calendar";
 
 const CODECS: Record<Algorithm, AlgorithmCodec> = {
   fixed_window: fixedWindow,
@@ -15,6 +16,7 @@ const CODECS: Record<Algorithm, AlgorithmCodec> = {
   token_bucket: tokenBucket,
   leaky_bucket: leakyBucket,
   gcra,
+  calendar: calendarQuota,
 };
 
 export function codecFor(algorithm: Algorithm): AlgorithmCodec {

@@ -16,6 +16,7 @@ export const ALGORITHM_CODES = {
   token_bucket: 4,
   leaky_bucket: 5,
   gcra: 6,
+  calendar: 7,
 } as const satisfies Record<Algorithm, number>;
 
 /** A rule's values by name (limit-exactness.ts scales L, W and B for the script). */

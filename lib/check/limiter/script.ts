@@ -14,6 +14,7 @@ const SHARED_FILES = [
   "algorithms/sliding-log.lua",
   "algorithms/sliding-window.lua",
   "algorithms/buckets.lua",
+  "algorithms/calendar.lua",
   "run-check.lua",
 ] as const;
 

@@ -43,7 +43,8 @@ export interface LimitReport {
   name: string;
   level: "plan" | "tenant" | "key" | "route";
   by: "tenant" | "key" | "subject";
-  algorithm: "token_bucket" | "leaky_bucket" | "gcra" | "fixed_window" | "sliding_log" | "sliding_window";
+  algorithm:
+    "token_bucket" | "leaky_bucket" | "gcra" | "fixed_window" | "sliding_log" | "sliding_window" | "calendar";
   limit: number;
   windowMs: number;
   remaining: number | null;

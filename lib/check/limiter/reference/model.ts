@@ -4,6 +4,7 @@ import { summarize } from "@/lib/check/limiter/decide";
 import { big, ceilDiv, type ReferenceAlgorithm, type State } from "@/lib/check/limiter/reference/types";
 import { fixedWindow, slidingLog, slidingWindow } from "@/lib/check/limiter/reference/windows";
 import { gcra, leakyBucket, tokenBucket } from "@/lib/check/limiter/reference/buckets";
+import { calendarQuota } from "@/lib/check/limiter/reference/calendar";
 
 // The reference model: docs/algorithms.md's semantics in memory, with an injected clock (integer ms).
 // It is the oracle for the Lua script, so it derives what docs/algorithms.md defines by a property
@@ -19,6 +20,7 @@ export const REFERENCE_ALGORITHMS: Record<Algorithm, ReferenceAlgorithm> = {
   token_bucket: tokenBucket,
   leaky_bucket: leakyBucket,
   gcra,
+  calendar: calendarQuota,
 };
 
 /** The least t >= 0 with holds(t), for a predicate that stays true once true. */
