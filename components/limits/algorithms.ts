@@ -26,4 +26,8 @@ export const ALGORITHM_HELP: Record<Algorithm, { title: string; line: string }> 
     title: "Sliding log",
     line: "Exact count over the last window; costs memory per admitted request.",
   },
+  calendar: {
+    title: "Calendar quota",
+    line: "Counts per calendar day, ISO week or month in a time zone; resets at its midnight.",
+  },
 };

@@ -15,6 +15,7 @@ import { runRounds, type Phase, type PhaseSummary } from "./rounds";
 import { freePort, httpReady, startProcess, stopAll, stopAllOnSignals } from "./processes";
 import { startBenchRedis } from "./bench-redis";
 import { localPhases, seedLocal } from "./local-limits";
+import { calendarPhases, seedCalendar } from "./calendar-quota";
 import { workerPhases } from "./workers";
 import { mixPhases } from "./realistic-phases";
 import { distinctPhases } from "./distinct-phases";
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
   const { seedBench, ROUTE, ITEMS_PATTERN } = await import("./seed-bench");
   const setup = await seedBench(BATCH);
   await seedLocal();
+  await seedCalendar();
   await seedGrpc();
   const { prepareHostile, hostilePhase } = await import("./hostile");
   const hostileSetup = await prepareHostile();
@@ -181,6 +183,8 @@ async function main(): Promise<void> {
     // another tenant's admin GET, alone (aq) and under a hostile editor's documents (ah)
     ...adminPhases(() => app, adminSetup, log),
     ...localPhases(appPhase, redisUrl),
+    // a calendar quota beside a plain fixed window (docs/algorithms.md, calendar quotas)
+    ...calendarPhases(appPhase),
     // Envoy's ShouldRateLimit (3 descriptors) against /api/check making the same checks
     ...grpcPhases({ app: () => app, appPhase, token, redisPid: redisServer.pid, seconds: SECONDS, log }),
     ...workerPhases({

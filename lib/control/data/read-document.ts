@@ -73,6 +73,7 @@ export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<Co
       status: tenant.status,
       // only when set: documents of tenants without it read as they always did
       ...(tenant.headers !== null ? { headers: headerFlavourOf(tenant.headers) } : {}),
+      ...(tenant.timeZone !== null ? { timeZone: tenant.timeZone } : {}),
       limits: rowsToLimits(tenant.limits),
       routes: tenant.routes.map(toRoute),
       // Only keys that carry limits are configuration; the rest are bare credentials.

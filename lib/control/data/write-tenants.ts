@@ -47,10 +47,11 @@ export async function writeTenantRows(
     const partIds = part.map((t) => existing.get(t.slug) ?? "");
     await tx.$executeRaw`
       update "Tenant" t set name = v.name, "planId" = v.plan, status = v.status::"TenantStatus",
-        headers = v.headers, "updatedAt" = now()
+        headers = v.headers, "timeZone" = v.zone, "updatedAt" = now()
       from unnest(${partIds}::text[], ${part.map((t) => t.name ?? t.slug)}::text[],
                   ${part.map(planOf)}::text[], ${part.map((t) => t.status)}::text[],
-                  ${part.map((t) => t.headers ?? null)}::text[]) as v(id, name, plan, status, headers)
+                  ${part.map((t) => t.headers ?? null)}::text[],
+                  ${part.map((t) => t.timeZone ?? null)}::text[]) as v(id, name, plan, status, headers, zone)
       where t.id = v.id`;
     await tx.limit.deleteMany({ where: { tenantId: { in: partIds } } });
     await tx.limit.deleteMany({ where: { apiKey: { tenantId: { in: partIds } } } });
@@ -67,6 +68,7 @@ export async function writeTenantRows(
       planId: planOf(t),
       status: t.status,
       headers: t.headers ?? null,
+      timeZone: t.timeZone ?? null,
     }));
   for (const part of chunks(created)) await insertTenants(tx, part);
   for (const row of created) ids.set(row.slug, row.id);

@@ -53,6 +53,11 @@ export function usageOf(rule: LimitRule, state: RecordState | undefined, now: nu
       return meterUsage(rule, live, now);
     case "sliding_log":
       throw new Error("sliding_log is read from its own key: use logUsage");
+    case "calendar": {
+      // {start, count, end}: a record lives until its period's end, so a live one is this period's
+      const count = live ? live[1] : 0;
+      return { used: count, capacity: rule.limit, remaining: Math.max(0, rule.limit - count) };
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import type { DocumentError } from "./document-error";
 import type { LimitDeclaration, LimitSlot } from "./inheritance";
 import { describeOrigin, type LimitOrigin } from "./limit-origin";
 import { mergeLimitFields, type LimitFields } from "./normalize-limit";
+import { checkCalendar } from "./check-calendar";
 
 const REQUIRED: readonly { field: keyof LimitFields; label: string }[] = [
   { field: "by", label: "by" },
@@ -36,7 +37,12 @@ function nothingToInherit(origin: LimitOrigin, name: string): string {
 
 function checkBase(base: LimitDeclaration): DocumentError[] {
   const errors: DocumentError[] = [];
-  for (const { field, label } of REQUIRED) {
+  const calendar = base.fields.algorithm === "calendar";
+  // a calendar limit counts its period instead of a window (check-calendar.ts)
+  const required = calendar
+    ? [...REQUIRED.filter((r) => r.field !== "windowMs"), { field: "period" as const, label: "period" }]
+    : REQUIRED;
+  for (const { field, label } of required) {
     if (base.fields[field] === undefined) {
       errors.push({
         path: `${base.path}.${label}`,
@@ -215,6 +221,7 @@ export function checkSlots(slots: readonly LimitSlot[], checkBases: boolean): Do
         ...checkExactness(slot.chain, index),
         ...checkLogSize(slot.chain, index),
         ...checkLocal(slot.chain, index),
+        ...checkCalendar(slot.chain, index),
       ),
     );
   }
