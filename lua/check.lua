@@ -11,13 +11,15 @@ ARGV[3]             now override in ms, test-only virtual clock (-1 = Redis TIME
                     lib/check/limiter/clock.ts for how production code is kept from sending it)
 ARGV[4 + 7*(i-1) ..] seven values per limit i:
                     algorithm (1 fixed_window, 2 sliding_log, 3 sliding_window,
-                               4 token_bucket, 5 leaky_bucket, 6 gcra),
-                    L (limit), W (window ms), B (burst; L where it does not apply),
+                               4 token_bucket, 5 leaky_bucket, 6 gcra, 7 concurrency,
+                               8 calendar),
+                    L (limit), W (window ms), B (burst; L where it does not apply;
+                    calendar: W and B are the period's start and end, epoch ms),
                     shadow (1 = mode shadow), maxDelay (ms; -1 = action reject),
                     entry (8 characters: the limit's counter among its owner's, common.lua;
                     longer when the limit has a penalty: run-check.lua's R_PEN)
-                    algorithm 7 is concurrency (lua/algorithms/concurrency.lua)
 ARGV[4 + 7*n]       the check's lease id (decimal digits), when it has a concurrency limit
+                    (lua/algorithms/concurrency.lua)
 
 Reply: an array of integers: { allowed (0|1: every enforce limit admits), nowMs,
   then six integers per limit i:

@@ -11,6 +11,7 @@ import {
   windowText,
 } from "@/components/limit-tree/tree-format";
 import { OverrideBadge } from "@/components/ops/override-badge";
+import { describeReset } from "@/lib/shared/calendar";
 
 // A node's details: each limit's settings, its live reading, and where its values come from
 // (plan, tenant override, key override, route), step by step. A limit under a temporary
@@ -18,8 +19,26 @@ import { OverrideBadge } from "@/components/ops/override-badge";
 
 function settings(l: LimitReading): string {
   if (l.override?.value === 0) return `0: blocks every check · ${l.algorithm.replace("_", " ")} · by ${l.by}`;
+  if (l.calendar) return calendarSettings(l, l.calendar);
   const burst = l.burst !== null && l.burst !== l.limit ? `, burst ${l.burst}` : "";
   return `${l.limit} per ${windowText(l.windowMs)}${burst} · ${l.algorithm.replace("_", " ")} · by ${l.by}${l.mode === "shadow" ? " · shadow" : ""}`;
+}
+
+/** "10000 per month · resets on the 1st 00:00 Europe/Berlin (next 2025-04-01 00:00) · calendar · by tenant" */
+function calendarSettings(l: LimitReading, c: NonNullable<LimitReading["calendar"]>): string {
+  const next = localTime(c.resetsAt, c.timeZone);
+  return `${l.limit} per ${c.period} · ${describeReset(c.period, c.timeZone)} (next ${next}) · calendar quota · by ${l.by}${l.mode === "shadow" ? " · shadow" : ""}`;
+}
+
+function localTime(ms: number, timeZone: string): string {
+  return new Intl.DateTimeFormat("sv-SE", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).format(ms);
 }
 
 function provenance(l: LimitReading): string {

@@ -6,9 +6,11 @@ import { formatDuration } from "@/lib/shared/duration";
 export function describeRule(f: LimitFields): string {
   if (f.disabled) return "disabled";
   const parts = [
-    f.limit !== undefined && f.windowMs !== undefined
-      ? `${f.limit.toLocaleString("en")} / ${formatDuration(f.windowMs)}`
-      : null,
+    f.algorithm === "calendar" && f.limit !== undefined && f.period !== undefined
+      ? `${f.limit.toLocaleString("en")} / ${f.period}${f.timeZone ? ` (${f.timeZone})` : ""}`
+      : f.limit !== undefined && f.windowMs !== undefined
+        ? `${f.limit.toLocaleString("en")} / ${formatDuration(f.windowMs)}`
+        : null,
     f.burst !== undefined ? `burst ${f.burst.toLocaleString("en")}` : null,
     f.algorithm ?? null,
     f.by ? `per ${f.by}` : null,

@@ -25,6 +25,8 @@ import {
 import { useHydrated } from "@/components/forms/use-hydrated";
 import { ProposedChange } from "@/components/limits/proposed-change";
 import { savedHref } from "@/components/limits/editor-href";
+import { calendarResetLine } from "@/components/limits/calendar-reset";
+import { CALENDAR_PERIODS } from "@/lib/shared/calendar";
 
 type SaveAction = (input: {
   target: LimitTarget;
@@ -150,6 +152,20 @@ export function LimitEditor({
           )}
           {text("burst", "Burst", "optional; defaults to the limit", inherited?.burst?.toString())}
         </div>
+        {(values.algorithm || inherited?.algorithm) === "calendar" && (
+          <div className="grid-3">
+            {pick("period", "Period", CALENDAR_PERIODS, inherited?.period)}
+            {text(
+              "timeZone",
+              "Time zone",
+              "IANA name; empty: the tenant's time zone, else UTC",
+              inherited?.timeZone ?? "Europe/Berlin",
+            )}
+            <p className="muted" data-testid="calendar-reset">
+              {calendarResetLine(values, inherited)}
+            </p>
+          </div>
+        )}
         <div className="grid-3">
           {pick("action", "When over", ACTIONS, inherited?.action)}
           {text("maxDelay", "Longest delay", "with action delay (gcra, leaky bucket)")}

@@ -1,6 +1,12 @@
 import { fullLimitSchema, limitSchema, type LimitDoc, type LimitFields } from "@/lib/control/config/document";
 import { parseDuration, formatDuration } from "@/lib/shared/duration";
 import type { LimitRule } from "@/lib/shared/limit-types";
+import {
+  CALENDAR_PERIODS,
+  DEFAULT_TIME_ZONE,
+  NOMINAL_PERIOD_MS,
+  type CalendarPeriod,
+} from "@/lib/shared/calendar";
 
 // The editor's text fields <-> a limit document entry, validated with the same zod schemas
 // the import and the API use. Empty fields are left out (an override then inherits them).
@@ -12,6 +18,8 @@ export const FIELDS = [
   "algorithm",
   "limit",
   "window",
+  "period",
+  "timeZone",
   "burst",
   "action",
   "maxDelay",
@@ -99,6 +107,7 @@ export function previewRule(values: FormValues, inherited: LimitFields | null): 
   const num = (t: string) => (/^\d+$/.test(t.trim()) ? Number(t) : undefined);
   const algorithm = (values.algorithm || inherited?.algorithm) as LimitRule["algorithm"] | undefined;
   const limit = num(values.limit) ?? inherited?.limit;
+  if (algorithm === "calendar") return calendarPreview(values, inherited, limit);
   const windowMs = (values.window ? parseDuration(values.window) : null) ?? inherited?.windowMs;
   if (!algorithm || !limit || !windowMs || limit > 1_000_000_000) return null;
   const action = (values.action || inherited?.action || "reject") as LimitRule["action"];
@@ -111,5 +120,27 @@ export function previewRule(values: FormValues, inherited: LimitFields | null): 
     maxDelayMs: (values.maxDelay ? parseDuration(values.maxDelay) : null) ?? inherited?.maxDelayMs ?? null,
     mode: "enforce",
     onStoreFailure: "open",
+  };
+}
+
+/** A calendar quota's preview: its period's nominal length as window, the zone typed or UTC. */
+function calendarPreview(
+  values: FormValues,
+  inherited: LimitFields | null,
+  limit: number | undefined,
+): LimitRule | null {
+  const period = CALENDAR_PERIODS.find((p) => p === (values.period || inherited?.period)) as
+    CalendarPeriod | undefined;
+  if (!period || !limit || limit > 1_000_000_000) return null;
+  return {
+    algorithm: "calendar",
+    limit,
+    windowMs: NOMINAL_PERIOD_MS[period],
+    burst: null,
+    action: "reject",
+    maxDelayMs: null,
+    mode: "enforce",
+    onStoreFailure: "open",
+    calendar: { period, timeZone: values.timeZone.trim() || inherited?.timeZone || DEFAULT_TIME_ZONE },
   };
 }

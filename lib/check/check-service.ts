@@ -27,6 +27,7 @@ import { TenantMarks, type TenantMark } from "@/lib/check/tenant-marks";
 import { overriddenShape } from "@/lib/check/override-variants";
 import type { CheckInput } from "@/lib/check/types";
 import { checkMetrics } from "@/lib/check/check-metrics";
+import { refreshCalendar } from "@/lib/check/calendar-rules";
 import type { LocalLimits } from "@/lib/check/local/local-limits";
 import { withCheckId } from "@/lib/check/adjust/check-id";
 import { newLeaseId } from "@/lib/check/limiter/lease-id";
@@ -208,6 +209,8 @@ export class CheckService {
       shape = allowedShape(shape, hot.target, listed.skip, this.holder.current.snapshot, version);
       base = null;
     }
+    // calendar limits past their period's end: the next period's bounds (calendar-rules.ts)
+    if (shape.calendarUntil !== Infinity) refreshCalendar(shape);
     const { tenant, route } = shape.resolved;
     const keyId = key?.id ?? null;
     const keyJson = hot.keyJson ?? keyJsonOf(key);

@@ -12,6 +12,7 @@ import { prepareCheck } from "@/lib/check/limiter/evaluate-many";
 import type { DegradedCause } from "@/lib/check/types";
 import { flavourOf } from "@/lib/check/headers";
 import { shapePenalties } from "@/lib/check/penalty-blocks";
+import { calendarUntilOf } from "@/lib/check/calendar-rules";
 
 // What a check resolves to under the current config version, apart from its key's and
 // subject's own counters: the limits its tenant, limit set and resolved route patterns
@@ -111,6 +112,7 @@ export function buildShape(
     keys,
     specs,
     rules,
+    calendarUntil: rules.length === 0 ? Infinity : calendarUntilOf(specs),
     keySlots,
     subjectSlots,
     hasShadow,

@@ -18,6 +18,8 @@ export interface CheckShape {
   keys: string[];
   specs: LimitSpec[];
   rules: LimitArgs[];
+  /** until when `rules` hold: its calendar limits' earliest period end; Infinity without any (calendar-rules.ts) */
+  calendarUntil: number;
   /** the indexes of the limits counted per key, and per subject */
   keySlots: number[];
   subjectSlots: number[];

@@ -9,6 +9,7 @@ import type {
   Penalty,
   StoreFailure,
 } from "@/lib/shared/limit-types";
+import type { CalendarPeriod } from "@/lib/shared/calendar";
 
 /** Tenant, key, plan and route names. */
 export const NAME_PATTERN = /^[a-z0-9-]{1,63}$/;
@@ -36,6 +37,9 @@ export interface LimitFields {
   algorithm?: Algorithm;
   limit?: number;
   windowMs?: number;
+  /** algorithm calendar: the period and, when the limit sets its own, the time zone */
+  period?: CalendarPeriod;
+  timeZone?: string;
   burst?: number;
   action?: LimitAction;
   maxDelayMs?: number;

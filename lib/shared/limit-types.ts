@@ -1,6 +1,8 @@
 // Types shared by the configuration model, the compiler and the limiter engine. Isomorphic:
 // no server imports here.
 
+import type { CalendarPeriod } from "@/lib/shared/calendar";
+
 export const ALGORITHMS = [
   "token_bucket",
   "leaky_bucket",
@@ -9,6 +11,7 @@ export const ALGORITHMS = [
   "sliding_log",
   "sliding_window",
   "concurrency",
+  "calendar",
 ] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
 
@@ -65,6 +68,14 @@ export interface LimitRule {
   onStoreFailure: StoreFailure;
   /** after the limit denies, its identity is blocked (docs/algorithms.md, Penalties); absent: none */
   penalty?: Penalty;
+  /** algorithm calendar only: the period and the time zone its bounds are in (windowMs is then its nominal length) */
+  calendar?: CalendarRule;
+}
+
+/** A calendar quota's period: a day, an ISO week or a month in an IANA time zone. */
+export interface CalendarRule {
+  period: CalendarPeriod;
+  timeZone: string;
 }
 
 /**

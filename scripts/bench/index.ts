@@ -16,6 +16,7 @@ import { freePort, httpReady, startProcess, stopAll, stopAllOnSignals } from "./
 import { startBenchRedis } from "./bench-redis";
 import { localPhases, seedLocal } from "./local-limits";
 import { listPhases, seedLists } from "./access-lists";
+import { calendarPhases, seedCalendar } from "./calendar-quota";
 import { workerPhases } from "./workers";
 import { mixPhases } from "./realistic-phases";
 import { distinctPhases } from "./distinct-phases";
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
   const setup = await seedBench(BATCH);
   await seedLocal();
   await seedLists();
+  await seedCalendar();
   await seedGrpc();
   const { prepareHostile, hostilePhase } = await import("./hostile");
   const hostileSetup = await prepareHostile();
@@ -190,6 +192,8 @@ async function main(): Promise<void> {
     ...adminPhases(() => app, adminSetup, log),
     ...localPhases(appPhase, redisUrl),
     ...listPhases(appPhase, redisUrl),
+    // a calendar quota beside a plain fixed window (docs/algorithms.md, calendar quotas)
+    ...calendarPhases(appPhase),
     // Envoy's ShouldRateLimit (3 descriptors) against /api/check making the same checks
     ...grpcPhases({ app: () => app, appPhase, token, redisPid: redisServer.pid, seconds: SECONDS, log }),
     ...workerPhases({

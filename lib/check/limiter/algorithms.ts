@@ -8,6 +8,7 @@ import { tokenBucket } from "@/lib/check/limiter/token-bucket";
 import { leakyBucket } from "@/lib/check/limiter/leaky-bucket";
 import { gcra } from "@/lib/check/limiter/gcra";
 import { concurrency } from "@/lib/check/limiter/concurrency";
+import { calendarQuota } from "@/lib/check/limiter/calendar";
 
 const CODECS: Record<Algorithm, AlgorithmCodec> = {
   fixed_window: fixedWindow,
@@ -17,6 +18,7 @@ const CODECS: Record<Algorithm, AlgorithmCodec> = {
   leaky_bucket: leakyBucket,
   gcra,
   concurrency,
+  calendar: calendarQuota,
 };
 
 export function codecFor(algorithm: Algorithm): AlgorithmCodec {

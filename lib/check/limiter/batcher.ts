@@ -6,7 +6,7 @@ import {
   singleArgs,
   type PreparedCheck,
 } from "@/lib/check/limiter/evaluate-many";
-import type { EvaluateOptions } from "@/lib/check/limiter/clock";
+import { nowOverride, type EvaluateOptions } from "@/lib/check/limiter/clock";
 import { checkManyScript, checkScript, parseReply } from "@/lib/check/limiter/script";
 import type { ScriptClient } from "@/lib/shared/redis/script-client";
 import { armDeadline, finish, type Entry, type Settle } from "@/lib/check/limiter/call-deadline";
@@ -72,7 +72,8 @@ export class CheckBatcher {
     }
     let prepared: PreparedCheck;
     try {
-      prepared = prepareCheck(check);
+      const override = nowOverride(this.options.evaluate);
+      prepared = prepareCheck(check, override < 0 ? undefined : override);
     } catch (error) {
       settle({ ok: false, error });
       return;

@@ -17,10 +17,13 @@ export interface PreparedCheck {
   rules: LimitArgs[];
 }
 
-/** Validates one check (throws RangeError as evaluate() would) and lays out its parts. */
-export function prepareCheck(check: Check): PreparedCheck {
+/**
+ * Validates one check (throws RangeError as evaluate() would) and lays out its parts;
+ * `nowMs` places calendar limits in their period (default: the wall clock).
+ */
+export function prepareCheck(check: Check, nowMs?: number): PreparedCheck {
   const keys = validate(check.limits, check.request);
-  const rules = check.limits.map(specArgs);
+  const rules = check.limits.map((spec) => specArgs(spec, nowMs));
   if (check.request.lease === undefined && takesLease(check.limits))
     check = { ...check, request: { ...check.request, lease: newLeaseId() } };
   return { check, keys, rules };

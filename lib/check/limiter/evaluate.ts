@@ -48,8 +48,11 @@ export function buildCall(
   options?: EvaluateOptions,
 ): ScriptCall {
   const keys = validate(limits, request);
-  const args: Array<number | string> = [request.cost, request.dryRun ? 1 : 0, nowOverride(options)];
-  for (const spec of limits) for (const value of specArgs(spec)) args.push(value);
+  const override = nowOverride(options);
+  // a calendar limit's period is the one containing the script's own now
+  const at = override < 0 ? undefined : override;
+  const args: Array<number | string> = [request.cost, request.dryRun ? 1 : 0, override];
+  for (const spec of limits) for (const value of specArgs(spec, at)) args.push(value);
   // a concurrency limit takes the check's lease id (ARGV after the rules)
   if (request.lease !== undefined) args.push(request.lease);
   else if (takesLease(limits)) args.push(newLeaseId());

@@ -17,6 +17,7 @@ export const ALGORITHM_CODES = {
   leaky_bucket: 5,
   gcra: 6,
   concurrency: 7,
+  calendar: 8,
 } as const satisfies Record<Algorithm, number>;
 
 /** A rule's values by name (limit-exactness.ts scales L, W and B for the script). */

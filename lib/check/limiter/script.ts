@@ -15,6 +15,7 @@ const SHARED_FILES = [
   "algorithms/sliding-window.lua",
   "algorithms/buckets.lua",
   "algorithms/concurrency.lua",
+  "algorithms/calendar.lua",
   "run-check.lua",
 ] as const;
 

@@ -27,8 +27,9 @@ function interned(ints: RuleInts, entry: string): LimitArgs {
   return args;
 }
 
-export function specArgs(spec: LimitSpec): LimitArgs {
-  const ints = codecFor(spec.rule.algorithm).args(spec.rule);
+/** `nowMs` (default: the wall clock) matters to calendar rules only (calendar.ts). */
+export function specArgs(spec: LimitSpec, nowMs?: number): LimitArgs {
+  const ints = codecFor(spec.rule.algorithm).args(spec.rule, nowMs);
   const entry = entryWithPenalty(entryOf(spec), spec.rule.penalty);
   let byEntry = withEntry.get(ints);
   if (!byEntry) withEntry.set(ints, (byEntry = new Map()));

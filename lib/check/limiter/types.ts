@@ -92,5 +92,6 @@ export interface AlgorithmCodec {
   algorithm: Algorithm;
   /** the key suffix and script code of the algorithm */
   tag: string;
-  args(rule: LimitRule): RuleInts;
+  /** `nowMs`: the time the check is decided at (epoch ms), for rules whose integers follow the clock (calendar) */
+  args(rule: LimitRule, nowMs?: number): RuleInts;
 }

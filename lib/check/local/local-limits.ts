@@ -67,7 +67,8 @@ export class LocalLimits {
     const { shape, key } = check;
     const parts = checkParts(shape, key, input.subject);
     let local = this.shapes.get(shape);
-    if (local === undefined) this.shapes.set(shape, (local = shapeLocal(shape)));
+    if (local === undefined || local.rules !== shape.rules)
+      this.shapes.set(shape, (local = shapeLocal(shape)));
     const plan = planLocal(local, parts);
     const { slots } = plan;
     const now = this.cycle.now();

@@ -26,6 +26,8 @@ export interface LocalShape {
   /** the exact limits' places in the check, and their script arguments */
   exactIndex: number[];
   exactRules: LimitArgs[];
+  /** the shape's rules it was made from: a calendar period's end replaces them (calendar-rules.ts) */
+  rules: LimitArgs[];
 }
 
 export interface LocalSlot extends LocalSlotShape {
@@ -42,7 +44,7 @@ export interface LocalPlan {
 
 export function shapeLocal(shape: CheckShape): LocalShape {
   const { limits, specs } = shape.resolved.matched;
-  const local: LocalShape = { slots: [], exactIndex: [], exactRules: [] };
+  const local: LocalShape = { slots: [], exactIndex: [], exactRules: [], rules: shape.rules };
   limits.forEach((limit, index) => {
     const spec = specs[index] as LimitSpec;
     const code = localCodeOf(spec.rule.algorithm);

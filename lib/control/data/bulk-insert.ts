@@ -28,18 +28,21 @@ export interface TenantRow {
   /** allow and deny lists and subnet keying as JSON text; null: none */
   lists: string | null;
   ipSubjects: string | null;
+  /** the calendar quotas' time zone; null: UTC */
+  timeZone: string | null;
 }
 
 export async function insertTenants(tx: Tx, rows: readonly TenantRow[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.$executeRaw`
-    insert into "Tenant" (id, slug, name, "planId", status, headers, lists, "ipSubjects", "updatedAt")
-    select v.id, v.slug, v.name, v.plan, v.status::"TenantStatus", v.headers, v.lists::jsonb, v.subnets::jsonb, now()
+    insert into "Tenant" (id, slug, name, "planId", status, headers, lists, "ipSubjects", "timeZone", "updatedAt")
+    select v.id, v.slug, v.name, v.plan, v.status::"TenantStatus", v.headers, v.lists::jsonb, v.subnets::jsonb, v.zone, now()
     from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.slug)}::text[],
                 ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.planId)}::text[],
                 ${rows.map((r) => r.status)}::text[], ${rows.map((r) => r.headers)}::text[],
-                ${rows.map((r) => r.lists)}::text[], ${rows.map((r) => r.ipSubjects)}::text[])
-      as v(id, slug, name, plan, status, headers, lists, subnets)`;
+                ${rows.map((r) => r.lists)}::text[], ${rows.map((r) => r.ipSubjects)}::text[],
+                ${rows.map((r) => r.timeZone)}::text[])
+      as v(id, slug, name, plan, status, headers, lists, subnets, zone)`;
 }
 
 export async function insertRoutes(
@@ -74,20 +77,20 @@ export async function insertLimits(tx: Tx, rows: readonly LimitInsert[]): Promis
   const text = (value: bigint | null): string | null => (value === null ? null : value.toString());
   await tx.$executeRaw`
     insert into "Limit" (id, "tenantId", "routeId", "apiKeyId", name, by, "routePattern", algorithm,
-      "limit", "windowMs", burst, action, "maxDelayMs", mode, "onStoreFailure", consistency,
+      "limit", "windowMs", period, "timeZone", burst, action, "maxDelayMs", mode, "onStoreFailure", consistency,
       "syncEveryMs", disabled, position, penalty, "updatedAt")
     select v.id, v.tenant, v.route, v.key, v.name, v.by::"LimitBy", v.pattern, v.algorithm::"Algorithm",
-      v.lim, v.win::bigint, v.burst, v.action::"LimitAction", v.delay::bigint, v.mode::"LimitMode",
+      v.lim, v.win::bigint, v.period, v.zone, v.burst, v.action::"LimitAction", v.delay::bigint, v.mode::"LimitMode",
       v.fail::"StoreFailure", v.cons::"LimitConsistency", v.sync, v.off, v.pos, v.pen::jsonb, now()
     from unnest(
       ${rows.map(() => newRowId())}::text[], ${col((r) => r.tenantId ?? null)}::text[],
       ${col((r) => r.routeId ?? null)}::text[], ${col((r) => r.apiKeyId ?? null)}::text[],
       ${col((r) => r.name)}::text[], ${col((r) => r.by)}::text[], ${col((r) => r.routePattern)}::text[],
       ${col((r) => r.algorithm)}::text[], ${col((r) => r.limit)}::int[], ${col((r) => text(r.windowMs))}::text[],
-      ${col((r) => r.burst)}::int[], ${col((r) => r.action)}::text[], ${col((r) => text(r.maxDelayMs))}::text[],
+      ${col((r) => r.period)}::text[], ${col((r) => r.timeZone)}::text[], ${col((r) => r.burst)}::int[], ${col((r) => r.action)}::text[], ${col((r) => text(r.maxDelayMs))}::text[],
       ${col((r) => r.mode)}::text[], ${col((r) => r.onStoreFailure)}::text[], ${col((r) => r.consistency)}::text[],
       ${col((r) => r.syncEveryMs)}::int[], ${col((r) => r.disabled)}::boolean[], ${col((r) => r.position)}::int[],
       ${col((r) => (r.penalty === Prisma.DbNull ? null : JSON.stringify(r.penalty)))}::text[]
-    ) as v(id, tenant, route, key, name, by, pattern, algorithm, lim, win, burst, action, delay, mode,
+    ) as v(id, tenant, route, key, name, by, pattern, algorithm, lim, win, period, zone, burst, action, delay, mode,
            fail, cons, sync, off, pos, pen)`;
 }

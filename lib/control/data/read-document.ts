@@ -77,6 +77,7 @@ export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<Co
       // only when set: documents of tenants without it read as they always did
       ...(tenant.headers !== null ? { headers: headerFlavourOf(tenant.headers) } : {}),
       ...withLists(tenant.lists, tenant.ipSubjects),
+      ...(tenant.timeZone !== null ? { timeZone: tenant.timeZone } : {}),
       limits: rowsToLimits(tenant.limits),
       routes: tenant.routes.map(toRoute),
       // Only keys that carry limits are configuration; the rest are bare credentials.

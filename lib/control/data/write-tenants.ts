@@ -48,12 +48,13 @@ export async function writeTenantRows(
     const partIds = part.map((t) => existing.get(t.slug) ?? "");
     await tx.$executeRaw`
       update "Tenant" t set name = v.name, "planId" = v.plan, status = v.status::"TenantStatus",
-        headers = v.headers, lists = v.lists::jsonb, "ipSubjects" = v.subnets::jsonb, "updatedAt" = now()
+        headers = v.headers, lists = v.lists::jsonb, "ipSubjects" = v.subnets::jsonb, "timeZone" = v.zone,
+        "updatedAt" = now()
       from unnest(${partIds}::text[], ${part.map((t) => t.name ?? t.slug)}::text[],
                   ${part.map(planOf)}::text[], ${part.map((t) => t.status)}::text[],
                   ${part.map((t) => t.headers ?? null)}::text[], ${part.map((t) => listsColumn(t.lists))}::text[],
-                  ${part.map(subnetsColumn)}::text[])
-        as v(id, name, plan, status, headers, lists, subnets)
+                  ${part.map(subnetsColumn)}::text[], ${part.map((t) => t.timeZone ?? null)}::text[])
+        as v(id, name, plan, status, headers, lists, subnets, zone)
       where t.id = v.id`;
     await tx.limit.deleteMany({ where: { tenantId: { in: partIds } } });
     await tx.limit.deleteMany({ where: { apiKey: { tenantId: { in: partIds } } } });
@@ -72,6 +73,7 @@ export async function writeTenantRows(
       headers: t.headers ?? null,
       lists: listsColumn(t.lists),
       ipSubjects: subnetsColumn(t),
+      timeZone: t.timeZone ?? null,
     }));
   for (const part of chunks(created)) await insertTenants(tx, part);
   for (const row of created) ids.set(row.slug, row.id);

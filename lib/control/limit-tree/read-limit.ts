@@ -5,6 +5,7 @@ import type { CounterRead } from "@/lib/control/limit-tree/limit-tree-counters";
 import { logUsage, usageOf, utilizationOf, type Usage } from "@/lib/control/limit-tree/readings";
 import { logKeyOf, type PlacedLimit } from "@/lib/control/limit-tree/shape";
 import type { LimitReading, SourceStep, TreeNode } from "@/lib/control/limit-tree/types";
+import { periodBounds } from "@/lib/shared/calendar";
 
 // From a placed limit and one owner's counters to what a node shows; and the two things a
 // node derives from its limits: its utilization and, for a key, the binding level.
@@ -77,6 +78,14 @@ export function readLimit(p: PlacedLimit, owners: Owners, counters: CounterRead)
     override: p.override,
     from: p.limit.level,
     provenance: provenance(p.limit),
+    ...(rule.calendar
+      ? {
+          calendar: {
+            ...rule.calendar,
+            resetsAt: periodBounds(rule.calendar.period, rule.calendar.timeZone, counters.now).end,
+          },
+        }
+      : {}),
   };
 }
 

@@ -55,6 +55,11 @@ export function usageOf(rule: LimitRule, state: RecordState | undefined, now: nu
       throw new Error("sliding_log is read from its own key: use logUsage");
     case "concurrency":
       throw new Error("concurrency is read from its own key: use logUsage with the leases held");
+    case "calendar": {
+      // {start, count, end}: a record lives until its period's end, so a live one is this period's
+      const count = live ? live[1] : 0;
+      return { used: count, capacity: rule.limit, remaining: Math.max(0, rule.limit - count) };
+    }
   }
 }
 

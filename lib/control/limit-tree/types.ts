@@ -4,6 +4,7 @@
 
 import type { LimitOverride } from "@/lib/control/counters/check-now";
 import type { Algorithm, LimitBy, LimitMode } from "@/lib/shared/limit-types";
+import type { CalendarPeriod } from "@/lib/shared/calendar";
 
 /** Where a node sits in the hierarchy; `subjects` summarizes a set of `by: subject` limits. */
 export type TreeLevel = "plan" | "tenant" | "route" | "key" | "key-route" | "subjects";
@@ -26,6 +27,8 @@ export interface LimitReading {
   limit: number;
   windowMs: number;
   burst: number | null;
+  /** a calendar quota: its period, zone and the end of the current period (epoch ms, Redis time) */
+  calendar?: { period: CalendarPeriod; timeZone: string; resetsAt: number };
   /** units used in its current window, or the bucket's level (may be fractional) */
   used: number;
   /** the capacity `used` is measured against (burst for buckets, else limit) */

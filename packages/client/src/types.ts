@@ -54,7 +54,8 @@ export interface LimitReport {
     | "fixed_window"
     | "sliding_log"
     | "sliding_window"
-    | "concurrency";
+    | "concurrency"
+    | "calendar";
   limit: number;
   windowMs: number;
   remaining: number | null;

@@ -16,7 +16,10 @@ describe("limiter state in Redis", () => {
   it("gives every key a TTL no longer than its state matters, then drops it", async () => {
     const tenant = `${RUN}m`;
     const W = 300;
-    const limits = ALGORITHMS.map((algorithm) => spec(tenant, algorithm, rule(algorithm, 3, W)));
+    // a calendar quota's state matters until its period's end: its own test below
+    const limits = ALGORITHMS.filter((a) => a !== "calendar").map((algorithm) =>
+      spec(tenant, algorithm, rule(algorithm, 3, W)),
+    );
     await evaluate(redis, limits, { cost: 2, dryRun: false });
     const keys = await tenantKeys(redis, tenant);
     // the sliding log and the concurrency limit's leases have their own keys; the other five
@@ -31,6 +34,21 @@ describe("limiter state in Redis", () => {
     }
     await sleep(2 * W + 50);
     expect(await tenantKeys(redis, tenant)).toEqual([]);
+  });
+
+  it("keeps a calendar quota's counter until its period ends, no longer", async () => {
+    const tenant = `${RUN}mc`;
+    const daily = spec(
+      tenant,
+      "q",
+      rule("calendar", 3, 86_400_000, { calendar: { period: "day", timeZone: "UTC" } }),
+    );
+    const before = Date.now();
+    await evaluate(redis, [daily], { cost: 1, dryRun: false });
+    const ttl = await redis.pttl(limitKey(daily));
+    const midnight = Math.ceil((before + 1) / 86_400_000) * 86_400_000;
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(midnight - before);
   });
 
   it("writes nothing for a dryRun or a denied check", async () => {

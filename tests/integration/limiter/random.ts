@@ -1,4 +1,5 @@
 import { ALGORITHMS, type LimitRule } from "@/lib/shared/limit-types";
+import { CALENDAR_PERIODS, NOMINAL_PERIOD_MS } from "@/lib/shared/calendar";
 
 // A seeded PRNG (mulberry32) and random rules for the differential tests.
 
@@ -23,6 +24,15 @@ const WINDOWS = [1, 3, 7, 50, 100, 250, 1_000, 1_500, 60_000, 3_600_000];
 
 const BIG_WINDOWS = [1, 999, 60_000, 86_400_000, 31_536_000_000];
 
+/** zones with and without DST, north and south, and a half-hour offset */
+export const CALENDAR_ZONES = [
+  "UTC",
+  "Europe/Berlin",
+  "America/New_York",
+  "Australia/Sydney",
+  "Asia/Kolkata",
+];
+
 /** big: numbers near docs/configuration.md's ranges (L to 1e6, W to 365 d) rather than small ones. */
 export function randomRule(rand: Random, big = false): LimitRule {
   const algorithm = pick(
@@ -31,6 +41,20 @@ export function randomRule(rand: Random, big = false): LimitRule {
   );
   const meter = algorithm === "gcra" || algorithm === "leaky_bucket" || algorithm === "token_bucket";
   const delay = (algorithm === "gcra" || algorithm === "leaky_bucket") && rand() < 0.4;
+  if (algorithm === "calendar") {
+    const period = pick(rand, CALENDAR_PERIODS);
+    return {
+      algorithm,
+      limit: big ? int(rand, 1, 1_000_000) : int(rand, 1, 20),
+      windowMs: NOMINAL_PERIOD_MS[period],
+      burst: null,
+      action: "reject",
+      maxDelayMs: null,
+      mode: rand() < 0.2 ? "shadow" : "enforce",
+      onStoreFailure: "open",
+      calendar: { period, timeZone: pick(rand, CALENDAR_ZONES) },
+    };
+  }
   return {
     algorithm,
     limit: big ? int(rand, 1, 1_000_000) : int(rand, 1, 20),

@@ -18,6 +18,8 @@ export function rule(
     maxDelayMs: null,
     mode: "enforce",
     onStoreFailure: "open",
+    // a calendar rule needs its period: a UTC month (no edge during a test) unless it says otherwise
+    ...(algorithm === "calendar" ? { calendar: { period: "month", timeZone: "UTC" } } : {}),
     ...extra,
   };
 }

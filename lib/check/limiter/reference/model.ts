@@ -6,6 +6,7 @@ import { fixedWindow, slidingLog, slidingWindow } from "@/lib/check/limiter/refe
 import { gcra, leakyBucket, tokenBucket } from "@/lib/check/limiter/reference/buckets";
 import { concurrency, released } from "@/lib/check/limiter/reference/leases";
 import { PenaltyBook, type PenaltyVerdict } from "@/lib/check/limiter/reference/penalty-book";
+import { calendarQuota } from "@/lib/check/limiter/reference/calendar";
 
 // The reference model: docs/algorithms.md's semantics in memory, with an injected clock (integer ms).
 // It is the oracle for the Lua script, so it derives what docs/algorithms.md defines by a property
@@ -22,6 +23,7 @@ export const REFERENCE_ALGORITHMS: Record<Algorithm, ReferenceAlgorithm> = {
   leaky_bucket: leakyBucket,
   gcra,
   concurrency,
+  calendar: calendarQuota,
 };
 
 /** The least t >= 0 with holds(t), for a predicate that stays true once true. */

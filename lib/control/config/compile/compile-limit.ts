@@ -9,6 +9,7 @@ import {
   type LimitSlot,
 } from "@/lib/control/config/document";
 import { DEFAULT_SYNC_EVERY_MS, LIMIT_DEFAULTS, type LimitRule } from "@/lib/shared/limit-types";
+import { DEFAULT_TIME_ZONE, NOMINAL_PERIOD_MS } from "@/lib/shared/calendar";
 
 import type { CompiledLimit, ProvenanceStep } from "../../../check/published/snapshot-types";
 
@@ -28,14 +29,27 @@ function limitId(origin: LimitOrigin, name: string, keyIdOf: KeyIdOf): string {
   }
 }
 
-/** null when the effective limit is disabled. Throws on a document that did not validate. */
-export function compileLimit(slot: LimitSlot, keyIdOf: KeyIdOf): CompiledLimit | null {
+/**
+ * null when the effective limit is disabled. Throws on a document that did not validate.
+ * `timeZone`: the tenant's, for calendar limits that set none of their own.
+ */
+export function compileLimit(
+  slot: LimitSlot,
+  keyIdOf: KeyIdOf,
+  timeZone: string = DEFAULT_TIME_ZONE,
+): CompiledLimit | null {
   const base = slot.chain[0];
   const last = slot.chain[slot.chain.length - 1];
   if (!base || !last) throw new Error(`compileLimit: limit "${slot.name}" has no declaration`);
   const fields = mergeLimitFields(slot.chain.map((declaration) => declaration.fields));
   if (fields.disabled === true) return null;
-  const { by, algorithm, limit, windowMs } = fields;
+  const { by, algorithm, limit, period } = fields;
+  // a calendar limit's window is its period's nominal length (its bounds are the calendar's)
+  const calendar =
+    algorithm === "calendar" && period !== undefined
+      ? { period, timeZone: fields.timeZone ?? timeZone }
+      : undefined;
+  const windowMs = calendar ? NOMINAL_PERIOD_MS[calendar.period] : fields.windowMs;
   if (by === undefined || algorithm === undefined || limit === undefined || windowMs === undefined) {
     throw new Error(
       `compileLimit: ${base.path} ("${slot.name}") lacks a rule field; validate the document first`,
@@ -52,6 +66,7 @@ export function compileLimit(slot: LimitSlot, keyIdOf: KeyIdOf): CompiledLimit |
     maxDelayMs: action === "delay" ? (fields.maxDelayMs ?? null) : null,
     mode: fields.mode ?? LIMIT_DEFAULTS.mode,
     onStoreFailure: fields.onStoreFailure ?? LIMIT_DEFAULTS.onStoreFailure,
+    ...(calendar ? { calendar } : {}),
   };
   if (fields.penalty !== undefined) rule.penalty = fields.penalty;
   const provenance: ProvenanceStep[] = slot.chain.map((declaration) => ({

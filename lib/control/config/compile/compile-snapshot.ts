@@ -33,8 +33,8 @@ function toLimitSet(limits: readonly CompiledLimit[]): LimitSet {
   return set;
 }
 
-function compileSlots(slots: readonly LimitSlot[], keyIdOf: KeyIdOf): CompiledLimit[] {
-  return slots.flatMap((slot) => compileLimit(slot, keyIdOf) ?? []);
+function compileSlots(slots: readonly LimitSlot[], keyIdOf: KeyIdOf, timeZone?: string): CompiledLimit[] {
+  return slots.flatMap((slot) => compileLimit(slot, keyIdOf, timeZone) ?? []);
 }
 
 function compileTenant(
@@ -53,7 +53,7 @@ function compileTenant(
     return keyId;
   };
   const inheritance = resolveTenantInheritance(scope, tenant, index);
-  const tenantLimits = compileSlots(inheritance.tenant, keyIdOf);
+  const tenantLimits = compileSlots(inheritance.tenant, keyIdOf, tenant.timeZone);
 
   const keys: Record<string, CompiledKey> = {};
   const keyNameById: Record<string, string> = {};
@@ -61,7 +61,11 @@ function compileTenant(
   for (const name of keyNames) {
     const keySlots = inheritance.keys.get(name);
     const keyId = keyIdOf(name);
-    keys[name] = { id: keyId, name, limits: keySlots ? toLimitSet(compileSlots(keySlots, keyIdOf)) : null };
+    keys[name] = {
+      id: keyId,
+      name,
+      limits: keySlots ? toLimitSet(compileSlots(keySlots, keyIdOf, tenant.timeZone)) : null,
+    };
     keyNameById[keyId] = name;
   }
   return {

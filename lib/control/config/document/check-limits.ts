@@ -11,6 +11,7 @@ import type { LimitDeclaration, LimitSlot } from "./inheritance";
 import { describeOrigin, type LimitOrigin } from "./limit-origin";
 import { mergeLimitFields, type LimitFields } from "./normalize-limit";
 import { checkPenalty } from "./check-penalty";
+import { checkCalendar } from "./check-calendar";
 
 const REQUIRED: readonly { field: keyof LimitFields; label: string }[] = [
   { field: "by", label: "by" },
@@ -37,7 +38,12 @@ function nothingToInherit(origin: LimitOrigin, name: string): string {
 
 function checkBase(base: LimitDeclaration): DocumentError[] {
   const errors: DocumentError[] = [];
-  for (const { field, label } of REQUIRED) {
+  const calendar = base.fields.algorithm === "calendar";
+  // a calendar limit counts its period instead of a window (check-calendar.ts)
+  const required = calendar
+    ? [...REQUIRED.filter((r) => r.field !== "windowMs"), { field: "period" as const, label: "period" }]
+    : REQUIRED;
+  for (const { field, label } of required) {
     if (base.fields[field] === undefined) {
       errors.push({
         path: `${base.path}.${label}`,
@@ -217,6 +223,7 @@ export function checkSlots(slots: readonly LimitSlot[], checkBases: boolean): Do
         ...checkLogSize(slot.chain, index),
         ...checkLocal(slot.chain, index),
         ...checkPenalty(slot.chain, index),
+        ...checkCalendar(slot.chain, index),
       ),
     );
   }

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { HEADER_FLAVOURS, TENANT_STATUSES, type TenantStatus } from "@/lib/shared/config-terms";
 
-import { displayNameSchema, nameSchema, routePatternSchema } from "./field-schemas";
+import { displayNameSchema, nameSchema, routePatternSchema, timeZoneSchema } from "./field-schemas";
 import { limitSchema } from "./limit-schema";
 import { ipSubjectsSchema, listsSchema } from "./list-schema";
 import { overrideDocSchema } from "./override-schema";
@@ -35,6 +35,8 @@ export const tenantSchema = z.strictObject({
   status: z.enum(TENANT_STATUSES, { error: "must be active or suspended" }).default("active"),
   /** the RateLimit header flavour of its check answers; left out: draft-11 */
   headers: z.enum(HEADER_FLAVOURS, { error: `must be one of ${HEADER_FLAVOURS.join(", ")}` }).optional(),
+  /** the time zone its calendar quotas reset in (a limit's own timeZone wins); left out: UTC */
+  timeZone: timeZoneSchema.optional(),
   limits: limitList,
   routes: z.array(routeSchema).default([]),
   keys: z.array(keySchema).default([]),

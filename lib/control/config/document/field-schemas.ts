@@ -8,6 +8,7 @@ import { parseDuration } from "@/lib/shared/duration";
 import { parseRoutePattern } from "@/lib/check/routes/route-pattern";
 import { safeText } from "@/lib/shared/safe-text";
 import { MAX_SYNC_EVERY_MS, MIN_SYNC_EVERY_MS } from "@/lib/shared/limit-types";
+import { CALENDAR_PERIODS, isTimeZone } from "@/lib/shared/calendar";
 
 /** Plans, tenants (slug), limits and keys are all named like this (docs/configuration.md). */
 export { NAME_PATTERN, NAME_RULE };
@@ -69,3 +70,15 @@ export const displayNameSchema = safeText(
     .min(1, { error: "must not be empty" })
     .max(200, { error: "must be at most 200 characters" }),
 );
+
+/** A calendar quota's time zone: an IANA name this server knows (docs/algorithms.md, calendar). */
+export const timeZoneSchema = z
+  .string({ error: 'must be an IANA time zone name such as "UTC" or "Europe/Berlin"' })
+  .refine(isTimeZone, {
+    error: 'must be an IANA time zone name such as "UTC" or "Europe/Berlin" (not an offset)',
+  });
+
+/** A calendar quota's period. */
+export const periodSchema = z.enum(CALENDAR_PERIODS, {
+  error: `must be one of ${CALENDAR_PERIODS.join(", ")}`,
+});

@@ -12,8 +12,10 @@ import {
   durationMsSchema,
   durationSchema,
   nameSchema,
+  periodSchema,
   routePatternSchema,
   syncEverySchema,
+  timeZoneSchema,
 } from "./field-schemas";
 import { penaltySchema } from "./penalty-schema";
 
@@ -27,6 +29,10 @@ const limitShape = {
   limit: countSchema.optional(),
   window: durationSchema.optional(),
   windowMs: durationMsSchema.optional(),
+  /** algorithm calendar: the calendar period counted (its window) */
+  period: periodSchema.optional(),
+  /** algorithm calendar: the zone its periods are in; left out: the tenant's, else UTC */
+  timeZone: timeZoneSchema.optional(),
   burst: countSchema.optional(),
   action: z.enum(ACTIONS, { error: oneOf(ACTIONS) }).optional(),
   maxDelay: durationSchema.optional(),
@@ -76,7 +82,9 @@ export const fullLimitSchema = z
   })
   .superRefine((limit, ctx) => {
     oneSpellingEach(limit, ctx);
-    if (limit.window === undefined && limit.windowMs === undefined) {
+    if (limit.algorithm === "calendar") {
+      if (limit.period === undefined) ctx.addIssue({ code: "custom", path: ["period"], message: "required" });
+    } else if (limit.window === undefined && limit.windowMs === undefined) {
       ctx.addIssue({ code: "custom", path: ["window"], message: "required" });
     }
     if (limit.disabled === true) {

@@ -3,6 +3,7 @@ import type { LimitDoc, PlanDoc, RouteDoc, TenantDoc } from "@/lib/control/confi
 import { resolveServiceLimit } from "@/lib/check/published/service-limit-schema";
 import { limitColumns, limitOfColumns } from "@/lib/control/config/import/limit-columns";
 import { DEFAULT_HEADER_FLAVOUR } from "@/lib/shared/config-terms";
+import { DEFAULT_TIME_ZONE } from "@/lib/shared/calendar";
 
 // One spelling of each part of a document (durations formatted, defaults filled, as stored), so an
 // import can tell what really changes and audit entries show readable before/after.
@@ -48,6 +49,10 @@ export function canonicalTenant(tenant: TenantDoc): TenantDoc {
       ? { lists: tenant.lists }
       : {}),
     ...(tenant.ipSubjects !== undefined ? { ipSubjects: tenant.ipSubjects } : {}),
+    // UTC, said or not, is the same tenant
+    ...(tenant.timeZone !== undefined && tenant.timeZone !== DEFAULT_TIME_ZONE
+      ? { timeZone: tenant.timeZone }
+      : {}),
     limits: canonicalLimits(tenant.limits),
     routes: canonicalRoutes(tenant.routes),
     keys: tenant.keys

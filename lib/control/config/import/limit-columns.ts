@@ -3,6 +3,14 @@ import { normalizeLimit, type LimitDoc, type LimitFields } from "@/lib/control/c
 import { penaltyDocOf, storedPenaltySchema } from "@/lib/control/config/document/penalty-schema";
 import type { Penalty } from "@/lib/shared/limit-types";
 import { formatDuration } from "@/lib/shared/duration";
+import { CALENDAR_PERIODS, type CalendarPeriod } from "@/lib/shared/calendar";
+
+// stored as text (validated on the way in): a value no release wrote is a broken row
+function periodOf(text: string): CalendarPeriod {
+  const period = CALENDAR_PERIODS.find((p) => p === text);
+  if (period === undefined) throw new Error(`a stored limit has period "${text}"`);
+  return period;
+}
 
 // Limits between their document form and their stored columns. The columns keep only the
 // fields a declaration sets (an override is partial), so export -> import changes nothing.
@@ -17,6 +25,8 @@ export interface LimitColumns {
   algorithm: Column<LimitFields["algorithm"]>;
   limit: number | null;
   windowMs: bigint | null;
+  period: string | null;
+  timeZone: string | null;
   burst: number | null;
   action: Column<LimitFields["action"]>;
   maxDelayMs: bigint | null;
@@ -44,6 +54,8 @@ export function limitColumns(limit: LimitDoc, position: number): LimitColumns {
     algorithm: fields.algorithm ?? null,
     limit: fields.limit ?? null,
     windowMs: fields.windowMs === undefined ? null : BigInt(fields.windowMs),
+    period: fields.period ?? null,
+    timeZone: fields.timeZone ?? null,
     burst: fields.burst ?? null,
     action: fields.action ?? null,
     maxDelayMs: fields.maxDelayMs === undefined ? null : BigInt(fields.maxDelayMs),
@@ -65,6 +77,8 @@ export function limitOfColumns(row: LimitColumns): LimitDoc {
   if (row.algorithm !== null) doc.algorithm = row.algorithm;
   if (row.limit !== null) doc.limit = row.limit;
   if (row.windowMs !== null) doc.window = formatDuration(Number(row.windowMs));
+  if (row.period !== null) doc.period = periodOf(row.period);
+  if (row.timeZone !== null) doc.timeZone = row.timeZone;
   if (row.burst !== null) doc.burst = row.burst;
   if (row.action !== null) doc.action = row.action;
   if (row.maxDelayMs !== null) doc.maxDelay = formatDuration(Number(row.maxDelayMs));
