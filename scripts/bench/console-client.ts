@@ -14,6 +14,7 @@ function cookiesOf(response: Response): string[] {
 }
 
 export async function signIn(url: string, account: { email: string; password: string }): Promise<string> {
+  let last = "";
   for (let attempt = 0; attempt < 5; attempt++) {
     const csrf = await fetch(`${url}/api/auth/csrf`);
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
@@ -26,10 +27,11 @@ export async function signIn(url: string, account: { email: string; password: st
     });
     const session = cookiesOf(response).find((c) => c.includes("session-token="));
     if (session) return [...jar, session].join("; ");
+    last = `${response.status} ${response.headers.get("location") ?? ""} ${(await response.text()).slice(0, 200)}`;
     // the login limiter fails closed while its Redis connection comes up
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  throw new Error(`could not sign in as ${account.email}`);
+  throw new Error(`could not sign in as ${account.email}: ${last}`);
 }
 
 const median = (values: number[]): number => {

@@ -71,10 +71,14 @@ async function measureSize(tenants: number, settings: z.infer<typeof Settings>):
   await client.set(marks.days, String(Math.floor(now / 86_400_000)));
   client.disconnect();
   const token = `bench-console-${randomBytes(18).toString("base64url")}`;
+  const appPort = await freePort();
   const app = await startApp(
     "console",
-    await freePort(),
+    appPort,
     {
+      // the dashboard's sessions: NEXTAUTH_SECRET as npm start gives it
+      NEXTAUTH_SECRET: randomBytes(32).toString("hex"),
+      NEXTAUTH_URL: `http://localhost:${appPort}`,
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       REDIS_PREFIX: "",
