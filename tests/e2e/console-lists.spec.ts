@@ -10,8 +10,10 @@ import { operator, signedIn, uniqueSlug, viewer } from "./support/dashboard";
 const prefix = uniqueSlug("pg");
 const COUNT = 27;
 
-test.beforeAll(async ({ browser }) => {
-  const page = await signedIn(browser, operator);
+test.beforeAll(async ({ browser }, info) => {
+  // one import of 27 tenants: tens of seconds on a loaded machine
+  info.setTimeout(120_000);
+  const page = await signedIn(browser, operator, 30_000);
   const plan = await firstPlan(page);
   const tenants = Array.from({ length: COUNT }, (_, i) => ({
     slug: `${prefix}-${String(i).padStart(2, "0")}`,
@@ -29,7 +31,9 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test("the tenants list searches and pages on the server", async ({ browser }) => {
-  const page = await signedIn(browser, operator);
+  // a dozen page loads: past the default 30 s on a loaded machine
+  test.setTimeout(120_000);
+  const page = await signedIn(browser, operator, 30_000);
   await page.goto("/?size=25");
   await page.getByTestId("tenant-search").fill(prefix);
   await page.getByTestId("tenant-filters").getByRole("button", { name: "Search" }).click();
@@ -61,7 +65,8 @@ test("the tenants list searches and pages on the server", async ({ browser }) =>
 test("the header search finds a key for an operator, and nothing of another tenant for a viewer", async ({
   browser,
 }) => {
-  const page = await signedIn(browser, operator);
+  test.setTimeout(120_000);
+  const page = await signedIn(browser, operator, 30_000);
   await page.goto("/");
   await page.getByTestId("global-search").fill(`${prefix}-key`);
   await page.getByTestId("global-search").press("Enter");
@@ -74,7 +79,7 @@ test("the header search finds a key for an operator, and nothing of another tena
   await expect(page.getByTestId(`key-${prefix}-key`)).toBeVisible();
   await page.context().close();
 
-  const member = await signedIn(browser, viewer);
+  const member = await signedIn(browser, viewer, 30_000);
   await member.goto(`/search?q=${prefix}`);
   await expect(member.getByTestId("search-results")).toContainText("No tenant matches.");
   await expect(member.getByTestId("search-results")).toContainText("No key matches.");
