@@ -8,7 +8,8 @@ const PRISMA = "^(lib/generated/|node_modules/(@prisma|pg|pg-[a-z-]+)/)";
 const STORES = "^(lib/shared/redis/|node_modules/ioredis/)";
 // The control plane's pure domain folders: below lib/control/data, which calls them, and
 // above nothing of it (scripts/house/move-domain-out-of-data.mjs moved them out of it).
-const DOMAIN = "^lib/control/(errors/|overrides/|bulk/|keys/|audit/|auth/policy/|alerts/(guard|input)/)";
+const DOMAIN =
+  "^lib/control/(errors/|lists/|overrides/|bulk/|keys/|audit/|auth/policy/|alerts/(guard|input)/)";
 
 module.exports = {
   forbidden: [

@@ -47,6 +47,16 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <Link href="/api-reference">API</Link>
             <Link href="/account">Your account</Link>
           </nav>
+          <form method="get" action="/search" role="search" className="header-search">
+            <input
+              type="search"
+              name="q"
+              aria-label="Search tenants, keys and subjects"
+              placeholder="Search"
+              maxLength={100}
+              data-testid="global-search"
+            />
+          </form>
           <span className="muted" data-testid="signed-in-as">
             {user.email}
             {user.isOperator ? " · operator" : ""}

@@ -7,11 +7,13 @@ import { rowContext } from "@/lib/usage/read/context";
 import { topOffenders } from "@/lib/usage/read/offenders";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
 import { visitScoped } from "@/lib/usage/read/scoped-reader";
+import { limitedTenants } from "@/lib/control/data/usage/scope";
 import type { LimitedEntry } from "@/lib/usage/read/most-limited-types";
 
 // The overview's "most limited": keys, routes and subjects with the most rejections across
-// every tenant the principal sees (operators: all; members: their tenants only, through the
-// scoped reader). Per kind, the top by count and the top by rejection rate, so either sort
+// every active tenant the principal sees (operators: all; members: their tenants only, through
+// the scoped reader; beyond 50, the 50 that rejected most: limitedTenants). A suspended
+// tenant's denials are the suspension's, not limits': it is left out. Per kind, the top by count and the top by rejection rate, so either sort
 // of the table finds its leaders. Subjects come from the offender sets: the last hour at most.
 
 const TOP = 10;
@@ -47,11 +49,14 @@ export async function mostLimited(
   principal: Principal,
   range: RangeId,
   ctx: RowContext = rowContext(),
+  tenantsRead?: number,
 ): Promise<LimitedEntry[]> {
   const { rangeMs, stepMs } = RANGES[range];
   const to = Math.ceil((ctx.now + 1) / stepMs) * stepMs;
   const from = to - rangeMs;
-  const scope = { from, to, source: totalsSource(sourceFor(stepMs)), withNames: true };
+  // at most MOST_LIMITED_TENANTS tenants are read: those that rejected most when there are more
+  const among = await limitedTenants(principal, from, tenantsRead);
+  const scope = { from, to, source: totalsSource(sourceFor(stepMs)), withNames: true, among };
   const keys = new Map<string, Tally>();
   const routes = new Map<string, Tally>();
   // summed as read over the whole range (the list has no time): no row per step is kept. Keys

@@ -29,6 +29,8 @@ export interface UsageScope {
   source: UsageSource;
   /** key names of every tenant read, not only of a single one (the "most limited" list) */
   withNames?: boolean;
+  /** without a tenant: only these of the visible tenants (already chosen by a scoped query) */
+  among?: TenantRef[];
 }
 
 export interface ScopedRow extends UsageRow {
@@ -46,7 +48,7 @@ interface Scoped {
 async function scoped(principal: Principal, scope: UsageScope): Promise<Scoped> {
   const tenants =
     scope.tenant === undefined
-      ? await visibleTenants(principal)
+      ? (scope.among ?? (await visibleTenants(principal)))
       : [await usageTenant(principal, scope.tenant)];
   const only = tenants.length === 1 ? tenants[0] : undefined;
   const keyId = scope.key !== undefined && only ? await keyIdByName(only, scope.key) : undefined;

@@ -4,6 +4,7 @@ import { DAY_MS, HOUR_MS, jobKeys, minuteIndexKey, MINUTE_MS, type JobKeys } fro
 import { RollupLease } from "@/lib/usage/lease";
 import { minuteRows, readMinutes } from "@/lib/usage/store/redis-read";
 import { PartitionKeeper } from "@/lib/usage/store/rollup-partitions";
+import { refreshTenantTraffic } from "@/lib/control/data/usage/tenant-traffic";
 import {
   LeaseLost,
   writeDay,
@@ -107,6 +108,8 @@ export class UsageRollup {
       await this.advance(this.keys.minutes, minute + 1);
       run.minutes++;
     }
+    // the console's per-tenant traffic follows the minutes just rolled up
+    if (run.minutes > 0) await refreshTenantTraffic(last * MINUTE_MS);
     const hoursDone = Math.floor(Math.max(first, last) / 60);
     for (let hour = firstHour; hour < hoursDone; hour++) {
       await writeHour(hour * HOUR_MS, stillHeld);

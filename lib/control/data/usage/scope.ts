@@ -3,6 +3,9 @@ import type { Principal } from "@/lib/shared/principal";
 import { tenantFor, type TenantRef } from "@/lib/control/data/tenant-access";
 import { NotFoundError } from "@/lib/control/errors/errors";
 import { db } from "@/lib/control/data/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { visibleTenantsSql } from "@/lib/control/data/tenant-scope-sql";
+import { utcAt } from "@/lib/control/data/usage/utc-at";
 
 // Who may read a tenant's usage: anyone with a role in it (viewer and up) or an operator;
 // others get NotFoundError, exactly as for a tenant that does not exist.
@@ -35,4 +38,45 @@ export async function visibleTenants(principal: Principal): Promise<TenantRef[]>
     if (principal.kind === "user") return principal.isOperator || principal.memberships.has(t.id);
     return principal.tenantId === null || principal.tenantId === t.id;
   });
+}
+
+/** Beyond this many visible tenants, "most limited" reads only those that rejected most. */
+export const MOST_LIMITED_TENANTS = 50;
+
+/**
+ * The active tenants the principal sees whose checks "most limited" reads: all of them when
+ * they are few, else the MOST_LIMITED_TENANTS with the most rejections since `from` (the
+ * tenants' own series in PostgreSQL, and the rollup's last 15 minutes), so the overview
+ * never reads 10,000 tenants' usage. Suspended tenants are left out: every check of theirs
+ * is denied by the suspension, not limited.
+ */
+export async function limitedTenants(
+  principal: Principal,
+  from: number,
+  most = MOST_LIMITED_TENANTS,
+): Promise<TenantRef[]> {
+  const scope = visibleTenantsSql(principal);
+  const active = await db().$queryRaw<Array<{ id: string; slug: string }>>`
+    SELECT t."id", t."slug" FROM "Tenant" t WHERE ${scope} AND t."status" = 'active'
+     ORDER BY t."slug" LIMIT ${most + 1}`;
+  if (active.length <= most) return active;
+  // the coarsest table that answers: minutes for the last hour, hours for a day, days beyond
+  const age = Date.now() - from;
+  const [table, column, unit] =
+    age <= 3_600_000
+      ? [Prisma.sql`"UsageMinute"`, Prisma.sql`"minute"`, 60_000]
+      : age <= 86_400_000
+        ? [Prisma.sql`"UsageHour"`, Prisma.sql`"hour"`, 3_600_000]
+        : [Prisma.sql`"UsageDay"`, Prisma.sql`"day"`, 86_400_000];
+  const since = utcAt(Math.floor(from / unit) * unit);
+  return db().$queryRaw<Array<{ id: string; slug: string }>>`
+    SELECT t."id", t."slug" FROM "Tenant" t
+      JOIN (SELECT s."tenantId", sum(m."rejected") AS "rejected"
+              FROM "UsageSeries" s JOIN ${table} m ON m."seriesId" = s."id"
+             WHERE s."keyId" = '*' AND s."route" = '*' AND m.${column} >= ${since} AND m."rejected" > 0
+             GROUP BY 1
+            UNION ALL
+            SELECT "tenantId", "rejected" FROM "TenantTraffic" WHERE "rejected" > 0) r ON r."tenantId" = t."id"
+     WHERE ${scope} AND t."status" = 'active'
+     GROUP BY t."id", t."slug" ORDER BY sum(r."rejected") DESC, t."slug" LIMIT ${most}`;
 }

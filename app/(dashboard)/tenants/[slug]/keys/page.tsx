@@ -91,7 +91,7 @@ export default async function KeysPage({
   searchParams,
 }: {
   params: Promise<{ slug: string }>;
-  searchParams: Promise<{ range?: string }>;
+  searchParams: Promise<{ range?: string; q?: string }>;
 }) {
   const [{ slug }, query] = await Promise.all([params, searchParams]);
   const range = isRangeId(query.range) ? query.range : "1h";
@@ -104,7 +104,12 @@ export default async function KeysPage({
     return null;
   });
   const columns = keyColumns(slug, range, tenant.can.edit);
-  const items: KeyItem[] = keys.map((k) => ({
+  // ?q= (the header search's key links): keys whose name or prefix contains it; a tenant
+  // holds at most SLUICE_MAX_KEYS_PER_TENANT keys, so they are filtered here
+  const q = typeof query.q === "string" ? query.q.trim().slice(0, 100).toLowerCase() : "";
+  const shown =
+    q === "" ? keys : keys.filter((k) => k.name.includes(q) || k.prefix.toLowerCase().includes(q));
+  const items: KeyItem[] = shown.map((k) => ({
     ...k,
     state: keyState(k),
     traffic: traffic?.keys.get(k.name),
@@ -122,6 +127,19 @@ export default async function KeysPage({
           hrefFor={(r) => `/tenants/${encodeURIComponent(slug)}/keys${r === "1h" ? "" : `?range=${r}`}`}
         />
         {traffic === null && <p className="error">Usage could not be read right now.</p>}
+        <form method="get" className="list-search" role="search">
+          <label>
+            Find a key
+            <input type="search" name="q" defaultValue={q} maxLength={100} placeholder="name or prefix" />
+          </label>
+          {range !== "1h" && <input type="hidden" name="range" value={range} />}
+          <button type="submit">Find</button>
+        </form>
+        {q !== "" && (
+          <p className="muted" data-testid="keys-filter-status">
+            {shown.length} of {keys.length} keys match “{q}”.
+          </p>
+        )}
         {keys.length === 0 ? (
           <p className="empty">
             No keys yet.
