@@ -29,6 +29,7 @@ export const ALGORITHM_HELP: Record<Algorithm, { title: string; line: string }> 
   concurrency: {
     title: "Concurrency",
     line: "At most limit requests in flight at once; the window is the lease timeout.",
+  },
   calendar: {
     title: "Calendar quota",
     line: "Counts per calendar day, ISO week or month in a time zone; resets at its midnight.",

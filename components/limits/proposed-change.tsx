@@ -10,6 +10,8 @@ const LABEL: Record<(typeof FIELDS)[number], string> = {
   algorithm: "algorithm",
   limit: "limit",
   window: "window",
+  period: "calendar period",
+  timeZone: "time zone",
   burst: "burst",
   action: "when over",
   maxDelay: "longest delay",
@@ -17,6 +19,10 @@ const LABEL: Record<(typeof FIELDS)[number], string> = {
   onStoreFailure: "if Redis is unreachable",
   consistency: "consistency",
   syncEvery: "sync every",
+  penaltyBlock: "penalty block",
+  penaltyGrow: "penalty growth",
+  penaltyMax: "longest penalty",
+  penaltyWindow: "penalty growth window",
 };
 
 export function ProposedChange({

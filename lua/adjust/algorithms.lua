@@ -139,9 +139,26 @@ local function adjust_log(key, entry, L, W, B, amount, at, now, slack)
   return effect(pool, new, pool + amount)
 end
 
+-- calendar: the count of the check's period (W its start, B its end, as the check sent them),
+-- while that period is the current one; a later period stored (a lagging server) is left alone.
+local function adjust_calendar(key, entry, L, W, B, amount, at, now, slack)
+  if now >= B then return 2 end
+  local s1, s2 = state_get(key, entry)
+  local count = 0
+  if s1 == W then
+    count = s2
+  elseif s1 and s1 > W then
+    return 2
+  end
+  local new = moved(count, amount, L)
+  if new ~= count then state_set(key, entry, W, new, B, B - now, now) end
+  return effect(count, new, count + amount)
+end
+
 ADJ[1] = adjust_fixed
 ADJ[2] = adjust_log
 ADJ[3] = adjust_sliding_window
 ADJ[4] = adjust_meter
 ADJ[5] = adjust_meter
 ADJ[6] = adjust_meter
+ADJ[8] = adjust_calendar

@@ -2,6 +2,7 @@ import type { Algorithm, LimitRule } from "@/lib/shared/limit-types";
 import type { LimitSpec } from "@/lib/check/limiter/types";
 import { ReferenceLimiter } from "@/lib/check/limiter/reference/model";
 import { big, burstOf, max, min, type State } from "@/lib/check/limiter/reference/types";
+import { periodBounds } from "@/lib/shared/calendar";
 import {
   ADJUST_WINDOW_MS,
   MAX_HELD,
@@ -103,6 +104,18 @@ const slidingLog: Adjuster = (s, rule, amount, at, now) => {
   return { state: { log: kept }, effect: effectOf(pool, after, pool + amount) };
 };
 
+/** calendar: the count of the check's period, while it is the current one. */
+const calendar: Adjuster = (s, rule, amount, at, now) => {
+  const zone = rule.calendar;
+  if (zone === undefined) throw new RangeError("a calendar limit needs its period and time zone");
+  const period = periodBounds(zone.period, zone.timeZone, Number(at));
+  if (now >= BigInt(period.end)) return { state: s, effect: "none" };
+  const start = BigInt(period.start);
+  const count = s && s.start === start ? (s.count as bigint) : 0n;
+  const after = moved(count, amount, L(rule));
+  return { state: { start, count: after }, effect: effectOf(count, after, count + amount) };
+};
+
 const ADJUSTERS: Record<Algorithm, Adjuster> = {
   token_bucket: tokenBucket,
   leaky_bucket: leakyBucket,
@@ -112,6 +125,7 @@ const ADJUSTERS: Record<Algorithm, Adjuster> = {
   sliding_log: slidingLog,
   // never in a ticket (ticket.ts): a lease is released, not adjusted
   concurrency: (s) => ({ state: s, effect: "none" }),
+  calendar,
 };
 
 interface AdjustRecord {

@@ -21,7 +21,11 @@ export function blockEntryOf(entry: string): string {
  * `length`, set at `set`) was set less than windowMs before `now`, length x grow rounded
  * down, at most maxMs.
  */
-export function nextBlockMs(penalty: Penalty, previous: { length: number; set: number } | null, now: number): number {
+export function nextBlockMs(
+  penalty: Penalty,
+  previous: { length: number; set: number } | null,
+  now: number,
+): number {
   if (previous === null || now - previous.set >= penalty.windowMs) return penalty.blockMs;
   const grown = Math.floor((previous.length * Math.round(penalty.grow * 100)) / 100);
   return Math.min(penalty.maxMs, grown);

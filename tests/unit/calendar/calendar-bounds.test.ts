@@ -135,9 +135,9 @@ describe("calendar period bounds", () => {
 describe("the check path's calendar integers", () => {
   const daily = rule("calendar", 10, 86_400_000, { calendar: { period: "day", timeZone: "Europe/Berlin" } });
 
-  it("sends code 7, L and the period's start and end as W and B", () => {
+  it("sends code 8, L and the period's start and end as W and B", () => {
     const args = calendarArgs(daily, at("2025-03-30T12:00:00Z"));
-    expect(args).toEqual([7, 10, at("2025-03-29T23:00:00Z"), at("2025-03-30T22:00:00Z"), 0, -1]);
+    expect(args).toEqual([8, 10, at("2025-03-29T23:00:00Z"), at("2025-03-30T22:00:00Z"), 0, -1]);
   });
 
   it("keeps one array for the period and makes the next one past its end", () => {

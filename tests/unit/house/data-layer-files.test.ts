@@ -30,6 +30,7 @@ const STORE_IMPORT = new RegExp(
 /** Data modules that reach a store only through another one, and why they sit here. */
 const ALLOWED: Record<string, string> = {
   "config-backstop.ts": "hands the check front PostgreSQL's reads (config-versions.ts, reconcile.ts)",
+  "edits/tenant-lists.ts": "edits a tenant's lists through its import (edits/document-edit.ts)",
   "document-text.ts": "validates against the plans and routes read by validation-context.ts",
   "usage/limit-candidates.ts":
     "reads the published version (config-versions.ts) and the tenant (usage/scope.ts)",

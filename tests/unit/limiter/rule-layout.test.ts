@@ -36,7 +36,14 @@ describe("the rule layout", () => {
 
   it("registers each algorithm under its code", () => {
     const registered = new Set<string>();
-    for (const file of ["fixed-window", "sliding-log", "sliding-window", "buckets", "concurrency", "calendar"])
+    for (const file of [
+      "fixed-window",
+      "sliding-log",
+      "sliding-window",
+      "buckets",
+      "concurrency",
+      "calendar",
+    ])
       for (const [, code = ""] of lua(`algorithms/${file}.lua`).matchAll(/^ALG\[(\d+)\] =/gm))
         registered.add(code);
     expect([...registered].sort()).toEqual(Object.values(ALGORITHM_CODES).map(String).sort());
