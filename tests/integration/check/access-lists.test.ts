@@ -123,7 +123,8 @@ describe("the global lists", () => {
       });
     }
     // a deny in the global list wins over the tenant's allow of the same address
-    await importDoc({ lists: { deny: [`${net}.64/32`] } });
+    const next = await importDoc({ lists: { deny: [`${net}.64/32`] } });
+    await waitForVersion(next, APP_URL, 1_000);
     expect(await checkA(`${net}.64`)).toMatchObject({ reason: "deny_list" });
   });
 

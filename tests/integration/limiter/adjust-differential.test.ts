@@ -90,7 +90,7 @@ describe("lua/adjust/adjust.lua agrees with the reference model", () => {
               at,
               request.cost,
               limits.map(limitKey),
-              limits.map(specArgs),
+              limits.map((spec) => specArgs(spec, at)),
               consumed,
             );
             if (ticket === null) continue;
