@@ -33,7 +33,10 @@ export async function seedKinds(): Promise<void> {
       {
         slug: TENANTS.leases,
         plan: "bench",
-        limits: [plainLimit, { name: "in-flight", algorithm: "concurrency", limit: LIMIT, window: "2s" }],
+        limits: [
+          plainLimit,
+          { name: "in-flight", by: "tenant", algorithm: "concurrency", limit: LIMIT, window: "2s" },
+        ],
       },
       { slug: TENANTS.penalty, plan: "bench", limits: [{ ...plainLimit, penalty: { block: "1d" } }] },
       // one check a day: the second check denies and starts a block of a day

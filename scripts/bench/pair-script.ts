@@ -22,7 +22,8 @@ export function pairScript(options: PairOptions): string {
   return `wrk.method = "POST"
 wrk.headers["content-type"] = "application/json"
 wrk.headers["authorization"] = "Bearer ${token}"
-local check = wrk.format(nil, "/api/check", nil, [==[${check}]==])
+-- formatted on first use: wrk sets the Host header only after loading the script
+local check = nil
 local waiting = {}
 local head, tail = 1, 0
 request = function()
@@ -32,6 +33,7 @@ request = function()
     head = head + 1
     return wrk.format(nil, "${follow}", nil, '{"${field}":"' .. value .. '"${extra}}')
   end
+  check = check or wrk.format(nil, "/api/check", nil, [==[${check}]==])
   return check
 end
 response = function(status, headers, body)
