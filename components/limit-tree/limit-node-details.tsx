@@ -11,6 +11,7 @@ import {
   windowText,
 } from "@/components/limit-tree/tree-format";
 import { OverrideBadge } from "@/components/ops/override-badge";
+import { roughly } from "@/components/ops/limit-counter";
 import { describeReset } from "@/lib/shared/calendar";
 
 // A node's details: each limit's settings, its live reading, and where its values come from
@@ -106,6 +107,17 @@ function Now({ reading: l }: { reading: LimitReading }) {
           ? "blocked: nothing passes"
           : `${Math.round(l.used * 10) / 10} of ${l.capacity} used, ${l.remaining} left`}
       </div>
+      {l.penaltyBlock ? <PenaltyBlock block={l.penaltyBlock} /> : null}
     </>
+  );
+}
+
+/** A penalty's running block: what the next checks of this owner are answered (reason penalty). */
+function PenaltyBlock({ block }: { block: NonNullable<LimitReading["penaltyBlock"]> }) {
+  const ends = new Date(block.endsAt).toISOString().slice(0, 19).replace("T", " ");
+  return (
+    <div data-testid="penalty-block">
+      blocked by its penalty until {ends} UTC ({roughly(block.leftMs)} left)
+    </div>
   );
 }

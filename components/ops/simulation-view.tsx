@@ -1,6 +1,6 @@
 import type { Simulation } from "@/lib/control/counters/simulate-check";
 import { formatDuration } from "@/lib/shared/duration";
-import { LimitCounter, ruleText } from "@/components/ops/limit-counter";
+import { LimitCounter, roughly, ruleText } from "@/components/ops/limit-counter";
 import { OverrideBadge } from "@/components/ops/override-badge";
 import { SkippedLimits } from "@/components/ops/skipped-limits";
 
@@ -32,11 +32,37 @@ function Verdict({ sim }: { sim: Simulation }) {
   );
 }
 
+/** What the allow and deny lists answer the subject: denied at once, or limits skipped. */
+function ListLine({ list }: { list: NonNullable<Simulation["list"]> }) {
+  const where = `the ${list.from.join(" and ")} ${list.verdict} list`;
+  return (
+    <p className="muted" data-testid="list-verdict">
+      {list.verdict === "deny"
+        ? `The subject is on ${where}: denied before any limit, nothing counted.`
+        : `The subject is on ${where}: ${
+            list.skips === null ? "every limit is skipped" : `skips ${list.skips.join(", ")}`
+          }; the other limits decide.`}
+    </p>
+  );
+}
+
+/** A penalty's block running on this identity, and when it ends. */
+function PenaltyLine({ limit }: { limit: Simulation["limits"][number] }) {
+  if (limit.penaltyBlockMs === undefined || limit.penaltyBlockEnds === undefined) return null;
+  const ends = limit.penaltyBlockEnds.slice(0, 19).replace("T", " ");
+  return (
+    <div className="denied" data-testid="penalty-block">
+      blocked by its penalty until {ends} UTC ({roughly(limit.penaltyBlockMs)} left)
+    </div>
+  );
+}
+
 export function SimulationView({ sim }: { sim: Simulation }) {
   return (
     <section aria-label="Simulation" data-testid="simulation">
       <Verdict sim={sim} />
-      {sim.limits.length === 0 ? (
+      {sim.list ? <ListLine list={sim.list} /> : null}
+      {sim.list?.verdict === "deny" ? null : sim.limits.length === 0 ? (
         <p className="muted">No limit applies to this check.</p>
       ) : (
         <div className="table-scroll">
@@ -73,6 +99,7 @@ export function SimulationView({ sim }: { sim: Simulation }) {
                   </td>
                   <td data-label="Counter now">
                     <LimitCounter figures={l} />
+                    <PenaltyLine limit={l} />
                   </td>
                   <td data-label="This check">
                     {l.allowsThisCheck ? "passes" : <strong className="denied">denies</strong>}

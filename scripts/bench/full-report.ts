@@ -11,6 +11,7 @@ import { seriesShareTarget } from "./replay-recording";
 import { mixBudget, mixRows, mixTargets } from "./realistic-phases";
 import { distinctRows, distinctTargets } from "./distinct-phases";
 import { grpcRows, grpcTarget } from "./grpc-phases";
+import { kindRows, kindTargets } from "./kind-costs";
 import type { Measured, PhaseSummary } from "./rounds";
 import type { Target } from "./report";
 
@@ -82,6 +83,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     ...input.admin.rows(get),
     ...localRows(get, await bytesPerIdentity()),
     ...listRows(get),
+    ...kindRows(get),
     ...grpcRows(get),
     row("(w1)", "w1", "POST /api/check, SLUICE_WORKERS=1"),
     row("(w2)", "w2", "POST /api/check, SLUICE_WORKERS=2 (node:cluster)"),
@@ -109,6 +111,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     input.admin.target(get("ah").median, get("aq").median),
     ...localTargets(get("l").median, e, a),
     ...listTargets(get("ln").median, get("lm").median, get("ld").median, e),
+    ...kindTargets(get),
     grpcTarget(get("rls").median, get("rlsh").median),
     ...distinctTargets(get),
     ...mixTargets(get),

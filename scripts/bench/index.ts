@@ -11,18 +11,20 @@ import { startAppPair } from "./app-server";
 import { BASE_DIR, basePhases, interleave } from "./ab-base";
 import { loadPhases } from "./load-phase";
 import { fullReport } from "./full-report";
-import { runRounds, type Phase, type PhaseSummary } from "./rounds";
-import { freePort, httpReady, startProcess, stopAll, stopAllOnSignals } from "./processes";
+import { runRounds, type Phase } from "./rounds";
+import { freePort, stopAll, stopAllOnSignals } from "./processes";
+import { startSideServers } from "./side-servers";
 import { startBenchRedis } from "./bench-redis";
 import { localPhases, seedLocal } from "./local-limits";
 import { listPhases, seedLists } from "./access-lists";
 import { calendarPhases, seedCalendar } from "./calendar-quota";
+import { kindPhases, seedKinds } from "./kind-costs";
+import { partialReport } from "./partial-report";
 import { workerPhases } from "./workers";
 import { mixPhases } from "./realistic-phases";
 import { distinctPhases } from "./distinct-phases";
 import { recordingRows } from "./replay-recording";
-import { grpcPhases, grpcTarget, seedGrpc } from "./grpc-phases";
-import { printTable, printTargets, type Row } from "./report";
+import { grpcPhases, seedGrpc } from "./grpc-phases";
 
 // Server modules import "server-only", which throws outside Next: register the hook first.
 await import(new URL("../server-only-hook.mjs", import.meta.url).href);
@@ -33,7 +35,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const BATCH = 50;
 // BENCH_PHASES=b,c: only those phases (while working on one; no targets, no (f)).
 const ONLY = process.env.BENCH_PHASES ? new Set(process.env.BENCH_PHASES.split(",")) : null;
-const HOOK = ["--import", "tsx", "--import", "./scripts/server-only-hook.mjs"];
 const log = (text: string) => console.log(`[bench] ${text}`);
 
 async function main(): Promise<void> {
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   await seedLocal();
   await seedLists();
   await seedCalendar();
+  await seedKinds();
   await seedGrpc();
   const { prepareHostile, hostilePhase } = await import("./hostile");
   const hostileSetup = await prepareHostile();
@@ -71,25 +73,11 @@ async function main(): Promise<void> {
   const adminSetup = await prepareAdmin();
   const mixKeys = await (await import("./realistic-seed")).seedRealistic();
 
-  const [barePort, peerPort] = [await freePort(), await freePort()];
   const serverEnv = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, NODE_ENV: "production" };
   // The app, and the same server with usage recording off, started afresh every round.
   let { app, quiet } = await startAppPair(0, serverEnv, setup.token);
   log("starting the bare server and the peer");
-  const bare = await startProcess(
-    "bare",
-    process.execPath,
-    [...HOOK, "scripts/bench/bare-server.ts", String(barePort)],
-    {},
-    () => httpReady(`http://localhost:${barePort}/`),
-  );
-  const peer = await startProcess(
-    "peer",
-    process.execPath,
-    [...HOOK, "scripts/bench/peer-server.ts", String(peerPort), redisUrl],
-    {},
-    () => httpReady(`http://localhost:${peerPort}/`),
-  );
+  const { bare, peer } = await startSideServers(redisUrl);
 
   const checkBodies = setup.keys.map((apiKey) => JSON.stringify({ apiKey, route: ROUTE }));
   const batchBodies = Array.from({ length: 10 }, (_, b) =>
@@ -141,7 +129,7 @@ async function main(): Promise<void> {
   const phases: Phase[] = [
     {
       id: "a",
-      run: () => phase("(a) bare node:http", `http://localhost:${barePort}/`, checkBodies, bare.pid),
+      run: () => phase("(a) bare node:http", `http://localhost:${bare.port}/`, checkBodies, bare.pid),
     },
     {
       id: "b",
@@ -162,7 +150,7 @@ async function main(): Promise<void> {
     { id: "c", run: () => appPhase("(c) /api/check/batch", "/api/check/batch", batchBodies, undefined, 20) },
     {
       id: "d",
-      run: () => phase("(d) rate-limiter-flexible", `http://localhost:${peerPort}/`, checkBodies, peer.pid),
+      run: () => phase("(d) rate-limiter-flexible", `http://localhost:${peer.port}/`, checkBodies, peer.pid),
     },
     ...mixes,
     ...distinctPhases(
@@ -194,6 +182,8 @@ async function main(): Promise<void> {
     ...listPhases(appPhase, redisUrl),
     // a calendar quota beside a plain fixed window (docs/algorithms.md, calendar quotas)
     ...calendarPhases(appPhase),
+    // each limit kind beside a plain keyless check; a penalty's block beside (e)
+    ...kindPhases(appPhase, () => app.url, token),
     // Envoy's ShouldRateLimit (3 descriptors) against /api/check making the same checks
     ...grpcPhases({ app: () => app, appPhase, token, redisPid: redisServer.pid, seconds: SECONDS, log }),
     ...workerPhases({
@@ -221,24 +211,7 @@ async function main(): Promise<void> {
   const recording =
     !ONLY || ONLY.has("u") ? await recordingRows(redisUrl, redisServer.pid ?? 0, ROUNDS) : null;
   if (ONLY) {
-    if (recording) {
-      printTable(recording.rows, recording.rows[0] as Row);
-      printTargets([recording.target]);
-    }
-    const [nq, n] = [summaries.get("nq"), summaries.get("n")];
-    if (nq && n) printTargets([noisyTarget(n.median, nq.median)]);
-    const [rls, rlsh] = [summaries.get("rls"), summaries.get("rlsh")];
-    if (rls && rlsh) printTargets([grpcTarget(rls.median, rlsh.median)]);
-    const [aq, ah] = [summaries.get("aq"), summaries.get("ah")];
-    if (aq && ah) {
-      const rows = adminRows((id) => summaries.get(id) as PhaseSummary);
-      printTable(rows, rows[0] as Row);
-      printTargets([adminTarget(ah.median, aq.median)]);
-    }
-    for (const [id, { median, serverCpu, redisCpu, clientCpu, requests }] of summaries)
-      console.log(
-        `${id}: ${Math.round(median.rps)} req/s, p50 ${median.p50} ms, p99 ${median.p99} ms, server ${(serverCpu / requests).toFixed(1)} µs/req, Redis ${(redisCpu / requests).toFixed(1)} µs/req, wrk ${(clientCpu / requests).toFixed(1)} µs/req, ${median.note}`,
-      );
+    partialReport({ summaries, recording, noisyTarget, admin: { rows: adminRows, target: adminTarget } });
     return;
   }
   await fullReport({

@@ -147,6 +147,7 @@ try {
       counters,
       rejections: { total: 0, byKey: new Map(), byRoute: new Map(), byKeyRoute: new Map() },
       subjects: [],
+      listOf: () => null,
     });
     bytes = JSON.stringify(view).length;
     builds.push(performance.now() - b0);

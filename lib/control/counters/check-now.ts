@@ -6,6 +6,7 @@ import { planCheck, type PlannedLimit } from "@/lib/control/counters/counter-spe
 import type { CounterQuery } from "@/lib/control/counters/counter-query";
 import { resolveIn, type ResolvedCheck } from "@/lib/control/counters/resolve-check";
 import { snapshotNow } from "@/lib/control/counters/snapshot-now";
+import { subnetSubject } from "@/lib/check/lists/subnet-subject";
 
 // A check of the admin API's state and simulator as /api/check would meet it right now:
 // resolved in the snapshot with the temporary overrides in force (snapshot-now.ts), and for
@@ -30,6 +31,8 @@ export interface CheckNow {
   disabled: { limit: CompiledLimit; override: LimitOverride }[];
   /** when it was planned (epoch ms): a block's retry time counts from it */
   at: number;
+  /** the subject as the limits count it: an address as its network under subnet keying */
+  subject: string | null;
 }
 
 /** The override a limit is under, as the answers show it; null when none applies. */
@@ -65,8 +68,11 @@ export async function checkNow(query: CounterQuery): Promise<CheckNow> {
   const now = await snapshotNow();
   if (!now) throw new NotFoundError(`No tenant named ${query.tenant}.`);
   const keyName = query.key ?? null;
-  const subject = query.subject ?? null;
   const resolved = resolveIn(now.snapshot, query.tenant, keyName, query.route ?? null);
+  // subnet keying comes first on the check path: overrides name the network too
+  const prefixes = resolved.tenant.ipSubjects;
+  const sent = query.subject ?? null;
+  const subject = sent === null || prefixes === undefined ? sent : subnetSubject(sent, prefixes);
   const tenant =
     subject === null ? resolved.tenant : (resolved.tenant.subjectOverrides?.get(subject) ?? resolved.tenant);
   const check: ResolvedCheck = { ...resolved, tenant };
@@ -78,7 +84,7 @@ export async function checkNow(query: CounterQuery): Promise<CheckNow> {
     const kept = new Set(planned.map((p) => limitSlot(p.limit)));
     for (const { limit } of planCheck(plainTenant, keyName, check.routes, owners)) {
       if (kept.has(limitSlot(limit))) continue;
-      const override = disabling(now.active, query, limit);
+      const override = disabling(now.active, { ...query, subject: subject ?? undefined }, limit);
       if (override)
         disabled.push({
           limit,
@@ -86,5 +92,5 @@ export async function checkNow(query: CounterQuery): Promise<CheckNow> {
         });
     }
   }
-  return { check, planned, disabled, at: now.at };
+  return { check, planned, disabled, at: now.at, subject };
 }

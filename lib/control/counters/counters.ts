@@ -49,7 +49,7 @@ export async function counterState(principal: Principal, query: CounterQuery): P
   const local = await withStore(() =>
     Promise.all(counted.map((p) => readLocalState(counterClient(), p.limit, p.spec))),
   );
-  const owners = { tenantId: check.tenant.id, keyId: check.keyId, subject: query.subject ?? null };
+  const owners = { tenantId: check.tenant.id, keyId: check.keyId, subject: now.subject };
   const blocks = await withStore(() =>
     blocksLeft(
       counterClient(),

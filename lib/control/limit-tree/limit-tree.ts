@@ -6,6 +6,7 @@ import { ownerKey } from "@/lib/check/limiter/keys";
 import { NotFoundError } from "@/lib/control/errors/errors";
 import { tenantInForce } from "@/lib/control/counters/limits-in-force";
 import { snapshotNow } from "@/lib/control/counters/snapshot-now";
+import { listOutcome } from "@/lib/control/counters/list-outcome";
 import { readCounters } from "@/lib/control/limit-tree/limit-tree-counters";
 import { sourceFor, totalsSource, visitRows, type RowContext, type UsageRow } from "@/lib/usage/read/rows";
 import { usageTenant } from "@/lib/control/data/usage/scope";
@@ -110,7 +111,14 @@ export async function limitTree(principal: Principal, query: LimitTreeQuery): Pr
     [...shape.ownerKeys, ...subjectOwners.map((o) => ownerKey(ref.id, o))],
     [...shape.logs, ...subjectOwners.flatMap((o) => logsOf(ref.id, shape.subjects, o))],
   );
-  const inputs: TreeInputs = { tenant, shape, counters, rejections: rejectionsOf(rows), subjects };
+  const inputs: TreeInputs = {
+    tenant,
+    shape,
+    counters,
+    rejections: rejectionsOf(rows),
+    subjects,
+    listOf: (subject) => listOutcome(current.snapshot, tenant, subject),
+  };
   const view =
     key !== null
       ? keyView(inputs, key)

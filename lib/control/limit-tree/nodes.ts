@@ -13,6 +13,7 @@ import {
 } from "@/lib/control/limit-tree/read-limit";
 import type { KeyShape, PlacedLimit, TenantShape } from "@/lib/control/limit-tree/shape";
 import type { LimitReading, TreeNode } from "@/lib/control/limit-tree/types";
+import type { ListOutcome } from "@/lib/control/counters/list-outcome";
 
 // The nodes of one view of the tree, from the tenant's shape, one counter read and the
 // range's rejections. Nothing here reads a store.
@@ -32,6 +33,8 @@ export interface TreeInputs {
   rejections: Rejections;
   /** the subjects whose counters were read: the most rejected in the range, with their rejections */
   subjects: { name: string; rejected: number }[];
+  /** what the allow and deny lists answer a subject (list-outcome.ts) */
+  listOf: (subject: string) => ListOutcome | null;
 }
 
 function owners(inputs: TreeInputs, key: KeyShape | null, subject: string | null = null): Owners {
@@ -166,7 +169,13 @@ export function subjectsNode(
     logs: new Map(),
   });
   let busiestUse = -1;
+  const listed = { denied: 0, allowed: 0 };
   for (const subject of inputs.subjects) {
+    // a denied subject meets no limit; an allowed one may skip them all: counted apart
+    const verdict = inputs.listOf(subject.name)?.verdict;
+    if (verdict === "deny") listed.denied++;
+    if (verdict === "allow") listed.allowed++;
+    if (verdict === "deny") continue;
     const readings = readAll(list, owners(inputs, key, subject.name), inputs.counters);
     if (readings.some((r) => r.mode === "enforce" && evaluated(r) && r.remaining === 0)) atLimit++;
     const use = nodeUtilization(readings) ?? 0;
@@ -175,11 +184,20 @@ export function subjectsNode(
   return node({
     id: key ? `subjects:${key.name}` : "subjects",
     level: "subjects",
-    label: `subjects at their limit: ${atLimit} of ${inputs.subjects.length}`,
+    label: `subjects at their limit: ${atLimit} of ${inputs.subjects.length}${listedText(listed)}`,
     depth,
     // the subjects' own rejections (through any key: offenders are counted per tenant)
     rejected: inputs.subjects.reduce((sum, s) => sum + s.rejected, 0),
     limits: busiest,
-    subjects: { atLimit, active: inputs.subjects.length },
+    subjects: { atLimit, active: inputs.subjects.length, ...listed },
   });
+}
+
+/** " · 2 on a deny list, 1 on an allow list": the read subjects the lists answer. */
+function listedText(listed: { denied: number; allowed: number }): string {
+  const parts = [
+    listed.denied > 0 ? `${listed.denied} on a deny list` : "",
+    listed.allowed > 0 ? `${listed.allowed} on an allow list` : "",
+  ].filter(Boolean);
+  return parts.length ? ` · ${parts.join(", ")}` : "";
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { CompiledLimit } from "@/lib/control/config/compile";
 import { ownerKey } from "@/lib/check/limiter/keys";
+import { blockEntryOf } from "@/lib/check/limiter/penalty-args";
 import type { CounterRead } from "@/lib/control/limit-tree/limit-tree-counters";
 import { logUsage, usageOf, utilizationOf, type Usage } from "@/lib/control/limit-tree/readings";
 import { logKeyOf, type PlacedLimit } from "@/lib/control/limit-tree/shape";
@@ -56,12 +57,21 @@ function usageNow(p: PlacedLimit, owners: Owners, owner: Owner, counters: Counte
     : usageOf(rule, counters.owners.get(owner.key)?.get(p.entry), counters.now);
 }
 
+/** A penalty's block running on the owner: its record beside the counter (penalty-block.ts). */
+function blockOf(p: PlacedLimit, owner: Owner, counters: CounterRead): LimitReading["penaltyBlock"] {
+  if (p.limit.rule.penalty === undefined) return undefined;
+  const block = counters.owners.get(owner.key)?.get(blockEntryOf(p.entry));
+  const endsAt = block?.[0] ?? 0;
+  return endsAt > counters.now ? { endsAt, leftMs: endsAt - counters.now } : undefined;
+}
+
 /** The limit read from its owner's counter; null when the owners lack its owner. */
 export function readLimit(p: PlacedLimit, owners: Owners, counters: CounterRead): LimitReading | null {
   const owner = ownerFor(p.limit, owners);
   if (owner === null) return null;
   const { rule } = p.limit;
   const usage = usageNow(p, owners, owner, counters);
+  const block = blockOf(p, owner, counters);
   return {
     name: p.limit.name,
     by: p.limit.by,
@@ -73,8 +83,10 @@ export function readLimit(p: PlacedLimit, owners: Owners, counters: CounterRead)
     burst: rule.burst,
     used: usage.used,
     capacity: usage.capacity,
-    remaining: usage.remaining,
-    utilization: p.override?.value === 0 ? 1 : utilizationOf(usage),
+    // a blocked owner admits nothing until the block ends, whatever its counter says
+    remaining: block ? 0 : usage.remaining,
+    utilization: p.override?.value === 0 || block ? 1 : utilizationOf(usage),
+    ...(block ? { penaltyBlock: block } : {}),
     override: p.override,
     from: p.limit.level,
     provenance: provenance(p.limit),

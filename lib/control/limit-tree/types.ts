@@ -29,6 +29,11 @@ export interface LimitReading {
   burst: number | null;
   /** a calendar quota: its period, zone and the end of the current period (epoch ms, Redis time) */
   calendar?: { period: CalendarPeriod; timeZone: string; resetsAt: number };
+  /**
+   * A penalty's block in force on this owner (docs/algorithms.md, Penalties): when it ends
+   * (epoch ms, Redis time) and ms left; absent when the limit has no penalty or no block runs.
+   */
+  penaltyBlock?: { endsAt: number; leftMs: number };
   /** units used in its current window, or the bucket's level (may be fractional) */
   used: number;
   /** the capacity `used` is measured against (burst for buckets, else limit) */
@@ -57,8 +62,11 @@ export interface TreeNode {
   limits: LimitReading[];
   /** keys and routes of a key: the level whose limit has the least remaining */
   binding: { level: SourceStep["level"] | "subject"; limit: string; remaining: number } | null;
-  /** subjects summary: how many of the active subjects are at one of their limits */
-  subjects: { atLimit: number; active: number } | null;
+  /**
+   * subjects summary: how many of the active subjects are at one of their limits, and how
+   * many of them the deny list denies (counted apart: they meet no limit) or an allow list holds
+   */
+  subjects: { atLimit: number; active: number; denied: number; allowed: number } | null;
   /** what a click on it opens (a key: its routes; a route: the keys using it most) */
   drill: { key?: string; route?: string } | null;
 }

@@ -170,7 +170,7 @@ describe("limit tree data", () => {
   it("summarizes subject limits over the subjects rejected recently", async () => {
     const data = await limitTree(viewer, { tenant: slug, range: "15m" });
     const subjects = node(data, "subjects");
-    expect(subjects.subjects).toEqual({ atLimit: 1, active: 1 });
+    expect(subjects.subjects).toEqual({ atLimit: 1, active: 1, denied: 0, allowed: 0 });
     expect(subjects.label).toBe("subjects at their limit: 1 of 1");
     expect(subjects.rejected).toBe(2);
     expect(subjects.limits).toEqual([

@@ -24,9 +24,9 @@ export const SimulationSchema = z
     cost: z.number().int(),
     configVersion: z.number().int(),
     allowed: z.boolean(),
-    reason: z
-      .string()
-      .openapi({ description: "ok, rate_limited, cost_exceeds_capacity or suspended_tenant" }),
+    reason: z.string().openapi({
+      description: "ok, rate_limited, cost_exceeds_capacity, penalty, deny_list or suspended_tenant",
+    }),
     retryAfterMs: z.number().int().nullable(),
     waitMs: z.number().int(),
     limits: z.array(
@@ -47,9 +47,25 @@ export const SimulationSchema = z
           }),
         allowsThisCheck: z.boolean(),
         deciding: z.boolean(),
+        penaltyBlockEnds: isoTime.optional().openapi({
+          description: "when the penalty's block running on this identity ends; absent when none runs",
+        }),
       }),
     ),
     skipped: z.array(SkippedLimitSchema),
+    list: z
+      .strictObject({
+        verdict: z.enum(["deny", "allow"]),
+        from: z.array(z.enum(["global", "tenant"])),
+        skips: z.array(z.string()).readonly().nullable().openapi({
+          description: "allow: the names of the limits skipped, null: every limit; deny: null",
+        }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "what the allow and deny lists answer the subject (deny: denied before any limit, limits empty); null: on no list",
+      }),
   })
   .openapi("Simulation");
 
