@@ -38,7 +38,9 @@ function config(version: number, keys: Record<string, PublishedKey>): PublishedC
   };
 }
 
-const before = config(1, { "hash-old": { tenant: "acme", name: "backend", expiresAt: null, revoked: false } });
+const before = config(1, {
+  "hash-old": { tenant: "acme", name: "backend", expiresAt: null, revoked: false },
+});
 const after = config(2, {
   "hash-new": {
     tenant: "acme",

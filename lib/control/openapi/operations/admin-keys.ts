@@ -75,7 +75,8 @@ export function registerKeyOperations(registry: OpenAPIRegistry): void {
     path: "/api/admin/tenants/{slug}/keys/{name}/rotate",
     operationId: "rotateKey",
     tags: ["Keys and tokens"],
-    summary: "Rotate an API key: a new secret, the old one working until the grace period ends (editors and above)",
+    summary:
+      "Rotate an API key: a new secret, the old one working until the grace period ends (editors and above)",
     description:
       "Both secrets authenticate as the same key (same counters, same limits) for `graceSeconds` (0 to 604800, 7 days); then the old one answers `revoked_key`. A key keeps one previous secret: rotating again ends the earlier one at once. A revoked key is 409.",
     security: ADMIN_SECURITY,

@@ -49,7 +49,8 @@ export const RotatedKeySchema = z
     prefix: z.string(),
     previousPrefix: z.string().openapi({ description: "the old secret's prefix" }),
     previousUntil: isoTime.openapi({
-      description: "the end of the grace period: until then the old secret works too, then it answers revoked_key",
+      description:
+        "the end of the grace period: until then the old secret works too, then it answers revoked_key",
     }),
   })
   .openapi("RotatedKey");

@@ -4,7 +4,8 @@ import { listApiKeys, type KeySummary } from "@/lib/control/data/api-keys";
 import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
-import { createKeyAction, revokeKeyAction } from "@/app/(dashboard)/_actions/key-actions";
+import { createKeyAction, revokeKeyAction, rotateKeyAction } from "@/app/(dashboard)/_actions/key-actions";
+import { graceLabels } from "@/lib/control/keys/grace-choices";
 import { SortableTable } from "@/components/tables/sortable-table";
 import { formatDate, orNotFound } from "@/app/(dashboard)/_lib/load";
 import { keysTraffic, type KeysTraffic } from "@/lib/usage/read/key-traffic";
@@ -42,11 +43,18 @@ function keyColumns(tenant: string, range: RangeId, canEdit: boolean): ColumnDef
       id: "state",
       label: "State",
       sort: (k) => k.state,
-      cell: (k) => (
+      cell: (k) => [
         <span key="state" className={`badge ${k.state === "active" ? "badge-ok" : "badge-danger"}`}>
           {k.state}
-        </span>
-      ),
+        </span>,
+        // a rotation's old secret still in its grace period
+        k.state === "active" && k.previousUntil && k.previousUntil.getTime() > Date.now() ? (
+          <span key="previous" className="muted small" data-testid="key-previous">
+            {" "}
+            old secret {k.previousPrefix}… works until {formatDate(k.previousUntil)}
+          </span>
+        ) : null,
+      ],
     },
     {
       id: "created",
@@ -155,6 +163,37 @@ export default async function KeysPage({
           />
         )}
       </div>
+      {tenant.can.edit && keys.some((k) => keyState(k) === "active") && (
+        <div className="panel">
+          <h2>Rotate a key</h2>
+          <p className="muted">
+            A new secret for the same key (same limits, same counters). The old secret keeps working for the
+            grace period you choose, so clients can switch over; then it is refused as revoked.
+          </p>
+          <SimpleForm
+            action={rotateKeyAction}
+            testId="rotate-key"
+            idPrefix="rotate"
+            submitLabel="Rotate key"
+            fields={[
+              { name: "tenant", label: "", type: "hidden", defaultValue: slug },
+              {
+                name: "name",
+                label: "Key",
+                type: "select",
+                options: keys.filter((k) => keyState(k) === "active").map((k) => k.name),
+              },
+              {
+                name: "grace",
+                label: "Old secret keeps working for",
+                type: "select",
+                options: graceLabels,
+                defaultValue: "24 hours",
+              },
+            ]}
+          />
+        </div>
+      )}
       {tenant.can.edit && (
         <div className="panel">
           <h2>Create a key</h2>
