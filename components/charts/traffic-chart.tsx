@@ -20,6 +20,7 @@ import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
 import { FillingBucket } from "@/components/charts/filling-bucket";
 import { fillingBucketStart } from "@/components/charts/rate-points";
 import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
+import { useTimeZone } from "@/components/charts/time-zone-context";
 
 // Allowed vs rejected (and degraded) checks over time, stacked. Animation is off: a live
 // refresh every 2 s redraws in place instead of replaying an entry animation (no flicker).
@@ -53,6 +54,7 @@ export interface TrafficChartProps {
 type MouseState = { activeIndex?: number | string | null | undefined };
 
 export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: TrafficChartProps) {
+  const zone = useTimeZone();
   // the drag selection, as bucket starts: where the mouse went down and where it is now
   const [drag, setDrag] = useState<{ start: number; end: number } | null>(null);
   const bucketAt = (state: MouseState): number | null => {
@@ -91,7 +93,7 @@ export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: Traff
           onMouseLeave={() => setDrag(null)}
         >
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
-          <XAxis {...timeAxisProps(stepMs)} />
+          <XAxis {...timeAxisProps(stepMs, zone)} />
           <YAxis
             tickFormatter={formatCount}
             width={56}
@@ -103,7 +105,10 @@ export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: Traff
               style: { fontSize: 11 },
             }}
           />
-          <Tooltip labelFormatter={timeLabel(stepMs)} formatter={(value) => formatCount(Number(value))} />
+          <Tooltip
+            labelFormatter={timeLabel(stepMs, zone)}
+            formatter={(value) => formatCount(Number(value))}
+          />
           <Legend />
           {drawn.map((l) => (
             <ReferenceLine

@@ -20,6 +20,7 @@ import { liveQuery, usageHref, type UsageView } from "@/components/usage/usage-h
 import { useLiveUsage } from "@/components/usage/use-live-usage";
 import { CustomRangeForm } from "@/components/usage/custom-range-form";
 import { formatTime } from "@/components/charts/format";
+import { useTimeZone } from "@/components/charts/time-zone-context";
 
 // The usage page body: server-rendered first data, then live every 2 s. Drill-down goes
 // overview -> tenant -> key -> route through links, so every view has its own URL.
@@ -40,6 +41,7 @@ export function UsageDashboard({
     window: initial.window,
   };
   const router = useRouter();
+  const zone = useTimeZone();
   const { data, error } = useLiveUsage(initial, liveQuery(view));
   const totals = data.series.reduce(
     (s, p) => ({
@@ -73,7 +75,8 @@ export function UsageDashboard({
       />
       {view.window ? (
         <p data-testid="custom-range-label">
-          Showing {formatTime(view.window.from, 300_000)} to {formatTime(view.window.to, 300_000)}
+          Showing {formatTime(view.window.from, 300_000, zone)} to {formatTime(view.window.to, 300_000, zone)}{" "}
+          {zone}
         </p>
       ) : null}
       <DegradedBanner
@@ -92,7 +95,7 @@ export function UsageDashboard({
         )}
         {" · updated "}
         <time data-testid="live-updated" dateTime={new Date(data.generatedAt).toISOString()}>
-          {new Date(data.generatedAt).toLocaleTimeString()}
+          {formatTime(data.generatedAt, 1_000, zone)} {zone}
         </time>
         {` · ${formatCount(decided)} checks, ${decided ? formatPercent(totals.rejected / decided) : "0%"} rejected, ${formatCount(totals.degraded)} degraded, ${formatCount(totals.shadow)} shadow`}
       </p>

@@ -59,7 +59,10 @@ export async function rotateKeyAction(raw: unknown): Promise<ActionResult<FormOu
       const rotated = await rotateApiKey(principal, input.tenant, input.name, {
         graceSeconds: GRACE_CHOICES[input.grace],
       });
-      const until = formatDate(new Date(rotated.previousUntil));
+      const until = formatDate(
+        new Date(rotated.previousUntil),
+        principal.kind === "user" ? principal.timeZone : undefined,
+      );
       return {
         secret: rotated.key,
         secretLabel: `API key ${rotated.name} rotated: its new secret. The old one (${rotated.previousPrefix}…) works until ${until}.`,

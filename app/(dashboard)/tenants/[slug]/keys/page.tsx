@@ -28,7 +28,7 @@ interface KeyItem extends KeySummary, KeyTrafficItem {
 }
 
 /** The table's columns, each with its header, sort value and cell. */
-function keyColumns(tenant: string, range: RangeId, canEdit: boolean): ColumnDef<KeyItem>[] {
+function keyColumns(tenant: string, range: RangeId, canEdit: boolean, zone: string): ColumnDef<KeyItem>[] {
   const columns: ColumnDef<KeyItem>[] = [
     {
       id: "name",
@@ -51,7 +51,7 @@ function keyColumns(tenant: string, range: RangeId, canEdit: boolean): ColumnDef
         k.state === "active" && k.previousUntil && k.previousUntil.getTime() > Date.now() ? (
           <span key="previous" className="muted small" data-testid="key-previous">
             {" "}
-            old secret {k.previousPrefix}… works until {formatDate(k.previousUntil)}
+            old secret {k.previousPrefix}… works until {formatDate(k.previousUntil, zone)}
           </span>
         ) : null,
       ],
@@ -60,19 +60,19 @@ function keyColumns(tenant: string, range: RangeId, canEdit: boolean): ColumnDef
       id: "created",
       label: "Created",
       sort: (k) => k.createdAt.getTime(),
-      cell: (k) => formatDate(k.createdAt),
+      cell: (k) => formatDate(k.createdAt, zone),
     },
     {
       id: "expires",
       label: "Expires",
       sort: (k) => k.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER,
-      cell: (k) => (k.expiresAt ? formatDate(k.expiresAt) : "never"),
+      cell: (k) => (k.expiresAt ? formatDate(k.expiresAt, zone) : "never"),
     },
     {
       id: "used",
       label: "Last used",
       sort: (k) => k.lastUsedAt?.getTime() ?? 0,
-      cell: (k) => (k.lastUsedAt ? formatDate(k.lastUsedAt) : "never"),
+      cell: (k) => (k.lastUsedAt ? formatDate(k.lastUsedAt, zone) : "never"),
     },
     ...keyTrafficColumns(tenant, range),
   ];
@@ -111,7 +111,7 @@ export default async function KeysPage({
     console.error("[sluice] key traffic:", error);
     return null;
   });
-  const columns = keyColumns(slug, range, tenant.can.edit);
+  const columns = keyColumns(slug, range, tenant.can.edit, user.timeZone ?? "UTC");
   // ?q= (the header search's key links): keys whose name or prefix contains it; a tenant
   // holds at most SLUICE_MAX_KEYS_PER_TENANT keys, so they are filtered here
   const q = typeof query.q === "string" ? query.q.trim().slice(0, 100).toLowerCase() : "";
