@@ -49,11 +49,13 @@ export interface TrafficChartProps {
   limits?: LimitLine[];
   /** drag across the chart to zoom: called with the selected span [from, to) */
   onZoom?: (from: number, to: number) => void;
+  /** the previous period's checks per bucket (same order as points), drawn faded */
+  previous?: number[] | null;
 }
 
 type MouseState = { activeIndex?: number | string | null | undefined };
 
-export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: TrafficChartProps) {
+export function TrafficChart({ points, stepMs, now, limits = [], onZoom, previous }: TrafficChartProps) {
   const zone = useTimeZone();
   // the drag selection, as bucket starts: where the mouse went down and where it is now
   const [drag, setDrag] = useState<{ start: number; end: number } | null>(null);
@@ -79,7 +81,7 @@ export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: Traff
     >
       <ResponsiveContainer>
         <AreaChart
-          data={points}
+          data={previous ? points.map((p, i) => ({ ...p, previous: previous[i] ?? 0 })) : points}
           margin={CHART_MARGIN}
           onMouseDown={(state: MouseState) => {
             const t = onZoom ? bucketAt(state) : null;
@@ -148,6 +150,19 @@ export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: Traff
               isAnimationActive={false}
             />
           ))}
+          {previous ? (
+            // not stacked: the previous period's checks as a faded dashed outline
+            <Area
+              type="monotone"
+              dataKey="previous"
+              name="previous period"
+              stroke="var(--muted, #888)"
+              strokeDasharray="4 3"
+              strokeOpacity={0.8}
+              fill="none"
+              isAnimationActive={false}
+            />
+          ) : null}
         </AreaChart>
       </ResponsiveContainer>
     </div>

@@ -39,6 +39,7 @@ export function UsageDashboard({
     route: initial.route,
     range: initial.range,
     window: initial.window,
+    compare: initial.previous !== null,
   };
   const router = useRouter();
   const zone = useTimeZone();
@@ -115,7 +116,14 @@ export function UsageDashboard({
           now={data.generatedAt}
           limits={data.limitLines}
           onZoom={(from, to) => router.push(usageHref({ ...view, window: { from, to } }))}
+          previous={data.previous?.checks ?? null}
         />
+        <p className="muted" data-testid="compare-previous">
+          <Link href={usageHref({ ...view, compare: !view.compare })} data-testid="compare-toggle">
+            {view.compare ? "Hide the previous period" : "Compare with the previous period"}
+          </Link>
+          {data.previous ? ` · ${comparison(decided, totals.rejected, data.previous.totals)}` : null}
+        </p>
       </section>
       {data.limitLines.length > 0 ? (
         <section className="panel">
@@ -180,5 +188,20 @@ export function UsageDashboard({
         <Link href={usageHref({ ...view, tenant: null, key: null, route: null })}>← All tenants</Link>
       ) : null}
     </div>
+  );
+}
+
+/** "+12% ..." or "new": the change from `before` to `now`, for people. */
+function change(now: number, before: number): string {
+  if (before === 0) return now === 0 ? "no change" : "new";
+  const ratio = (now - before) / before;
+  return `${ratio >= 0 ? "+" : "−"}${formatPercent(Math.abs(ratio))}`;
+}
+
+/** The previous period's totals beside this one's, with the change of each. */
+function comparison(checks: number, rejected: number, before: { checks: number; rejected: number }): string {
+  return (
+    `previous period: ${formatCount(before.checks)} checks (now ${change(checks, before.checks)}), ` +
+    `${formatCount(before.rejected)} rejected (now ${change(rejected, before.rejected)})`
   );
 }
