@@ -4,6 +4,7 @@ import { SignOutButton } from "@/components/auth/sign-out-button";
 import { DatabaseDown } from "@/components/shell/database-down";
 import { HeaderMenu } from "@/components/shell/header-menu";
 import { UsageStorageStatus } from "@/components/shell/usage-storage-status";
+import { TimeZoneProvider } from "@/components/charts/time-zone-context";
 import { requireUser } from "@/lib/control/auth/session";
 import { isDatabaseUnavailable } from "@/lib/control/errors/errors";
 
@@ -66,7 +67,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       </header>
       <main id="main" className="shell-main">
         <UsageStorageStatus operator={user.isOperator} />
-        {children}
+        <TimeZoneProvider zone={user.timeZone ?? "UTC"}>{children}</TimeZoneProvider>
       </main>
     </>
   );

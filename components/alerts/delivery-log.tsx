@@ -22,14 +22,14 @@ const BADGE: Record<string, string> = {
   pending: "badge-warn",
 };
 
-export function DeliveryLog({ deliveries }: { deliveries: DeliveryView[] }) {
+export function DeliveryLog({ deliveries, zone }: { deliveries: DeliveryView[]; zone?: string }) {
   if (deliveries.length === 0)
     return <p className="empty">Nothing sent yet. Messages appear here when a rule fires or resolves.</p>;
   return (
     <AlertTable testId="alert-deliveries" columns={COLUMNS} actions={false}>
       {deliveries.map((d) => (
         <tr key={d.id} data-testid={`delivery-${d.rule}-${d.event}`}>
-          <td>{formatDate(d.createdAt)}</td>
+          <td>{formatDate(d.createdAt, zone)}</td>
           <td>{d.event}</td>
           <td className="mono">{d.rule}</td>
           <td className="mono">{d.endpoint}</td>
@@ -40,7 +40,7 @@ export function DeliveryLog({ deliveries }: { deliveries: DeliveryView[] }) {
           <td className="mono">{d.responseCode ?? "—"}</td>
           <td className="muted">
             {d.lastError ?? ""}
-            {d.status === "pending" && d.attempts > 0 ? ` · next ${formatDate(d.nextAttemptAt)}` : ""}
+            {d.status === "pending" && d.attempts > 0 ? ` · next ${formatDate(d.nextAttemptAt, zone)}` : ""}
           </td>
         </tr>
       ))}

@@ -1,10 +1,20 @@
+import { formatDate } from "@/lib/shared/format-date";
 import type { AuditRow } from "@/lib/control/data/queries/audit-entries";
 import { changedObjects, fieldDiff } from "@/components/audit/field-diff";
 import { SortableTable, type SortColumn } from "@/components/tables/sortable-table";
 
 // Each entry: who did what to which object (by name), and the fields it changed, folded.
 // Headers sort the entries of the page shown (paging stays newest first).
-export function AuditTable({ rows, showTenant }: { rows: AuditRow[]; showTenant: boolean }) {
+export function AuditTable({
+  rows,
+  showTenant,
+  zone,
+}: {
+  rows: AuditRow[];
+  showTenant: boolean;
+  /** the reader's time zone (account settings) */
+  zone?: string;
+}) {
   if (rows.length === 0)
     return (
       <p className="empty">No entries. Every change to limits, keys, tokens and members is listed here.</p>
@@ -25,7 +35,7 @@ export function AuditTable({ rows, showTenant }: { rows: AuditRow[]; showTenant:
       rows={rows.map((r) => {
         const changes = fieldDiff(r.before, r.after);
         const cells = [
-          r.at.toISOString().replace("T", " ").slice(0, 19),
+          formatDate(r.at, zone, true),
           r.actor,
           <>
             <strong>{r.action}</strong> <span className="muted">{r.target}</span>

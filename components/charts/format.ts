@@ -1,21 +1,31 @@
 // Axis and tooltip formatting shared by the usage charts (isomorphic, no React).
 
-export function formatTime(ms: number, stepMs: number): string {
+/** A time on a chart, in the reader's zone (account settings; the axis names it). */
+export function formatTime(ms: number, stepMs: number, zone = "UTC"): string {
   const d = new Date(ms);
   // 24 h and longer ranges (5 min steps and up) cross midnight: the date says which day
   if (stepMs >= 300_000) {
-    return d.toLocaleString(undefined, {
+    return d.toLocaleString("en-US", {
+      timeZone: zone,
       month: "short",
       day: "numeric",
       hour: "2-digit",
       minute: "2-digit",
+      hourCycle: "h23",
     });
   }
-  return d.toLocaleTimeString(undefined, {
+  return d.toLocaleTimeString("en-US", {
+    timeZone: zone,
     hour: "2-digit",
     minute: "2-digit",
+    hourCycle: "h23",
     ...(stepMs < 60_000 ? { second: "2-digit" } : {}),
   });
+}
+
+/** What a chart's time axis is titled: the zone its times are in. */
+export function axisZoneLabel(zone: string): string {
+  return `time (${zone})`;
 }
 
 export function formatCount(value: number): string {

@@ -15,6 +15,7 @@ import type { LimitLine } from "@/lib/usage/read/dashboard-types";
 import type { UsagePoint } from "@/lib/usage/types";
 import { COLORS, formatPercent } from "@/components/charts/format";
 import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
+import { useTimeZone } from "@/components/charts/time-zone-context";
 
 // Utilization per limit over time: the admitted checks of each bucket over the limit's
 // sustained rate for a bucket. 100 % is the limit; above it, bursts the limit's burst
@@ -40,6 +41,7 @@ export function LimitUtilizationChart({
   lines: LimitLine[];
   stepMs: number;
 }) {
+  const zone = useTimeZone();
   // sparse traffic (a few busy buckets between gaps) draws no line segments: show points
   const sparse = points.filter((p) => p.allowed + p.rejected + p.degraded > 0).length < 30;
   return (
@@ -47,9 +49,12 @@ export function LimitUtilizationChart({
       <ResponsiveContainer>
         <LineChart data={utilizationSeries(points, lines)} margin={CHART_MARGIN}>
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
-          <XAxis {...timeAxisProps(stepMs)} />
+          <XAxis {...timeAxisProps(stepMs, zone)} />
           <YAxis tickFormatter={formatPercent} width={56} />
-          <Tooltip labelFormatter={timeLabel(stepMs)} formatter={(value) => formatPercent(Number(value))} />
+          <Tooltip
+            labelFormatter={timeLabel(stepMs, zone)}
+            formatter={(value) => formatPercent(Number(value))}
+          />
           <Legend />
           <ReferenceLine y={1} stroke={COLORS.rejected} strokeDasharray="4 4" />
           {lines.map((l, i) => (

@@ -6,6 +6,7 @@ import { COLORS, formatPercent } from "@/components/charts/format";
 import { fillingBucketStart, isolatedPoints, ratePoints } from "@/components/charts/rate-points";
 import { FillingBucket } from "@/components/charts/filling-bucket";
 import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
+import { useTimeZone } from "@/components/charts/time-zone-context";
 
 // Share of checks rejected per bucket; buckets without traffic are gaps, not 0 %. A bucket
 // with no traffic on either side is a line of one point, which draws nothing: those get a dot
@@ -26,6 +27,7 @@ export function RejectionRateChart({
   stepMs: number;
   now: number;
 }) {
+  const zone = useTimeZone();
   const data = ratePoints(points);
   const isolated = isolatedPoints(data);
   const dot = ({ cx, cy, index }: DotProps) =>
@@ -39,10 +41,10 @@ export function RejectionRateChart({
       <ResponsiveContainer>
         <LineChart data={data} margin={CHART_MARGIN}>
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
-          <XAxis {...timeAxisProps(stepMs)} />
+          <XAxis {...timeAxisProps(stepMs, zone)} />
           <YAxis domain={[0, 1]} tickFormatter={formatPercent} width={56} />
           <Tooltip
-            labelFormatter={timeLabel(stepMs)}
+            labelFormatter={timeLabel(stepMs, zone)}
             formatter={(value) => [formatPercent(Number(value)), "Rejected"]}
           />
           <FillingBucket from={fillingBucketStart(points, stepMs, now)} stepMs={stepMs} />

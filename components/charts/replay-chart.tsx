@@ -14,6 +14,7 @@ import {
 import type { ReplayPoint } from "@/lib/control/replay/types";
 import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
 import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
+import { useTimeZone } from "@/components/charts/time-zone-context";
 
 // The what-if replay over time: the recorded checks as a line, and per step the checks the
 // current and the proposed limit would have rejected, side by side.
@@ -28,16 +29,17 @@ const LABELS: Record<string, string> = {
 };
 
 export function ReplayChart({ points, stepMs }: { points: ReplayPoint[]; stepMs: number }) {
+  const zone = useTimeZone();
   const data = points.map((p) => ({ ...p, proposedAllowed: p.checks - p.proposedRejected }));
   return (
     <div data-testid="replay-chart" style={{ width: "100%", height: 220 }}>
       <ResponsiveContainer>
         <ComposedChart data={data} margin={CHART_MARGIN}>
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
-          <XAxis {...timeAxisProps(stepMs)} padding={{ left: 6, right: 6 }} />
+          <XAxis {...timeAxisProps(stepMs, zone)} padding={{ left: 6, right: 6 }} />
           <YAxis tickFormatter={formatCount} width={56} allowDecimals={false} />
           <Tooltip
-            labelFormatter={timeLabel(stepMs)}
+            labelFormatter={timeLabel(stepMs, zone)}
             formatter={(value, name) => [
               `${formatCount(Number(value))} ${stepLabel(stepMs)}`,
               LABELS[String(name)] ?? String(name),

@@ -1,21 +1,24 @@
-import { formatTime } from "@/components/charts/format";
+import { axisZoneLabel, formatTime } from "@/components/charts/format";
 
 // What every usage-over-time chart shares: the margin, a time x-axis over the series' own
 // span, and the tooltip's time label at the bucket's resolution.
 
 export const CHART_MARGIN = { top: 8, right: 16, bottom: 0, left: 8 } as const;
 
-export function timeAxisProps(stepMs: number) {
+/** The x-axis of times in `zone` (the reader's, useTimeZone), titled with the zone. */
+export function timeAxisProps(stepMs: number, zone: string) {
   return {
     dataKey: "t",
     type: "number" as const,
     scale: "time" as const,
     domain: ["dataMin", "dataMax"] as [string, string],
-    tickFormatter: (t: number) => formatTime(t, stepMs),
+    tickFormatter: (t: number) => formatTime(t, stepMs, zone),
     minTickGap: 40,
+    height: 44,
+    label: { value: axisZoneLabel(zone), position: "insideBottom" as const, offset: 0, fontSize: 11 },
   };
 }
 
-export function timeLabel(stepMs: number): (t: unknown) => string {
-  return (t) => formatTime(Number(t), stepMs);
+export function timeLabel(stepMs: number, zone: string): (t: unknown) => string {
+  return (t) => `${formatTime(Number(t), stepMs, zone)} ${zone}`;
 }

@@ -20,6 +20,7 @@ import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
 import { FillingBucket } from "@/components/charts/filling-bucket";
 import { fillingBucketStart } from "@/components/charts/rate-points";
 import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
+import { useTimeZone } from "@/components/charts/time-zone-context";
 
 // Allowed vs rejected (and degraded) checks over time, stacked. Animation is off: a live
 // refresh every 2 s redraws in place instead of replaying an entry animation (no flicker).
@@ -48,11 +49,14 @@ export interface TrafficChartProps {
   limits?: LimitLine[];
   /** drag across the chart to zoom: called with the selected span [from, to) */
   onZoom?: (from: number, to: number) => void;
+  /** the previous period's checks per bucket (same order as points), drawn faded */
+  previous?: number[] | null;
 }
 
 type MouseState = { activeIndex?: number | string | null | undefined };
 
-export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: TrafficChartProps) {
+export function TrafficChart({ points, stepMs, now, limits = [], onZoom, previous }: TrafficChartProps) {
+  const zone = useTimeZone();
   // the drag selection, as bucket starts: where the mouse went down and where it is now
   const [drag, setDrag] = useState<{ start: number; end: number } | null>(null);
   const bucketAt = (state: MouseState): number | null => {
@@ -77,7 +81,7 @@ export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: Traff
     >
       <ResponsiveContainer>
         <AreaChart
-          data={points}
+          data={previous ? points.map((p, i) => ({ ...p, previous: previous[i] ?? 0 })) : points}
           margin={CHART_MARGIN}
           onMouseDown={(state: MouseState) => {
             const t = onZoom ? bucketAt(state) : null;
@@ -91,7 +95,7 @@ export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: Traff
           onMouseLeave={() => setDrag(null)}
         >
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
-          <XAxis {...timeAxisProps(stepMs)} />
+          <XAxis {...timeAxisProps(stepMs, zone)} />
           <YAxis
             tickFormatter={formatCount}
             width={56}
@@ -103,7 +107,10 @@ export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: Traff
               style: { fontSize: 11 },
             }}
           />
-          <Tooltip labelFormatter={timeLabel(stepMs)} formatter={(value) => formatCount(Number(value))} />
+          <Tooltip
+            labelFormatter={timeLabel(stepMs, zone)}
+            formatter={(value) => formatCount(Number(value))}
+          />
           <Legend />
           {drawn.map((l) => (
             <ReferenceLine
@@ -143,6 +150,19 @@ export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: Traff
               isAnimationActive={false}
             />
           ))}
+          {previous ? (
+            // not stacked: the previous period's checks as a faded dashed outline
+            <Area
+              type="monotone"
+              dataKey="previous"
+              name="previous period"
+              stroke="var(--muted, #888)"
+              strokeDasharray="4 3"
+              strokeOpacity={0.8}
+              fill="none"
+              isAnimationActive={false}
+            />
+          ) : null}
         </AreaChart>
       </ResponsiveContainer>
     </div>

@@ -7,6 +7,8 @@ import { LimitTreeChart } from "@/components/limit-tree/limit-tree-chart";
 import { LimitTreeList } from "@/components/limit-tree/limit-tree-list";
 import { percent } from "@/components/limit-tree/tree-format";
 import { useLiveLimitTree } from "@/components/limit-tree/use-live-limit-tree";
+import { formatTime } from "@/components/charts/format";
+import { useTimeZone } from "@/components/charts/time-zone-context";
 
 // The limit hierarchy of a tenant, live: which level holds traffic back right now. A click
 // (or Enter on a node in the list) on a key opens its routes and subject limits, on a
@@ -54,6 +56,7 @@ function queryOf(tenant: string, view: View, range: string): string {
 }
 
 export function LimitTreePanel({ tenant, range = "15m" }: { tenant: string; range?: string }) {
+  const zone = useTimeZone();
   const [view, setView] = useState<View>({ key: null, route: null });
   const [selected, setSelected] = useState<string | null>(null);
   const narrow = useNarrow();
@@ -109,7 +112,7 @@ export function LimitTreePanel({ tenant, range = "15m" }: { tenant: string; rang
           "Loading… "
         )}
         {data
-          ? `config v${data.configVersion} · counters read in ${data.counterReadMs} ms · updated ${new Date(data.generatedAt).toLocaleTimeString()} · rejections over ${data.range}`
+          ? `config v${data.configVersion} · counters read in ${data.counterReadMs} ms · updated ${formatTime(data.generatedAt, 1_000, zone)} ${zone} · rejections over ${data.range}`
           : null}
       </p>
       {nodes.length > 0 ? (

@@ -2,18 +2,21 @@ import type { TokenRow } from "@/lib/control/data/queries/list-tokens";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { SortableTable } from "@/components/tables/sortable-table";
-
-const fmt = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 16) : "never");
+import { formatDate } from "@/lib/shared/format-date";
 
 export function TokenTable({
   tokens,
   revoke,
   empty,
+  zone,
 }: {
   tokens: TokenRow[];
   revoke: (input: { kind: "service" | "admin"; id: string }) => Promise<ActionResult<null>>;
   empty: string;
+  /** the reader's time zone (account settings) */
+  zone?: string;
 }) {
+  const fmt = (d: Date | null) => (d ? formatDate(d, zone) : "never");
   if (tokens.length === 0) return <p className="empty">{empty}</p>;
   const scope = (t: TokenRow): string =>
     t.kind === "service"

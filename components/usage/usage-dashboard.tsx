@@ -20,6 +20,7 @@ import { liveQuery, usageHref, type UsageView } from "@/components/usage/usage-h
 import { useLiveUsage } from "@/components/usage/use-live-usage";
 import { CustomRangeForm } from "@/components/usage/custom-range-form";
 import { formatTime } from "@/components/charts/format";
+import { useTimeZone } from "@/components/charts/time-zone-context";
 
 // The usage page body: server-rendered first data, then live every 2 s. Drill-down goes
 // overview -> tenant -> key -> route through links, so every view has its own URL.
@@ -38,8 +39,10 @@ export function UsageDashboard({
     route: initial.route,
     range: initial.range,
     window: initial.window,
+    compare: initial.previous !== null,
   };
   const router = useRouter();
+  const zone = useTimeZone();
   const { data, error } = useLiveUsage(initial, liveQuery(view));
   const totals = data.series.reduce(
     (s, p) => ({
@@ -73,7 +76,8 @@ export function UsageDashboard({
       />
       {view.window ? (
         <p data-testid="custom-range-label">
-          Showing {formatTime(view.window.from, 300_000)} to {formatTime(view.window.to, 300_000)}
+          Showing {formatTime(view.window.from, 300_000, zone)} to {formatTime(view.window.to, 300_000, zone)}{" "}
+          {zone}
         </p>
       ) : null}
       <DegradedBanner
@@ -92,7 +96,7 @@ export function UsageDashboard({
         )}
         {" · updated "}
         <time data-testid="live-updated" dateTime={new Date(data.generatedAt).toISOString()}>
-          {new Date(data.generatedAt).toLocaleTimeString()}
+          {formatTime(data.generatedAt, 1_000, zone)} {zone}
         </time>
         {` · ${formatCount(decided)} checks, ${decided ? formatPercent(totals.rejected / decided) : "0%"} rejected, ${formatCount(totals.degraded)} degraded, ${formatCount(totals.shadow)} shadow`}
       </p>
@@ -112,7 +116,14 @@ export function UsageDashboard({
           now={data.generatedAt}
           limits={data.limitLines}
           onZoom={(from, to) => router.push(usageHref({ ...view, window: { from, to } }))}
+          previous={data.previous?.checks ?? null}
         />
+        <p className="muted" data-testid="compare-previous">
+          <Link href={usageHref({ ...view, compare: !view.compare })} data-testid="compare-toggle">
+            {view.compare ? "Hide the previous period" : "Compare with the previous period"}
+          </Link>
+          {data.previous ? ` · ${comparison(decided, totals.rejected, data.previous.totals)}` : null}
+        </p>
       </section>
       {data.limitLines.length > 0 ? (
         <section className="panel">
@@ -177,5 +188,20 @@ export function UsageDashboard({
         <Link href={usageHref({ ...view, tenant: null, key: null, route: null })}>← All tenants</Link>
       ) : null}
     </div>
+  );
+}
+
+/** "+12% ..." or "new": the change from `before` to `now`, for people. */
+function change(now: number, before: number): string {
+  if (before === 0) return now === 0 ? "no change" : "new";
+  const ratio = (now - before) / before;
+  return `${ratio >= 0 ? "+" : "−"}${formatPercent(Math.abs(ratio))}`;
+}
+
+/** The previous period's totals beside this one's, with the change of each. */
+function comparison(checks: number, rejected: number, before: { checks: number; rejected: number }): string {
+  return (
+    `previous period: ${formatCount(before.checks)} checks (now ${change(checks, before.checks)}), ` +
+    `${formatCount(before.rejected)} rejected (now ${change(rejected, before.rejected)})`
   );
 }

@@ -11,6 +11,8 @@ export interface UsageView {
   range: RangeId;
   /** a custom range; absent or null: the preset range */
   window?: CustomWindow | null;
+  /** also show the previous period of the same length (compare=1) */
+  compare?: boolean;
 }
 
 function windowParams(params: URLSearchParams, window: CustomWindow | null | undefined): void {
@@ -25,6 +27,7 @@ export function usageHref(view: UsageView): string {
   if (view.route) params.set("route", view.route);
   if (view.range !== "15m") params.set("range", view.range);
   windowParams(params, view.window);
+  if (view.compare) params.set("compare", "1");
   const query = params.toString();
   const path = view.tenant ? `/usage/${encodeURIComponent(view.tenant)}` : "/usage";
   return query ? `${path}?${query}` : path;
@@ -37,5 +40,6 @@ export function liveQuery(view: UsageView): string {
   if (view.key) params.set("key", view.key);
   if (view.route) params.set("route", view.route);
   windowParams(params, view.window);
+  if (view.compare) params.set("compare", "1");
   return params.toString();
 }

@@ -14,9 +14,12 @@ import type {
 // One published version as the check path reads it: the config plus Maps kept up to date
 // change by change (config-state.ts), so a check does a few Map lookups and nothing else.
 
-export interface KeyRecord extends PublishedKey {
+export interface KeyRecord extends Omit<PublishedKey, "previous"> {
   /** the key's id (counter identity of `by: key` limits); null if the snapshot lacks it */
   id: string | null;
+  /** set on a rotated-out secret's record: the end of its grace (epoch ms), which its
+   * expiresAt also never passes, so the usual expiry test ends it (resolve.ts) */
+  retiredAt?: number;
 }
 
 export interface ConfigIndex {

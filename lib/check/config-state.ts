@@ -44,6 +44,8 @@ export class ConfigState {
   private readonly withOverrides = new Set<string>();
   private readonly keysByHash = new Map<string, KeyRecord>();
   private readonly keysByName = new Map<string, KeyRecord>();
+  /** a rotated-out secret's hash -> the hash of the key part that names it as `previous` */
+  private readonly retiredBy = new Map<string, string>();
   /** lists read per tenant, kept while its part's lists are the same object (a key change rebuilds the tenant) */
   private readonly readLists = new Map<string, ReadMatcher>();
   private readonly tenantLists = new Map<string, ListMatcher>();
@@ -106,12 +108,21 @@ export class ConfigState {
   }
 
   private applyKey(hash: string, part: KeyPart | null, touched: Set<string>): void {
-    const { keysByHash, keysByName } = this;
+    const { keysByHash, keysByName, retiredBy } = this;
     const old = this.keyParts.get(hash);
     if (old) {
       this.keysOfTenant.get(old.tenant)?.delete(hash);
-      keysByHash.delete(hash);
-      keysByName.delete(keyNameId(old.tenant, old.name));
+      // A rotation changes a key's part (its scope is the new hash) in one version, in either
+      // order: an entry another part now holds (the old secret, retired) stays.
+      const record = retiredBy.has(hash) ? undefined : keysByHash.get(hash);
+      if (record !== undefined) keysByHash.delete(hash);
+      const nameId = keyNameId(old.tenant, old.name);
+      if (record !== undefined && keysByName.get(nameId) === record) keysByName.delete(nameId);
+      const previous = old.previous?.hash;
+      if (previous !== undefined && retiredBy.get(previous) === hash) {
+        keysByHash.delete(previous);
+        retiredBy.delete(previous);
+      }
       touched.add(old.tenant);
     }
     if (!part) {
@@ -129,8 +140,16 @@ export class ConfigState {
       revoked: part.revoked,
       id: part.id,
     };
+    retiredBy.delete(hash);
     keysByHash.set(hash, record);
     keysByName.set(keyNameId(part.tenant, part.name), record);
+    if (part.previous !== undefined) {
+      // the old secret: one more entry in the same map, the same key until its grace ends
+      const { until } = part.previous;
+      const expiresAt = part.expiresAt === null ? until : Math.min(part.expiresAt, until);
+      keysByHash.set(part.previous.hash, { ...record, expiresAt, retiredAt: until });
+      retiredBy.set(part.previous.hash, hash);
+    }
     touched.add(part.tenant);
   }
 

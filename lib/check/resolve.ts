@@ -66,9 +66,11 @@ const early = (
   cached,
 });
 
-function keyProblem(key: KeyRecord, nowMs: number): DecisionReason | null {
+export function keyProblem(key: KeyRecord, nowMs: number): DecisionReason | null {
   if (key.revoked) return "revoked_key";
-  if (key.expiresAt !== null && key.expiresAt <= nowMs) return "expired_key";
+  if (key.expiresAt !== null && key.expiresAt <= nowMs)
+    // a rotated-out secret past its grace is revoked, not expired (docs/api.md#key-rotation)
+    return key.retiredAt !== undefined && key.retiredAt <= nowMs ? "revoked_key" : "expired_key";
   return null;
 }
 

@@ -15,6 +15,8 @@ export type Principal =
       isOperator: boolean;
       /** tenantId -> role */
       memberships: ReadonlyMap<string, Role>;
+      /** the IANA zone the console shows this user's dates in (account settings); absent: UTC */
+      timeZone?: string;
     }
   | {
       kind: "admin-token";

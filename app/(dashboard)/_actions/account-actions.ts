@@ -14,6 +14,8 @@ import { reissueSession } from "@/lib/control/auth/reissue-session";
 import { clientAddressOf } from "@/lib/shared/http/client-address";
 import { linkUrl } from "@/lib/shared/http/link-url";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
+import { setOwnTimeZone } from "@/lib/control/data/auth/user-settings";
+import { TimeZoneInput } from "@/lib/control/account/time-zone-input";
 import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";
 
@@ -72,4 +74,16 @@ export async function resetLinkAction(raw: unknown): Promise<ActionResult<FormOu
       secretLabel: "One-time reset link (valid 24 hours); give it to the account's owner only:",
     };
   });
+}
+
+export async function setTimeZoneAction(raw: unknown): Promise<ActionResult<FormOutcome | null>> {
+  return runAction(
+    TimeZoneInput,
+    raw,
+    async (principal, input) => {
+      await setOwnTimeZone(principal, input.timeZone);
+      return { message: `Dates and charts are now shown in ${input.timeZone}.` };
+    },
+    ["/"],
+  );
 }

@@ -2,6 +2,9 @@
 
 import { z } from "zod";
 import { createApiKey, revokeApiKey } from "@/lib/control/data/api-keys";
+import { rotateApiKey } from "@/lib/control/data/key-rotation";
+import { formatDate } from "@/lib/shared/format-date";
+import { GRACE_CHOICES, graceLabels } from "@/lib/control/keys/grace-choices";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
 import { runAction } from "@/app/(dashboard)/_lib/run-action";
 import type { ActionResult } from "@/components/forms/action-result";
@@ -40,4 +43,31 @@ export async function revokeKeyAction(raw: unknown): Promise<ActionResult<null>>
     await revokeApiKey(principal, input.tenant, input.name);
     return null;
   });
+}
+
+const RotateKey = z.strictObject({
+  tenant: slug,
+  name: slug,
+  grace: z.enum(graceLabels, { error: `must be one of: ${graceLabels.join(", ")}` }),
+});
+
+export async function rotateKeyAction(raw: unknown): Promise<ActionResult<FormOutcome | null>> {
+  return runAction(
+    RotateKey,
+    raw,
+    async (principal, input) => {
+      const rotated = await rotateApiKey(principal, input.tenant, input.name, {
+        graceSeconds: GRACE_CHOICES[input.grace],
+      });
+      const until = formatDate(
+        new Date(rotated.previousUntil),
+        principal.kind === "user" ? principal.timeZone : undefined,
+      );
+      return {
+        secret: rotated.key,
+        secretLabel: `API key ${rotated.name} rotated: its new secret. The old one (${rotated.previousPrefix}…) works until ${until}.`,
+      };
+    },
+    ["/tenants"],
+  );
 }

@@ -29,7 +29,7 @@ export default async function AuditPage({
             {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}
           </p>
         )}
-        <AuditTable rows={page.rows} showTenant />
+        <AuditTable rows={page.rows} showTenant zone={user.timeZone} />
         <AuditPager base="/audit" filter={filter} nextBefore={page.nextBefore} />
       </div>
     </section>

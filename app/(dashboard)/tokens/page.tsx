@@ -24,6 +24,7 @@ export default async function TokensPage() {
       <h1>Service and admin tokens</h1>
       <div className="panel">
         <TokenTable
+          zone={user.timeZone}
           tokens={tokens}
           revoke={revokeTokenAction}
           empty="No tokens yet. Services need a service token to call /api/check."

@@ -13,15 +13,16 @@ export const dynamic = "force-dynamic";
 export default async function UsageOverviewPage({
   searchParams,
 }: {
-  searchParams: Promise<{ range?: string; from?: string; to?: string }>;
+  searchParams: Promise<{ range?: string; from?: string; to?: string; compare?: string }>;
 }) {
   const user = await requireUser();
-  const { range, from, to } = await searchParams;
+  const { range, from, to, compare } = await searchParams;
   const parsed = parseCustomWindow(from, to);
   const [initial, canAct] = await Promise.all([
     dashboardData(user, {
       range: isRangeId(range) ? range : "15m",
       window: parsed.kind === "ok" ? parsed.window : undefined,
+      compare: compare === "1",
     }),
     mayActOnDegraded(user, null),
   ]);
@@ -33,7 +34,11 @@ export default async function UsageOverviewPage({
           Custom range not applied: {parsed.field} {parsed.message}.
         </p>
       ) : null}
-      <UsageDashboard key={`${initial.range}|${from ?? ""}|${to ?? ""}`} initial={initial} canAct={canAct} />
+      <UsageDashboard
+        key={`${initial.range}|${from ?? ""}|${to ?? ""}|${compare ?? ""}`}
+        initial={initial}
+        canAct={canAct}
+      />
     </section>
   );
 }

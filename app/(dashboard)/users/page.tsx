@@ -47,7 +47,7 @@ export default async function UsersPage() {
             </>,
             u.tenants,
             u.disabled ? "disabled" : "active",
-            formatDate(u.createdAt),
+            formatDate(u.createdAt, user.timeZone),
             <>
               <SimpleForm
                 action={resetLinkAction}

@@ -1,4 +1,4 @@
-// GET /api/usage-live?tenant=&key=&route=&range=[&from=&to=]: the usage page's data, polled
+// GET /api/usage-live?tenant=&key=&route=&range=[&from=&to=][&compare=1]: the usage page's data, polled
 // every 2 s while the page is open; from/to a custom range (lib/usage/custom-window.ts).
 // Session-authenticated; tenants the user may not see answer 404.
 import { z } from "zod";
@@ -17,6 +17,7 @@ const Query = z.strictObject({
   range: z.enum(RANGE_IDS).default("15m"),
   from: z.string().max(40).optional(),
   to: z.string().max(40).optional(),
+  compare: z.literal("1", { error: 'must be "1" (also read the previous period)' }).optional(),
 });
 
 function fail(status: number, code: string, message: string): Response {
@@ -33,13 +34,14 @@ export async function GET(request: Request): Promise<Response> {
       "invalid_request",
       parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
     );
-  const { from, to, ...query } = parsed.data;
+  const { from, to, compare, ...query } = parsed.data;
   const window = parseCustomWindow(from, to);
   if (window.kind === "invalid") return fail(400, "invalid_request", `${window.field}: ${window.message}`);
   try {
     const data = await dashboardData(user, {
       ...query,
       window: window.kind === "ok" ? window.window : undefined,
+      compare: compare === "1",
     });
     return Response.json(data, { headers: { "cache-control": "no-store" } });
   } catch (error) {

@@ -49,6 +49,7 @@ const publishedKey = (part: KeyPart): PublishedKey => ({
   name: part.name,
   expiresAt: part.expiresAt,
   revoked: part.revoked,
+  ...(part.previous !== undefined ? { previous: part.previous } : {}),
 });
 
 export function assemblePublished(

@@ -40,6 +40,7 @@ const partSchema = z.discriminatedUnion("kind", [
     name: z.string(),
     expiresAt: z.number().nullable(),
     revoked: z.boolean(),
+    previous: z.looseObject({ hash: z.string(), until: z.number() }).optional(),
   }),
 ]);
 

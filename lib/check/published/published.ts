@@ -9,6 +9,16 @@ export interface PublishedKey {
   /** epoch ms, or null for keys that do not expire */
   expiresAt: number | null;
   revoked: boolean;
+  /** the secret before the last rotation: its hash authenticates as this key until `until`
+   * (epoch ms), then answers revoked_key; absent when the key was never rotated */
+  previous?: PreviousSecret;
+}
+
+export interface PreviousSecret {
+  /** SHA-256 hex of the old secret */
+  hash: string;
+  /** epoch ms: the end of the grace period */
+  until: number;
 }
 
 export interface PublishedServiceToken {

@@ -107,6 +107,9 @@ export interface KeySummary {
   expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** the secret before the last rotation (docs/api.md#key-rotation): its prefix, and when it stops (or stopped) working */
+  previousPrefix: string | null;
+  previousUntil: Date | null;
 }
 
 export async function listApiKeys(principal: Principal, tenantSlug: string): Promise<KeySummary[]> {
@@ -122,6 +125,8 @@ export async function listApiKeys(principal: Principal, tenantSlug: string): Pro
         expiresAt: true,
         revokedAt: true,
         lastUsedAt: true,
+        previousPrefix: true,
+        previousUntil: true,
       },
       orderBy: { createdAt: "asc" },
     });

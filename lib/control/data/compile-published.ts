@@ -49,7 +49,15 @@ async function compileTenants(
   const idMap = await readIdMap(tx, ids);
   const keys = await tx.apiKey.findMany({
     where: ids ? { tenantId: { in: ids } } : undefined,
-    select: { hash: true, name: true, expiresAt: true, revokedAt: true, tenant: { select: { slug: true } } },
+    select: {
+      hash: true,
+      name: true,
+      expiresAt: true,
+      revokedAt: true,
+      previousHash: true,
+      previousUntil: true,
+      tenant: { select: { slug: true } },
+    },
   });
   const tokens = ids
     ? []
@@ -69,6 +77,9 @@ async function compileTenants(
           name: key.name,
           expiresAt: key.expiresAt?.getTime() ?? null,
           revoked: key.revokedAt !== null,
+          ...(key.previousHash !== null && key.previousUntil !== null
+            ? { previous: { hash: key.previousHash, until: key.previousUntil.getTime() } }
+            : {}),
         },
       ]),
     ),

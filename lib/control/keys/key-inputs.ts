@@ -32,3 +32,15 @@ export function refineDistinctNames(keys: readonly NewKeyInput[], ctx: z.Refinem
       });
   });
 }
+
+/** The longest grace period of a key rotation: 7 days (docs/api.md#key-rotation). */
+export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
+
+export const RotateKeyInput = z.strictObject({
+  graceSeconds: z
+    .number({ error: "must be a number of seconds" })
+    .int({ error: "must be a whole number of seconds" })
+    .min(0, { error: "must be 0 or more" })
+    .max(MAX_GRACE_SECONDS, { error: `must be at most ${MAX_GRACE_SECONDS} (7 days)` }),
+});
+export type RotateKeyInput = z.infer<typeof RotateKeyInput>;

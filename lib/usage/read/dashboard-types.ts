@@ -35,5 +35,18 @@ export interface UsageDashboardData {
   hottest: LimitUtilization[];
   /** limits drawn over the traffic of one key or route; empty elsewhere */
   limitLines: LimitLine[];
+  /** the period of the same length just before, when asked for (compare=1); else null */
+  previous: PreviousPeriod | null;
   generatedAt: number;
+}
+
+/** The previous period of a usage view, for the comparison toggle. */
+export interface PreviousPeriod {
+  from: number;
+  to: number;
+  /** its resolution: the current one, or 1 min when it is older than the per-second data */
+  stepMs: number;
+  /** per bucket of the current series (same order), the checks decided a period earlier */
+  checks: number[];
+  totals: { checks: number; rejected: number };
 }

@@ -12,6 +12,7 @@ import { hottestLimits } from "@/lib/usage/read/utilization";
 import { measurableLimits } from "@/lib/control/data/usage/limit-candidates";
 import { limitLinesOf } from "@/lib/usage/read/limit-lines";
 import { stepForWindow, type CustomWindow } from "@/lib/usage/read/custom-window";
+import { previousPeriod } from "@/lib/usage/read/previous-period";
 
 // One read per refresh for the usage page: the range summed as it is read into the series
 // and the totals per key and per route (the compact reader the admin API uses too), then
@@ -24,6 +25,8 @@ export interface DashboardRequest {
   range: RangeId;
   /** a custom range (validated by parseCustomWindow); replaces the preset range's span */
   window?: CustomWindow;
+  /** also read the previous period of the same length (the comparison toggle) */
+  compare?: boolean;
 }
 
 function presetWindow(range: RangeId, now: number): { from: number; to: number; stepMs: number } {
@@ -45,7 +48,17 @@ export async function dashboardData(
   const source = sourceFor(stepMs);
   const scope = { tenant: request.tenant, key: request.key, route: request.route, from, to, source };
   const totals = request.tenant === undefined ? "tenants" : "keys-routes";
-  const { series, byKey, byRoute, names } = await readCompact(principal, { ...scope, stepMs, totals }, ctx);
+  const [{ series, byKey, byRoute, names }, previous] = await Promise.all([
+    readCompact(principal, { ...scope, stepMs, totals }, ctx),
+    request.compare
+      ? previousPeriod(
+          principal,
+          { tenant: request.tenant, key: request.key, route: request.route },
+          { from, to, stepMs },
+          ctx,
+        )
+      : null,
+  ]);
   const base = {
     tenant: request.tenant ?? null,
     key: request.key ?? null,
@@ -58,6 +71,7 @@ export async function dashboardData(
     to,
     generatedAt: now,
     series: toSeries(series, from, to, stepMs),
+    previous,
   };
   if (request.tenant === undefined) {
     // a breakdown by tenant reuses the key breakdown with the slug as the "key"

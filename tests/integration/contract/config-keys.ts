@@ -52,7 +52,7 @@ export function configAndCredentials(c: Contract): void {
   });
 
   describe("keys and tokens", () => {
-    it("keys: list 200/401/404, create 201/400/403/409/415, revoke 200/404", async () => {
+    it("keys: list 200/401/404, create 201/400/403/409/415, rotate 200/400/403/404/409, revoke 200/404", async () => {
       const keys = `/api/admin/tenants/${c.f.slug}/keys`;
       await c.conforms("GET /api/admin/tenants/{slug}/keys", keys, 200);
       await c.conforms("GET /api/admin/tenants/{slug}/keys", keys, 401, { token: null });
@@ -63,8 +63,17 @@ export function configAndCredentials(c: Contract): void {
       await c.conforms(create, keys, 400, { body: { name: "Bad Name" } });
       await c.conforms(create, keys, 403, { token: c.f.viewerToken, body: { name: "viewer-key" } });
       await c.conforms(create, keys, 415, { body: "name=x", contentType: "text/plain" });
+      const rotate = "POST /api/admin/tenants/{slug}/keys/{name}/rotate";
+      await c.conforms(rotate, `${keys}/contract-two/rotate`, 200, { body: { graceSeconds: 60 } });
+      await c.conforms(rotate, `${keys}/contract-two/rotate`, 400, { body: { graceSeconds: -1 } });
+      await c.conforms(rotate, `${keys}/contract-two/rotate`, 403, {
+        token: c.f.viewerToken,
+        body: { graceSeconds: 60 },
+      });
+      await c.conforms(rotate, `${keys}/no-such-key/rotate`, 404, { body: { graceSeconds: 60 } });
       const revoke = "DELETE /api/admin/tenants/{slug}/keys/{name}";
       await c.conforms(revoke, `${keys}/contract-two`, 200);
+      await c.conforms(rotate, `${keys}/contract-two/rotate`, 409, { body: { graceSeconds: 60 } });
       await c.conforms(revoke, `${keys}/no-such-key`, 404);
     });
 

@@ -16,7 +16,14 @@ export const dynamic = "force-dynamic";
 
 interface Props {
   params: Promise<{ tenant: string }>;
-  searchParams: Promise<{ key?: string; route?: string; range?: string; from?: string; to?: string }>;
+  searchParams: Promise<{
+    key?: string;
+    route?: string;
+    range?: string;
+    from?: string;
+    to?: string;
+    compare?: string;
+  }>;
 }
 
 // each tenant's (and key's, route's) usage page has its own title, for tabs and history
@@ -46,6 +53,7 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
     route: query.route ?? null,
     range,
     window,
+    compare: query.compare === "1",
   };
   let initial;
   let canAct = false;
@@ -57,6 +65,7 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
       route: query.route,
       range,
       window: window ?? undefined,
+      compare: view.compare,
     });
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
@@ -83,7 +92,7 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
         </p>
       ) : null}
       <UsageDashboard
-        key={`${view.key}|${view.route}|${range}|${window?.from ?? ""}|${window?.to ?? ""}`}
+        key={`${view.key}|${view.route}|${range}|${window?.from ?? ""}|${window?.to ?? ""}|${view.compare}`}
         initial={initial}
         canAct={canAct}
       />

@@ -24,6 +24,7 @@ export async function loadUserPrincipal(
     name: user.name,
     isOperator: user.isOperator,
     memberships: new Map(user.memberships.map((m): [string, Role] => [m.tenantId, m.role])),
+    timeZone: user.timeZone,
   };
 }
 

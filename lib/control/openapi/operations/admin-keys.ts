@@ -1,11 +1,12 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { CreateKeyInput } from "@/lib/control/keys/key-inputs";
+import { CreateKeyInput, RotateKeyInput } from "@/lib/control/keys/key-inputs";
 import { CreateAdminTokenInput, CreateServiceTokenInput } from "@/lib/control/data/tokens";
 import {
   CreatedKeySchema,
   CreatedTokenSchema,
   KeyListSchema,
   RevokedKeySchema,
+  RotatedKeySchema,
 } from "@/lib/control/openapi/schemas/admin";
 import { errors } from "@/lib/control/openapi/schemas/errors";
 import {
@@ -67,6 +68,29 @@ export function registerKeyOperations(registry: OpenAPIRegistry): void {
         content: json(RevokedKeySchema),
       },
       ...errors(400, 401, 403, 404, 503),
+    },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/api/admin/tenants/{slug}/keys/{name}/rotate",
+    operationId: "rotateKey",
+    tags: ["Keys and tokens"],
+    summary:
+      "Rotate an API key: a new secret, the old one working until the grace period ends (editors and above)",
+    description:
+      "Both secrets authenticate as the same key (same counters, same limits) for `graceSeconds` (0 to 604800, 7 days); then the old one answers `revoked_key`. A key keeps one previous secret: rotating again ends the earlier one at once. A revoked key is 409.",
+    security: ADMIN_SECURITY,
+    request: {
+      params: z.object({ slug: TenantSlugParam, name: KeyNameParam }),
+      body: { required: true, content: json(RotateKeyInput) },
+    },
+    responses: {
+      200: {
+        description: "The key with its new secret, shown only now.",
+        headers: ADMIN_HEADERS,
+        content: json(RotatedKeySchema),
+      },
+      ...errors(400, 401, 403, 404, 409, 413, 415, 503),
     },
   });
   registry.registerPath({

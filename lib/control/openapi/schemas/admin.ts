@@ -20,6 +20,13 @@ export const KeySummarySchema = z
     expiresAt: isoTime.nullable(),
     revokedAt: isoTime.nullable(),
     lastUsedAt: isoTime.nullable(),
+    previousPrefix: z
+      .string()
+      .nullable()
+      .openapi({ description: "the prefix of the secret before the last rotation; null: never rotated" }),
+    previousUntil: isoTime
+      .nullable()
+      .openapi({ description: "when that secret stops (or stopped) authenticating as this key" }),
   })
   .openapi("KeySummary");
 
@@ -33,6 +40,20 @@ export const CreatedKeySchema = z
     prefix: z.string(),
   })
   .openapi("CreatedKey");
+
+export const RotatedKeySchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    key: z.string().openapi({ description: "the new secret: shown only now, stored only as its hash" }),
+    prefix: z.string(),
+    previousPrefix: z.string().openapi({ description: "the old secret's prefix" }),
+    previousUntil: isoTime.openapi({
+      description:
+        "the end of the grace period: until then the old secret works too, then it answers revoked_key",
+    }),
+  })
+  .openapi("RotatedKey");
 
 export const RevokedKeySchema = z
   .strictObject({ name: z.string(), revoked: z.literal(true) })

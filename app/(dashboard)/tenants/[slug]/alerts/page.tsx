@@ -113,7 +113,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ slug: s
       )}
       <div className="panel">
         <h2>Delivery log</h2>
-        <DeliveryLog deliveries={deliveries} />
+        <DeliveryLog deliveries={deliveries} zone={user.timeZone} />
       </div>
     </>
   );

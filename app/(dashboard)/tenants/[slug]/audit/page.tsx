@@ -26,7 +26,7 @@ export default async function TenantAuditPage({
     <div className="panel">
       <h2>Audit log</h2>
       <AuditFilters base={base} filter={filter} showTenant={false} />
-      <AuditTable rows={page.rows} showTenant={false} />
+      <AuditTable rows={page.rows} showTenant={false} zone={user.timeZone} />
       <AuditPager base={base} filter={filter} nextBefore={page.nextBefore} />
     </div>
   );

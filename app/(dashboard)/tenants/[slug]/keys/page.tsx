@@ -4,7 +4,8 @@ import { listApiKeys, type KeySummary } from "@/lib/control/data/api-keys";
 import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
-import { createKeyAction, revokeKeyAction } from "@/app/(dashboard)/_actions/key-actions";
+import { createKeyAction, revokeKeyAction, rotateKeyAction } from "@/app/(dashboard)/_actions/key-actions";
+import { graceLabels } from "@/lib/control/keys/grace-choices";
 import { SortableTable } from "@/components/tables/sortable-table";
 import { formatDate, orNotFound } from "@/app/(dashboard)/_lib/load";
 import { keysTraffic, type KeysTraffic } from "@/lib/usage/read/key-traffic";
@@ -27,7 +28,7 @@ interface KeyItem extends KeySummary, KeyTrafficItem {
 }
 
 /** The table's columns, each with its header, sort value and cell. */
-function keyColumns(tenant: string, range: RangeId, canEdit: boolean): ColumnDef<KeyItem>[] {
+function keyColumns(tenant: string, range: RangeId, canEdit: boolean, zone: string): ColumnDef<KeyItem>[] {
   const columns: ColumnDef<KeyItem>[] = [
     {
       id: "name",
@@ -42,29 +43,36 @@ function keyColumns(tenant: string, range: RangeId, canEdit: boolean): ColumnDef
       id: "state",
       label: "State",
       sort: (k) => k.state,
-      cell: (k) => (
+      cell: (k) => [
         <span key="state" className={`badge ${k.state === "active" ? "badge-ok" : "badge-danger"}`}>
           {k.state}
-        </span>
-      ),
+        </span>,
+        // a rotation's old secret still in its grace period
+        k.state === "active" && k.previousUntil && k.previousUntil.getTime() > Date.now() ? (
+          <span key="previous" className="muted small" data-testid="key-previous">
+            {" "}
+            old secret {k.previousPrefix}… works until {formatDate(k.previousUntil, zone)}
+          </span>
+        ) : null,
+      ],
     },
     {
       id: "created",
       label: "Created",
       sort: (k) => k.createdAt.getTime(),
-      cell: (k) => formatDate(k.createdAt),
+      cell: (k) => formatDate(k.createdAt, zone),
     },
     {
       id: "expires",
       label: "Expires",
       sort: (k) => k.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER,
-      cell: (k) => (k.expiresAt ? formatDate(k.expiresAt) : "never"),
+      cell: (k) => (k.expiresAt ? formatDate(k.expiresAt, zone) : "never"),
     },
     {
       id: "used",
       label: "Last used",
       sort: (k) => k.lastUsedAt?.getTime() ?? 0,
-      cell: (k) => (k.lastUsedAt ? formatDate(k.lastUsedAt) : "never"),
+      cell: (k) => (k.lastUsedAt ? formatDate(k.lastUsedAt, zone) : "never"),
     },
     ...keyTrafficColumns(tenant, range),
   ];
@@ -103,7 +111,7 @@ export default async function KeysPage({
     console.error("[sluice] key traffic:", error);
     return null;
   });
-  const columns = keyColumns(slug, range, tenant.can.edit);
+  const columns = keyColumns(slug, range, tenant.can.edit, user.timeZone ?? "UTC");
   // ?q= (the header search's key links): keys whose name or prefix contains it; a tenant
   // holds at most SLUICE_MAX_KEYS_PER_TENANT keys, so they are filtered here
   const q = typeof query.q === "string" ? query.q.trim().slice(0, 100).toLowerCase() : "";
@@ -155,6 +163,37 @@ export default async function KeysPage({
           />
         )}
       </div>
+      {tenant.can.edit && keys.some((k) => keyState(k) === "active") && (
+        <div className="panel">
+          <h2>Rotate a key</h2>
+          <p className="muted">
+            A new secret for the same key (same limits, same counters). The old secret keeps working for the
+            grace period you choose, so clients can switch over; then it is refused as revoked.
+          </p>
+          <SimpleForm
+            action={rotateKeyAction}
+            testId="rotate-key"
+            idPrefix="rotate"
+            submitLabel="Rotate key"
+            fields={[
+              { name: "tenant", label: "", type: "hidden", defaultValue: slug },
+              {
+                name: "name",
+                label: "Key",
+                type: "select",
+                options: keys.filter((k) => keyState(k) === "active").map((k) => k.name),
+              },
+              {
+                name: "grace",
+                label: "Old secret keeps working for",
+                type: "select",
+                options: graceLabels,
+                defaultValue: "24 hours",
+              },
+            ]}
+          />
+        </div>
+      )}
       {tenant.can.edit && (
         <div className="panel">
           <h2>Create a key</h2>

@@ -54,7 +54,7 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
                   {m.name} <span className="muted">{m.email}</span>
                 </>,
                 m.role,
-                formatDate(m.since),
+                formatDate(m.since, user.timeZone),
                 tenant.can.admin ? (
                   <>
                     <SimpleForm
@@ -119,7 +119,7 @@ export default async function MembersPage({ params }: { params: Promise<{ slug: 
                 cells: [
                   i.email,
                   i.role,
-                  formatDate(i.expiresAt),
+                  formatDate(i.expiresAt, user.timeZone),
                   <ConfirmButton
                     key="revoke"
                     label="Revoke"

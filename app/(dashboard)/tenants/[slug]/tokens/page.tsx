@@ -28,6 +28,7 @@ export default async function TenantTokensPage({ params }: { params: Promise<{ s
       <div className="panel">
         <h2>Tokens for {tenant.name}</h2>
         <TokenTable
+          zone={user.timeZone}
           tokens={tokens}
           revoke={revokeTokenAction}
           empty="No tokens for this tenant yet. Services calling /api/check need a service token."
