@@ -33,13 +33,14 @@ export interface RowContext {
 
 type Visit = (row: UsageRow) => void;
 
-interface Marks {
+export interface Marks {
   minute: number;
   hour: number;
   day: number;
 }
 
-async function watermarks(ctx: RowContext): Promise<Marks> {
+/** The rollup's watermarks: the first minute, hour and day not yet in PostgreSQL. */
+export async function watermarks(ctx: RowContext): Promise<Marks> {
   const keys = jobKeys(ctx.ns);
   const [minute, hour, day] = await ctx.client.mget(keys.minutes, keys.hours, keys.days);
   // No rollup yet: everything Redis still holds is read from Redis.
