@@ -68,11 +68,11 @@ export async function mostLimited(
   const { rangeMs, stepMs } = RANGES[range];
   const to = Math.ceil((ctx.now + 1) / stepMs) * stepMs;
   const from = to - rangeMs;
+  const { rolled, recent } = totalStretches(from, to, await watermarks(ctx));
   // at most MOST_LIMITED_TENANTS tenants are read: those that rejected most when there are more
-  const tenants = await limitedTenants(principal, from, tenantsRead);
+  const tenants = await limitedTenants(principal, rolled, tenantsRead);
   if (tenants.length === 0) return [];
   const slugOf = new Map(tenants.map((t) => [t.id, t.slug]));
-  const { rolled, recent } = totalStretches(from, to, await watermarks(ctx));
   const subjectFrom = Math.max(from, ctx.now - 3_600_000);
   const [stored, latest, subjects] = await Promise.all([
     limitedSeriesTotals([...slugOf.keys()], rolled),
@@ -98,17 +98,15 @@ export async function mostLimited(
   const subjectEntries = subjects
     .sort((a, b) => b.rejected - a.rejected)
     .slice(0, TOP)
-    .map(
-      (s): LimitedEntry => ({
-        kind: "subject",
-        tenant: s.tenant,
-        name: s.subject,
-        id: s.subject,
-        checks: null,
-        rejected: s.rejected,
-        rate: null,
-      }),
-    );
+    .map((s): LimitedEntry => ({
+      kind: "subject",
+      tenant: s.tenant,
+      name: s.subject,
+      id: s.subject,
+      checks: null,
+      rejected: s.rejected,
+      rate: null,
+    }));
   return [
     ...keyLeaders.map((t) => entry("key", t)),
     ...routeLeaders.map((t) => entry("route", t)),
