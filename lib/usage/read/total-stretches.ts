@@ -23,11 +23,18 @@ export interface TotalStretches {
 
 const UNIT = { hour: HOUR_MS, day: DAY_MS } as const;
 
-export function totalStretches(from: number, to: number, marks: Marks): TotalStretches {
+/** `coarsest`: the coarsest table read ("minute" for a series drawn a minute a step). */
+export function totalStretches(
+  from: number,
+  to: number,
+  marks: Marks,
+  coarsest: StretchTable = "day",
+): TotalStretches {
   const out: TotalStretches = { rolled: [], recent: [] };
   const minuteSplit = marks.minute * MINUTE_MS;
   const minutes = (a: number, b: number): void => {
-    if (a < Math.min(b, minuteSplit)) out.rolled.push({ table: "minute", from: a, to: Math.min(b, minuteSplit) });
+    if (a < Math.min(b, minuteSplit))
+      out.rolled.push({ table: "minute", from: a, to: Math.min(b, minuteSplit) });
     const recent = Math.max(a, minuteSplit);
     if (recent < b) out.recent.push({ from: recent, to: b });
   };
@@ -37,12 +44,12 @@ export function totalStretches(from: number, to: number, marks: Marks): TotalStr
     const start = Math.ceil(a / unit) * unit;
     // whole units only, never one counted from two tables (the rest at the finer resolution)
     const split = Math.max(start, Math.min(Math.floor(b / unit) * unit, marks[grain] * unit));
-    const finer = (x: number, y: number): void =>
-      grain === "day" ? rolledUp("hour", x, y) : minutes(x, y);
+    const finer = (x: number, y: number): void => (grain === "day" ? rolledUp("hour", x, y) : minutes(x, y));
     finer(a, Math.min(b, start));
     if (start < split) out.rolled.push({ table: grain, from: start, to: split });
     finer(Math.max(a, split), b);
   };
-  rolledUp("day", from, to);
+  if (coarsest === "minute") minutes(from, to);
+  else rolledUp(coarsest, from, to);
   return out;
 }
