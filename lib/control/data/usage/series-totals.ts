@@ -64,7 +64,9 @@ export async function limitedSeriesTotals(
   const byId = new Map(series.map((s) => [s.id, s]));
   return sums.flatMap((r) => {
     const s = byId.get(r.seriesId);
-    return s ? [{ tenantId: s.tenantId, keyId: s.keyId, route: s.route, checks: r.checks, rejected: r.rejected }] : [];
+    return s
+      ? [{ tenantId: s.tenantId, keyId: s.keyId, route: s.route, checks: r.checks, rejected: r.rejected }]
+      : [];
   });
 }
 
