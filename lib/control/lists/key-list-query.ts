@@ -6,10 +6,9 @@ import {
   type ParamError,
   type RawParams,
 } from "@/lib/control/lists/list-params";
-import { isRangeId, RANGE_IDS, type RangeId } from "@/lib/usage/ranges";
 
-// A tenant's keys list's address: search (name or prefix), a state filter, the traffic range,
-// paging and a sort on every column, the traffic columns included (a busy tenant has
+// A tenant's keys list's address: search (name or prefix), a state filter, paging and a sort
+// on every column, the traffic columns included (a busy tenant has
 // thousands of keys, so the list is paged on the server).
 
 export const KEY_SORTS = {
@@ -32,21 +31,25 @@ export const TRAFFIC_SORTS: readonly KeySort[] = ["checks", "rejected", "rate"];
 export const KEY_STATES = ["active", "expired", "revoked"] as const;
 export type KeyState = (typeof KEY_STATES)[number];
 
-export interface KeyListQuery extends ListParams<KeySort> {
+export interface KeyListQuery<R extends string = string> extends ListParams<KeySort> {
   state?: KeyState;
-  range: RangeId;
+  /** the traffic columns' range, as the page's `ranges` allow */
+  range: R;
 }
 
 const State = z.enum(KEY_STATES, { error: `state must be one of ${KEY_STATES.join(", ")}` });
-const Range = z
-  .string()
-  .refine((s): s is RangeId => isRangeId(s), `range must be one of ${RANGE_IDS.join(", ")}`)
-  .transform((s) => s as RangeId);
-
-export function parseKeyListQuery(params: RawParams): { query: KeyListQuery; errors: ParamError[] } {
+/** `ranges`: the traffic ranges (the usage plane's, handed in: lists sit below it), first the default. */
+export function parseKeyListQuery<R extends string>(
+  params: RawParams,
+  ranges: readonly [R, ...R[]],
+): { query: KeyListQuery<R>; errors: ParamError[] } {
   const errors: ParamError[] = [];
   const base = listParams(params, KEY_SORTS, "name", errors);
   const state = field<KeyState | undefined>(params, "state", State, undefined, errors);
-  const range = field<RangeId>(params, "range", Range, "1h", errors);
+  const Range = z
+    .string()
+    .refine((s) => (ranges as readonly string[]).includes(s), `range must be one of ${ranges.join(", ")}`)
+    .transform((s) => s as R);
+  const range = field<R>(params, "range", Range, ranges[0], errors);
   return { query: { ...base, range, ...(state === undefined ? {} : { state }) }, errors };
 }

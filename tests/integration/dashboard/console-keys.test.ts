@@ -10,6 +10,7 @@ import { keyPage } from "@/lib/control/data/queries/key-page";
 import { plansDocument } from "@/lib/control/data/queries/config-yaml";
 import { NotFoundError, ForbiddenError } from "@/lib/control/errors/errors";
 import { parseKeyListQuery } from "@/lib/control/lists/key-list-query";
+import { KEY_RANGE_IDS } from "@/lib/usage/ranges";
 import { anyPlan, makeMember, system } from "./fixtures";
 
 const run = `ck${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
@@ -20,7 +21,7 @@ const keyName = (i: number) => `${run}-k${String(i).padStart(2, "0")}`;
 let member: Principal;
 let stranger: Principal;
 
-const query = (params: Record<string, string>) => parseKeyListQuery(params).query;
+const query = (params: Record<string, string>) => parseKeyListQuery(params, KEY_RANGE_IDS).query;
 
 beforeAll(async () => {
   const plan = await anyPlan();
@@ -34,8 +35,13 @@ beforeAll(async () => {
   await createApiKey(system, other, { name: `${run}-theirs` });
   for (const i of [3, 4]) await revokeApiKey(system, busy, keyName(i));
   // one expired key: its expiry set in the past directly (the API refuses a past expiry)
-  await db().apiKey.updateMany({ where: { name: keyName(5) }, data: { expiresAt: new Date(Date.now() - 60_000) } });
-  const ids = new Map((await db().tenant.findMany({ where: { slug: { startsWith: run } } })).map((t) => [t.slug, t.id]));
+  await db().apiKey.updateMany({
+    where: { name: keyName(5) },
+    data: { expiresAt: new Date(Date.now() - 60_000) },
+  });
+  const ids = new Map(
+    (await db().tenant.findMany({ where: { slug: { startsWith: run } } })).map((t) => [t.slug, t.id]),
+  );
   member = await makeMember(`${run}@viewer.test`, ids.get(busy) ?? "", "viewer");
   stranger = await makeMember(`${run}@stranger.test`, ids.get(other) ?? "", "admin");
 });
@@ -54,7 +60,9 @@ describe("the keys list", () => {
     const found = await keyPage(member, busy, query({ q: `${run}-k1` }));
     expect(found.rows.map((k) => k.name)).toEqual(Array.from({ length: 10 }, (_, i) => keyName(10 + i)));
     const prefix = found.rows[0]?.prefix ?? "";
-    expect((await keyPage(member, busy, query({ q: prefix }))).rows.map((k) => k.name)).toEqual([keyName(10)]);
+    expect((await keyPage(member, busy, query({ q: prefix }))).rows.map((k) => k.name)).toEqual([
+      keyName(10),
+    ]);
     expect((await keyPage(member, busy, query({ state: "revoked" }))).rows.map((k) => k.name)).toEqual([
       keyName(3),
       keyName(4),
@@ -77,28 +85,38 @@ describe("the keys list", () => {
     expect((await names({ sort: "expires" }))[0]).toBe(keyName(5));
     const created = (await keyPage(member, busy, query({ size: "100", sort: "created" }))).rows;
     for (let i = 1; i < created.length; i++)
-      expect(created[i - 1]?.createdAt.getTime()).toBeGreaterThanOrEqual(created[i]?.createdAt.getTime() ?? 0);
+      expect(created[i - 1]?.createdAt.getTime()).toBeGreaterThanOrEqual(
+        created[i]?.createdAt.getTime() ?? 0,
+      );
     for (const sort of ["prefix", "used", "checks", "rejected", "rate"])
       expect((await names({ sort })).sort()).toEqual(all);
   });
 
   it("sorts by traffic from the totals handed over (keys without any count 0)", async () => {
-    const totals = { names: [keyName(7), keyName(2), keyName(9)], checks: [10, 100, 40], rejected: [5, 1, 40] };
+    const totals = {
+      names: [keyName(7), keyName(2), keyName(9)],
+      checks: [10, 100, 40],
+      rejected: [5, 1, 40],
+    };
     const page = async (sort: string) =>
       (await keyPage(member, busy, query({ sort, size: "25" }), totals)).rows.slice(0, 3).map((k) => k.name);
     expect(await page("checks")).toEqual([keyName(2), keyName(9), keyName(7)]);
     expect(await page("rejected")).toEqual([keyName(9), keyName(7), keyName(2)]);
     expect(await page("rate")).toEqual([keyName(9), keyName(7), keyName(2)]);
-    const rows = (await keyPage(member, busy, query({ sort: "checks", dir: "asc", size: "100" }), totals)).rows;
+    const rows = (await keyPage(member, busy, query({ sort: "checks", dir: "asc", size: "100" }), totals))
+      .rows;
     // fewest first: the keys without traffic (0 checks), then the three
     expect(rows.slice(-3).map((k) => k.name)).toEqual([keyName(7), keyName(9), keyName(2)]);
   });
 
   it("names each bad parameter and uses its default", () => {
-    const { query: q, errors } = parseKeyListQuery({ sort: "hash", state: "gone", range: "2y", page: "-1" });
+    const { query: q, errors } = parseKeyListQuery(
+      { sort: "hash", state: "gone", range: "2y", page: "-1" },
+      KEY_RANGE_IDS,
+    );
     expect(errors.map((e) => e.field)).toEqual(["sort", "page", "state", "range"]);
     expect(errors[0]?.message).toMatch(/^sort must be one of name, prefix, state/);
-    expect(errors.find((e) => e.field === "range")?.message).toMatch(/^range must be one of 15m, 1h/);
+    expect(errors.find((e) => e.field === "range")?.message).toMatch(/^range must be one of 1h, 15m, 24h/);
     expect(q).toMatchObject({ sort: "name", dir: "asc", page: 1, range: "1h" });
     expect(q.state).toBeUndefined();
   });

@@ -9,14 +9,14 @@ import { SimpleForm } from "@/components/forms/simple-form";
 import { createKeyAction } from "@/app/(dashboard)/_actions/key-actions";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
 import { keysTraffic, type KeysTraffic } from "@/lib/usage/read/key-traffic";
-import { RANGES } from "@/lib/usage/ranges";
+import { KEY_RANGE_IDS, RANGES } from "@/lib/usage/ranges";
 import { RangePicker } from "@/components/usage/range-picker";
 import { ServerSortedTable } from "@/components/lists/server-sorted-table";
 import { Pager } from "@/components/lists/pager";
 import { ListParamErrors } from "@/components/lists/param-errors";
 import { listHref } from "@/components/lists/list-href";
 import { KeyListFilters } from "@/components/keys/key-list-filters";
-import { keyListColumns } from "@/components/keys/key-list-columns";
+import { keyListColumns } from "@/app/(dashboard)/tenants/[slug]/keys/key-list-columns";
 
 export const metadata: Metadata = { title: "API keys" };
 
@@ -45,7 +45,7 @@ export default async function KeysPage({
   searchParams: Promise<RawParams>;
 }) {
   const [{ slug }, raw] = await Promise.all([params, searchParams]);
-  const { query, errors } = parseKeyListQuery(raw);
+  const { query, errors } = parseKeyListQuery(raw, KEY_RANGE_IDS);
   const user = await requireUser();
   const tenant = await orNotFound(tenantDetail(user, slug));
   const byTraffic = TRAFFIC_SORTS.includes(query.sort);
