@@ -48,7 +48,7 @@ export const MOST_LIMITED_TENANTS = 50;
  * The active tenants the principal sees whose checks "most limited" reads: all of them when
  * they are few, else the MOST_LIMITED_TENANTS with the most rejections in the rolled-up
  * stretches of the range (their own series, through the partial indexes on rows with
- * rejections: migration 20261208000000_console_scale), so the overview never reads 10,000
+ * rejections: migration 20261209000000_console_scale), so the overview never reads 10,000
  * tenants' usage. Suspended tenants are left out: every check of theirs is denied by the
  * suspension, not limited.
  */
