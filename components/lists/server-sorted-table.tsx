@@ -11,6 +11,8 @@ export interface ServerColumn {
   /** the direction a first click sorts in: text A to Z, numbers highest first */
   first: "asc" | "desc";
   align?: "left" | "right";
+  /** false: a plain header (a sparkline, the actions) */
+  sortable?: false;
 }
 
 export interface ServerRow {
@@ -41,6 +43,12 @@ export function ServerSortedTable({
       <thead>
         <tr>
           {columns.map((c) => {
+            if (c.sortable === false)
+              return (
+                <th key={c.id} scope="col" align={c.align}>
+                  {c.label}
+                </th>
+              );
             const active = c.id === sort;
             const next = active ? (dir === "asc" ? "desc" : "asc") : c.first;
             return (

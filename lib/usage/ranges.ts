@@ -16,3 +16,6 @@ export const RANGE_IDS = ["15m", "1h", "24h", "7d", "30d"] as const satisfies re
 export function isRangeId(value: unknown): value is RangeId {
   return typeof value === "string" && value in RANGES;
 }
+
+/** The keys page's ranges, its default (1 h) first. */
+export const KEY_RANGE_IDS = ["1h", "15m", "24h", "7d", "30d"] as const satisfies readonly RangeId[];

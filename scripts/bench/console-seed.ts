@@ -1,7 +1,8 @@
 // The installation npm run bench:console measures the console on: `tenants` tenants of the
 // configuration bench's document (scripts/bench/config/document.ts: a plan, two limits and
 // five routes of two limits each a tenant), imported in parts as bench:config does; three
-// keys a tenant (in SQL: an import cannot create keys); one in 20 tenants suspended; and
+// keys a tenant (in SQL: an import cannot create keys), BUSY_KEYS for the first tenant (the
+// keys page of a busy tenant); one in 20 tenants suspended; and
 // usage in the tiered layout (usage-db-seed.ts' tables) for every tenant: its own series, each
 // key's and each route's, for the last 30 minutes (minutes) and 24 hours (hours), every
 // third tenant with rejections. Then the rollup's 15-minute totals, and two accounts.
@@ -11,6 +12,8 @@ const HOUR = 3_600_000;
 const MINUTES = 30;
 const HOURS = 24;
 const IMPORT_PART = 1_000;
+/** the first tenant's keys: the keys page is measured on a tenant this busy */
+export const BUSY_KEYS = 5_000;
 
 export interface SeededConsole {
   operator: { email: string; password: string };
@@ -36,6 +39,17 @@ export async function seedConsole(tenants: number, now: number): Promise<SeededC
      SELECT 'bk' || t."slug" || '-' || k, t."id", 'key' || k, 'sk_' || t."slug" || k,
             encode(sha256(convert_to(t."id" || k, 'UTF8')), 'hex')
        FROM "Tenant" t, generate_series(0, ${KEYS_PER_TENANT - 1}) k`,
+  );
+  // the busy tenant's other keys, one in 50 revoked and one in 40 never used
+  await q(
+    `INSERT INTO "ApiKey" ("id", "tenantId", "name", "prefix", "hash", "revokedAt", "lastUsedAt")
+     SELECT 'bk' || t."slug" || '-' || k, t."id", 'key' || k, 'sk_' || t."slug" || k,
+            encode(sha256(convert_to(t."id" || k, 'UTF8')), 'hex'),
+            CASE WHEN k % 50 = 7 THEN now() END,
+            CASE WHEN k % 40 <> 3 THEN now() - make_interval(secs => k) END
+       FROM "Tenant" t, generate_series(${KEYS_PER_TENANT}, ${BUSY_KEYS - 1}) k
+      WHERE t."slug" = $1`,
+    slugOf(0),
   );
   const lastMinute = Math.floor(now / 60_000) * 60_000;
   const lastHour = Math.floor(now / HOUR) * HOUR;

@@ -13,11 +13,17 @@ import type { ActionResult } from "@/components/forms/action-result";
 import type { FormOutcome } from "@/components/forms/simple-form";
 import { safeText } from "@/lib/shared/safe-text";
 
-// Checkbox lists arrive as arrays; none ticked means "every tenant" (operators only).
+// Checkbox lists arrive as arrays; past a few tenants the form asks for slugs as text instead,
+// separated by commas or spaces. None ticked or written means "every tenant" (operators only).
 const ServiceTokenForm = z.strictObject({
   name: CreateServiceTokenInput.shape.name,
   tenants: z
-    .array(safeText(z.string()))
+    .union([
+      z.array(safeText(z.string())),
+      safeText(z.string().max(10_000, "tenants: at most 10,000 characters")).transform((text) =>
+        text.split(/[\s,]+/).filter((slug) => slug !== ""),
+      ),
+    ])
     .optional()
     .transform((list) => (list && list.length ? list : undefined)),
 });

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/control/auth/session";
-import { exportDocument } from "@/lib/control/data/queries/config-yaml";
+import { PLAN_USERS_NAMED, plansDocument } from "@/lib/control/data/queries/config-yaml";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { editorHref } from "@/components/limits/editor-href";
@@ -22,12 +22,25 @@ import { serviceLimitText } from "@/components/plans/service-limit-text";
 
 export const metadata: Metadata = { title: "Plans & global routes" };
 
+/** "acme, beta" or "1,204 tenants (acme, beta, ...)", the count linking to the tenants list of the plan. */
+function PlanUsers({ plan, use }: { plan: string; use: { tenants: number; some: string[] } | undefined }) {
+  if (!use) return <>no tenant</>;
+  if (use.tenants <= PLAN_USERS_NAMED) return <>{use.some.join(", ")}</>;
+  return (
+    <>
+      <Link href={`/?plan=${encodeURIComponent(plan)}`} data-testid={`plan-tenants-${plan}`}>
+        {use.tenants.toLocaleString("en-US")} tenants
+      </Link>{" "}
+      ({use.some.join(", ")}, …)
+    </>
+  );
+}
+
 export default async function PlansPage() {
   const user = await requireUser();
-  // exportDocument(null) is operators-only: anyone else gets the 404 page.
-  const doc = await orNotFound(exportDocument(user, null));
-  const users = new Map<string, string[]>();
-  for (const t of doc.tenants ?? []) users.set(t.plan, [...(users.get(t.plan) ?? []), t.slug]);
+  // operators only: anyone else gets the 404 page. The tenants are counted, not read: 10,000
+  // tenants' configuration is not the plans page's.
+  const { doc, uses } = await orNotFound(plansDocument(user));
   return (
     <section>
       <h1>Plans &amp; global routes</h1>
@@ -45,7 +58,7 @@ export default async function PlansPage() {
               <h3>Plan {plan.name}</h3>
               <span className="muted">
                 {plan.limits.length} limit{plan.limits.length === 1 ? "" : "s"} · used by{" "}
-                {users.get(plan.name)?.join(", ") ?? "no tenant"}
+                <PlanUsers plan={plan.name} use={uses.get(plan.name)} />
               </span>
             </summary>
             <p data-testid={`service-limit-${plan.name}`}>Service limit: {serviceLimitText(plan.service)}</p>
@@ -80,7 +93,7 @@ export default async function PlansPage() {
             />
             <div className="row-actions">
               <Link href={editorHref("", { kind: "plan", plan: plan.name }, null)}>Add a limit</Link>
-              {!users.has(plan.name) && (
+              {!uses.has(plan.name) && (
                 <ConfirmButton
                   label="Delete plan"
                   confirmLabel="Delete plan"

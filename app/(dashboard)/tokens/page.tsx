@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { requireUser } from "@/lib/control/auth/session";
 import { listTokens } from "@/lib/control/data/queries/list-tokens";
-import { listTenants } from "@/lib/control/data/queries/list-tenants";
+import { tenantPage } from "@/lib/control/data/queries/tenant-page";
+import { parseTenantListQuery } from "@/lib/control/lists/tenant-list-query";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { TokenTable } from "@/components/tenants/token-table";
 import {
@@ -14,11 +15,16 @@ import { notFound } from "next/navigation";
 
 export const metadata: Metadata = { title: "Tokens" };
 
+/** the tenants listed as choices; more are written as slugs */
+const FEW = 50;
+
 export default async function TokensPage() {
   const user = await requireUser();
   if (!user.isOperator) notFound();
   const tokens = await orNotFound(listTokens(user, null));
-  const slugs = (await listTenants(user)).map((t) => t.slug);
+  // up to a page of tenants: ticked in a list; past that (10,000 tenants) written as slugs
+  const tenants = await tenantPage(user, parseTenantListQuery({ size: String(FEW) }).query);
+  const slugs = tenants.total <= FEW ? tenants.rows.map((t) => t.slug) : null;
   return (
     <section>
       <h1>Service and admin tokens</h1>
@@ -39,12 +45,18 @@ export default async function TokensPage() {
             testId="create-service-token"
             fields={[
               { name: "name", label: "Name", placeholder: "edge-gateway" },
-              {
-                name: "tenants",
-                label: "Limit to tenants (none ticked: all tenants)",
-                type: "checkboxes",
-                options: slugs,
-              },
+              slugs
+                ? {
+                    name: "tenants",
+                    label: "Limit to tenants (none ticked: all tenants)",
+                    type: "checkboxes",
+                    options: slugs,
+                  }
+                : {
+                    name: "tenants",
+                    label: "Limit to tenants (slugs, separated by commas; empty: all tenants)",
+                    placeholder: "acme, globex",
+                  },
             ]}
           />
         </div>
@@ -55,12 +67,14 @@ export default async function TokensPage() {
             submitLabel="Create admin token"
             fields={[
               { name: "name", label: "Name", placeholder: "ci" },
-              {
-                name: "tenant",
-                label: "Tenant (empty: operator token)",
-                type: "select",
-                options: ["", ...slugs],
-              },
+              slugs
+                ? {
+                    name: "tenant",
+                    label: "Tenant (empty: operator token)",
+                    type: "select",
+                    options: ["", ...slugs],
+                  }
+                : { name: "tenant", label: "Tenant slug (empty: operator token)", placeholder: "acme" },
               {
                 name: "role",
                 label: "Role within that tenant",

@@ -55,7 +55,9 @@ export async function readDocument(tx: Tx, onlyTenantIds?: string[]): Promise<Co
       plan: { select: { name: true } },
       limits: true,
       routes: { include: { limits: true }, orderBy: { pattern: "asc" } },
-      apiKeys: { include: { limits: true } },
+      // only keys with limits of their own are configuration: a busy tenant's thousands of
+      // bare keys are not read for it
+      apiKeys: { where: { limits: { some: {} } }, include: { limits: true } },
     },
     orderBy: { slug: "asc" },
   });

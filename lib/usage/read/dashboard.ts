@@ -12,7 +12,12 @@ import { hottestLimits } from "@/lib/usage/read/utilization";
 import { measurableLimits } from "@/lib/control/data/usage/limit-candidates";
 import { limitLinesOf } from "@/lib/usage/read/limit-lines";
 import { stepForWindow, type CustomWindow } from "@/lib/usage/read/custom-window";
-import { previousPeriod } from "@/lib/usage/read/previous-period";
+import { previousAcrossTenants, previousPeriod } from "@/lib/usage/read/previous-period";
+import { acrossTenants } from "@/lib/usage/read/across-tenants";
+import { countVisibleTenants } from "@/lib/control/data/usage/tenants-usage";
+
+/** Up to this many tenants the index reads each (to the second); beyond, all at once (a minute a step). */
+export const ONE_BY_ONE_UP_TO = 50;
 
 // One read per refresh for the usage page: the range summed as it is read into the series
 // and the totals per key and per route (the compact reader the admin API uses too), then
@@ -36,6 +41,15 @@ function presetWindow(range: RangeId, now: number): { from: number; to: number; 
   return { from: to - rangeMs, to, stepMs };
 }
 
+/** What the index across tenants leaves empty: those are a tenant's. */
+const emptyDetail = {
+  byRoute: [],
+  offenders: [],
+  offendersOf: "tenant",
+  hottest: [],
+  limitLines: [],
+} satisfies Partial<UsageDashboardData>;
+
 export async function dashboardData(
   principal: Principal,
   request: DashboardRequest,
@@ -45,6 +59,31 @@ export async function dashboardData(
   const { from, to, stepMs } = request.window
     ? { ...request.window, stepMs: stepForWindow(request.window, now - ctx.secondsRetentionMs) }
     : presetWindow(request.range, now);
+  if (request.tenant === undefined && (await countVisibleTenants(principal)) > ONE_BY_ONE_UP_TO) {
+    const across = await acrossTenants(principal, from, to, stepMs, ctx);
+    const current = { from, to, stepMs: across.stepMs };
+    const previous = request.compare ? await previousAcrossTenants(principal, current, ctx) : null;
+    const perTenant = across.byTenant.map((r) => ({ ...r, keyId: r.tenant }));
+    return {
+      ...emptyDetail,
+      tenant: null,
+      key: null,
+      route: null,
+      range: request.range,
+      window: request.window ?? null,
+      stepMs: across.stepMs,
+      source: sourceFor(across.stepMs),
+      from,
+      to,
+      generatedAt: now,
+      series: toSeries(across.series, from, to, across.stepMs),
+      breakdown: {
+        by: "tenant",
+        rows: breakdown(perTenant, "key", new Map(perTenant.map((r) => [r.keyId, r.keyId]))),
+      },
+      previous,
+    };
+  }
   const source = sourceFor(stepMs);
   const scope = { tenant: request.tenant, key: request.key, route: request.route, from, to, source };
   const totals = request.tenant === undefined ? "tenants" : "keys-routes";
@@ -77,15 +116,7 @@ export async function dashboardData(
     // a breakdown by tenant reuses the key breakdown with the slug as the "key"
     const perTenant = byKey.map((r) => ({ ...r, keyId: r.tenant }));
     const slugs = new Map(perTenant.map((r) => [r.keyId, r.keyId]));
-    return {
-      ...base,
-      breakdown: { by: "tenant", rows: breakdown(perTenant, "key", slugs) },
-      byRoute: [],
-      offenders: [],
-      offendersOf: "tenant",
-      hottest: [],
-      limitLines: [],
-    };
+    return { ...base, ...emptyDetail, breakdown: { by: "tenant", rows: breakdown(perTenant, "key", slugs) } };
   }
   const keyId =
     request.key === undefined ? undefined : [...names].find(([, name]) => name === request.key)?.[0];

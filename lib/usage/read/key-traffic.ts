@@ -56,6 +56,8 @@ export async function keysTraffic(
   tenantSlug: string,
   range: RangeId,
   ctx: RowContext = rowContext(),
+  /** only these key ids (the keys one page shows); all the tenant's keys without */
+  keyIds?: readonly string[],
 ): Promise<KeysTraffic> {
   const { rangeMs, stepMs } = RANGES[range];
   const to = Math.ceil((ctx.now + 1) / stepMs) * stepMs;
@@ -64,7 +66,7 @@ export async function keysTraffic(
   const bucketMs = rangeMs / SPARK_BUCKETS;
   // by key id while reading (summed as read: no row per second is kept), by name after
   const byId = new Map<string, KeyTraffic>();
-  const scope = { tenant: tenantSlug, from, to, source };
+  const scope = { tenant: tenantSlug, from, to, source, ...(keyIds === undefined ? {} : { keyIds }) };
   const { names } = await visitScoped(
     principal,
     scope,

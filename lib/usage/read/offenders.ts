@@ -16,10 +16,10 @@ export interface OffenderFilter {
   route?: string;
 }
 
-const PER_MINUTE = 50;
+export const PER_MINUTE = 50;
 const DETAIL_PER_MINUTE = 200;
 
-async function mergeMinutes(
+export async function mergeMinutes(
   ctx: RowContext,
   keyOf: (minute: number) => string,
   perMinute: number,

@@ -33,13 +33,14 @@ export interface RowContext {
 
 type Visit = (row: UsageRow) => void;
 
-interface Marks {
+export interface Marks {
   minute: number;
   hour: number;
   day: number;
 }
 
-async function watermarks(ctx: RowContext): Promise<Marks> {
+/** The rollup's watermarks: the first minute, hour and day not yet in PostgreSQL. */
+export async function watermarks(ctx: RowContext): Promise<Marks> {
   const keys = jobKeys(ctx.ns);
   const [minute, hour, day] = await ctx.client.mget(keys.minutes, keys.hours, keys.days);
   // No rollup yet: everything Redis still holds is read from Redis.
@@ -60,6 +61,7 @@ async function watermarks(ctx: RowContext): Promise<Marks> {
 async function visitRedisRows(span: RowSpan, ctx: RowContext, visit: Visit): Promise<void> {
   const { tenantId, from, to, grainMs, grouping } = span;
   const oldest = minuteOf(ctx.now - ctx.secondsRetentionMs);
+  const some = grouping.keyIds === undefined ? undefined : new Set(grouping.keyIds);
   for (let m = Math.max(minuteOf(from), oldest); m * MINUTE_MS < to && m <= minuteOf(ctx.now); m++) {
     const hash = await readMinute(ctx.client, ctx.ns, tenantId, m);
     if (!hash) continue;
@@ -68,6 +70,7 @@ async function visitRedisRows(span: RowSpan, ctx: RowContext, visit: Visit): Pro
       const exact = m * MINUTE_MS + f.second * 1_000;
       if (exact < from || exact >= to) continue;
       if (grouping.keyId !== undefined && f.keyId !== grouping.keyId) continue;
+      if (some !== undefined && !some.has(f.keyId)) continue;
       if (grouping.route !== undefined && f.route !== grouping.route) continue;
       const t = Math.floor(exact / grainMs) * grainMs;
       const keyId = grouping.byKey ? f.keyId : "";

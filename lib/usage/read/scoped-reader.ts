@@ -24,6 +24,8 @@ export interface UsageScope {
   key?: string;
   /** a route pattern as recorded ("" for checks that matched none) */
   route?: string;
+  /** only these key ids (one page of the keys list); needs a tenant */
+  keyIds?: readonly string[];
   from: number;
   to: number;
   source: UsageSource;
@@ -42,7 +44,7 @@ interface Scoped {
   /** the single tenant read, if one */
   only: TenantRef | undefined;
   /** the key and route asked for, as the store filters them (in SQL for PostgreSQL's rows) */
-  filter: Pick<RowGrouping, "keyId" | "route">;
+  filter: Pick<RowGrouping, "keyId" | "route" | "keyIds">;
 }
 
 async function scoped(principal: Principal, scope: UsageScope): Promise<Scoped> {
@@ -55,6 +57,7 @@ async function scoped(principal: Principal, scope: UsageScope): Promise<Scoped> 
   const filter = {
     ...(keyId === undefined ? {} : { keyId }),
     ...(scope.route === undefined ? {} : { route: scope.route }),
+    ...(scope.keyIds !== undefined && only ? { keyIds: scope.keyIds } : {}),
   };
   return { tenants, only, filter };
 }

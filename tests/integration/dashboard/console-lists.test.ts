@@ -23,6 +23,8 @@ let member: Principal;
 const operator: Principal = system;
 const minute = Math.floor(Date.now() / 60_000) * 60_000 - 3 * 60_000;
 
+// the minute written below, as the overview's stretch planner hands it over
+const rolled = [{ table: "minute" as const, from: minute - 60_000, to: minute + 60_000 }];
 const query = (params: Record<string, string>) => parseTenantListQuery({ q: run, ...params }).query;
 
 beforeAll(async () => {
@@ -137,14 +139,14 @@ describe("the header search", () => {
 describe("most limited's tenants", () => {
   it("leaves suspended tenants out, and past the cap reads those that rejected most", async () => {
     const mine = (list: Array<{ slug: string }>) => list.map((t) => t.slug).filter((s) => s.startsWith(run));
-    const all = await limitedTenants(operator, minute - 60_000, 100_000);
+    const all = await limitedTenants(operator, rolled, 100_000);
     expect(mine(all)).not.toContain(slugOf(3));
     expect(mine(all)).toHaveLength(COUNT - 1);
-    const top = await limitedTenants(operator, minute - 60_000, 3);
+    const top = await limitedTenants(operator, rolled, 3);
     expect(top).toHaveLength(3);
     // every run's own tenants rejected at most 29 a minute: ours lead unless others rejected more
     const ranked = mine(top);
     expect(ranked).not.toContain(slugOf(3));
-    expect(mine(await limitedTenants(member, minute - 60_000, 3))).toEqual([slugOf(5)]);
+    expect(mine(await limitedTenants(member, rolled, 3))).toEqual([slugOf(5)]);
   });
 });

@@ -29,3 +29,28 @@ export async function exportDocument(
 export function toYaml(document: unknown): string {
   return stringify(document, { lineWidth: 0 });
 }
+
+export interface PlanUse {
+  tenants: number;
+  /** the first few tenants by slug, to name them */
+  some: string[];
+}
+
+/**
+ * The plans and global routes (the plans page), without the tenants' configuration: how many
+ * tenants use each plan, and the first few by name. Operators only.
+ */
+export async function plansDocument(
+  principal: Principal,
+): Promise<{ doc: ConfigDocument; uses: Map<string, PlanUse> }> {
+  if (!isOperator(principal)) throw new ForbiddenError("Only operators can read every plan.");
+  const doc = await db().$transaction((tx) => readDocument(tx, []));
+  const rows = await db().$queryRaw<Array<{ plan: string; tenants: number; some: string[] }>>`
+    SELECT p."name" AS "plan", count(*)::int AS "tenants",
+           (array_agg(t."slug" ORDER BY t."slug"))[1:${PLAN_USERS_NAMED}] AS "some"
+      FROM "Tenant" t JOIN "Plan" p ON p."id" = t."planId" GROUP BY p."name"`;
+  return { doc, uses: new Map(rows.map((r) => [r.plan, { tenants: r.tenants, some: r.some }])) };
+}
+
+/** tenants named beside a plan; the rest are counted and found by the tenants list's plan filter */
+export const PLAN_USERS_NAMED = 5;

@@ -27,6 +27,8 @@ export interface RowGrouping {
   keyId?: string;
   /** only this route's rows */
   route?: string;
+  /** only these keys' rows (the keys one page of a list shows) */
+  keyIds?: readonly string[];
 }
 
 export const ALL_PAIRS: RowGrouping = { byKey: true, byRoute: true };
@@ -79,7 +81,11 @@ function seriesKind(grouping: RowGrouping): Prisma.Sql {
       : routed
         ? Prisma.sql`s."route" <> '*'`
         : Prisma.sql`s."route" = '*'`;
-  return Prisma.sql`${key} AND ${route}`;
+  const some =
+    grouping.keyIds === undefined
+      ? Prisma.empty
+      : Prisma.sql` AND s."keyId" = ANY(${[...grouping.keyIds]}::text[])`;
+  return Prisma.sql`${key} AND ${route}${some}`;
 }
 
 /** What a series id stands for in the rows handed on: its key and route, "" where not kept. */
@@ -109,7 +115,14 @@ export class SeriesMemo {
   private readonly found = new Map<string, Promise<SeriesNames>>();
 
   of(tenantId: string, grouping: RowGrouping): Promise<SeriesNames> {
-    const id = JSON.stringify([tenantId, grouping.byKey, grouping.byRoute, grouping.keyId, grouping.route]);
+    const id = JSON.stringify([
+      tenantId,
+      grouping.byKey,
+      grouping.byRoute,
+      grouping.keyId,
+      grouping.route,
+      grouping.keyIds,
+    ]);
     let names = this.found.get(id);
     if (!names) this.found.set(id, (names = seriesFor(tenantId, grouping)));
     return names;

@@ -6,6 +6,7 @@ import { db } from "@/lib/control/data/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { visibleTenantsSql } from "@/lib/control/data/tenant-scope-sql";
 import { utcAt } from "@/lib/control/data/usage/utc-at";
+import type { TableStretch } from "@/lib/control/data/usage/series-totals";
 
 // Who may read a tenant's usage: anyone with a role in it (viewer and up) or an operator;
 // others get NotFoundError, exactly as for a tenant that does not exist.
@@ -45,38 +46,41 @@ export const MOST_LIMITED_TENANTS = 50;
 
 /**
  * The active tenants the principal sees whose checks "most limited" reads: all of them when
- * they are few, else the MOST_LIMITED_TENANTS with the most rejections since `from` (the
- * tenants' own series in PostgreSQL, and the rollup's last 15 minutes), so the overview
- * never reads 10,000 tenants' usage. Suspended tenants are left out: every check of theirs
- * is denied by the suspension, not limited.
+ * they are few, else the MOST_LIMITED_TENANTS with the most rejections in the rolled-up
+ * stretches of the range (their own series, through the partial indexes on rows with
+ * rejections: migration 20261209000000_console_scale), so the overview never reads 10,000
+ * tenants' usage. Suspended tenants are left out: every check of theirs is denied by the
+ * suspension, not limited.
  */
 export async function limitedTenants(
   principal: Principal,
-  from: number,
+  stretches: TableStretch[],
   most = MOST_LIMITED_TENANTS,
 ): Promise<TenantRef[]> {
   const scope = visibleTenantsSql(principal);
   const active = await db().$queryRaw<Array<{ id: string; slug: string }>>`
     SELECT t."id", t."slug" FROM "Tenant" t WHERE ${scope} AND t."status" = 'active'
      ORDER BY t."slug" LIMIT ${most + 1}`;
-  if (active.length <= most) return active;
-  // the coarsest table that answers: minutes for the last hour, hours for a day, days beyond
-  const age = Date.now() - from;
-  const [table, column, unit] =
-    age <= 3_600_000
-      ? [Prisma.sql`"UsageMinute"`, Prisma.sql`"minute"`, 60_000]
-      : age <= 86_400_000
-        ? [Prisma.sql`"UsageHour"`, Prisma.sql`"hour"`, 3_600_000]
-        : [Prisma.sql`"UsageDay"`, Prisma.sql`"day"`, 86_400_000];
-  const since = utcAt(Math.floor(from / unit) * unit);
+  if (active.length <= most || stretches.length === 0) return active.slice(0, most);
+  const parts = stretches.map(({ table, from, to }) => {
+    const [name, column] = TABLES[table];
+    return Prisma.sql`SELECT m."seriesId", m."rejected" FROM ${name} m
+       WHERE m."seriesId" = ANY(ARRAY(SELECT "id" FROM "own")) AND m.${column} >= ${utcAt(from)}
+             AND m.${column} < ${utcAt(to)} AND m."rejected" > 0`;
+  });
   return db().$queryRaw<Array<{ id: string; slug: string }>>`
-    SELECT t."id", t."slug" FROM "Tenant" t
-      JOIN (SELECT s."tenantId", sum(m."rejected") AS "rejected"
-              FROM "UsageSeries" s JOIN ${table} m ON m."seriesId" = s."id"
-             WHERE s."keyId" = '*' AND s."route" = '*' AND m.${column} >= ${since} AND m."rejected" > 0
-             GROUP BY 1
-            UNION ALL
-            SELECT "tenantId", "rejected" FROM "TenantTraffic" WHERE "rejected" > 0) r ON r."tenantId" = t."id"
-     WHERE ${scope} AND t."status" = 'active'
-     GROUP BY t."id", t."slug" ORDER BY sum(r."rejected") DESC, t."slug" LIMIT ${most}`;
+    WITH "own" AS MATERIALIZED (
+      SELECT s."id", t."id" AS "tenantId", t."slug" FROM "Tenant" t
+        JOIN "UsageSeries" s ON s."tenantId" = t."id" AND s."keyId" = '*' AND s."route" = '*'
+       WHERE ${scope} AND t."status" = 'active')
+    SELECT o."tenantId" AS "id", o."slug" FROM "own" o
+      JOIN (${Prisma.join(parts, " UNION ALL ")}) r ON r."seriesId" = o."id"
+     GROUP BY 1, 2 ORDER BY sum(r."rejected") DESC, o."slug" LIMIT ${most}`;
 }
+
+// identifiers from a fixed set, never from input
+const TABLES = {
+  minute: [Prisma.sql`"UsageMinute"`, Prisma.sql`"minute"`],
+  hour: [Prisma.sql`"UsageHour"`, Prisma.sql`"hour"`],
+  day: [Prisma.sql`"UsageDay"`, Prisma.sql`"day"`],
+} as const;

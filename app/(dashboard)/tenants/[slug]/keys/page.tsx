@@ -1,21 +1,28 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { requireUser } from "@/lib/control/auth/session";
-import { listApiKeys, type KeySummary } from "@/lib/control/data/api-keys";
+import { activeKeyNames, keyPage, type KeyTotals } from "@/lib/control/data/queries/key-page";
 import { tenantDetail } from "@/lib/control/data/queries/tenant-detail";
+import { parseKeyListQuery, TRAFFIC_SORTS } from "@/lib/control/lists/key-list-query";
+import type { RawParams } from "@/lib/control/lists/list-params";
 import { SimpleForm } from "@/components/forms/simple-form";
-import { ConfirmButton } from "@/components/forms/confirm-button";
-import { createKeyAction, revokeKeyAction, rotateKeyAction } from "@/app/(dashboard)/_actions/key-actions";
+import { createKeyAction, rotateKeyAction } from "@/app/(dashboard)/_actions/key-actions";
 import { graceLabels } from "@/lib/control/keys/grace-choices";
-import { SortableTable } from "@/components/tables/sortable-table";
-import { formatDate, orNotFound } from "@/app/(dashboard)/_lib/load";
+import { orNotFound } from "@/app/(dashboard)/_lib/load";
 import { keysTraffic, type KeysTraffic } from "@/lib/usage/read/key-traffic";
-import { isRangeId, RANGES } from "@/lib/usage/ranges";
+import { KEY_RANGE_IDS, RANGES } from "@/lib/usage/ranges";
 import { RangePicker } from "@/components/usage/range-picker";
-import { keyTrafficColumns, type KeyTrafficItem } from "@/components/usage/key-traffic-cells";
-import { tableColumns, tableRows, type ColumnDef } from "@/components/tables/column-defs";
-import type { RangeId } from "@/lib/usage/ranges";
+import { ServerSortedTable } from "@/components/lists/server-sorted-table";
+import { Pager } from "@/components/lists/pager";
+import { ListParamErrors } from "@/components/lists/param-errors";
+import { listHref } from "@/components/lists/list-href";
+import { KeyListFilters } from "@/components/keys/key-list-filters";
+import { keyListColumns } from "@/app/(dashboard)/tenants/[slug]/keys/key-list-columns";
 
 export const metadata: Metadata = { title: "API keys" };
+
+/** Up to this many active keys the rotate form offers them in a list. */
+const ROTATE_CHOICES = 200;
 
 function keyState(k: { revokedAt: Date | null; expiresAt: Date | null }): string {
   if (k.revokedAt) return "revoked";
@@ -23,132 +30,77 @@ function keyState(k: { revokedAt: Date | null; expiresAt: Date | null }): string
   return "active";
 }
 
-interface KeyItem extends KeySummary, KeyTrafficItem {
-  state: string;
+/** Usage is a view: unreadable usage leaves the keys listed, without numbers. */
+async function trafficOrNull(read: Promise<KeysTraffic>): Promise<KeysTraffic | null> {
+  return read.catch((error: unknown) => {
+    console.error("[sluice] key traffic:", error);
+    return null;
+  });
 }
 
-/** The table's columns, each with its header, sort value and cell. */
-function keyColumns(tenant: string, range: RangeId, canEdit: boolean, zone: string): ColumnDef<KeyItem>[] {
-  const columns: ColumnDef<KeyItem>[] = [
-    {
-      id: "name",
-      label: "Name",
-      rowHeader: true,
-      className: "mono",
-      sort: (k) => k.name,
-      cell: (k) => k.name,
-    },
-    { id: "prefix", label: "Prefix", className: "mono", sort: (k) => k.prefix, cell: (k) => `${k.prefix}…` },
-    {
-      id: "state",
-      label: "State",
-      sort: (k) => k.state,
-      cell: (k) => [
-        <span key="state" className={`badge ${k.state === "active" ? "badge-ok" : "badge-danger"}`}>
-          {k.state}
-        </span>,
-        // a rotation's old secret still in its grace period
-        k.state === "active" && k.previousUntil && k.previousUntil.getTime() > Date.now() ? (
-          <span key="previous" className="muted small" data-testid="key-previous">
-            {" "}
-            old secret {k.previousPrefix}… works until {formatDate(k.previousUntil, zone)}
-          </span>
-        ) : null,
-      ],
-    },
-    {
-      id: "created",
-      label: "Created",
-      sort: (k) => k.createdAt.getTime(),
-      cell: (k) => formatDate(k.createdAt, zone),
-    },
-    {
-      id: "expires",
-      label: "Expires",
-      sort: (k) => k.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER,
-      cell: (k) => (k.expiresAt ? formatDate(k.expiresAt, zone) : "never"),
-    },
-    {
-      id: "used",
-      label: "Last used",
-      sort: (k) => k.lastUsedAt?.getTime() ?? 0,
-      cell: (k) => (k.lastUsedAt ? formatDate(k.lastUsedAt, zone) : "never"),
-    },
-    ...keyTrafficColumns(tenant, range),
-  ];
-  if (!canEdit) return columns;
-  const actions: ColumnDef<KeyItem> = {
-    id: "actions",
-    label: "Actions",
-    cell: (k) =>
-      k.state !== "revoked" ? (
-        <ConfirmButton
-          key="revoke"
-          label="Revoke"
-          confirmLabel="Revoke key"
-          question={`Revoke ${k.name}? Checks with it are refused at once; this cannot be undone.`}
-          action={revokeKeyAction.bind(null, { tenant, name: k.name })}
-        />
-      ) : null,
-  };
-  return [...columns, actions];
-}
-
+// A page of the tenant's keys at a time (a busy tenant has thousands), searched, filtered and
+// sorted on the server. Traffic is read for the keys shown only, unless the list is sorted by
+// it: then every key's, once, and the order comes from those totals.
 export default async function KeysPage({
   params,
   searchParams,
 }: {
   params: Promise<{ slug: string }>;
-  searchParams: Promise<{ range?: string; q?: string }>;
+  searchParams: Promise<RawParams>;
 }) {
-  const [{ slug }, query] = await Promise.all([params, searchParams]);
-  const range = isRangeId(query.range) ? query.range : "1h";
+  const [{ slug }, raw] = await Promise.all([params, searchParams]);
+  const { query, errors } = parseKeyListQuery(raw, KEY_RANGE_IDS);
   const user = await requireUser();
   const tenant = await orNotFound(tenantDetail(user, slug));
-  const keys = await orNotFound(listApiKeys(user, slug));
-  // traffic is a view of usage: unreadable usage leaves the keys listed, without numbers
-  const traffic: KeysTraffic | null = await keysTraffic(user, slug, range).catch((error: unknown) => {
-    console.error("[sluice] key traffic:", error);
-    return null;
-  });
-  const columns = keyColumns(slug, range, tenant.can.edit, user.timeZone ?? "UTC");
-  // ?q= (the header search's key links): keys whose name or prefix contains it; a tenant
-  // holds at most SLUICE_MAX_KEYS_PER_TENANT keys, so they are filtered here
-  const q = typeof query.q === "string" ? query.q.trim().slice(0, 100).toLowerCase() : "";
-  const shown =
-    q === "" ? keys : keys.filter((k) => k.name.includes(q) || k.prefix.toLowerCase().includes(q));
-  const items: KeyItem[] = shown.map((k) => ({
-    ...k,
-    state: keyState(k),
-    traffic: traffic?.keys.get(k.name),
-  }));
+  const byTraffic = TRAFFIC_SORTS.includes(query.sort);
+  const all = byTraffic ? await trafficOrNull(keysTraffic(user, slug, query.range)) : null;
+  const totals: KeyTotals | undefined = all
+    ? {
+        names: [...all.keys.keys()],
+        checks: [...all.keys.values()].map((t) => t.checks),
+        rejected: [...all.keys.values()].map((t) => t.rejected),
+      }
+    : undefined;
+  const page = await orNotFound(keyPage(user, slug, query, totals));
+  const traffic = byTraffic
+    ? all
+    : await trafficOrNull(
+        keysTraffic(
+          user,
+          slug,
+          query.range,
+          undefined,
+          page.rows.map((k) => k.id),
+        ),
+      );
+  const path = `/tenants/${encodeURIComponent(slug)}/keys`;
+  const state = {
+    q: query.q,
+    state: query.state,
+    sort: query.sort === "name" && query.dir === "asc" ? undefined : query.sort,
+    dir: query.sort === "name" && query.dir === "asc" ? undefined : query.dir,
+    size: query.size === 50 ? undefined : query.size,
+    range: query.range === "1h" ? undefined : query.range,
+  };
+  const columns = keyListColumns(slug, query.range, tenant.can.edit, user.timeZone ?? "UTC");
+  const filtered = query.q !== "" || query.state !== undefined;
+  // the rotate form lists the active keys while they are few; a busy tenant types the name
+  const rotatable = tenant.can.edit ? await activeKeyNames(user, slug, ROTATE_CHOICES + 1) : [];
   return (
     <>
       <div className="panel">
         <h2>API keys</h2>
         <p className="muted">
           Only a prefix of each key is stored for display; the secret itself is kept as a SHA-256 hash.
-          Traffic columns cover the last {RANGES[range].label}; click a key&apos;s checks for its usage.
+          Traffic columns cover the last {RANGES[query.range].label}; click a key&apos;s checks for its usage.
         </p>
         <RangePicker
-          current={range}
-          hrefFor={(r) => `/tenants/${encodeURIComponent(slug)}/keys${r === "1h" ? "" : `?range=${r}`}`}
+          current={query.range}
+          hrefFor={(r) => listHref(path, state, { range: r === "1h" ? undefined : r, page: undefined })}
         />
         {traffic === null && <p className="error">Usage could not be read right now.</p>}
-        <form method="get" className="list-search" role="search">
-          <label>
-            Find a key
-            <input type="search" name="q" defaultValue={q} maxLength={100} placeholder="name or prefix" />
-          </label>
-          {range !== "1h" && <input type="hidden" name="range" value={range} />}
-          <button type="submit">Find</button>
-        </form>
-        {q !== "" && (
-          <p className="muted" data-testid="keys-filter-status">
-            {shown.length} of {keys.length} keys match “{q}”.
-          </p>
-        )}
-        {keys.length === 0 ? (
+        <ListParamErrors errors={errors} />
+        {page.all === 0 ? (
           <p className="empty">
             No keys yet.
             {tenant.can.edit
@@ -156,14 +108,45 @@ export default async function KeysPage({
               : ""}
           </p>
         ) : (
-          <SortableTable
-            testId="keys-table"
-            columns={tableColumns(columns)}
-            rows={tableRows(columns, items, (k) => ({ id: k.id, testId: `key-${k.name}` }))}
-          />
+          <>
+            <KeyListFilters path={path} query={query} />
+            {filtered && (
+              <p className="muted" data-testid="keys-filter-status">
+                {page.total.toLocaleString("en-US")} of {page.all.toLocaleString("en-US")} keys match
+                {query.q !== "" ? ` “${query.q}”` : ""}
+                {query.state !== undefined ? ` (${query.state})` : ""}.
+              </p>
+            )}
+            {page.total === 0 ? (
+              <p className="empty" data-testid="keys-none-found">
+                No key matches. <Link href={path}>Show all</Link>
+              </p>
+            ) : (
+              <ServerSortedTable
+                testId="keys-table"
+                path={path}
+                state={state}
+                sort={query.sort}
+                dir={query.dir}
+                columns={columns.map((c) => c.head)}
+                rows={page.rows.map((k) => {
+                  const item = { ...k, state: keyState(k), traffic: traffic?.keys.get(k.name) };
+                  return { id: k.id, testId: `key-${k.name}`, cells: columns.map((c) => c.cell(item)) };
+                })}
+              />
+            )}
+            <Pager
+              path={path}
+              state={state}
+              page={page.page}
+              pages={page.pages}
+              total={page.total}
+              noun="keys"
+            />
+          </>
         )}
       </div>
-      {tenant.can.edit && keys.some((k) => keyState(k) === "active") && (
+      {tenant.can.edit && rotatable.length > 0 && (
         <div className="panel">
           <h2>Rotate a key</h2>
           <p className="muted">
@@ -177,12 +160,9 @@ export default async function KeysPage({
             submitLabel="Rotate key"
             fields={[
               { name: "tenant", label: "", type: "hidden", defaultValue: slug },
-              {
-                name: "name",
-                label: "Key",
-                type: "select",
-                options: keys.filter((k) => keyState(k) === "active").map((k) => k.name),
-              },
+              rotatable.length <= ROTATE_CHOICES
+                ? { name: "name", label: "Key", type: "select", options: rotatable }
+                : { name: "name", label: "Key name", type: "text" },
               {
                 name: "grace",
                 label: "Old secret keeps working for",
