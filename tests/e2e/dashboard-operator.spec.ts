@@ -22,7 +22,11 @@ test("creates a tenant from the overview", async () => {
   await form.getByLabel("Display name").fill(`E2E ${slug}`);
   await form.getByLabel("Plan").selectOption("free");
   await form.getByRole("button", { name: "Create tenant" }).click();
-  await expect(page.getByRole("link", { name: `E2E ${slug}` })).toBeVisible();
+  // the overview is paged: the new tenant is found by searching for it
+  await expect(async () => {
+    await page.goto(`/?q=${slug}`);
+    await expect(page.getByRole("link", { name: `E2E ${slug}` })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await page.getByRole("link", { name: `E2E ${slug}` }).click();
   await expect(page.getByRole("heading", { name: `E2E ${slug}` })).toBeVisible();
   // Inherited from plan free, untouched here.

@@ -53,7 +53,7 @@ test("the simulator shows every limit of a key on a route, where it comes from a
   await page.getByRole("link", { name: "Simulator" }).click();
   await page.getByLabel("API key").selectOption("backend");
   await page.getByLabel("Route").fill("GET /v1/items/42");
-  await page.getByLabel("Subject").fill("203.0.113.50");
+  await page.getByLabel("Subject", { exact: true }).fill("203.0.113.50");
   await page.getByRole("button", { name: "Simulate" }).click();
   await expect(page.getByTestId("verdict")).toContainText("Allowed");
   await expect(page.getByTestId("verdict")).toContainText("GET /v1/items/:id");
