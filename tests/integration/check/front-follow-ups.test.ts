@@ -59,10 +59,19 @@ class Connection {
 
   async post(path: string, body: unknown): Promise<Reply> {
     const json = JSON.stringify(body);
-    this.socket.write(
+    return this.send(
       `POST ${path} HTTP/1.1\r\nHost: sluice\r\nAuthorization: Bearer ${BOOTSTRAP}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`,
     );
+  }
+
+  /** GET /api/health: a request the front hands to the app process, with the connection. */
+  health(): Promise<Reply> {
+    return this.send("GET /api/health HTTP/1.1\r\nHost: sluice\r\n\r\n");
+  }
+
+  private async send(request: string): Promise<Reply> {
+    this.socket.write(request);
     for (;;) {
       const reply = this.take();
       if (reply !== null) return reply;
@@ -79,11 +88,32 @@ class Connection {
     const end = this.text.indexOf("\r\n\r\n");
     if (end < 0) return null;
     const head = this.text.slice(0, end);
-    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? "0");
-    if (this.text.length < end + 4 + length) return null;
-    const body = this.text.slice(end + 4, end + 4 + length);
-    this.text = this.text.slice(end + 4 + length);
-    return { status: Number(head.slice(9, 12)), head, body: JSON.parse(body) as Record<string, unknown> };
+    const framed = /\r\ntransfer-encoding: *chunked/i.test(head)
+      ? chunked(this.text, end + 4)
+      : sized(this.text, end + 4, Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? "0"));
+    if (framed === null) return null;
+    this.text = this.text.slice(framed.next);
+    const body = (framed.body === "" ? {} : JSON.parse(framed.body)) as Record<string, unknown>;
+    return { status: Number(head.slice(9, 12)), head, body };
+  }
+}
+
+type Framed = { body: string; next: number } | null;
+
+const sized = (text: string, at: number, length: number): Framed =>
+  text.length < at + length ? null : { body: text.slice(at, at + length), next: at + length };
+
+/** A chunked body (the app process's own answers, such as /api/health, may come so). */
+function chunked(text: string, at: number): Framed {
+  let body = "";
+  for (;;) {
+    const lineEnd = text.indexOf("\r\n", at);
+    if (lineEnd < 0) return null;
+    const size = parseInt(text.slice(at, lineEnd), 16);
+    if (text.length < lineEnd + 2 + size + 2) return null;
+    if (size === 0) return { body, next: lineEnd + 4 };
+    body += text.slice(lineEnd + 2, lineEnd + 2 + size);
+    at = lineEnd + 2 + size + 2;
   }
 }
 
@@ -111,6 +141,29 @@ describe("releases and adjustments on the check front", () => {
       const after = await connection.post("/api/check", { tenant: slug });
       expect(after.body).toMatchObject({ allowed: true });
       for (const reply of [first, released, refunded, after]) expect(byFront(reply), reply.head).toBe(true);
+    } finally {
+      connection.close();
+    }
+  });
+
+  it("answers them alike on a connection the app process holds (passed back to the front)", async () => {
+    const connection = await Connection.open(APP_URL);
+    try {
+      expect((await connection.health()).status).toBe(200);
+      const first = await connection.post("/api/check", { tenant: slug, adjustable: true });
+      expect(first.body).toMatchObject({ allowed: true });
+      const released = await connection.post("/api/check/release", { lease: first.body.lease });
+      expect(released.body).toEqual({ released: true });
+      const refunded = await connection.post("/api/check/adjust", {
+        checkId: first.body.checkId,
+        amount: -1,
+      });
+      expect(refunded.body).toMatchObject({ replayed: false, held: 0 });
+      const notLease = await connection.post("/api/check/release", { lease: 5 });
+      expect(notLease.status).toBe(400);
+      expect(notLease.body).toMatchObject({ error: { code: "invalid_request", path: "lease" } });
+      for (const reply of [first, released, refunded, notLease])
+        expect(byFront(reply), reply.head).toBe(false);
     } finally {
       connection.close();
     }
