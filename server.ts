@@ -1,7 +1,7 @@
 // The production entry, two processes on one port. This one, the front, owns the port and
 // answers checks: each connection is read first by the lean front
-// (lib/enforce/http/front), which frames and answers POST /api/check and /api/check/batch
-// on the raw socket; at a connection's first other request (the dashboard, the admin API,
+// (lib/check/http/front), which frames and answers POST /api/check, /api/check/batch and
+// the release and adjust calls that follow a check, on the raw socket; at a connection's first other request (the dashboard, the admin API,
 // health, anything unusual) the socket goes, with the bytes already read, to the app
 // process (server-app.ts: Next.js), which keeps it. Nothing the app does (a render, an
 // import, a parse, a usage rollup) runs on this process's event loop, so none of it can

@@ -1,10 +1,6 @@
 import "server-only";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Enforcement } from "@/lib/check/runtime";
-import { authenticate, UNAUTHORIZED } from "@/lib/check/http/check-endpoint";
 import { errorAnswer, jsonAnswer, type HttpAnswer } from "@/lib/check/answer";
-import { readBody } from "@/lib/check/http/read-body";
-import { writeAnswer } from "@/lib/check/http/node-write";
 import { mayCheck, type Caller } from "@/lib/check/service-auth";
 import { parseAdjust } from "@/lib/check/adjust/adjust-schema";
 import { decodeTicket, ticketMac } from "@/lib/check/adjust/ticket";
@@ -113,34 +109,5 @@ export function answerAdjust(enforcement: Enforcement, caller: Caller, text: str
       console.error("[sluice] unreadable adjust reply:", failure);
       settle(UNAVAILABLE);
     }
-  });
-}
-
-/** POST /api/check/adjust on node:http (the lean front hands it over). */
-export function serveAdjust(
-  enforcement: Enforcement,
-  request: IncomingMessage,
-  response: ServerResponse,
-): void {
-  const respond: Respond = (answer) => writeAnswer(response, answer);
-  const caller = authenticate(enforcement, request.headers.authorization);
-  if (!caller) {
-    respond(UNAUTHORIZED);
-    return;
-  }
-  readBody(request, MAX_ADJUST_BYTES, (read) => {
-    if (read.ok) answerAdjust(enforcement, caller, read.text, respond);
-    else if (read.problem === "too_large")
-      respond(
-        errorAnswer(
-          413,
-          "payload_too_large",
-          `The body is over ${MAX_ADJUST_BYTES / 1024} KiB.`,
-          undefined,
-          undefined,
-          true,
-        ),
-      );
-    else response.destroy();
   });
 }

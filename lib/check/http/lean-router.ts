@@ -16,12 +16,17 @@ import { readBody } from "@/lib/check/http/read-body";
 import { deliverer } from "@/lib/check/http/turn-end-writes";
 import { writeAnswer } from "@/lib/check/http/node-write";
 import { extraMetricsText, registry } from "@/lib/check/check-metrics";
-import { serveAdjust } from "@/lib/check/http/adjust-endpoint";
-import { answerRelease, MAX_RELEASE_BYTES } from "@/lib/check/lease/release-endpoint";
+import {
+  answerFollowUp,
+  followUpLimit,
+  followUpTooLarge,
+  type FollowUp,
+} from "@/lib/check/http/follow-up-endpoints";
 
-// The enforcement endpoints on node:http: /api/check/adjust, /api/check/release; /api/check and /api/check/batch for connections
-// the lean front handed over (lib/check/http/front: a request it does not answer itself,
-// such as a chunked body, came first), and /api/metrics. Everything else goes to Next.
+// The enforcement endpoints on node:http: /api/check, /api/check/batch, /api/check/release
+// and /api/check/adjust for connections the lean front handed over (lib/check/http/front: a
+// request it does not answer itself, such as a chunked body, came first), and /api/metrics.
+// Everything else goes to Next.
 // Returns false for paths it does not own.
 
 function pathOf(url: string): string {
@@ -57,24 +62,23 @@ function serveCheck(
   });
 }
 
-/** POST /api/check/release: the caller as for a check, then the body. */
-function serveRelease(enforcement: Enforcement, request: IncomingMessage, response: ServerResponse): void {
+/** POST /api/check/release or /api/check/adjust: the caller as for a check, then the body. */
+function serveFollowUp(
+  enforcement: Enforcement,
+  endpoint: FollowUp,
+  request: IncomingMessage,
+  response: ServerResponse,
+): void {
   const respond = (answer: HttpAnswer) => writeAnswer(response, answer);
   const caller = authenticate(enforcement, request.headers.authorization);
   if (!caller) {
     respond(UNAUTHORIZED);
     return;
   }
-  readBody(request, MAX_RELEASE_BYTES, (read) => {
-    if (!read.ok) {
-      if (read.problem === "too_large")
-        respond(
-          errorAnswer(413, "payload_too_large", "The body is over 1024 KiB.", undefined, undefined, true),
-        );
-      else response.destroy();
-      return;
-    }
-    answerRelease(enforcement, caller, read.text, respond);
+  readBody(request, followUpLimit(endpoint), (read) => {
+    if (read.ok) answerFollowUp(enforcement, endpoint, caller, read.text, respond);
+    else if (read.problem === "too_large") respond(followUpTooLarge(endpoint));
+    else response.destroy();
   });
 }
 
@@ -91,14 +95,10 @@ export function leanRoute(
       else serveCheck(enforcement, path === "/api/check" ? "check" : "batch", request, response);
       return true;
     }
-    case "/api/check/adjust": {
-      if (request.method !== "POST") writeAnswer(response, methodNotAllowed("POST"));
-      else serveAdjust(enforcement, request, response);
-      return true;
-    }
+    case "/api/check/adjust":
     case "/api/check/release": {
       if (request.method !== "POST") writeAnswer(response, methodNotAllowed("POST"));
-      else serveRelease(enforcement, request, response);
+      else serveFollowUp(enforcement, path === "/api/check/adjust" ? "adjust" : "release", request, response);
       return true;
     }
     case "/api/metrics": {

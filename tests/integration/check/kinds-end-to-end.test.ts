@@ -74,20 +74,31 @@ async function chartCounts(tenant: string, total: number): Promise<{ allowed: nu
 
 const header = (answer: Answer<Decision>, name: string): string | null => answer.headers.get(name);
 
+/**
+ * A check Redis decided: sent again while the answer is degraded. On a loaded machine a
+ * check can miss SLUICE_CHECK_TIMEOUT_MS (50 ms) and is then answered by onStoreFailure
+ * (open: allowed, no lease, nothing counted), which says nothing about the leases held.
+ */
+async function counted(send: () => Promise<Answer<Decision>>): Promise<Answer<Decision>> {
+  let answer = await send();
+  for (let tries = 1; answer.body.degraded && tries < 20; tries++) answer = await send();
+  return answer;
+}
+
 describe("each limit kind from the document to the usage chart", () => {
   it("concurrency: a lease per admitted check, denied while held, free again after the release", async () => {
-    const first = await check({ tenant: t.leases });
-    expect(first.body).toMatchObject({ allowed: true, reason: "ok" });
+    const first = await counted(() => check({ tenant: t.leases }));
+    expect(first.body).toMatchObject({ allowed: true, reason: "ok", degraded: false });
     expect(header(first, "ratelimit-policy")).toBe('"in-flight";q=1;qu="concurrent-requests"');
     expect(header(first, "ratelimit")).toMatch(/^"in-flight";r=0;t=\d+$/);
-    const held = await check({ tenant: t.leases }, { url: APP_URL_2 });
+    const held = await counted(() => check({ tenant: t.leases }, { url: APP_URL_2 }));
     expect(held.body).toMatchObject({ allowed: false, reason: "rate_limited" });
     expect(Number(header(held, "retry-after"))).toBeGreaterThan(0);
     const lease = (first.body as Decision & { lease?: string }).lease;
     expect(typeof lease).toBe("string");
     expect((await post("/api/check/release", { lease })).body).toEqual({ released: true });
-    const again = await check({ tenant: t.leases });
-    expect(again.body).toMatchObject({ allowed: true });
+    const again = await counted(() => check({ tenant: t.leases }));
+    expect(again.body).toMatchObject({ allowed: true, degraded: false });
     await post("/api/check/release", { lease: (again.body as Decision & { lease?: string }).lease });
     expect(await chartCounts(t.leases, 3)).toEqual({ allowed: 2, rejected: 1 });
   });

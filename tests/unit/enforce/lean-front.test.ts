@@ -106,6 +106,19 @@ describe("the lean front", () => {
     expect(text).toContain("connection: keep-alive\r\nkeep-alive: timeout=5\r\n");
   });
 
+  it("answers a release and an adjustment itself: the connection stays on the front for the checks after them", async () => {
+    const { text } = await exchange(
+      [
+        check('{"id":"1"}') +
+          check('{"id":"2"}', "/api/check/release") +
+          check('{"id":"3"}', "/api/check/adjust") +
+          check('{"id":"4"}'),
+      ],
+      4,
+    );
+    expect(bodies(text)).toEqual(["front:check:1", "front:release:2", "front:adjust:3", "front:check:4"]);
+  });
+
   it("reads a request sent a few bytes at a time", async () => {
     const request = check('{"id":"slow"}');
     const parts = request.match(/[\s\S]{1,7}/g) ?? [];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseRequestHead } from "@/lib/check/http/front/request-head";
 
-// The lean front answers only plain check requests; everything else must read as foreign
+// The lean front answers only plain check requests (and the release and adjust calls that
+// follow a check on the same connection); everything else must read as foreign
 // (null), so node:http answers it exactly as it always did.
 
 const head = (lines: string[]): string => lines.join("\r\n");
@@ -25,6 +26,17 @@ describe("request heads the lean front answers", () => {
     expect(parsed).toEqual({ endpoint: "batch", authorization: "Bearer t", contentLength: 3, close: false });
   });
 
+  it("reads the calls that follow a check: a release and an adjustment", () => {
+    expect(parseRequestHead(plain([], "POST /api/check/release HTTP/1.1"))).toMatchObject({
+      endpoint: "release",
+      contentLength: 12,
+    });
+    expect(parseRequestHead(plain([], "POST /api/check/adjust?a=b HTTP/1.1"))).toMatchObject({
+      endpoint: "adjust",
+      contentLength: 12,
+    });
+  });
+
   it("notes Connection: close among other options, and a missing body length as 0", () => {
     const parsed = parseRequestHead(
       head(["POST /api/check HTTP/1.1", "Host: a", "Connection: keep-alive, Close"]),
@@ -36,6 +48,8 @@ describe("request heads the lean front answers", () => {
 describe("foreign requests (left to node:http)", () => {
   const table: Array<[string, string]> = [
     ["another path", plain([], "POST /api/checks HTTP/1.1")],
+    ["a path below another endpoint", plain([], "POST /api/check/release/x HTTP/1.1")],
+    ["an endpoint the front does not answer", plain([], "POST /api/check/releases HTTP/1.1")],
     ["another method", plain([], "GET /api/check HTTP/1.1")],
     ["HTTP/1.0", plain([], "POST /api/check HTTP/1.0")],
     ["an absolute target", plain([], "POST http://a/api/check HTTP/1.1")],

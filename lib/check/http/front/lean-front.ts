@@ -5,7 +5,8 @@ import type { FrontHandler } from "@/lib/check/http/front/contract";
 import { startDateClock, stopDateClock } from "@/lib/check/http/front/response-text";
 
 // The lean front: the app's own HTTP server accepts every connection, but the connection
-// is read here first. Check requests (the hot path) are framed and answered on the raw
+// is read here first. Check requests (the hot path), and the release and adjust calls that
+// follow a check on its connection, are framed and answered on the raw
 // socket, without node:http's per-request machinery (parser callbacks, IncomingMessage,
 // ServerResponse, header validation, stream events), which costs about as much CPU as the
 // rest of a check (docs/architecture.md). At the first request of a connection that is not a

@@ -1,14 +1,18 @@
-// The one request shape the lean front answers itself: `POST /api/check` or
-// `POST /api/check/batch`, HTTP/1.1, a Host, at most one Content-Length and one
+// The one request shape the lean front answers itself: `POST /api/check`,
+// `/api/check/batch`, `/api/check/release` or `/api/check/adjust`, HTTP/1.1, a Host, at most one Content-Length and one
 // Authorization, no Transfer-Encoding, Expect or Upgrade. Anything else, malformed or merely
 // unusual, is "foreign": the connection goes to node:http, which answers it (and its errors:
 // 400, 431...) exactly as before. So this parser only has to recognise the common case
 // strictly; it never has to answer an edge case of HTTP itself.
 
+/** The check endpoints (counted in sluice_check_requests_total). */
 export type Endpoint = "check" | "batch";
+/** Every endpoint the front answers: the checks, and the calls that follow a check (a lease
+ * released, a check adjusted), so a connection that sends one stays on the front. */
+export type FrontEndpoint = Endpoint | "release" | "adjust";
 
 export interface LeanRequest {
-  endpoint: Endpoint;
+  endpoint: FrontEndpoint;
   authorization: string | undefined;
   /** body bytes that follow the head (0 without Content-Length) */
   contentLength: number;
@@ -41,7 +45,12 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // RFC 9110 field-value characters (latin1 text: bytes 0x80-0xff are obs-text); no CR or LF.
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 // origin-form only; the query string is ignored, as on the node:http path
-const TARGET = /^\/api\/check(\/batch)?(?:\?[\x21-\x7e]*)?$/;
+const TARGET = /^\/api\/check(?:\/(batch|release|adjust))?(?:\?[\x21-\x7e]*)?$/;
+const SUFFIXES = new Map<string, FrontEndpoint>([
+  ["batch", "batch"],
+  ["release", "release"],
+  ["adjust", "adjust"],
+]);
 const DIGITS = /^\d{1,15}$/;
 const PREFIX = "POST /api/check";
 const VERSION = " HTTP/1.1";
@@ -120,7 +129,7 @@ export function parseRequestHead(head: string): LeanRequest | null {
   }
   if (!host) return null;
   return {
-    endpoint: target[1] === undefined ? "check" : "batch",
+    endpoint: target[1] === undefined ? "check" : (SUFFIXES.get(target[1]) ?? "check"),
     authorization,
     contentLength: Math.max(0, contentLength),
     close,

@@ -9,9 +9,12 @@ const REASONS: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",
+  404: "Not Found",
   405: "Method Not Allowed",
   408: "Request Timeout",
+  409: "Conflict",
   413: "Payload Too Large",
+  429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",
 };
