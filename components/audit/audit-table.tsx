@@ -1,6 +1,7 @@
 import type { AuditRow } from "@/lib/control/data/queries/audit-entries";
 import { changedObjects, fieldDiff } from "@/components/audit/field-diff";
 import { SortableTable, type SortColumn } from "@/components/tables/sortable-table";
+import { formatDateSeconds } from "@/lib/shared/format-date";
 
 // Each entry: who did what to which object (by name), and the fields it changed, folded.
 // Headers sort the entries of the page shown (paging stays newest first).
@@ -25,7 +26,7 @@ export function AuditTable({ rows, showTenant }: { rows: AuditRow[]; showTenant:
       rows={rows.map((r) => {
         const changes = fieldDiff(r.before, r.after);
         const cells = [
-          r.at.toISOString().replace("T", " ").slice(0, 19),
+          formatDateSeconds(r.at),
           r.actor,
           <>
             <strong>{r.action}</strong> <span className="muted">{r.target}</span>

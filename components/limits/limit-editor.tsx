@@ -27,6 +27,7 @@ import { ProposedChange } from "@/components/limits/proposed-change";
 import { savedHref } from "@/components/limits/editor-href";
 import { calendarResetLine } from "@/components/limits/calendar-reset";
 import { CALENDAR_PERIODS } from "@/lib/shared/calendar";
+import { formatDuration } from "@/lib/shared/duration";
 
 type SaveAction = (input: {
   target: LimitTarget;
@@ -148,7 +149,7 @@ export function LimitEditor({
             "window",
             "Window",
             "250ms, 1s, 5m, 1h or 1d",
-            inherited?.windowMs ? `${inherited.windowMs}ms` : "1s",
+            inherited?.windowMs ? formatDuration(inherited.windowMs) : "1s",
           )}
           {text("burst", "Burst", "optional; defaults to the limit", inherited?.burst?.toString())}
         </div>
@@ -185,7 +186,7 @@ export function LimitEditor({
             "syncEvery",
             "Sync every",
             "with consistency local: 10ms to 60s",
-            inherited?.syncEveryMs ? `${inherited.syncEveryMs}ms` : "100ms",
+            inherited?.syncEveryMs ? formatDuration(inherited.syncEveryMs) : "100ms",
           )}
           <OverAdmissionBound rule={rule} setting={localSettingOf(values, inherited)} />
         </div>

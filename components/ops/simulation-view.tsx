@@ -1,5 +1,5 @@
 import type { Simulation } from "@/lib/control/counters/simulate-check";
-import { formatDuration } from "@/lib/shared/duration";
+import { formatSpan } from "@/lib/shared/format-span";
 import { LimitCounter, ruleText } from "@/components/ops/limit-counter";
 import { OverrideBadge } from "@/components/ops/override-badge";
 import { SkippedLimits } from "@/components/ops/skipped-limits";
@@ -25,9 +25,9 @@ function Verdict({ sim }: { sim: Simulation }) {
         " (no route matched)"
       )}
       {!sim.allowed && deciding ? `: limit ${deciding.name}` : ""}
-      {sim.retryAfterMs !== null ? `, retry in ${formatDuration(sim.retryAfterMs)}` : ""}
-      {sim.waitMs > 0 ? `, after waiting ${formatDuration(sim.waitMs)}` : ""}. Config version{" "}
-      {sim.configVersion}; a dry run, nothing was consumed.
+      {sim.retryAfterMs !== null ? `, retry in ${formatSpan(sim.retryAfterMs)}` : ""}
+      {sim.waitMs > 0 ? `, after waiting ${formatSpan(sim.waitMs)}` : ""}. Config version {sim.configVersion};
+      a dry run, nothing was consumed.
     </p>
   );
 }

@@ -1,3 +1,4 @@
+import { formatDate } from "@/lib/shared/format-date";
 import type { MeasuredMemory } from "@/lib/usage/record/tenant-memory";
 
 // The tenant's approximate Redis footprint (counters, sliding logs, usage), as the last
@@ -25,7 +26,7 @@ export function RedisMemory({ memory }: { memory: MeasuredMemory | null }) {
         <p>
           About <strong>{formatBytes(memory.bytes)}</strong>
           {memory.complete ? "" : " or more"} in {memory.keys}
-          {memory.complete ? "" : "+"} keys, measured {new Date(memory.measuredAt).toISOString()}.
+          {memory.complete ? "" : "+"} keys, measured {formatDate(memory.measuredAt)}.
         </p>
       )}
     </div>

@@ -2,8 +2,9 @@ import type { TokenRow } from "@/lib/control/data/queries/list-tokens";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { SortableTable } from "@/components/tables/sortable-table";
+import { formatDate } from "@/lib/shared/format-date";
 
-const fmt = (d: Date | null) => (d ? d.toISOString().replace("T", " ").slice(0, 16) : "never");
+const fmt = (d: Date | null) => (d ? formatDate(d) : "never");
 
 export function TokenTable({
   tokens,
