@@ -12,6 +12,7 @@ import {
 } from "@/components/limit-tree/tree-format";
 import { OverrideBadge } from "@/components/ops/override-badge";
 import { describeReset } from "@/lib/shared/calendar";
+import { formatUsedOf, formatWhole } from "@/lib/shared/format-count";
 
 // A node's details: each limit's settings, its live reading, and where its values come from
 // (plan, tenant override, key override, route), step by step. A limit under a temporary
@@ -104,7 +105,7 @@ function Now({ reading: l }: { reading: LimitReading }) {
       <div className="muted">
         {l.override?.value === 0
           ? "blocked: nothing passes"
-          : `${Math.round(l.used * 10) / 10} of ${l.capacity} used, ${l.remaining} left`}
+          : `${formatUsedOf(l.used, l.capacity)} used, ${formatWhole(l.remaining)} left`}
       </div>
     </>
   );

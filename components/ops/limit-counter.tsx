@@ -1,5 +1,6 @@
 import { formatDuration } from "@/lib/shared/duration";
 import { formatSpan } from "@/lib/shared/format-span";
+import { formatWhole } from "@/lib/shared/format-count";
 
 // A limit's live counter as a bar and "used / limit", shared by the simulator and the lookup.
 
@@ -38,7 +39,7 @@ export function LimitCounter({ figures }: { figures: CounterFigures }) {
     <span className="counter">
       <Meter percent={percent} label="used" />
       <span className="mono">
-        {used.toLocaleString("en")} / {capacity.toLocaleString("en")} used
+        {formatWhole(used)} / {formatWhole(capacity)} used
       </span>
       {figures.resetMs > 0 && <span className="muted"> · full again in {formatSpan(figures.resetMs)}</span>}
     </span>

@@ -1,5 +1,6 @@
 import { formatDate } from "@/lib/shared/format-date";
 import type { MeasuredMemory } from "@/lib/usage/record/tenant-memory";
+import { formatWhole } from "@/lib/shared/format-count";
 
 // The tenant's approximate Redis footprint (counters, sliding logs, usage), as the last
 // once-a-minute pass measured it (lib/usage/tenant-memory.ts).
@@ -25,7 +26,7 @@ export function RedisMemory({ memory }: { memory: MeasuredMemory | null }) {
       ) : (
         <p>
           About <strong>{formatBytes(memory.bytes)}</strong>
-          {memory.complete ? "" : " or more"} in {memory.keys}
+          {memory.complete ? "" : " or more"} in {formatWhole(memory.keys)}
           {memory.complete ? "" : "+"} keys, measured {formatDate(memory.measuredAt)}.
         </p>
       )}
