@@ -1,17 +1,28 @@
 // Axis and tooltip formatting shared by the usage charts (isomorphic, no React).
 
+/** The zone every chart and range label is drawn in: UTC, like every date of the console. */
+export const CHART_TIME_ZONE = "UTC";
+
+/**
+ * A bucket's time on an axis or in a tooltip, in CHART_TIME_ZONE, 24-hour: "14:05",
+ * "14:05:10" below a minute's step, "31 Jan, 14:05" from 5 min steps up (24 h and longer
+ * ranges cross midnight: the date says which day). A fixed locale, so the server's text
+ * and the browser's agree.
+ */
 export function formatTime(ms: number, stepMs: number): string {
   const d = new Date(ms);
-  // 24 h and longer ranges (5 min steps and up) cross midnight: the date says which day
+  const zone = { timeZone: CHART_TIME_ZONE, hourCycle: "h23" } as const;
   if (stepMs >= 300_000) {
-    return d.toLocaleString(undefined, {
+    return d.toLocaleString("en-GB", {
+      ...zone,
       month: "short",
       day: "numeric",
       hour: "2-digit",
       minute: "2-digit",
     });
   }
-  return d.toLocaleTimeString(undefined, {
+  return d.toLocaleTimeString("en-GB", {
+    ...zone,
     hour: "2-digit",
     minute: "2-digit",
     ...(stepMs < 60_000 ? { second: "2-digit" } : {}),

@@ -1,4 +1,4 @@
-import { formatTime } from "@/components/charts/format";
+import { CHART_TIME_ZONE, formatTime } from "@/components/charts/format";
 
 // What every usage-over-time chart shares: the margin, a time x-axis over the series' own
 // span, and the tooltip's time label at the bucket's resolution.
@@ -13,9 +13,34 @@ export function timeAxisProps(stepMs: number) {
     domain: ["dataMin", "dataMax"] as [string, string],
     tickFormatter: (t: number) => formatTime(t, stepMs),
     minTickGap: 40,
+    // the zone under the ticks: a time without one is read as the reader's own
+    height: 38,
+    label: {
+      value: `time (${CHART_TIME_ZONE})`,
+      position: "insideBottom" as const,
+      fontSize: 11,
+      fill: "var(--muted)",
+    },
   };
 }
 
 export function timeLabel(stepMs: number): (t: unknown) => string {
-  return (t) => formatTime(Number(t), stepMs);
+  return (t) => `${formatTime(Number(t), stepMs)} ${CHART_TIME_ZONE}`;
+}
+
+/**
+ * A y-axis title, rotated along the axis and centred on it. recharts anchors an
+ * "insideLeft" label at its start, so a rotated title grew upwards from the middle and a
+ * long one ran off the top of the chart; "middle" centres it, and the axis is wide enough.
+ */
+export function yAxisTitle(value: string) {
+  return {
+    value,
+    angle: -90,
+    position: "insideLeft" as const,
+    textAnchor: "middle" as const,
+    offset: 0,
+    style: { fontSize: 11 },
+    fill: "var(--muted)",
+  };
 }

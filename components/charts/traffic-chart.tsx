@@ -19,7 +19,7 @@ import type { UsagePoint } from "@/lib/usage/types";
 import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
 import { FillingBucket } from "@/components/charts/filling-bucket";
 import { fillingBucketStart } from "@/components/charts/rate-points";
-import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
+import { CHART_MARGIN, timeAxisProps, timeLabel, yAxisTitle } from "@/components/charts/time-axis";
 
 // Allowed vs rejected (and degraded) checks over time, stacked. Animation is off: a live
 // refresh every 2 s redraws in place instead of replaying an entry animation (no flicker).
@@ -92,17 +92,7 @@ export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: Traff
         >
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
           <XAxis {...timeAxisProps(stepMs)} />
-          <YAxis
-            tickFormatter={formatCount}
-            width={56}
-            label={{
-              value: `checks ${stepLabel(stepMs)}`,
-              angle: -90,
-              position: "insideLeft",
-              offset: 0,
-              style: { fontSize: 11 },
-            }}
-          />
+          <YAxis tickFormatter={formatCount} width={56} label={yAxisTitle(`checks ${stepLabel(stepMs)}`)} />
           <Tooltip labelFormatter={timeLabel(stepMs)} formatter={(value) => formatCount(Number(value))} />
           <Legend />
           {drawn.map((l) => (

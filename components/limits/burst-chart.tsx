@@ -42,6 +42,8 @@ export function BurstChart({ rule }: { rule: LimitRule | null }) {
                 value: `requests per ${inUnit(stepMs, unit)} ${unit.name}`,
                 angle: -90,
                 position: "insideLeft",
+                // centred on the axis: anchored at its start, a rotated title ran off the top
+                textAnchor: "middle",
                 fontSize: 11,
                 fill: "var(--muted)",
               }}

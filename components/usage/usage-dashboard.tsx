@@ -73,7 +73,7 @@ export function UsageDashboard({
       />
       {view.window ? (
         <p data-testid="custom-range-label">
-          Showing {formatTime(view.window.from, 300_000)} to {formatTime(view.window.to, 300_000)}
+          Showing {formatTime(view.window.from, 300_000)} to {formatTime(view.window.to, 300_000)} UTC
         </p>
       ) : null}
       <DegradedBanner
