@@ -55,3 +55,25 @@ test("a wide table on a phone says it scrolls and keeps its first column in view
   await expect(frame.locator("+ [data-testid=scroll-hint]")).toHaveCount(0);
   await page.setViewportSize({ width: 1280, height: 720 });
 });
+
+test("the limit editor checks as you type with the server's messages; the preview waits", async () => {
+  await page.goto("/tenants/acme/limits/edit?at=tenant");
+  const editor = page.getByTestId("limit-editor");
+  const limit = editor.getByRole("textbox", { name: "Limit", exact: true });
+  await editor.getByText("Token bucket", { exact: true }).click();
+  await editor.getByRole("textbox", { name: "Window" }).fill("1s");
+  await limit.fill("90");
+  await expect(page.locator(".burst-chart")).toContainText(/of .* pass/);
+  // a negative limit: the field says why before Save, and nothing is simulated
+  await limit.fill("-5");
+  await expect(editor.locator("#l-limit-msg")).toHaveText("must be at least 1");
+  await expect(limit).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByTestId("burst-preview-waiting")).toContainText("Limit must be at least 1");
+  await expect(page.locator(".burst-chart")).toHaveCount(0);
+  // text in a number field: the range it needs, not a library's message
+  await limit.fill("lots");
+  await expect(editor.locator("#l-limit-msg")).toHaveText("must be a whole number from 1 to 1,000,000,000");
+  await limit.fill("90");
+  await expect(editor.locator("#l-limit-msg")).not.toHaveClass(/error/);
+  await expect(page.locator(".burst-chart")).toContainText(/of .* pass/);
+});
