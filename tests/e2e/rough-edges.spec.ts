@@ -77,3 +77,19 @@ test("the limit editor checks as you type with the server's messages; the previe
   await expect(editor.locator("#l-limit-msg")).not.toHaveClass(/error/);
   await expect(page.locator(".burst-chart")).toContainText(/of .* pass/);
 });
+
+test("a private webhook host is refused naming the choice right below the URL", async () => {
+  await page.goto("/tenants/acme/alerts");
+  const form = page.getByTestId("create-alert-endpoint");
+  await form.getByLabel("Name").fill("private-hint");
+  await form.getByLabel("URL").fill("http://127.0.0.1:9/hook");
+  await form.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(form.locator("#f-url-error")).toContainText(
+    'unless "Allow private networks" (allowPrivate) is yes',
+  );
+  // the choice is the next field after the URL
+  const next = form.locator(".field:has(#f-url) + .field");
+  await expect(next.getByLabel("Allow private networks (operator)")).toBeVisible();
+  // and nothing was added
+  await expect(page.getByTestId("endpoint-private-hint")).toHaveCount(0);
+});
