@@ -6,7 +6,7 @@ import type { UsageDashboardData } from "@/lib/usage/read/dashboard-types";
 import type { BreakdownRow } from "@/lib/usage/types";
 import { BreakdownChart } from "@/components/charts/breakdown-chart";
 import { RejectionRateChart } from "@/components/charts/rejection-rate-chart";
-import { ShadowChart } from "@/components/charts/shadow-chart";
+import { ShadowPanel } from "@/components/usage/shadow-panel";
 import { TrafficChart } from "@/components/charts/traffic-chart";
 import { UtilizationChart } from "@/components/charts/utilization-chart";
 import { LimitUtilizationChart } from "@/components/charts/limit-utilization-chart";
@@ -127,10 +127,7 @@ export function UsageDashboard({
         <h2>Rejection rate</h2>
         <RejectionRateChart points={data.series} stepMs={data.stepMs} now={data.generatedAt} />
       </section>
-      <section className="panel">
-        <h2>Shadow limits: would-be rejections</h2>
-        <ShadowChart points={data.series} stepMs={data.stepMs} />
-      </section>
+      <ShadowPanel points={data.series} stepMs={data.stepMs} shadowLimits={data.shadowLimits} />
       <section className="panel">
         <h2>By {data.breakdown.by}</h2>
         <BreakdownChart rows={data.breakdown.rows} testId={`breakdown-${data.breakdown.by}`} />

@@ -93,3 +93,11 @@ test("a private webhook host is refused naming the choice right below the URL", 
   // and nothing was added
   await expect(page.getByTestId("endpoint-private-hint")).toHaveCount(0);
 });
+
+test("a tenant without shadow limits is told why its shadow panel has no chart", async () => {
+  // plan free declares no shadow limit, and initech adds none (the demo configuration)
+  await page.goto("/usage/initech");
+  const panel = page.getByTestId("shadow-panel");
+  await expect(panel.getByTestId("shadow-none")).toContainText("no limit in shadow mode");
+  await expect(panel.getByTestId("shadow-chart")).toHaveCount(0);
+});

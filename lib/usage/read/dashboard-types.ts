@@ -35,5 +35,7 @@ export interface UsageDashboardData {
   hottest: LimitUtilization[];
   /** limits drawn over the traffic of one key or route; empty elsewhere */
   limitLines: LimitLine[];
+  /** the tenant's limits in shadow mode; null on the overview (many tenants) */
+  shadowLimits: number | null;
   generatedAt: number;
 }

@@ -9,7 +9,7 @@ import { breakdown, toSeries } from "@/lib/usage/read/query";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
 import { readCompact } from "@/lib/usage/read/scoped-reader";
 import { hottestLimits } from "@/lib/usage/read/utilization";
-import { measurableLimits } from "@/lib/control/data/usage/limit-candidates";
+import { measurableLimits, shadowLimitCount } from "@/lib/control/data/usage/limit-candidates";
 import { limitLinesOf } from "@/lib/usage/read/limit-lines";
 import { stepForWindow, type CustomWindow } from "@/lib/usage/read/custom-window";
 
@@ -71,18 +71,20 @@ export async function dashboardData(
       offendersOf: "tenant",
       hottest: [],
       limitLines: [],
+      shadowLimits: null,
     };
   }
   const keyId =
     request.key === undefined ? undefined : [...names].find(([, name]) => name === request.key)?.[0];
   const narrowed = request.key !== undefined || request.route !== undefined;
-  const [offenders, hottest, measurable] = await Promise.all([
+  const [offenders, hottest, measurable, shadowLimits] = await Promise.all([
     topOffenders(principal, request.tenant, Math.max(from, now - 3_600_000), Math.min(to, now + 1), 10, ctx, {
       keyId,
       route: request.route,
     }),
     hottestLimits(principal, request.tenant, 6, ctx, { keyId, route: request.route }),
     narrowed ? measurableLimits(principal, request.tenant, { keyId, route: request.route }) : null,
+    shadowLimitCount(principal, request.tenant),
   ]);
   const lineSources = (measurable?.list ?? []).map(({ limit }) => ({
     name: limit.name,
@@ -102,5 +104,6 @@ export async function dashboardData(
     offendersOf: narrowed ? "filter" : "tenant",
     hottest,
     limitLines: limitLinesOf(lineSources, stepMs),
+    shadowLimits,
   };
 }

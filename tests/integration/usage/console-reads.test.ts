@@ -144,10 +144,19 @@ describe("offenders of one key or route", () => {
       ctx(),
     );
     expect(page.offendersOf).toBe("filter");
+    // plan free has no shadow limit: the page says so instead of an empty shadow chart
+    expect(page.shadowLimits).toBe(0);
     expect(page.offenders).toEqual([
       { kind: "key", name: "mobile", rejected: 18 },
       { kind: "subject", name: "198.51.100.7", rejected: 18 },
     ]);
+  });
+});
+
+describe("shadow limits on the usage page", () => {
+  it("counts the tenant's limits in shadow mode (the demo's acme has burst-guard), none on the overview", async () => {
+    expect((await dashboardData(SYSTEM, { tenant: "acme", range: "15m" }, ctx())).shadowLimits).toBe(1);
+    expect((await dashboardData(SYSTEM, { range: "15m" }, ctx())).shadowLimits).toBeNull();
   });
 });
 
