@@ -18,6 +18,7 @@ import { formatDuration } from "@/lib/shared/duration";
 import type { UsagePoint } from "@/lib/usage/types";
 import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
 import { FillingBucket } from "@/components/charts/filling-bucket";
+import { DataStart } from "@/components/charts/data-start";
 import { fillingBucketStart } from "@/components/charts/rate-points";
 import { CHART_MARGIN, timeAxisProps, timeLabel, yAxisTitle } from "@/components/charts/time-axis";
 
@@ -46,13 +47,22 @@ export interface TrafficChartProps {
   now: number;
   /** limits drawn over the traffic (one key or route) */
   limits?: LimitLine[];
+  /** where recorded data begins inside the range ("data starts here"); null: none */
+  dataStartsAt?: number | null;
   /** drag across the chart to zoom: called with the selected span [from, to) */
   onZoom?: (from: number, to: number) => void;
 }
 
 type MouseState = { activeIndex?: number | string | null | undefined };
 
-export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: TrafficChartProps) {
+export function TrafficChart({
+  points,
+  stepMs,
+  now,
+  limits = [],
+  dataStartsAt = null,
+  onZoom,
+}: TrafficChartProps) {
   // the drag selection, as bucket starts: where the mouse went down and where it is now
   const [drag, setDrag] = useState<{ start: number; end: number } | null>(null);
   const bucketAt = (state: MouseState): number | null => {
@@ -120,6 +130,7 @@ export function TrafficChart({ points, stepMs, now, limits = [], onZoom }: Traff
             />
           ) : null}
           <FillingBucket from={fillingBucketStart(points, stepMs, now)} stepMs={stepMs} />
+          <DataStart at={dataStartsAt} from={points[0]?.t ?? 0} />
           {SERIES.map((series) => (
             <Area
               key={series.dataKey}

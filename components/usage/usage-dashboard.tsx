@@ -111,6 +111,7 @@ export function UsageDashboard({
           stepMs={data.stepMs}
           now={data.generatedAt}
           limits={data.limitLines}
+          dataStartsAt={data.dataStartsAt}
           onZoom={(from, to) => router.push(usageHref({ ...view, window: { from, to } }))}
         />
       </section>
@@ -125,7 +126,12 @@ export function UsageDashboard({
       ) : null}
       <section className="panel">
         <h2>Rejection rate</h2>
-        <RejectionRateChart points={data.series} stepMs={data.stepMs} now={data.generatedAt} />
+        <RejectionRateChart
+          points={data.series}
+          stepMs={data.stepMs}
+          now={data.generatedAt}
+          dataStartsAt={data.dataStartsAt}
+        />
       </section>
       <ShadowPanel points={data.series} stepMs={data.stepMs} shadowLimits={data.shadowLimits} />
       <section className="panel">

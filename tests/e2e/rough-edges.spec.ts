@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { operator, signedIn } from "./support/dashboard";
+import { operator, signedIn, uniqueSlug } from "./support/dashboard";
+import { seedTenant } from "./support/admin-api";
 
 // The console's rough edges, each where a person would see it: the header at 1,280 px,
 // wide tables on a 390 px phone, the limit editor's own validation, the webhook form's
@@ -100,4 +101,12 @@ test("a tenant without shadow limits is told why its shadow panel has no chart",
   const panel = page.getByTestId("shadow-panel");
   await expect(panel.getByTestId("shadow-none")).toContainText("no limit in shadow mode");
   await expect(panel.getByTestId("shadow-chart")).toHaveCount(0);
+});
+
+test("a new tenant's 24 h charts mark where its data starts", async () => {
+  const slug = uniqueSlug("fresh");
+  await seedTenant(page, { slug, limits: [] });
+  await page.goto(`/usage/${slug}?range=24h`);
+  await expect(page.getByTestId("traffic-chart")).toContainText("data starts here");
+  await expect(page.getByTestId("rejection-rate-chart")).toContainText("data starts here");
 });

@@ -37,5 +37,7 @@ export interface UsageDashboardData {
   limitLines: LimitLine[];
   /** the tenant's limits in shadow mode; null on the overview (many tenants) */
   shadowLimits: number | null;
+  /** "data starts here" on the time charts: no usage can exist before it; null: none in range */
+  dataStartsAt: number | null;
   generatedAt: number;
 }

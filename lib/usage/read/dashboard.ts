@@ -11,6 +11,8 @@ import { readCompact } from "@/lib/usage/read/scoped-reader";
 import { hottestLimits } from "@/lib/usage/read/utilization";
 import { measurableLimits, shadowLimitCount } from "@/lib/control/data/usage/limit-candidates";
 import { limitLinesOf } from "@/lib/usage/read/limit-lines";
+import { usageDataStart } from "@/lib/control/data/usage/data-start";
+import { dataStartMarker } from "@/lib/usage/read/data-start";
 import { stepForWindow, type CustomWindow } from "@/lib/usage/read/custom-window";
 
 // One read per refresh for the usage page: the range summed as it is read into the series
@@ -45,7 +47,11 @@ export async function dashboardData(
   const source = sourceFor(stepMs);
   const scope = { tenant: request.tenant, key: request.key, route: request.route, from, to, source };
   const totals = request.tenant === undefined ? "tenants" : "keys-routes";
-  const { series, byKey, byRoute, names } = await readCompact(principal, { ...scope, stepMs, totals }, ctx);
+  const [{ series, byKey, byRoute, names }, start] = await Promise.all([
+    readCompact(principal, { ...scope, stepMs, totals }, ctx),
+    usageDataStart(principal, request.tenant),
+  ]);
+  const points = toSeries(series, from, to, stepMs);
   const base = {
     tenant: request.tenant ?? null,
     key: request.key ?? null,
@@ -57,7 +63,8 @@ export async function dashboardData(
     from,
     to,
     generatedAt: now,
-    series: toSeries(series, from, to, stepMs),
+    series: points,
+    dataStartsAt: dataStartMarker(points, from, stepMs, start),
   };
   if (request.tenant === undefined) {
     // a breakdown by tenant reuses the key breakdown with the slug as the "key"

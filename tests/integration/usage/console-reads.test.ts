@@ -160,6 +160,25 @@ describe("shadow limits on the usage page", () => {
   });
 });
 
+describe("data starts here", () => {
+  it("marks a new tenant's 24 h chart where its data can begin, and not a range that starts after", async () => {
+    const before = Date.now();
+    const fresh = await createTenant("crfresh", []);
+    const after = Date.now();
+    const day = await dashboardData(SYSTEM, { tenant: fresh.slug, range: "24h" }, contextAt(client, after));
+    expect(day.dataStartsAt).toBeGreaterThanOrEqual(Math.floor(before / 1_000) * 1_000 - 1_000);
+    expect(day.dataStartsAt).toBeLessThanOrEqual(after);
+    // a range that begins after the tenant was made has nothing to mark
+    const window = { from: after + 60_000, to: after + 120_000 };
+    const later = await dashboardData(
+      SYSTEM,
+      { tenant: fresh.slug, range: "15m", window },
+      contextAt(client, after + 120_000),
+    );
+    expect(later.dataStartsAt).toBeNull();
+  });
+});
+
 describe("a custom range on the usage page", () => {
   it("reads exactly the window, at a step that fits it", async () => {
     const window = { from: base, to: base + 60_000 };
