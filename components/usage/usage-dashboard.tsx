@@ -154,10 +154,16 @@ export function UsageDashboard({
         <section className="panel">
           <h2>Hottest limits: now</h2>
           <p className="muted" data-testid="hottest-note">
-            A current snapshot: each limit&apos;s use over its own window up to now, whatever the range above
-            {view.key || view.route ? "; only limits that apply to this key and route" : ""}.
+            A current snapshot from the live counters in Redis, as the Limits tab reads them (a dry run:
+            nothing consumed): each limit&apos;s use of its current window or bucket, whatever the range above
+            {view.key || view.route ? "; only limits that apply to this key and route" : ""}. The charts above
+            count recorded usage.
           </p>
-          {data.hottest.length ? (
+          {data.hottestUnavailable ? (
+            <p className="muted" data-testid="hottest-unavailable">
+              Redis did not answer: the counters could not be read right now.
+            </p>
+          ) : data.hottest.length ? (
             <UtilizationChart limits={data.hottest} />
           ) : (
             <p className="muted">No limits with traffic to show.</p>

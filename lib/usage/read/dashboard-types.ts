@@ -32,7 +32,10 @@ export interface UsageDashboardData {
   offenders: Offender[];
   /** "filter": only rejections on the drilled-down key and/or route */
   offendersOf: "tenant" | "filter";
+  /** Hottest limits: now, read from the live counters (lib/control/counters/hottest-now.ts) */
   hottest: LimitUtilization[];
+  /** the counters could not be read (Redis): Hottest limits says so */
+  hottestUnavailable: boolean;
   /** limits drawn over the traffic of one key or route; empty elsewhere */
   limitLines: LimitLine[];
   /** the tenant's limits in shadow mode; null on the overview (many tenants) */

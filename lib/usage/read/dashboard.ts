@@ -8,7 +8,6 @@ import { topOffenders } from "@/lib/usage/read/offenders";
 import { breakdown, toSeries } from "@/lib/usage/read/query";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
 import { readCompact } from "@/lib/usage/read/scoped-reader";
-import { hottestLimits } from "@/lib/usage/read/utilization";
 import { measurableLimits, shadowLimitCount } from "@/lib/control/data/usage/limit-candidates";
 import { limitLinesOf } from "@/lib/usage/read/limit-lines";
 import { usageDataStart } from "@/lib/control/data/usage/data-start";
@@ -77,6 +76,7 @@ export async function dashboardData(
       offenders: [],
       offendersOf: "tenant",
       hottest: [],
+      hottestUnavailable: false,
       limitLines: [],
       shadowLimits: null,
     };
@@ -84,12 +84,11 @@ export async function dashboardData(
   const keyId =
     request.key === undefined ? undefined : [...names].find(([, name]) => name === request.key)?.[0];
   const narrowed = request.key !== undefined || request.route !== undefined;
-  const [offenders, hottest, measurable, shadowLimits] = await Promise.all([
+  const [offenders, measurable, shadowLimits] = await Promise.all([
     topOffenders(principal, request.tenant, Math.max(from, now - 3_600_000), Math.min(to, now + 1), 10, ctx, {
       keyId,
       route: request.route,
     }),
-    hottestLimits(principal, request.tenant, 6, ctx, { keyId, route: request.route }),
     narrowed ? measurableLimits(principal, request.tenant, { keyId, route: request.route }) : null,
     shadowLimitCount(principal, request.tenant),
   ]);
@@ -109,7 +108,9 @@ export async function dashboardData(
     byRoute: keyId === undefined ? breakdown(byRoute, "route", names) : [],
     offenders,
     offendersOf: narrowed ? "filter" : "tenant",
-    hottest,
+    // filled from the live counters by the caller (withHottestNow): usage is not the counter
+    hottest: [],
+    hottestUnavailable: false,
     limitLines: limitLinesOf(lineSources, stepMs),
     shadowLimits,
   };
