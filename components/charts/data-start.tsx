@@ -13,6 +13,8 @@ export function DataStart({ at, from }: { at: number | null; from: number }) {
         x={at}
         stroke="var(--muted)"
         strokeDasharray="4 3"
+        // a tenant made minutes ago starts inside the newest bucket, past the axis' last tick
+        ifOverflow="extendDomain"
         label={{ value: "data starts here", position: "insideTopLeft", fontSize: 10, fill: "var(--muted)" }}
       />
     </>

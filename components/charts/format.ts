@@ -5,7 +5,7 @@ export const CHART_TIME_ZONE = "UTC";
 
 /**
  * A bucket's time on an axis or in a tooltip, in CHART_TIME_ZONE, 24-hour: "14:05",
- * "14:05:10" below a minute's step, "31 Jan, 14:05" from 5 min steps up (24 h and longer
+ * "14:05:10" below a minute's step, "Jan 31, 14:05" from 5 min steps up (24 h and longer
  * ranges cross midnight: the date says which day). A fixed locale, so the server's text
  * and the browser's agree.
  */
@@ -13,7 +13,7 @@ export function formatTime(ms: number, stepMs: number): string {
   const d = new Date(ms);
   const zone = { timeZone: CHART_TIME_ZONE, hourCycle: "h23" } as const;
   if (stepMs >= 300_000) {
-    return d.toLocaleString("en-GB", {
+    return d.toLocaleString("en-US", {
       ...zone,
       month: "short",
       day: "numeric",
@@ -21,7 +21,7 @@ export function formatTime(ms: number, stepMs: number): string {
       minute: "2-digit",
     });
   }
-  return d.toLocaleTimeString("en-GB", {
+  return d.toLocaleTimeString("en-US", {
     ...zone,
     hour: "2-digit",
     minute: "2-digit",
