@@ -50,7 +50,7 @@ export function RejectionRateChart({
             formatter={(value) => [formatPercent(Number(value)), "Rejected"]}
           />
           <FillingBucket from={fillingBucketStart(points, stepMs, now)} stepMs={stepMs} />
-          <DataStart at={dataStartsAt} from={points[0]?.t ?? 0} />
+          <DataStart at={dataStartsAt} from={points[0]?.t ?? 0} to={points.at(-1)?.t ?? 0} />
           <Line
             type="monotone"
             dataKey="rate"

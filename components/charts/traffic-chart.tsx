@@ -130,7 +130,7 @@ export function TrafficChart({
             />
           ) : null}
           <FillingBucket from={fillingBucketStart(points, stepMs, now)} stepMs={stepMs} />
-          <DataStart at={dataStartsAt} from={points[0]?.t ?? 0} />
+          <DataStart at={dataStartsAt} from={points[0]?.t ?? 0} to={points.at(-1)?.t ?? 0} />
           {SERIES.map((series) => (
             <Area
               key={series.dataKey}
