@@ -5,7 +5,6 @@ import type { UsagePoint } from "@/lib/usage/types";
 import { COLORS, formatPercent } from "@/components/charts/format";
 import { fillingBucketStart, isolatedPoints, ratePoints } from "@/components/charts/rate-points";
 import { FillingBucket } from "@/components/charts/filling-bucket";
-import { DataStart } from "@/components/charts/data-start";
 import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
 
 // Share of checks rejected per bucket; buckets without traffic are gaps, not 0 %. A bucket
@@ -22,13 +21,10 @@ export function RejectionRateChart({
   points,
   stepMs,
   now,
-  dataStartsAt = null,
 }: {
   points: UsagePoint[];
   stepMs: number;
   now: number;
-  /** where recorded data begins inside the range ("data starts here"); null: none */
-  dataStartsAt?: number | null;
 }) {
   const data = ratePoints(points);
   const isolated = isolatedPoints(data);
@@ -50,7 +46,6 @@ export function RejectionRateChart({
             formatter={(value) => [formatPercent(Number(value)), "Rejected"]}
           />
           <FillingBucket from={fillingBucketStart(points, stepMs, now)} stepMs={stepMs} />
-          <DataStart at={dataStartsAt} from={points[0]?.t ?? 0} to={points.at(-1)?.t ?? 0} />
           <Line
             type="monotone"
             dataKey="rate"

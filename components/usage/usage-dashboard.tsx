@@ -126,12 +126,7 @@ export function UsageDashboard({
       ) : null}
       <section className="panel">
         <h2>Rejection rate</h2>
-        <RejectionRateChart
-          points={data.series}
-          stepMs={data.stepMs}
-          now={data.generatedAt}
-          dataStartsAt={data.dataStartsAt}
-        />
+        <RejectionRateChart points={data.series} stepMs={data.stepMs} now={data.generatedAt} />
       </section>
       <ShadowPanel points={data.series} stepMs={data.stepMs} shadowLimits={data.shadowLimits} />
       <section className="panel">
