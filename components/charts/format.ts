@@ -3,7 +3,6 @@
 /** A time on a chart, in the reader's zone (account settings; the axis names it). */
 export function formatTime(ms: number, stepMs: number, zone = "UTC"): string {
   const d = new Date(ms);
-  // 24 h and longer ranges (5 min steps and up) cross midnight: the date says which day
   if (stepMs >= 300_000) {
     return d.toLocaleString("en-US", {
       timeZone: zone,

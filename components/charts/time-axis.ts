@@ -22,3 +22,20 @@ export function timeAxisProps(stepMs: number, zone: string) {
 export function timeLabel(stepMs: number, zone: string): (t: unknown) => string {
   return (t) => `${formatTime(Number(t), stepMs, zone)} ${zone}`;
 }
+
+/**
+ * A y-axis title, rotated along the axis and centred on it. recharts anchors an
+ * "insideLeft" label at its start, so a rotated title grew upwards from the middle and a
+ * long one ran off the top of the chart; "middle" centres it, and the axis is wide enough.
+ */
+export function yAxisTitle(value: string) {
+  return {
+    value,
+    angle: -90,
+    position: "insideLeft" as const,
+    textAnchor: "middle" as const,
+    offset: 0,
+    style: { fontSize: 11 },
+    fill: "var(--muted)",
+  };
+}

@@ -18,8 +18,9 @@ import { formatDuration } from "@/lib/shared/duration";
 import type { UsagePoint } from "@/lib/usage/types";
 import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
 import { FillingBucket } from "@/components/charts/filling-bucket";
+import { DataStart } from "@/components/charts/data-start";
 import { fillingBucketStart } from "@/components/charts/rate-points";
-import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
+import { CHART_MARGIN, timeAxisProps, timeLabel, yAxisTitle } from "@/components/charts/time-axis";
 import { useTimeZone } from "@/components/charts/time-zone-context";
 
 // Allowed vs rejected (and degraded) checks over time, stacked. Animation is off: a live
@@ -47,6 +48,8 @@ export interface TrafficChartProps {
   now: number;
   /** limits drawn over the traffic (one key or route) */
   limits?: LimitLine[];
+  /** where recorded data begins inside the range ("data starts here"); null: none */
+  dataStartsAt?: number | null;
   /** drag across the chart to zoom: called with the selected span [from, to) */
   onZoom?: (from: number, to: number) => void;
   /** the previous period's checks per bucket (same order as points), drawn faded */
@@ -55,7 +58,15 @@ export interface TrafficChartProps {
 
 type MouseState = { activeIndex?: number | string | null | undefined };
 
-export function TrafficChart({ points, stepMs, now, limits = [], onZoom, previous }: TrafficChartProps) {
+export function TrafficChart({
+  points,
+  stepMs,
+  now,
+  limits = [],
+  dataStartsAt = null,
+  onZoom,
+  previous,
+}: TrafficChartProps) {
   const zone = useTimeZone();
   // the drag selection, as bucket starts: where the mouse went down and where it is now
   const [drag, setDrag] = useState<{ start: number; end: number } | null>(null);
@@ -96,17 +107,7 @@ export function TrafficChart({ points, stepMs, now, limits = [], onZoom, previou
         >
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
           <XAxis {...timeAxisProps(stepMs, zone)} />
-          <YAxis
-            tickFormatter={formatCount}
-            width={56}
-            label={{
-              value: `checks ${stepLabel(stepMs)}`,
-              angle: -90,
-              position: "insideLeft",
-              offset: 0,
-              style: { fontSize: 11 },
-            }}
-          />
+          <YAxis tickFormatter={formatCount} width={56} label={yAxisTitle(`checks ${stepLabel(stepMs)}`)} />
           <Tooltip
             labelFormatter={timeLabel(stepMs, zone)}
             formatter={(value) => formatCount(Number(value))}
@@ -137,6 +138,7 @@ export function TrafficChart({ points, stepMs, now, limits = [], onZoom, previou
             />
           ) : null}
           <FillingBucket from={fillingBucketStart(points, stepMs, now)} stepMs={stepMs} />
+          <DataStart at={dataStartsAt} from={points[0]?.t ?? 0} to={points.at(-1)?.t ?? 0} />
           {SERIES.map((series) => (
             <Area
               key={series.dataKey}

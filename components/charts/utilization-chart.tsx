@@ -1,6 +1,8 @@
 import "@/components/charts/hot-bars.css";
 import type { LimitUtilization } from "@/lib/usage/types";
-import { formatCount, formatPercent } from "@/components/charts/format";
+import { formatPercent } from "@/components/charts/format";
+import { formatSpan } from "@/lib/shared/format-span";
+import { formatUsedOf } from "@/lib/shared/format-count";
 
 // The hottest limits: share of each limit used in its trailing window (red past 90 %).
 // Plain bars, not a chart library: each label sits beside its bar on a wide screen and above
@@ -33,7 +35,7 @@ export function UtilizationChart({ limits }: { limits: LimitUtilization[] }) {
             </span>
             <strong className="hot-percent">{formatPercent(l.utilization)}</strong>
             <span className="hot-detail muted">
-              {formatCount(l.used)} of {formatCount(l.limitValue)} · window {l.windowMs / 1_000} s
+              {formatUsedOf(l.used, l.limitValue)} · window {formatSpan(l.windowMs)}
             </span>
           </li>
         );

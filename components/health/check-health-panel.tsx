@@ -1,5 +1,6 @@
 import type { CheckHealth, HealthRow } from "@/lib/control/ops/check-health";
 import { DEGRADED_CAUSES } from "@/lib/check/types";
+import { formatTimeOfDay } from "@/lib/shared/format-date";
 
 // The check endpoint's health: the span's headline figures, then one row per minute. The
 // latency is /api/check's and the gRPC front's answer time inside the front, as
@@ -61,7 +62,7 @@ export function CheckHealthPanel({ health }: { health: CheckHealth }) {
           <tbody>
             {health.minutes.map((r) => (
               <tr key={r.at}>
-                <td className="mono">{r.at.slice(11, 16)}</td>
+                <td className="mono">{formatTimeOfDay(r.at)}</td>
                 <td data-label="Checks">{number(r.requests)}</td>
                 <td data-label="p50">{millis(r.p50Ms)}</td>
                 <td data-label="p99">{millis(r.p99Ms)}</td>

@@ -11,8 +11,9 @@ import {
   windowText,
 } from "@/components/limit-tree/tree-format";
 import { OverrideBadge } from "@/components/ops/override-badge";
-import { roughly } from "@/components/ops/limit-counter";
+import { formatSpan } from "@/lib/shared/format-span";
 import { describeReset } from "@/lib/shared/calendar";
+import { formatUsedOf, formatWhole } from "@/lib/shared/format-count";
 
 // A node's details: each limit's settings, its live reading, and where its values come from
 // (plan, tenant override, key override, route), step by step. A limit under a temporary
@@ -105,7 +106,7 @@ function Now({ reading: l }: { reading: LimitReading }) {
       <div className="muted">
         {l.override?.value === 0
           ? "blocked: nothing passes"
-          : `${Math.round(l.used * 10) / 10} of ${l.capacity} used, ${l.remaining} left`}
+          : `${formatUsedOf(l.used, l.capacity)} used, ${formatWhole(l.remaining)} left`}
       </div>
       {l.penaltyBlock ? <PenaltyBlock block={l.penaltyBlock} /> : null}
     </>
@@ -117,7 +118,7 @@ function PenaltyBlock({ block }: { block: NonNullable<LimitReading["penaltyBlock
   const ends = new Date(block.endsAt).toISOString().slice(0, 19).replace("T", " ");
   return (
     <div data-testid="penalty-block">
-      blocked by its penalty until {ends} UTC ({roughly(block.leftMs)} left)
+      blocked by its penalty until {ends} UTC ({formatSpan(block.leftMs)} left)
     </div>
   );
 }

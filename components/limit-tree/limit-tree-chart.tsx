@@ -3,6 +3,7 @@
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { TreeNode } from "@/lib/control/limit-tree/types";
 import { bandOf, BAND_COLOR, BAND_WORD, nodeSummary, percent } from "@/components/limit-tree/tree-format";
+import { formatWhole } from "@/lib/shared/format-count";
 
 // The tree as bars: one row per node, indented by depth (plan, tenant, keys, routes), bar
 // length its utilization, colour its band, and the same in words beside the bar. A click
@@ -23,7 +24,7 @@ const INDENT = "\u00a0\u00a0";
 function shortOf(node: TreeNode): string {
   const parts = [
     `${percent(node.utilization)} ${BAND_WORD[bandOf(node.utilization)]}`,
-    `${node.rejected} rej`,
+    `${formatWhole(node.rejected)} rej`,
   ];
   if (node.binding) parts.push(`binds: ${node.binding.level}`);
   return parts.join(" · ");

@@ -2,6 +2,7 @@
 // limit's values come from, windows. Colour is never the only carrier: every band has a word.
 
 import type { LimitReading, TreeNode } from "@/lib/control/limit-tree/types";
+import { formatWhole } from "@/lib/shared/format-count";
 
 export type Band = "idle" | "ok" | "high" | "at-limit";
 
@@ -46,7 +47,7 @@ export function sourceText(limit: LimitReading): string {
 
 export function bindingText(node: TreeNode): string | null {
   return node.binding
-    ? `binds: ${node.binding.level} (${node.binding.limit}, ${Math.floor(node.binding.remaining)} left)`
+    ? `binds: ${node.binding.level} (${node.binding.limit}, ${formatWhole(Math.floor(node.binding.remaining))} left)`
     : null;
 }
 
@@ -54,7 +55,7 @@ export function bindingText(node: TreeNode): string | null {
 export function nodeSummary(node: TreeNode): string {
   const parts = [
     `${percent(node.utilization)} ${BAND_WORD[bandOf(node.utilization)]}`,
-    `${node.rejected} rejected`,
+    `${formatWhole(node.rejected)} rejected`,
   ];
   const binding = bindingText(node);
   if (binding) parts.push(binding);

@@ -9,10 +9,23 @@ import { axisUnit, inUnit } from "@/components/limits/burst-axis";
 
 // Colors come from CSS variables so the chart follows light and dark.
 // One unit on the time axis and "requests per step" on the other, both named.
-export function BurstChart({ rule }: { rule: LimitRule | null }) {
+export function BurstChart({
+  rule,
+  waitingFor = null,
+}: {
+  rule: LimitRule | null;
+  /** a field the preview reads is wrong ("Limit must be at least 1"): say so, simulate nothing */
+  waitingFor?: string | null;
+}) {
   const unit = axisUnit(3 * (rule?.windowMs ?? 1_000));
   const data = useMemo(() => (rule ? simulateBurst(rule, (ms) => inUnit(ms, unit)) : []), [rule, unit]);
   const stepMs = data.length > 1 ? (data[1]?.t ?? 0) - (data[0]?.t ?? 0) : 0;
+  if (waitingFor)
+    return (
+      <p className="error" data-testid="burst-preview-waiting">
+        No preview until the form is right: {waitingFor}.
+      </p>
+    );
   if (!rule)
     return <p className="muted">Fill in algorithm, limit and window to see how a burst is treated.</p>;
   const offered = data.reduce((sum, s) => sum + s.allowed + s.delayed + s.rejected, 0);
@@ -42,6 +55,8 @@ export function BurstChart({ rule }: { rule: LimitRule | null }) {
                 value: `requests per ${inUnit(stepMs, unit)} ${unit.name}`,
                 angle: -90,
                 position: "insideLeft",
+                // centred on the axis: anchored at its start, a rotated title ran off the top
+                textAnchor: "middle",
                 fontSize: 11,
                 fill: "var(--muted)",
               }}

@@ -16,6 +16,7 @@ import { OverAdmissionBound } from "@/components/limits/over-admission-bound";
 import { localSettingOf } from "@/components/limits/over-admission";
 import { ReplayPanel, type ReplayAction } from "@/components/limits/replay-panel";
 import {
+  previewBlocker,
   previewRule,
   validate,
   valuesOf,
@@ -27,6 +28,7 @@ import { ProposedChange } from "@/components/limits/proposed-change";
 import { savedHref } from "@/components/limits/editor-href";
 import { calendarResetLine } from "@/components/limits/calendar-reset";
 import { CALENDAR_PERIODS } from "@/lib/shared/calendar";
+import { formatDuration } from "@/lib/shared/duration";
 
 type SaveAction = (input: {
   target: LimitTarget;
@@ -65,7 +67,14 @@ export function LimitEditor({
   const hydrated = useHydrated();
   const isBase = inherited === null;
   const saved = useMemo(() => valuesOf(initial, ""), [initial]);
-  const rule = useMemo(() => previewRule(values, inherited), [values, inherited]);
+  // Checked as you type, with the server's schema and messages: a field you changed says
+  // what is wrong before Save; the preview waits for the fields it reads to be right.
+  const live = useMemo(() => validate(values, isBase).errors, [values, isBase]);
+  const blocker = previewBlocker(values, live);
+  const typedRule = useMemo(() => previewRule(values, inherited), [values, inherited]);
+  const rule = blocker ? null : typedRule;
+  const shown = (field: string): string | undefined =>
+    errors[field] ?? (values[field as FieldName] !== saved[field as FieldName] ? live[field] : undefined);
   // What applies today: the saved limit (or, for a new override, what it inherits).
   const currentRule = useMemo(
     () =>
@@ -105,7 +114,7 @@ export function LimitEditor({
       hint={hint}
       value={values[field]}
       onChange={set(field)}
-      error={errors[field]}
+      error={shown(field)}
       placeholder={placeholder}
     />
   );
@@ -116,7 +125,7 @@ export function LimitEditor({
       options={options}
       value={values[field]}
       onChange={set(field)}
-      error={errors[field]}
+      error={shown(field)}
       inheritedValue={inheritedValue}
     />
   );
@@ -140,7 +149,7 @@ export function LimitEditor({
           onChange={set("algorithm")}
           inherited={inherited?.algorithm}
           canInherit={!isBase}
-          error={errors.algorithm}
+          error={shown("algorithm")}
         />
         <div className="grid-3">
           {text("limit", "Limit", "requests (cost units) per window", inherited?.limit?.toString())}
@@ -148,7 +157,7 @@ export function LimitEditor({
             "window",
             "Window",
             "250ms, 1s, 5m, 1h or 1d",
-            inherited?.windowMs ? `${inherited.windowMs}ms` : "1s",
+            inherited?.windowMs ? formatDuration(inherited.windowMs) : "1s",
           )}
           {text("burst", "Burst", "optional; defaults to the limit", inherited?.burst?.toString())}
         </div>
@@ -174,7 +183,12 @@ export function LimitEditor({
         <div className="grid-2">
           {pick("onStoreFailure", "If Redis is unreachable", STORE_FAILURE, inherited?.onStoreFailure)}
           {target.kind === "tenant" || target.kind === "key" ? (
-            <RouteSelect routes={routes} value={values.route} onChange={set("route")} error={errors.route} />
+            <RouteSelect
+              routes={routes}
+              value={values.route}
+              onChange={set("route")}
+              error={shown("route")}
+            />
           ) : (
             <span />
           )}
@@ -185,7 +199,7 @@ export function LimitEditor({
             "syncEvery",
             "Sync every",
             "with consistency local: 10ms to 60s",
-            inherited?.syncEveryMs ? `${inherited.syncEveryMs}ms` : "100ms",
+            inherited?.syncEveryMs ? formatDuration(inherited.syncEveryMs) : "100ms",
           )}
           <OverAdmissionBound rule={rule} setting={localSettingOf(values, inherited)} />
         </div>
@@ -202,7 +216,7 @@ export function LimitEditor({
           {text("penaltyWindow", "Repeats within", "with a growing penalty (1d)")}
         </div>
         <h3>How it treats a burst</h3>
-        <BurstChart rule={rule} />
+        <BurstChart rule={rule} waitingFor={blocker ? `${blocker.label} ${blocker.message}` : null} />
         {replay && (
           <ReplayPanel
             target={target}

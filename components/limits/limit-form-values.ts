@@ -102,6 +102,34 @@ export function validate(
   return { limit: null, errors };
 }
 
+/** The fields the burst preview (and the replay) read, with their labels in the editor. */
+const PREVIEW_FIELDS: Partial<Record<FieldName, string>> = {
+  algorithm: "Algorithm",
+  limit: "Limit",
+  window: "Window",
+  burst: "Burst",
+  action: "When over",
+  maxDelay: "Longest delay",
+  period: "Period",
+  timeZone: "Time zone",
+};
+
+/**
+ * The first field the preview reads whose typed value is wrong, with its message. The
+ * preview would otherwise fall back to the inherited value and simulate that ("-5" showed
+ * "90 of 90 pass"). An empty field is not wrong here: it inherits, or the preview asks for it.
+ */
+export function previewBlocker(
+  values: FormValues,
+  errors: Partial<Record<string, string>>,
+): { field: FieldName; label: string; message: string } | null {
+  for (const [field, label] of Object.entries(PREVIEW_FIELDS) as [FieldName, string][]) {
+    const message = errors[field];
+    if (message && values[field].trim() !== "") return { field, label, message };
+  }
+  return null;
+}
+
 /** The rule the chart simulates: inherited values with the form's on top, when complete. */
 export function previewRule(values: FormValues, inherited: LimitFields | null): LimitRule | null {
   const num = (t: string) => (/^\d+$/.test(t.trim()) ? Number(t) : undefined);

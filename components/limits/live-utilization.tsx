@@ -7,6 +7,7 @@ import type { LiveCounter, LiveUtilization } from "@/lib/control/counters/live-u
 import { usePolledJson } from "@/components/live/use-polled-json";
 import { Meter } from "@/components/ops/limit-counter";
 import { OverrideBadge } from "@/components/ops/override-badge";
+import { formatWhole } from "@/lib/shared/format-count";
 
 // Current utilization beside each limit of the Limits tab: the page renders the first read,
 // then this polls /api/live-utilization every 5 s (the lookup's pace, slower than the
@@ -124,7 +125,7 @@ function UtilizationBar({ counter, busiest }: { counter: LiveCounter; busiest: b
       <span className="muted small">
         {override?.value === 0
           ? "blocked: every check denied"
-          : `${counter.used.toLocaleString("en")} / ${counter.capacity.toLocaleString("en")}`}
+          : `${formatWhole(counter.used)} / ${formatWhole(counter.capacity)}`}
         {whose}
       </span>
       {override && <OverrideBadge override={override} />}

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { LimitRule } from "@/lib/shared/limit-types";
 import { overAdmissionBound, type LocalSettingView } from "@/components/limits/over-admission";
+import { formatSpan } from "@/lib/shared/format-span";
 
 // Next to the consistency setting: for a local limit, how far past its limit it may admit,
 // computed for a number of servers the editor states (Sluice does not count its servers;
@@ -33,7 +34,7 @@ export function OverAdmissionBound({ rule, setting }: { rule: LimitRule | null; 
         {bound === null
           ? "set a limit and window to see the bound"
           : `may admit up to about ${bound.toLocaleString("en")} over the limit: (N - 1) x rate x I = ` +
-            `${servers - 1} x ${rule?.limit}/${rule?.windowMs}ms x ${setting.syncEveryMs}ms, ` +
+            `${servers - 1} x ${rule?.limit} per ${formatSpan(rule?.windowMs ?? 0)} x ${formatSpan(setting.syncEveryMs)}, ` +
             `at traffic of the limit's own rate`}
       </small>
     </div>

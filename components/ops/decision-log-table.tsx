@@ -1,5 +1,6 @@
 import type { LogEntry } from "@/lib/control/ops/decision-log";
 import { outcomeLabel } from "@/components/ops/decision-log-filters";
+import { formatDateSeconds } from "@/lib/shared/format-date";
 
 // The decision log's rows, newest first: when, who, what was decided and which limit denied.
 
@@ -22,7 +23,7 @@ export function DecisionLogTable({ rows }: { rows: readonly LogEntry[] }) {
         <tbody>
           {rows.map((d, i) => (
             <tr key={i}>
-              <td className="mono">{d.at.replace("T", " ").slice(0, 23)}</td>
+              <td className="mono">{formatDateSeconds(d.at, true)}</td>
               <td data-label="Key">{d.key ?? "—"}</td>
               <td data-label="Route" className="mono">
                 {d.route ?? "—"}

@@ -4,6 +4,7 @@ import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
 import { DiffView } from "@/components/config/diff-view";
 import { RollbackButton, type PreviewAction, type RollbackAction } from "@/components/ops/rollback-button";
+import { formatDateSeconds } from "@/lib/shared/format-date";
 
 // Every config version, newest first: who, when, each changed object with a line diff of
 // its before and after (as YAML, like the import preview) and, where it can be undone on
@@ -46,7 +47,7 @@ function VersionItem({
     <li className="history-version" data-testid={`version-${version.version}`}>
       <div className="history-head">
         <strong>Version {version.version}</strong>
-        <span className="mono muted">{version.at.replace("T", " ").slice(0, 19)} UTC</span>
+        <span className="mono muted">{formatDateSeconds(version.at)}</span>
         <span>by {version.actors.join(", ") || "unknown"}</span>
         {newest ? (
           <span className="badge">current</span>

@@ -1,4 +1,6 @@
 import { formatDuration } from "@/lib/shared/duration";
+import { formatSpan } from "@/lib/shared/format-span";
+import { formatWhole } from "@/lib/shared/format-count";
 
 // A limit's live counter as a bar and "used / limit", shared by the simulator and the lookup.
 
@@ -22,20 +24,12 @@ export function ruleText(f: {
   return `${f.limit.toLocaleString("en")} / ${formatDuration(f.windowMs)} · ${f.algorithm} · per ${f.by}${f.mode === "shadow" ? " · shadow" : ""}`;
 }
 
-/** A wait as people say it: "40ms", "12s", "31 min", "5 h". */
-export function roughly(ms: number): string {
-  if (ms < 1_000) return `${Math.ceil(ms)}ms`;
-  if (ms < 120_000) return `${Math.ceil(ms / 1_000)}s`;
-  if (ms < 7_200_000) return `${Math.ceil(ms / 60_000)} min`;
-  return `${Math.ceil(ms / 3_600_000)} h`;
-}
-
 export function LimitCounter({ figures }: { figures: CounterFigures }) {
   if (figures.override?.value === 0)
     return (
       <span className="counter">
         <strong className="denied">blocked</strong>
-        <span className="muted"> · every check denied for {roughly(figures.resetMs)}</span>
+        <span className="muted"> · every check denied for {formatSpan(figures.resetMs)}</span>
       </span>
     );
   const capacity = Math.max(figures.burst ?? figures.limit, 1);
@@ -45,11 +39,9 @@ export function LimitCounter({ figures }: { figures: CounterFigures }) {
     <span className="counter">
       <Meter percent={percent} label="used" />
       <span className="mono">
-        {used.toLocaleString("en")} / {capacity.toLocaleString("en")} used
+        {formatWhole(used)} / {formatWhole(capacity)} used
       </span>
-      {figures.resetMs > 0 && (
-        <span className="muted"> · full again in {formatDuration(figures.resetMs)}</span>
-      )}
+      {figures.resetMs > 0 && <span className="muted"> · full again in {formatSpan(figures.resetMs)}</span>}
     </span>
   );
 }

@@ -3,7 +3,9 @@ import type { ResetResult } from "@/lib/control/counters/counter-reset";
 import type { LiftResult } from "@/lib/control/counters/penalty-lift";
 import type { ActionResult } from "@/components/forms/action-result";
 import { ConfirmButton } from "@/components/forms/confirm-button";
-import { LimitCounter, roughly, ruleText } from "@/components/ops/limit-counter";
+import { LimitCounter, ruleText } from "@/components/ops/limit-counter";
+import { formatSpan } from "@/lib/shared/format-span";
+import { formatTimeOfDay } from "@/lib/shared/format-date";
 import { OverrideBadge } from "@/components/ops/override-badge";
 import { SkippedLimits } from "@/components/ops/skipped-limits";
 
@@ -39,7 +41,7 @@ function DecisionTable({ rows, label }: { rows: readonly LookupDecision[]; label
         <tbody>
           {rows.map((d, i) => (
             <tr key={i}>
-              <td className="mono">{d.at.slice(11, 19)}</td>
+              <td className="mono">{formatTimeOfDay(d.at, true)}</td>
               <td data-label="Key">{d.key ?? "—"}</td>
               <td data-label="Route" className="mono">
                 {d.route ?? "—"}
@@ -109,7 +111,7 @@ export function LookupView({
                     {l.penaltyBlockMs !== undefined ? (
                       <span data-testid="penalty-block">
                         <strong className="denied">blocked</strong>
-                        <span className="muted"> · penalty, {roughly(l.penaltyBlockMs)} left</span>
+                        <span className="muted"> · penalty, {formatSpan(l.penaltyBlockMs)} left</span>
                         {lift && lookup.canReset && (
                           <ConfirmButton
                             label="Lift"

@@ -1,6 +1,6 @@
 import type { Simulation } from "@/lib/control/counters/simulate-check";
-import { formatDuration } from "@/lib/shared/duration";
-import { LimitCounter, roughly, ruleText } from "@/components/ops/limit-counter";
+import { formatSpan } from "@/lib/shared/format-span";
+import { LimitCounter, ruleText } from "@/components/ops/limit-counter";
 import { OverrideBadge } from "@/components/ops/override-badge";
 import { SkippedLimits } from "@/components/ops/skipped-limits";
 
@@ -25,9 +25,9 @@ function Verdict({ sim }: { sim: Simulation }) {
         " (no route matched)"
       )}
       {!sim.allowed && deciding ? `: limit ${deciding.name}` : ""}
-      {sim.retryAfterMs !== null ? `, retry in ${formatDuration(sim.retryAfterMs)}` : ""}
-      {sim.waitMs > 0 ? `, after waiting ${formatDuration(sim.waitMs)}` : ""}. Config version{" "}
-      {sim.configVersion}; a dry run, nothing was consumed.
+      {sim.retryAfterMs !== null ? `, retry in ${formatSpan(sim.retryAfterMs)}` : ""}
+      {sim.waitMs > 0 ? `, after waiting ${formatSpan(sim.waitMs)}` : ""}. Config version {sim.configVersion};
+      a dry run, nothing was consumed.
     </p>
   );
 }
@@ -52,7 +52,7 @@ function PenaltyLine({ limit }: { limit: Simulation["limits"][number] }) {
   const ends = limit.penaltyBlockEnds.slice(0, 19).replace("T", " ");
   return (
     <div className="denied" data-testid="penalty-block">
-      blocked by its penalty until {ends} UTC ({roughly(limit.penaltyBlockMs)} left)
+      blocked by its penalty until {ends} UTC ({formatSpan(limit.penaltyBlockMs)} left)
     </div>
   );
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { readPartitionHealth, type PartitionHealth } from "@/lib/usage/partition-health";
 import { redis } from "@/lib/shared/redis/redis";
 import { usageSettings } from "@/lib/usage/settings";
+import { formatDate } from "@/lib/shared/format-date";
 
 // The dashboard's status line for usage storage: partitions of the usage tables that the
 // rollup could not create (a full disk, a lost privilege, a name already taken). Until one
@@ -27,7 +28,7 @@ export function PartitionStatusLine({ health }: { health: PartitionHealth }) {
   if (health.missing.length === 0) return null;
   const names = health.missing.map((id) => {
     const [table, start] = id.split("@");
-    return `${table} from ${new Date(Number(start)).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+    return `${table} from ${formatDate(Number(start))}`;
   });
   const more = names.length > SHOWN ? ` and ${names.length - SHOWN} more` : "";
   return (

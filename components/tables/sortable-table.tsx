@@ -2,6 +2,7 @@
 
 import type { ReactNode } from "react";
 import { useSort, type SortValue } from "@/components/tables/use-sort";
+import { ScrollArea } from "@/components/tables/scroll-area";
 
 // A console table whose headers sort it (use-sort.tsx: click, or Enter/Space on the
 // focused header button; a second press reverses). The server renders the cells, this
@@ -45,43 +46,45 @@ export function SortableTable({
   for (const c of columns) if (c.sortable !== false) keys[c.id] = (row) => row.sort[c.id] ?? "";
   const { sorted, header } = useSort(rows, keys);
   return (
-    <table data-testid={testId} className={className} aria-label={label}>
-      {/* column classes also on <col>, so a fixed-layout table can size columns by class */}
-      <colgroup>
-        {columns.map((c) => (
-          <col key={c.id} className={c.className} />
-        ))}
-      </colgroup>
-      <thead>
-        <tr>
-          {columns.map((c) =>
-            c.sortable === false ? (
-              <th key={c.id} scope="col" align={c.align}>
-                {c.label}
-              </th>
-            ) : (
-              header(c.id, c.label, c.align)
-            ),
-          )}
-        </tr>
-      </thead>
-      <tbody>
-        {sorted.map((row) => (
-          <tr key={row.id} data-testid={row.testId} className={row.className}>
-            {columns.map((c, i) =>
-              c.rowHeader ? (
-                <th key={c.id} scope="row" className={c.className}>
-                  {row.cells[i]}
+    <ScrollArea>
+      <table data-testid={testId} className={className} aria-label={label}>
+        {/* column classes also on <col>, so a fixed-layout table can size columns by class */}
+        <colgroup>
+          {columns.map((c) => (
+            <col key={c.id} className={c.className} />
+          ))}
+        </colgroup>
+        <thead>
+          <tr>
+            {columns.map((c) =>
+              c.sortable === false ? (
+                <th key={c.id} scope="col" align={c.align}>
+                  {c.label}
                 </th>
               ) : (
-                <td key={c.id} className={c.className} align={c.align}>
-                  {row.cells[i]}
-                </td>
+                header(c.id, c.label, c.align)
               ),
             )}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {sorted.map((row) => (
+            <tr key={row.id} data-testid={row.testId} className={row.className}>
+              {columns.map((c, i) =>
+                c.rowHeader ? (
+                  <th key={c.id} scope="row" className={c.className}>
+                    {row.cells[i]}
+                  </th>
+                ) : (
+                  <td key={c.id} className={c.className} align={c.align}>
+                    {row.cells[i]}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollArea>
   );
 }

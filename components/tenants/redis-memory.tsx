@@ -1,4 +1,6 @@
+import { formatDate } from "@/lib/shared/format-date";
 import type { MeasuredMemory } from "@/lib/usage/record/tenant-memory";
+import { formatWhole } from "@/lib/shared/format-count";
 
 // The tenant's approximate Redis footprint (counters, sliding logs, usage), as the last
 // once-a-minute pass measured it (lib/usage/tenant-memory.ts).
@@ -24,8 +26,8 @@ export function RedisMemory({ memory }: { memory: MeasuredMemory | null }) {
       ) : (
         <p>
           About <strong>{formatBytes(memory.bytes)}</strong>
-          {memory.complete ? "" : " or more"} in {memory.keys}
-          {memory.complete ? "" : "+"} keys, measured {new Date(memory.measuredAt).toISOString()}.
+          {memory.complete ? "" : " or more"} in {formatWhole(memory.keys)}
+          {memory.complete ? "" : "+"} keys, measured {formatDate(memory.measuredAt)}.
         </p>
       )}
     </div>

@@ -6,7 +6,7 @@ import type { UsageDashboardData } from "@/lib/usage/read/dashboard-types";
 import type { BreakdownRow } from "@/lib/usage/types";
 import { BreakdownChart } from "@/components/charts/breakdown-chart";
 import { RejectionRateChart } from "@/components/charts/rejection-rate-chart";
-import { ShadowChart } from "@/components/charts/shadow-chart";
+import { ShadowPanel } from "@/components/usage/shadow-panel";
 import { TrafficChart } from "@/components/charts/traffic-chart";
 import { UtilizationChart } from "@/components/charts/utilization-chart";
 import { LimitUtilizationChart } from "@/components/charts/limit-utilization-chart";
@@ -115,6 +115,7 @@ export function UsageDashboard({
           stepMs={data.stepMs}
           now={data.generatedAt}
           limits={data.limitLines}
+          dataStartsAt={data.dataStartsAt}
           onZoom={(from, to) => router.push(usageHref({ ...view, window: { from, to } }))}
           previous={data.previous?.checks ?? null}
         />
@@ -138,10 +139,7 @@ export function UsageDashboard({
         <h2>Rejection rate</h2>
         <RejectionRateChart points={data.series} stepMs={data.stepMs} now={data.generatedAt} />
       </section>
-      <section className="panel">
-        <h2>Shadow limits: would-be rejections</h2>
-        <ShadowChart points={data.series} stepMs={data.stepMs} />
-      </section>
+      <ShadowPanel points={data.series} stepMs={data.stepMs} shadowLimits={data.shadowLimits} />
       <section className="panel">
         <h2>By {data.breakdown.by}</h2>
         <BreakdownChart rows={data.breakdown.rows} testId={`breakdown-${data.breakdown.by}`} />
@@ -162,10 +160,16 @@ export function UsageDashboard({
         <section className="panel">
           <h2>Hottest limits: now</h2>
           <p className="muted" data-testid="hottest-note">
-            A current snapshot: each limit&apos;s use over its own window up to now, whatever the range above
-            {view.key || view.route ? "; only limits that apply to this key and route" : ""}.
+            A current snapshot from the live counters in Redis, as the Limits tab reads them (a dry run:
+            nothing consumed): each limit&apos;s use of its current window or bucket, whatever the range above
+            {view.key || view.route ? "; only limits that apply to this key and route" : ""}. The charts above
+            count recorded usage.
           </p>
-          {data.hottest.length ? (
+          {data.hottestUnavailable ? (
+            <p className="muted" data-testid="hottest-unavailable">
+              Redis did not answer: the counters could not be read right now.
+            </p>
+          ) : data.hottest.length ? (
             <UtilizationChart limits={data.hottest} />
           ) : (
             <p className="muted">No limits with traffic to show.</p>

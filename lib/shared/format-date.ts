@@ -54,9 +54,35 @@ export function datePartsIn(
   };
 }
 
+type When = Date | string | number | null | undefined;
+
+function toDate(when: When): Date | null {
+  if (when === null || when === undefined) return null;
+  const date = when instanceof Date ? when : new Date(when);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
 /** A date as the dashboard shows it: "2025-01-31 14:05 UTC" (in `zone`), or a dash for none. */
-export function formatDate(date: Date | null, zone = "UTC", seconds = false): string {
+export function formatDate(when: When, zone = "UTC", seconds = false): string {
+  const date = toDate(when);
   if (!date) return "—";
   const parts = datePartsIn(date, zone, seconds);
   return `${parts.day} ${parts.time} ${parts.zone}`;
+}
+
+/** To the second, for logs: "2025-01-31 14:05:09 UTC" (".123" with milliseconds), in `zone`. */
+export function formatDateSeconds(when: When, withMs = false, zone = "UTC"): string {
+  const date = toDate(when);
+  if (!date) return "—";
+  const parts = datePartsIn(date, zone, true);
+  const ms = withMs ? `.${String(date.getUTCMilliseconds()).padStart(3, "0")}` : "";
+  return `${parts.day} ${parts.time}${ms} ${parts.zone}`;
+}
+
+/** The time of day only, for rows of one day: "14:05 UTC" ("14:05:09 UTC" with seconds), in `zone`. */
+export function formatTimeOfDay(when: When, withSeconds = false, zone = "UTC"): string {
+  const date = toDate(when);
+  if (!date) return "—";
+  const parts = datePartsIn(date, zone, withSeconds);
+  return `${parts.time} ${parts.zone}`;
 }

@@ -7,6 +7,7 @@ import { NotFoundError } from "@/lib/control/errors/errors";
 import { dashboardData } from "@/lib/usage/read/dashboard";
 import { RANGE_IDS } from "@/lib/usage/ranges";
 import { parseCustomWindow } from "@/lib/usage/read/custom-window";
+import { withHottestNow } from "@/lib/control/counters/hottest-now";
 
 export const dynamic = "force-dynamic";
 
@@ -38,11 +39,15 @@ export async function GET(request: Request): Promise<Response> {
   const window = parseCustomWindow(from, to);
   if (window.kind === "invalid") return fail(400, "invalid_request", `${window.field}: ${window.message}`);
   try {
-    const data = await dashboardData(user, {
-      ...query,
-      window: window.kind === "ok" ? window.window : undefined,
-      compare: compare === "1",
-    });
+    // rates from usage, "now" from the counters (Hottest limits), as the page reads them
+    const data = await withHottestNow(
+      user,
+      await dashboardData(user, {
+        ...query,
+        window: window.kind === "ok" ? window.window : undefined,
+        compare: compare === "1",
+      }),
+    );
     return Response.json(data, { headers: { "cache-control": "no-store" } });
   } catch (error) {
     if (error instanceof NotFoundError) return fail(404, "not_found", error.message);

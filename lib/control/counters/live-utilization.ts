@@ -23,6 +23,9 @@ const MAX_COUNTERS = 200;
 export interface LiveCounter {
   name: string;
   route: string | null;
+  /** how the limit counts: "tenant" or "key" (subject limits are not read here) */
+  by: string;
+  windowMs: number;
   /** "tenant", or the key's name */
   owner: string;
   /** units the counter holds now (burst or limit, as in force); 0 when blocked or disabled */
@@ -52,6 +55,8 @@ function unread(w: Wanted): LiveCounter {
   return {
     name: w.limit.name,
     route: w.limit.route,
+    by: w.limit.by,
+    windowMs: w.limit.rule.windowMs,
     owner: w.owner,
     capacity: 0,
     used: 0,
@@ -109,6 +114,8 @@ export async function liveUtilization(principal: Principal, slug: string): Promi
     readings.set(w, {
       name: w.limit.name,
       route: w.limit.route,
+      by: w.limit.by,
+      windowMs: w.limit.rule.windowMs,
       owner: w.owner,
       capacity,
       used: Math.max(0, capacity - remaining),

@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { hasRole, isOperator, roleIn, type Principal } from "@/lib/shared/principal";
 import { maskedUrl } from "@/lib/control/alerts/guard/redaction";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { TARGET_JOINS, TARGET_NAME } from "@/lib/control/data/queries/audit-targets";
 import { db } from "@/lib/control/data/db";
 import { NAME_PATTERN, NAME_RULE } from "@/lib/control/config/document";
 import { tenantFor } from "@/lib/control/data/tenant-access";
@@ -33,7 +34,26 @@ export interface AuditItem {
   actor: { type: string; id: string | null; label: string };
   tenant: string | null;
   action: string;
-  target: { type: string; id: string | null };
+  /** name: the key's, token's, rule's... name, or the member's e-mail; null once deleted */
+  target: { type: string; id: string | null; name: string | null };
+  before: unknown;
+  after: unknown;
+  requestId: string | null;
+  configVersion: number | null;
+}
+
+interface ApiEntryRow {
+  id: bigint;
+  at: Date;
+  actorType: string;
+  actorId: string | null;
+  actorLabel: string;
+  tenantId: string | null;
+  tenantSlug: string | null;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  targetName: string | null;
   before: unknown;
   after: unknown;
   requestId: string | null;
@@ -61,21 +81,23 @@ function visibleState(
 
 export async function listAudit(principal: Principal, query: AuditQuery): Promise<AuditPage> {
   return db().$transaction(async (tx) => {
-    const where: Prisma.AuditEntryWhereInput = {};
+    let scope = Prisma.sql`true`;
     if (query.tenant) {
-      where.tenantId = (await tenantFor(tx, principal, query.tenant, "viewer")).id;
+      scope = Prisma.sql`a."tenantId" = ${(await tenantFor(tx, principal, query.tenant, "viewer")).id}`;
     } else if (!isOperator(principal)) {
       const tenants = await tx.tenant.findMany({ select: { id: true } });
-      where.tenantId = { in: tenants.filter((t) => roleIn(principal, t.id) !== null).map((t) => t.id) };
+      const ids = tenants.filter((t) => roleIn(principal, t.id) !== null).map((t) => t.id);
+      scope = Prisma.sql`a."tenantId" = any(${ids}::text[])`;
     }
-    if (query.before) where.id = { lt: BigInt(query.before) };
-    const rows = await tx.auditEntry.findMany({ where, orderBy: { id: "desc" }, take: query.limit + 1 });
+    const before = query.before ? Prisma.sql`a.id < ${BigInt(query.before)}` : Prisma.sql`true`;
+    // one query: the page, its tenants' slugs and its targets' names (queries/audit-targets.ts)
+    const rows = await tx.$queryRaw<ApiEntryRow[]>`
+      select a.*, tenant.slug as "tenantSlug", ${TARGET_NAME} as "targetName"
+      from "AuditEntry" a ${TARGET_JOINS}
+      where ${scope} and ${before}
+      order by a.id desc
+      limit ${query.limit + 1}`;
     const page = rows.slice(0, query.limit);
-    const slugs = await tx.tenant.findMany({
-      where: { id: { in: [...new Set(page.flatMap((r) => (r.tenantId ? [r.tenantId] : [])))] } },
-      select: { id: true, slug: true },
-    });
-    const slugOf = new Map(slugs.map((t) => [t.id, t.slug]));
     const last = page.at(-1);
     return {
       entries: page.map((row) => ({
@@ -83,9 +105,9 @@ export async function listAudit(principal: Principal, query: AuditQuery): Promis
         at: row.at.toISOString(),
         actor: { type: row.actorType, id: row.actorId, label: row.actorLabel },
         // a deleted tenant's history stays readable to operators, under its id
-        tenant: row.tenantId === null ? null : (slugOf.get(row.tenantId) ?? row.tenantId),
+        tenant: row.tenantId === null ? null : (row.tenantSlug ?? row.tenantId),
         action: row.action,
-        target: { type: row.targetType, id: row.targetId },
+        target: { type: row.targetType, id: row.targetId, name: row.targetName },
         before: visibleState(principal, row.tenantId, row.action, row.before),
         after: visibleState(principal, row.tenantId, row.action, row.after),
         requestId: row.requestId,

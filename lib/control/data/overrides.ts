@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { actorLabel, hasRole, isOperator, type Principal } from "@/lib/shared/principal";
+import { formatDate } from "@/lib/shared/format-date";
 import { db } from "@/lib/control/data/db";
 import type { CompiledLimit } from "@/lib/control/config/compile";
 import { runTenantChange } from "@/lib/control/data/config-change";
@@ -100,7 +101,7 @@ export async function createOverride(
     );
     if (clash)
       throw new ConflictError(
-        `An override of ${input.limit} for the same target already runs ${clash.startsAt.toISOString()} to ${clash.endsAt.toISOString()}; end it first.`,
+        `An override of ${input.limit} for the same target already runs ${formatDate(clash.startsAt)} to ${formatDate(clash.endsAt)}; end it first.`,
         "startsAt",
       );
     const row = await tx.override.create({

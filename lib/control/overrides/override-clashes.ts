@@ -1,5 +1,6 @@
 import "server-only";
 import type { IdMap } from "@/lib/control/config/compile";
+import { formatDate } from "@/lib/shared/format-date";
 import type { DocumentError, OverrideDoc } from "@/lib/control/config/document";
 import { MAX_OVERRIDES_PER_TENANT } from "@/lib/control/overrides/override-input";
 
@@ -74,7 +75,7 @@ export function clashErrors(
     if (clash) {
       errors.push({
         path: `${path}.startsAt`,
-        message: `an override of ${doc.limit} for the same target already runs ${new Date(clash.startsAt).toISOString()} to ${new Date(clash.endsAt).toISOString()}`,
+        message: `an override of ${doc.limit} for the same target already runs ${formatDate(clash.startsAt)} to ${formatDate(clash.endsAt)}`,
       });
       continue;
     }

@@ -32,11 +32,18 @@ export interface UsageDashboardData {
   offenders: Offender[];
   /** "filter": only rejections on the drilled-down key and/or route */
   offendersOf: "tenant" | "filter";
+  /** Hottest limits: now, read from the live counters (lib/control/counters/hottest-now.ts) */
   hottest: LimitUtilization[];
+  /** the counters could not be read (Redis): Hottest limits says so */
+  hottestUnavailable: boolean;
   /** limits drawn over the traffic of one key or route; empty elsewhere */
   limitLines: LimitLine[];
   /** the period of the same length just before, when asked for (compare=1); else null */
   previous: PreviousPeriod | null;
+  /** the tenant's limits in shadow mode; null on the overview (many tenants) */
+  shadowLimits: number | null;
+  /** "data starts here" on the time charts: no usage can exist before it; null: none in range */
+  dataStartsAt: number | null;
   generatedAt: number;
 }
 

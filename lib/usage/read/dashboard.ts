@@ -8,9 +8,10 @@ import { topOffenders } from "@/lib/usage/read/offenders";
 import { breakdown, toSeries } from "@/lib/usage/read/query";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
 import { readCompact } from "@/lib/usage/read/scoped-reader";
-import { hottestLimits } from "@/lib/usage/read/utilization";
-import { measurableLimits } from "@/lib/control/data/usage/limit-candidates";
+import { measurableLimits, shadowLimitCount } from "@/lib/control/data/usage/limit-candidates";
 import { limitLinesOf } from "@/lib/usage/read/limit-lines";
+import { usageDataStart } from "@/lib/control/data/usage/data-start";
+import { dataStartMarker } from "@/lib/usage/read/data-start";
 import { stepForWindow, type CustomWindow } from "@/lib/usage/read/custom-window";
 import { previousAcrossTenants, previousPeriod } from "@/lib/usage/read/previous-period";
 import { acrossTenants } from "@/lib/usage/read/across-tenants";
@@ -47,7 +48,10 @@ const emptyDetail = {
   offenders: [],
   offendersOf: "tenant",
   hottest: [],
+  hottestUnavailable: false,
   limitLines: [],
+  shadowLimits: null,
+  dataStartsAt: null,
 } satisfies Partial<UsageDashboardData>;
 
 export async function dashboardData(
@@ -87,7 +91,7 @@ export async function dashboardData(
   const source = sourceFor(stepMs);
   const scope = { tenant: request.tenant, key: request.key, route: request.route, from, to, source };
   const totals = request.tenant === undefined ? "tenants" : "keys-routes";
-  const [{ series, byKey, byRoute, names }, previous] = await Promise.all([
+  const [{ series, byKey, byRoute, names }, previous, start] = await Promise.all([
     readCompact(principal, { ...scope, stepMs, totals }, ctx),
     request.compare
       ? previousPeriod(
@@ -97,7 +101,9 @@ export async function dashboardData(
           ctx,
         )
       : null,
+    usageDataStart(principal, request.tenant),
   ]);
+  const points = toSeries(series, from, to, stepMs);
   const base = {
     tenant: request.tenant ?? null,
     key: request.key ?? null,
@@ -109,8 +115,9 @@ export async function dashboardData(
     from,
     to,
     generatedAt: now,
-    series: toSeries(series, from, to, stepMs),
+    series: points,
     previous,
+    dataStartsAt: dataStartMarker(points, from, stepMs, start),
   };
   if (request.tenant === undefined) {
     // a breakdown by tenant reuses the key breakdown with the slug as the "key"
@@ -121,13 +128,13 @@ export async function dashboardData(
   const keyId =
     request.key === undefined ? undefined : [...names].find(([, name]) => name === request.key)?.[0];
   const narrowed = request.key !== undefined || request.route !== undefined;
-  const [offenders, hottest, measurable] = await Promise.all([
+  const [offenders, measurable, shadowLimits] = await Promise.all([
     topOffenders(principal, request.tenant, Math.max(from, now - 3_600_000), Math.min(to, now + 1), 10, ctx, {
       keyId,
       route: request.route,
     }),
-    hottestLimits(principal, request.tenant, 6, ctx, { keyId, route: request.route }),
     narrowed ? measurableLimits(principal, request.tenant, { keyId, route: request.route }) : null,
+    shadowLimitCount(principal, request.tenant),
   ]);
   const lineSources = (measurable?.list ?? []).map(({ limit }) => ({
     name: limit.name,
@@ -145,7 +152,10 @@ export async function dashboardData(
     byRoute: keyId === undefined ? breakdown(byRoute, "route", names) : [],
     offenders,
     offendersOf: narrowed ? "filter" : "tenant",
-    hottest,
+    // filled from the live counters by the caller (withHottestNow): usage is not the counter
+    hottest: [],
+    hottestUnavailable: false,
     limitLines: limitLinesOf(lineSources, stepMs),
+    shadowLimits,
   };
 }

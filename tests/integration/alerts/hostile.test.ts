@@ -80,6 +80,8 @@ describe("alert endpoints and rules, hostile input", () => {
       });
       expect(reply.status, url).toBe(409);
       expect(reply.body.error.message, url).toMatch(/url: a private, loopback or link-local host/);
+      // the way out, and who may take it
+      expect(reply.body.error.message, url).toContain('only an operator can set "Allow private networks"');
     }
     const allow = await call<ErrorReply>("POST", `${base(mine)}/endpoints`, {
       token: admin,

@@ -7,6 +7,8 @@ import { createApiKey } from "@/lib/control/data/api-keys";
 import { saveLimit } from "@/lib/control/edits/save-limit";
 import { NotFoundError } from "@/lib/control/errors/errors";
 import { listAuditEntries } from "@/lib/control/data/queries/audit-entries";
+import { listAudit } from "@/lib/control/data/audit-log";
+import { createOverride } from "@/lib/control/data/overrides";
 import { parseAuditFilter } from "@/lib/control/audit/audit-filter";
 import { fieldDiff } from "@/components/audit/field-diff";
 import { anyPlan, makeMember, makeTenant, system, uniqueSlug } from "./fixtures";
@@ -34,6 +36,12 @@ beforeAll(async () => {
     { kind: "tenant", tenant: slug },
     { originalName: "cap", limit: { ...cap, limit: 40 } },
   );
+  const endsAt = new Date(Date.now() + 3_600_000).toISOString();
+  await createOverride(
+    editor,
+    { tenant: slug, key: "backend", limit: "cap", value: 50, endsAt, reason: "audit" },
+    null,
+  );
 });
 
 describe("audit log", () => {
@@ -45,6 +53,19 @@ describe("audit log", () => {
     expect(fieldDiff(edit?.before, edit?.after)).toEqual([
       { path: "limits[cap].limit", before: "20", after: "40" },
     ]);
+  });
+
+  it("names an override by its limit and key, and the admin API names targets too", async () => {
+    const { rows } = await listAuditEntries(editor, { tenantSlug: slug });
+    const made = rows.find((r) => r.action === "override.create");
+    expect(made?.target).toBe("override cap for key backend");
+    expect(rows.every((r) => r.tenantSlug === slug)).toBe(true);
+    expect(rows.map((r) => r.target).join(" ")).not.toMatch(/\b(c[a-z0-9]{20,})\b/); // no cuid
+    const api = await listAudit(editor, { tenant: slug, limit: 50 });
+    const key = api.entries.find((e) => e.action === "key.create");
+    expect(key?.target).toEqual({ type: "key", id: expect.any(String), name: "backend" });
+    expect(api.entries.find((e) => e.action === "override.create")?.target.name).toBe("cap for key backend");
+    expect(api.entries.every((e) => e.tenant === slug)).toBe(true);
   });
 
   it("filters by kind and actor, pages by cursor", async () => {

@@ -4,7 +4,6 @@ import { closeRedis } from "@/lib/shared/redis/redis";
 import { breakdown, toSeries } from "@/lib/usage/read/query";
 import { readRows } from "@/lib/usage/read/rows";
 import { readCompact, type ScopedRow, type UsageScope } from "@/lib/usage/read/scoped-reader";
-import { hottestLimits } from "@/lib/usage/read/utilization";
 import type { Outcome } from "@/lib/usage/types";
 import { connect, contextAt, createTenant, recordPattern, SYSTEM, type TestTenant } from "./setup";
 
@@ -100,30 +99,4 @@ describe("the compact usage read", () => {
       }
     });
   }
-
-  it("counts the hottest limits' trailing windows as it reads, as the rows count them", async () => {
-    const at = base + 150_000; // a minute that is all recorded data
-    const hot = await hottestLimits(SYSTEM, a.slug, 20, contextAt(client, at));
-    const scope = { tenant: a.slug, from: at - 60_000, to: at + 1, source: "seconds" as const };
-    const rows = await allRows([a], scope, undefined, at);
-    const allowed = (keep: (r: (typeof rows)[number]) => boolean) =>
-      rows.filter(keep).reduce((sum, r) => sum + r.allowed, 0);
-    expect(hot.find((u) => u.limit === "tenant-rpm")?.used).toBe(allowed(() => true));
-    // by key on a route: the busiest key's checks on it within the last second
-    const items = hot.find((u) => u.limit === "item-reads");
-    const perKey = Object.entries(a.keys).map(
-      ([name, id]) =>
-        [
-          name,
-          allowed((r) => r.keyId === id && r.route === "GET /v1/items/:id" && r.t >= at - 1_000),
-        ] as const,
-    );
-    const most = Math.max(...perKey.map(([, n]) => n));
-    expect(items?.used).toBe(most);
-    // a key of that count (two may tie)
-    const busiest = perKey
-      .filter(([, n]) => n === most)
-      .map(([name]) => `key ${name} · route GET /v1/items/:id`);
-    if (most > 0) expect(busiest).toContain(items?.scope);
-  });
 });

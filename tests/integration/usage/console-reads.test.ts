@@ -144,10 +144,38 @@ describe("offenders of one key or route", () => {
       ctx(),
     );
     expect(page.offendersOf).toBe("filter");
+    // plan free has no shadow limit: the page says so instead of an empty shadow chart
+    expect(page.shadowLimits).toBe(0);
     expect(page.offenders).toEqual([
       { kind: "key", name: "mobile", rejected: 18 },
       { kind: "subject", name: "198.51.100.7", rejected: 18 },
     ]);
+  });
+});
+
+describe("shadow limits on the usage page", () => {
+  it("counts the tenant's limits in shadow mode (the demo's acme has burst-guard), none on the overview", async () => {
+    expect((await dashboardData(SYSTEM, { tenant: "acme", range: "15m" }, ctx())).shadowLimits).toBe(1);
+    expect((await dashboardData(SYSTEM, { range: "15m" }, ctx())).shadowLimits).toBeNull();
+  });
+});
+
+describe("data starts here", () => {
+  it("marks a new tenant's 24 h chart where its data can begin, and not a range that starts after", async () => {
+    const before = Date.now();
+    const fresh = await createTenant("crfresh", []);
+    const after = Date.now();
+    const day = await dashboardData(SYSTEM, { tenant: fresh.slug, range: "24h" }, contextAt(client, after));
+    expect(day.dataStartsAt).toBeGreaterThanOrEqual(Math.floor(before / 1_000) * 1_000 - 1_000);
+    expect(day.dataStartsAt).toBeLessThanOrEqual(after);
+    // a range that begins after the tenant was made has nothing to mark
+    const window = { from: after + 60_000, to: after + 120_000 };
+    const later = await dashboardData(
+      SYSTEM,
+      { tenant: fresh.slug, range: "15m", window },
+      contextAt(client, after + 120_000),
+    );
+    expect(later.dataStartsAt).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatTime } from "@/components/charts/format";
+import { timeAxisProps, timeLabel, yAxisTitle } from "@/components/charts/time-axis";
 import { fillingBucketStart, isolatedPoints, ratePoints } from "@/components/charts/rate-points";
 import { axisUnit, inUnit } from "@/components/limits/burst-axis";
 import { usageHeading } from "@/components/usage/usage-heading";
@@ -31,6 +32,17 @@ describe("time axis", () => {
     const t = Date.UTC(2026, 10, 3, 12, 0);
     expect(formatTime(t, 300_000)).toMatch(/Nov|11/);
     expect(formatTime(t, 5_000)).not.toMatch(/Nov/);
+  });
+  it("draws times in UTC, 24-hour, and says so on the axis and in the tooltip", () => {
+    const t = Date.UTC(2026, 10, 3, 23, 5, 10);
+    expect(formatTime(t, 5_000)).toBe("23:05:10");
+    expect(formatTime(t, 60_000)).toBe("23:05");
+    expect(formatTime(t, 300_000)).toBe("Nov 3, 23:05");
+    expect(timeAxisProps(60_000, "UTC").label.value).toBe("time (UTC)");
+    expect(timeLabel(60_000, "UTC")(t)).toBe("23:05 UTC");
+  });
+  it("centres a rotated y-axis title on the axis, so a long one is not clipped", () => {
+    expect(yAxisTitle("checks per 5 min")).toMatchObject({ angle: -90, textAnchor: "middle" });
   });
 });
 

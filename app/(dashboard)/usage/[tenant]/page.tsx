@@ -11,6 +11,7 @@ import { LimitTreePanel } from "@/components/limit-tree/limit-tree-panel";
 import { usageHref } from "@/components/usage/usage-hrefs";
 import { usageHeading } from "@/components/usage/usage-heading";
 import { parseCustomWindow } from "@/lib/usage/read/custom-window";
+import { withHottestNow } from "@/lib/control/counters/hottest-now";
 
 export const dynamic = "force-dynamic";
 
@@ -59,14 +60,18 @@ export default async function TenantUsagePage({ params, searchParams }: Props) {
   let canAct = false;
   try {
     canAct = await mayActOnDegraded(user, view.tenant);
-    initial = await dashboardData(user, {
-      tenant: view.tenant,
-      key: query.key,
-      route: query.route,
-      range,
-      window: window ?? undefined,
-      compare: view.compare,
-    });
+    // rates from usage, "now" from the counters (Hottest limits), as the Limits tab reads them
+    initial = await withHottestNow(
+      user,
+      await dashboardData(user, {
+        tenant: view.tenant,
+        key: query.key,
+        route: query.route,
+        range,
+        window: window ?? undefined,
+        compare: view.compare,
+      }),
+    );
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;

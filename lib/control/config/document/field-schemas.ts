@@ -22,9 +22,13 @@ const DURATION_MS_HINT = `must be an integer of milliseconds from 1 to ${MAX_WIN
 
 export const nameSchema = z.string().regex(NAME_PATTERN, { error: NAME_RULE });
 
+const COUNT_HINT = "must be a whole number from 1 to 1,000,000,000";
+
+// The hint also for a value of the wrong type ("abc" typed in the editor, a string in
+// JSON): zod's own "expected number, received string" names no range.
 export const countSchema = z
-  .number()
-  .int({ error: "must be a whole number from 1 to 1,000,000,000" })
+  .number({ error: COUNT_HINT })
+  .int({ error: COUNT_HINT })
   .min(1, { error: "must be at least 1" })
   .max(MAX_LIMIT, { error: "must be at most 1,000,000,000" });
 

@@ -52,8 +52,15 @@ export async function createAlertEndpoint(
     // Reaching private networks is the operator's call, never a tenant's.
     if (input.allowPrivate && !isOperator(principal))
       throw new ForbiddenError("Only an operator can let an endpoint reach private networks.");
+    // The refusal names the way out: the "Allow private networks" choice (allowPrivate),
+    // right below the URL in the dashboard, or who may set it.
     if (!input.allowPrivate && literalPrivateHost(input.url))
-      throw new ConflictError("url: a private, loopback or link-local host is not allowed", "url");
+      throw new ConflictError(
+        isOperator(principal)
+          ? 'url: a private, loopback or link-local host is not allowed unless "Allow private networks" (allowPrivate) is yes'
+          : 'url: a private, loopback or link-local host is not allowed; only an operator can set "Allow private networks" (allowPrivate) for an endpoint',
+        "url",
+      );
     // Disabling one frees its place: only enabled endpoints count toward the cap.
     const enabled = await tx.alertEndpoint.count({ where: { tenantId: tenant.id, disabledAt: null } });
     if (enabled >= MAX_ENDPOINTS_PER_TENANT)

@@ -1,56 +1,52 @@
 import "server-only";
-import type { Tx } from "@/lib/control/data/tx";
+import { Prisma } from "@/lib/generated/prisma/client";
 
-// Names for audit targets recorded by internal id (keys, tokens, members, invitations), so
-// the log reads "key backend" rather than "key cmwulv1vj...". One query per target type
-// on a page; an object deleted since keeps its id.
+// Names for audit targets recorded by internal id (keys, tokens, members, invitations,
+// overrides, alert rules and endpoints) and the entry's tenant slug, joined into the query
+// that reads the page, so the log reads "key backend" rather than "key cmwulv1vj..." at no
+// extra round trip. An object deleted since has no row to join: it keeps its id.
 
-interface Entry {
-  id: bigint;
+/** The joins: each only matches entries of its target type. `a` is the audit entry. */
+export const TARGET_JOINS = Prisma.sql`
+  left join "Tenant" tenant on tenant.id = a."tenantId"
+  left join "ApiKey" k on a."targetType" = 'key' and k.id = a."targetId"
+  left join "ServiceToken" st on a."targetType" = 'service-token' and st.id = a."targetId"
+  left join "AdminToken" adt on a."targetType" = 'admin-token' and adt.id = a."targetId"
+  left join "User" u on a."targetType" in ('member', 'user') and u.id = a."targetId"
+  left join "Invitation" inv on a."targetType" = 'invitation' and inv.id = a."targetId"
+  left join "AlertRule" ar on a."targetType" = 'alert-rule' and ar.id = a."targetId"
+  left join "AlertEndpoint" ae on a."targetType" = 'alert-endpoint' and ae.id = a."targetId"
+  left join "Override" o on a."targetType" = 'override' and o.id = a."targetId"
+  left join "ApiKey" ok on ok.id = o."apiKeyId"
+  left join "Tenant" tt on a."targetType" = 'tenant' and tt.id = a."targetId"`;
+
+/** The target's name ("backend", "cap for key backend"), null when none is known. */
+export const TARGET_NAME = Prisma.sql`coalesce(
+  k.name, st.name, adt.name, u.email, inv.email, ar.name, ae.name, tt.slug,
+  o."limitName" || coalesce(' for key ' || ok.name, ' for subject ' || o.subject, ''))`;
+
+export interface TargetParts {
+  action: string;
   targetType: string;
   targetId: string | null;
+  targetName: string | null;
+  before: unknown;
+  after: unknown;
 }
 
-type Lookup = (tx: Tx, ids: string[]) => Promise<{ id: string; name: string }[]>;
+function limitNameOf(state: unknown): string | null {
+  if (state === null || typeof state !== "object") return null;
+  const limit = (state as { limit?: unknown }).limit;
+  if (limit === null || typeof limit !== "object") return null;
+  const name = (limit as { name?: unknown }).name;
+  return typeof name === "string" ? name : null;
+}
 
-const LOOKUPS: Record<string, Lookup> = {
-  key: (tx, ids) => tx.apiKey.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }),
-  "service-token": (tx, ids) =>
-    tx.serviceToken.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }),
-  "admin-token": (tx, ids) =>
-    tx.adminToken.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } }),
-  member: async (tx, ids) =>
-    (await tx.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } })).map((u) => ({
-      id: u.id,
-      name: u.email,
-    })),
-  invitation: async (tx, ids) =>
-    (await tx.invitation.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } })).map(
-      (i) => ({
-        id: i.id,
-        name: i.email,
-      }),
-    ),
-};
-LOOKUPS.user = LOOKUPS.member as Lookup;
-
-/** entry id -> "key backend", for the entries whose target has a name to look up. */
-export async function targetNames(tx: Tx, entries: readonly Entry[]): Promise<Map<bigint, string>> {
-  const byType = new Map<string, Set<string>>();
-  for (const e of entries) {
-    if (e.targetId && LOOKUPS[e.targetType])
-      byType.set(e.targetType, (byType.get(e.targetType) ?? new Set()).add(e.targetId));
-  }
-  const names = new Map<string, string>();
-  for (const [type, ids] of byType) {
-    const lookup = LOOKUPS[type];
-    if (!lookup) continue;
-    for (const row of await lookup(tx, [...ids])) names.set(`${type}:${row.id}`, row.name);
-  }
-  const out = new Map<bigint, string>();
-  for (const e of entries) {
-    const name = e.targetId ? names.get(`${e.targetType}:${e.targetId}`) : undefined;
-    if (name) out.set(e.id, `${e.targetType} ${name}`);
-  }
-  return out;
+/** "key backend", "limit cap of key backend", "override cap for key backend", else type and id. */
+export function targetText(e: TargetParts): string {
+  const object = e.targetName ?? e.targetId;
+  const base = object ? `${e.targetType} ${object}` : e.targetType;
+  // a limit set on a key or tenant (bulk edits): the limit's name leads
+  const limit = e.action.startsWith("limit.") ? (limitNameOf(e.after) ?? limitNameOf(e.before)) : null;
+  return limit ? `limit ${limit} of ${base}` : base;
 }

@@ -56,3 +56,21 @@ export async function measurableLimits(
   const compiled = snapshot?.tenants[tenant.slug];
   return { tenant, list: compiled ? candidates(compiled).filter((c) => applies(c, filter)) : [] };
 }
+
+/**
+ * How many of the tenant's limits run in shadow mode (any level, per subject too), for the
+ * usage page: with none, its shadow chart would be empty for a reason worth saying.
+ */
+export async function shadowLimitCount(principal: Principal, tenantSlug: string): Promise<number> {
+  const tenant = await usageTenant(principal, tenantSlug);
+  const compiled = (await latestPublished())?.snapshot?.tenants[tenant.slug];
+  if (!compiled) return 0;
+  const sets = [
+    compiled.limits,
+    compiled.keyDefault,
+    ...Object.values(compiled.keys).flatMap((k) => k.limits ?? []),
+  ];
+  // a tenant's limit is compiled into each key's set as well: count each (name, route) once
+  const shadow = sets.flatMap(limitsOf).filter((l) => l.rule.mode === "shadow");
+  return new Set(shadow.map((l) => `${l.name}|${l.route ?? ""}`)).size;
+}

@@ -136,7 +136,14 @@ export const AuditPageSchema = z
         actor: z.strictObject({ type: z.string(), id: z.string().nullable(), label: z.string() }),
         tenant: z.string().nullable(),
         action: z.string(),
-        target: z.strictObject({ type: z.string(), id: z.string().nullable() }),
+        target: z.strictObject({
+          type: z.string(),
+          id: z.string().nullable(),
+          name: z
+            .string()
+            .nullable()
+            .describe("the object's name (a key's, a member's e-mail...); null once it is deleted"),
+        }),
         before: z.unknown(),
         after: z.unknown(),
         requestId: z.string().nullable(),

@@ -40,9 +40,11 @@ export default async function AlertsPage({ params }: { params: Promise<{ slug: s
       name: "url",
       label: "URL",
       placeholder: "https://hooks.example.com/sluice",
-      hint: "http or https; not a private network",
+      hint: isOperator(user)
+        ? "http or https; a private network only with the choice below"
+        : "http or https; not a private network (an operator can allow one)",
     },
-    { name: "format", label: "Format", type: "select", options: ["json", "slack"] },
+    // right below the URL: a refused private host's message points at it
     ...(isOperator(user)
       ? [
           {
@@ -53,6 +55,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ slug: s
           },
         ]
       : []),
+    { name: "format", label: "Format", type: "select", options: ["json", "slack"] },
   ];
   const ruleFields: FieldSpec[] = [
     { name: "tenant", label: "", type: "hidden", defaultValue: slug },
