@@ -28,6 +28,11 @@ export interface CallLimits {
 
 function ignore(): void {}
 
+/** The OK status once the response frame is written (a listener shared by every call). */
+function okTrailers(this: ServerHttp2Stream): void {
+  this.sendTrailers(OK_TRAILERS);
+}
+
 /** A trailers-only answer: the status in the one HEADERS frame that ends the stream. */
 function sendStatus(stream: ServerHttp2Stream, code: GrpcStatus, details: string): void {
   if (stream.destroyed || stream.closed || stream.headersSent) return;
@@ -75,12 +80,13 @@ export function serveCall(
       return;
     }
     timer = setTimeout(() => fail(GrpcStatus.DEADLINE_EXCEEDED, "Deadline exceeded"), ms);
+    // a client that resets the stream (cancels) ends its deadline too; without one, finish()
+    // sees the closed stream when the answer comes
+    stream.once("close", () => {
+      finished = true;
+      if (timer !== null) clearTimeout(timer);
+    });
   }
-  // a client that resets the stream (cancels) gets nothing more
-  stream.once("close", () => {
-    finished = true;
-    if (timer !== null) clearTimeout(timer);
-  });
   const reply: RlsReply = {
     ok(frame) {
       if (frame.length - 5 > limits.maxMessageBytes) {
@@ -92,7 +98,7 @@ export function serveCall(
       }
       if (!finish()) return;
       stream.respond(RESPONSE_HEADERS, { waitForTrailers: true });
-      stream.once("wantTrailers", () => stream.sendTrailers(OK_TRAILERS));
+      stream.once("wantTrailers", okTrailers);
       stream.end(frame);
     },
     fail,

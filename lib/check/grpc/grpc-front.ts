@@ -35,8 +35,11 @@ export async function startGrpcFront(
   const sessions = new Set<Http2Session>();
   const server = createServer({
     settings: { maxConcurrentStreams: MAX_STREAMS },
-    // grpc-js's own: metadata is not what this server limits
+    // grpc-js's own: metadata is not what this server limits, and node's session memory cap
+    // (which degrades a busy connection badly when reached, grpc-js found) is left to
+    // MAX_STREAMS and the message size limit
     maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
+    maxSessionMemory: Number.MAX_SAFE_INTEGER,
   });
   server.on("session", (session: Http2Session) => {
     sessions.add(session);
