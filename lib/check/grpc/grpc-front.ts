@@ -1,7 +1,7 @@
 import "server-only";
 import { createServer, type Http2Session } from "node:http2";
 import type { Enforcement } from "@/lib/check/runtime";
-import { shouldRateLimit } from "@/lib/check/grpc/rls-handler";
+import { shouldRateLimit, type RlsCall } from "@/lib/check/grpc/rls-handler";
 import { serveCall } from "@/lib/check/grpc/grpc-call";
 
 // Envoy's rate limit service on its own port of the check front (SLUICE_GRPC_PORT), answered
@@ -25,12 +25,20 @@ const MAX_STREAMS = 1_000;
 
 function ignore(): void {}
 
-export async function startGrpcFront(
+export function startGrpcFront(
   enforcement: Enforcement,
   host: string | undefined,
   port: number,
 ): Promise<GrpcFront> {
-  const handler = shouldRateLimit(enforcement);
+  return startGrpcServer(shouldRateLimit(enforcement), host, port);
+}
+
+/** The server around any ShouldRateLimit handler (the front's is the check service's). */
+export async function startGrpcServer(
+  handler: RlsCall,
+  host: string | undefined,
+  port: number,
+): Promise<GrpcFront & { port: number }> {
   const limits = { maxMessageBytes: MAX_MESSAGE_BYTES };
   const sessions = new Set<Http2Session>();
   const server = createServer({
@@ -57,7 +65,9 @@ export async function startGrpcFront(
     });
   });
   server.on("error", (error) => console.error(`[sluice] gRPC server error: ${error.message}`));
+  const address = server.address();
   return {
+    port: typeof address === "object" && address !== null ? address.port : port,
     async stop(graceMs) {
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
