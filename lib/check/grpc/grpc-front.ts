@@ -1,12 +1,14 @@
 import "server-only";
-import { Server, ServerCredentials } from "@grpc/grpc-js";
+import { createServer, type Http2Session } from "node:http2";
 import type { Enforcement } from "@/lib/check/runtime";
-import { rateLimitService } from "@/lib/check/grpc/proto-files";
-import { shouldRateLimit } from "@/lib/check/grpc/rls-handler";
+import { shouldRateLimit, type RlsCall } from "@/lib/check/grpc/rls-handler";
+import { serveCall } from "@/lib/check/grpc/grpc-call";
 
 // Envoy's rate limit service on its own port of the check front (SLUICE_GRPC_PORT), answered
 // by the same check service, caches, fair gate and usage recorder as /api/check. Plain
 // HTTP/2 (h2c): TLS, if wanted, ends at a proxy or a sidecar in front (docs/envoy.md).
+// Served on node:http2 with a codec of its own (rls-codec.ts) rather than grpc-js: the one
+// method is all there is, and grpc-js's per-call machinery cost more than the checks.
 
 export interface GrpcFront {
   /** stop taking calls, answer those in flight for up to `graceMs`, then close */
@@ -16,48 +18,67 @@ export interface GrpcFront {
 /** A ShouldRateLimit request is a few descriptors; anything near this is not one. */
 const MAX_MESSAGE_BYTES = 256 * 1024;
 
+/** a gateway keeps a few connections busy; one left idle this long is closed (it reconnects) */
 const IDLE_MS = 5 * 60_000;
 /** calls in flight on one connection: past it the client queues them (HTTP/2 flow) */
 const MAX_STREAMS = 1_000;
 
-/** "host:port" as grpc-js reads it: IPv6 addresses in brackets; no host, every interface. */
-export function grpcAddress(host: string | undefined, port: number): string {
-  if (host === undefined) return `[::]:${port}`;
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]:${port}` : `${host}:${port}`;
-}
+function ignore(): void {}
 
-export async function startGrpcFront(
+export function startGrpcFront(
   enforcement: Enforcement,
   host: string | undefined,
   port: number,
 ): Promise<GrpcFront> {
-  const server = new Server({
-    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
-    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
-    // a gateway keeps a few connections busy; one left idle this long is closed (it reconnects)
-    "grpc.max_connection_idle_ms": IDLE_MS,
-    "grpc.max_concurrent_streams": MAX_STREAMS,
-    // channelz (grpc-js's introspection service, which Sluice does not serve) tracks every
-    // call and stream on by default: work per call on the check path for nobody
-    "grpc.enable_channelz": 0,
+  return startGrpcServer(shouldRateLimit(enforcement), host, port);
+}
+
+/** The server around any ShouldRateLimit handler (the front's is the check service's). */
+export async function startGrpcServer(
+  handler: RlsCall,
+  host: string | undefined,
+  port: number,
+): Promise<GrpcFront & { port: number }> {
+  const limits = { maxMessageBytes: MAX_MESSAGE_BYTES };
+  const sessions = new Set<Http2Session>();
+  const server = createServer({
+    settings: { maxConcurrentStreams: MAX_STREAMS },
+    // grpc-js's own: metadata is not what this server limits, and node's session memory cap
+    // (which degrades a busy connection badly when reached, grpc-js found) is left to
+    // MAX_STREAMS and the message size limit
+    maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
+    maxSessionMemory: Number.MAX_SAFE_INTEGER,
   });
-  server.addService(rateLimitService(), { ShouldRateLimit: shouldRateLimit(enforcement) });
+  server.on("session", (session: Http2Session) => {
+    sessions.add(session);
+    session.on("error", ignore);
+    session.once("close", () => sessions.delete(session));
+    session.setTimeout(IDLE_MS, () => session.close());
+  });
+  server.on("stream", (stream, headers) => serveCall(stream, headers, handler, limits));
   await new Promise<void>((resolve, reject) => {
-    server.bindAsync(grpcAddress(host, port), ServerCredentials.createInsecure(), (error) =>
-      error ? reject(error) : resolve(),
-    );
+    server.once("error", reject);
+    // no host: every interface, IPv4 and IPv6, as grpc-js's "[::]" did
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
+  server.on("error", (error) => console.error(`[sluice] gRPC server error: ${error.message}`));
+  const address = server.address();
   return {
+    port: typeof address === "object" && address !== null ? address.port : port,
     async stop(graceMs) {
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
-          server.forceShutdown();
-          resolve();
+          for (const session of sessions) session.destroy();
         }, graceMs);
-        server.tryShutdown(() => {
+        server.close(() => {
           clearTimeout(force);
           resolve();
         });
+        // GOAWAY: no new calls on these connections; each closes once its calls are answered
+        for (const session of sessions) session.close();
       });
     },
   };

@@ -1,5 +1,6 @@
 import "server-only";
-import { status, type Metadata, type handleUnaryCall, type sendUnaryData } from "@grpc/grpc-js";
+import type { IncomingHttpHeaders } from "node:http2";
+import { GrpcStatus } from "@/lib/check/grpc/grpc-status";
 import type { Enforcement } from "@/lib/check/runtime";
 import type { CheckAnswer } from "@/lib/check/check-answer";
 import type { CheckInput } from "@/lib/check/types";
@@ -8,7 +9,8 @@ import { mayCheck, type Caller } from "@/lib/check/service-auth";
 import { admit } from "@/lib/check/fair/fair-admission";
 import { checkMetrics } from "@/lib/check/check-metrics";
 import { parseRlsRequest } from "@/lib/check/grpc/rls-request";
-import { rlsResponse, type RlsResponse } from "@/lib/check/grpc/rls-response";
+import { rlsResponse } from "@/lib/check/grpc/rls-response";
+import { encodeRlsResponse, type WireRequest } from "@/lib/check/grpc/rls-codec";
 
 // ShouldRateLimit: the caller is a service token (as on /api/check), the domain a tenant it
 // may check, each descriptor one check. The descriptors pass the fair gate as one unit and are
@@ -21,55 +23,64 @@ import { rlsResponse, type RlsResponse } from "@/lib/check/grpc/rls-response";
 
 const BEARER = "bearer ";
 
-/** `authorization: Bearer <token>` or `x-sluice-token: <token>`, as the Authorization value auth reads. */
-export function authorizationOf(metadata: Metadata): string | undefined {
-  const authorization = metadata.get("authorization")[0];
+/** `authorization: Bearer <token>` or `x-sluice-token: <token>` (gRPC metadata are the call's HTTP/2 headers), as the Authorization value auth reads. */
+export function authorizationOf(headers: IncomingHttpHeaders): string | undefined {
+  const authorization = headers.authorization;
   if (typeof authorization === "string" && authorization.length > 0) return authorization;
-  const token = metadata.get("x-sluice-token")[0];
+  const token = headers["x-sluice-token"];
   if (typeof token === "string" && token.length > 0 && !token.toLowerCase().startsWith(BEARER))
     return `Bearer ${token}`;
   return undefined;
 }
 
-function failure(callback: sendUnaryData<RlsResponse>, code: status, details: string, started: number): void {
-  checkMetrics.request("grpc", code);
-  checkMetrics.latency((performance.now() - started) / 1000);
-  callback({ code, details });
+/** How a call is answered: a gRPC frame holding the response, or an error status and its message. */
+export interface RlsReply {
+  ok(frame: Buffer): void;
+  fail(code: GrpcStatus, details: string): void;
 }
 
-export function shouldRateLimit(enforcement: Enforcement): handleUnaryCall<unknown, RlsResponse> {
-  return (call, callback) => {
+/** One call: its metadata (HTTP/2 headers) and its decoded request. */
+export type RlsCall = (headers: IncomingHttpHeaders, request: WireRequest, reply: RlsReply) => void;
+
+function failure(reply: RlsReply, code: GrpcStatus, details: string, started: number): void {
+  checkMetrics.request("grpc", code);
+  checkMetrics.latency((performance.now() - started) / 1000);
+  reply.fail(code, details);
+}
+
+export function shouldRateLimit(enforcement: Enforcement): RlsCall {
+  return (headers, request, reply) => {
     const started = performance.now();
     const caller: Caller | null = enforcement.auth.authenticate(
-      authorizationOf(call.metadata),
+      authorizationOf(headers),
       enforcement.holder.current,
     );
     if (caller === null) {
       failure(
-        callback,
-        status.UNAUTHENTICATED,
+        reply,
+        GrpcStatus.UNAUTHENTICATED,
         "Send a service token as authorization: Bearer <token> (or x-sluice-token).",
         started,
       );
       return;
     }
-    const parsed = parseRlsRequest(call.request);
+    const parsed = parseRlsRequest(request);
     if (!parsed.ok) {
-      failure(callback, status.INVALID_ARGUMENT, parsed.message, started);
+      failure(reply, GrpcStatus.INVALID_ARGUMENT, parsed.message, started);
       return;
     }
     const { tenant, checks } = parsed.value;
     if (!mayCheck(caller, tenant)) {
       failure(
-        callback,
-        status.PERMISSION_DENIED,
+        reply,
+        GrpcStatus.PERMISSION_DENIED,
         `This service token may not check for tenant ${tenant}; use a token that lists it.`,
         started,
       );
       return;
     }
     if (enforcement.holder.current.snapshot.tenants[tenant] === undefined) {
-      failure(callback, status.NOT_FOUND, `domain: no tenant ${tenant}.`, started);
+      failure(reply, GrpcStatus.NOT_FOUND, `domain: no tenant ${tenant}.`, started);
       return;
     }
     const decisions = new Array<RenderedDecision>(checks.length);
@@ -85,24 +96,24 @@ export function shouldRateLimit(enforcement: Enforcement): handleUnaryCall<unkno
           done();
           if (forbidden) {
             failure(
-              callback,
-              status.PERMISSION_DENIED,
+              reply,
+              GrpcStatus.PERMISSION_DENIED,
               `This service token may not check for tenant ${tenant}.`,
               started,
             );
             return;
           }
-          let response: RlsResponse;
+          let frame: Buffer;
           try {
-            response = rlsResponse(decisions);
+            frame = encodeRlsResponse(rlsResponse(decisions));
           } catch (error) {
             console.error("[sluice] ShouldRateLimit answer failed:", error);
-            failure(callback, status.INTERNAL, "The check failed unexpectedly.", started);
+            failure(reply, GrpcStatus.INTERNAL, "The check failed unexpectedly.", started);
             return;
           }
-          checkMetrics.request("grpc", status.OK);
+          checkMetrics.request("grpc", GrpcStatus.OK);
           checkMetrics.latency((performance.now() - started) / 1000);
-          callback(null, response);
+          reply.ok(frame);
         };
         for (let i = 0; i < checks.length; i++) {
           const index = i;
@@ -113,7 +124,7 @@ export function shouldRateLimit(enforcement: Enforcement): handleUnaryCall<unkno
     const refused = admit(enforcement, caller, checks.length, [work]);
     if (refused !== null) {
       const body = typeof refused.body === "string" ? refused.body : refused.body.toString("latin1");
-      failure(callback, status.RESOURCE_EXHAUSTED, body, started);
+      failure(reply, GrpcStatus.RESOURCE_EXHAUSTED, body, started);
     }
   };
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { CheckInput } from "@/lib/check/types";
 import { DESCRIPTOR_METHOD, descriptorPath, descriptorSubject, domainSlug } from "@sluice/client/envoy";
 
-// A ShouldRateLimit request (as proto-files.ts decodes it) turned into Sluice checks, one per
+// A ShouldRateLimit request (as rls-codec.ts decodes it) turned into Sluice checks, one per
 // descriptor in order, or the first error naming the field (answered INVALID_ARGUMENT). The
 // mapping is the client package's, which `sluice import-envoy` writes route patterns by.
 // hits_addend is the cost: a descriptor's own when set, else the request's (0 there means 1,
