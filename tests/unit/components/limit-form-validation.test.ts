@@ -16,11 +16,11 @@ describe("the editor's validation", () => {
   it("says what a number field needs for text in it, as the server does, not zod's raw message", () => {
     for (const limit of ["abc", "1.5", "10x"]) {
       const message = validate({ ...base, limit }, true).errors.limit;
-      expect(message).toBe("must be a whole number from 1 to 1,000,000,000");
+      expect(message).toMatch(/^must be a whole number from 1 to 1,000,000,000/);
       expect(message).not.toMatch(/expected number|received/);
     }
-    expect(validate({ ...base, limit: "10", burst: "lots" }, true).errors.burst).toBe(
-      "must be a whole number from 1 to 1,000,000,000",
+    expect(validate({ ...base, limit: "10", burst: "lots" }, true).errors.burst).toMatch(
+      /^must be a whole number from 1 to 1,000,000,000/,
     );
     // the same message from the server's schema for a wrong type in a document
     const server = fullLimitSchema.safeParse({
@@ -30,7 +30,9 @@ describe("the editor's validation", () => {
       window: "1s",
       limit: "x",
     });
-    expect(server.error?.issues[0]?.message).toBe("must be a whole number from 1 to 1,000,000,000");
+    expect(server.error?.issues[0]?.message).toBe(
+      'must be a whole number from 1 to 1,000,000,000, not text "x"',
+    );
   });
 
   it("stops the preview on a wrong typed value instead of simulating the inherited one", () => {

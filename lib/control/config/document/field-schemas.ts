@@ -27,7 +27,11 @@ const COUNT_HINT = "must be a whole number from 1 to 1,000,000,000";
 // The hint also for a value of the wrong type ("abc" typed in the editor, a string in
 // JSON): zod's own "expected number, received string" names no range.
 export const countSchema = z
-  .number({ error: COUNT_HINT })
+  .number({
+    // quoted in YAML or JSON: say it was text, the easiest slip to miss
+    error: (issue) =>
+      typeof issue.input === "string" ? `${COUNT_HINT}, not text "${issue.input}"` : COUNT_HINT,
+  })
   .int({ error: COUNT_HINT })
   .min(1, { error: "must be at least 1" })
   .max(MAX_LIMIT, { error: "must be at most 1,000,000,000" });
