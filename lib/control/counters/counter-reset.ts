@@ -10,9 +10,8 @@ import { auditedTenantChange } from "@/lib/control/data/audited-tenant-change";
 import { ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import { imposedBy } from "@/lib/control/config/compile/imposed-limits";
 import { counterTarget } from "@/lib/control/counters/counter-specs";
-import { limitsNamed } from "@/lib/control/config/compile/limits-named";
 import { CounterQuery } from "@/lib/control/counters/counter-query";
-import { resolveCheck } from "@/lib/control/counters/resolve-check";
+import { limitsAtCheck, resolveCheck } from "@/lib/control/counters/resolve-check";
 import {
   counterClient,
   countOrDropEntries,
@@ -55,11 +54,7 @@ export async function resetCounter(
     requestId,
     async (change) => {
       const check = await resolveCheck(input.tenant, input.key ?? null, input.route ?? null);
-      let limits = limitsNamed(check.tenant, input.limit, input.key ?? null);
-      if (input.route !== undefined)
-        limits = limits.filter(
-          (l) => l.route === null || l.route === check.routes.global || l.route === check.routes.tenant,
-        );
+      const limits = limitsAtCheck(check, input.limit, input.key ?? null, input.route !== undefined);
       if (limits.length === 0) {
         throw new NotFoundError(`No limit named ${input.limit} applies to tenant ${input.tenant} there.`);
       }

@@ -8,8 +8,7 @@ import { auditedTenantChange } from "@/lib/control/data/audited-tenant-change";
 import { ForbiddenError, NotFoundError } from "@/lib/control/errors/errors";
 import { imposedBy } from "@/lib/control/config/compile/imposed-limits";
 import { counterTarget } from "@/lib/control/counters/counter-specs";
-import { limitsNamed } from "@/lib/control/config/compile/limits-named";
-import { resolveCheck } from "@/lib/control/counters/resolve-check";
+import { limitsAtCheck, resolveCheck } from "@/lib/control/counters/resolve-check";
 import { ResetInput } from "@/lib/control/counters/counter-reset";
 import {
   counterClient,
@@ -47,12 +46,9 @@ export async function liftPenalty(
     requestId,
     async (change) => {
       const check = await resolveCheck(input.tenant, input.key ?? null, input.route ?? null);
-      let limits = limitsNamed(check.tenant, input.limit, input.key ?? null);
-      if (input.route !== undefined)
-        limits = limits.filter(
-          (l) => l.route === null || l.route === check.routes.global || l.route === check.routes.tenant,
-        );
-      limits = limits.filter((l) => l.rule.penalty !== undefined);
+      const limits = limitsAtCheck(check, input.limit, input.key ?? null, input.route !== undefined).filter(
+        (l) => l.rule.penalty !== undefined,
+      );
       if (limits.length === 0) {
         throw new NotFoundError(
           `No limit named ${input.limit} with a penalty applies to tenant ${input.tenant} there.`,

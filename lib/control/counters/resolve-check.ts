@@ -7,6 +7,8 @@ import {
   type Snapshot,
 } from "@/lib/control/config/compile";
 import { NotFoundError } from "@/lib/control/errors/errors";
+import { limitsNamed } from "@/lib/control/config/compile/limits-named";
+import type { CompiledLimit } from "@/lib/control/config/compile";
 import { latestSnapshot } from "@/lib/control/data/counters-store";
 
 // Where a query of the admin API's counter calls (tenant, key, route) lands in a compiled
@@ -48,4 +50,18 @@ export async function resolveCheck(
   route: string | null,
 ): Promise<ResolvedCheck> {
   return resolveIn(await latestSnapshot(), slugName, keyName, route);
+}
+
+/** The tenant's limits named `name` (a key's own among them) that apply where `check` landed. */
+export function limitsAtCheck(
+  check: ResolvedCheck,
+  name: string,
+  keyName: string | null,
+  routed: boolean,
+): CompiledLimit[] {
+  const limits = limitsNamed(check.tenant, name, keyName);
+  if (!routed) return limits;
+  return limits.filter(
+    (l) => l.route === null || l.route === check.routes.global || l.route === check.routes.tenant,
+  );
 }
