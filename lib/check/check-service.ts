@@ -24,18 +24,14 @@ import { mayCheck, type Caller } from "@/lib/check/service-auth";
 import type { PreparedCheck } from "@/lib/check/limiter/evaluate-many";
 import { TtlLru } from "@/lib/check/ttl-lru";
 import { TenantMarks, type TenantMark } from "@/lib/check/tenant-marks";
-import { overriddenShape } from "@/lib/check/override-variants";
 import type { CheckInput } from "@/lib/check/types";
 import { checkMetrics } from "@/lib/check/check-metrics";
-import { refreshCalendar } from "@/lib/check/calendar-rules";
 import type { LocalLimits } from "@/lib/check/local/local-limits";
 import { withCheckId } from "@/lib/check/adjust/check-id";
 import { newLeaseId } from "@/lib/check/limiter/lease-id";
 import { withLease } from "@/lib/check/lease/leased-answer";
-import { listVerdict, type ListVerdict } from "@/lib/check/lists/list-matcher";
-import { allowedShape, deniedByList } from "@/lib/check/list-shapes";
-import { subnetSubject } from "@/lib/check/lists/subnet-subject";
 import { blockAnswer, PenaltyBlocks } from "@/lib/check/penalty-blocks";
+import { countedVariant } from "@/lib/check/counted-variant";
 
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
@@ -178,39 +174,11 @@ export class CheckService {
   ): void {
     const { key } = hot;
     let { shape, keys: base } = hot;
-    let listed: ListVerdict;
-    if (input.subject !== null) {
-      // allow and deny lists meet the subject as sent; a deny counts nothing (list-shapes.ts)
-      const lists = this.holder.current.lists;
-      const tenant = shape.resolved.tenant;
-      if (lists.global !== null || lists.tenants.size > 0) {
-        listed = listVerdict(lists.global, lists.tenants.get(tenant.slug) ?? null, input.subject);
-        if (listed?.deny === true) {
-          checkMetrics.listMatch("deny");
-          const rendered = deniedByList(shape, key?.name ?? null, version);
-          done(recordedAnswer(rendered, tenant.id, key?.id ?? null, shape.resolved.route, input));
-          return;
-        }
-      }
-      // subnet keying: an address counts as its network from here on
-      if (tenant.ipSubjects !== undefined)
-        input = { ...input, subject: subnetSubject(input.subject, tenant.ipSubjects) };
+    if (input.subject !== null || shape.overrides !== null || shape.calendarUntil !== Infinity) {
+      const counted = countedVariant(hot, input, this.holder.current, version, done);
+      if (counted === null) return;
+      ({ shape, base, input } = counted);
     }
-    if (shape.overrides !== null) {
-      // temporary overrides: a subject's own shape, or a block answered there
-      const snapshot = this.holder.current.snapshot;
-      const variant = overriddenShape(hot, shape.overrides, input, snapshot, version, done);
-      if (variant === null) return;
-      if (variant !== shape) base = null;
-      shape = variant;
-    }
-    if (listed !== undefined && !listed.deny) {
-      checkMetrics.listMatch("allow");
-      shape = allowedShape(shape, hot.target, listed.skip, this.holder.current.snapshot, version);
-      base = null;
-    }
-    // calendar limits past their period's end: the next period's bounds (calendar-rules.ts)
-    if (shape.calendarUntil !== Infinity) refreshCalendar(shape);
     const { tenant, route } = shape.resolved;
     const keyId = key?.id ?? null;
     const keyJson = hot.keyJson ?? keyJsonOf(key);
