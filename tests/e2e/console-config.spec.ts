@@ -41,7 +41,7 @@ test("/plans folds every plan to one line and stays short with many plans", asyn
   try {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto("/plans");
-    const plans = page.locator('[data-testid^="plan-"]');
+    const plans = page.locator('details[data-testid^="plan-"]');
     await expect(plans).toHaveCount(doc.plans.length + tall.length);
     await expect(page.getByTestId("plan-tall-3")).toContainText("8 limits");
     await expect(page.getByTestId("plan-tall-3").getByTestId("limit-tall-limit-0")).toBeHidden();

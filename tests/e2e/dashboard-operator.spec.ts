@@ -71,7 +71,7 @@ test("creates a limit, changes it, and /api/check enforces the new value within 
   // Field-level errors from the same zod schema, before anything is sent.
   await editor.getByRole("textbox", { name: "Window" }).fill("soon");
   await editor.getByRole("button", { name: "Save limit" }).click();
-  await expect(editor.getByText(/must be a duration/)).toBeVisible();
+  await expect(editor.locator("#l-window-msg")).toHaveText(/must be a duration/);
   await editor.getByLabel("Counted per").selectOption("tenant");
   await editor.getByText("Fixed window", { exact: true }).click();
   await editor.getByRole("textbox", { name: "Limit", exact: true }).fill("3");

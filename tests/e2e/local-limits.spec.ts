@@ -21,6 +21,11 @@ test("sets a local limit and shows its over-admission bound", async () => {
   await form.getByLabel("Display name").fill(`E2E ${slug}`);
   await form.getByLabel("Plan").selectOption("free");
   await form.getByRole("button", { name: "Create tenant" }).click();
+  // the overview is paged: the new tenant is found by searching for it
+  await expect(async () => {
+    await page.goto(`/?q=${slug}`);
+    await expect(page.getByRole("link", { name: `E2E ${slug}` })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await page.getByRole("link", { name: `E2E ${slug}` }).click();
   await page.getByRole("link", { name: "Add a tenant limit" }).click();
   const editor = page.getByTestId("limit-editor");
