@@ -12,6 +12,9 @@ const prisma = globalSingleton<PrismaClient>(
     new PrismaClient({
       // each client runs its queries in turn (serial-pg-client.ts)
       adapter: new PrismaPg({ connectionString: env().DATABASE_URL, max: 10, Client: SerialPgClient }),
+      // Prisma's defaults (2 s to get a connection, 5 s to finish) fail an editor's save when
+      // the machine is busy rather than when the database is: a write waits its turn instead.
+      transactionOptions: { maxWait: 10_000, timeout: 30_000 },
     }),
 );
 
