@@ -56,7 +56,9 @@ export function bindingText(node: TreeNode): string | null {
 /** "12 rejected by its limits (900 of its checks)": what it denied, and all its checks lost. */
 export function rejectedText(node: TreeNode): string {
   const own = `${formatWhole(node.rejected)} rejected by its limits`;
-  return node.checksRejected > node.rejected ? `${own} (${formatWhole(node.checksRejected)} of its checks)` : own;
+  return node.checksRejected > node.rejected
+    ? `${own} (${formatWhole(node.checksRejected)} of its checks)`
+    : own;
 }
 
 /** One line of text for a node: what a screen reader and the bar label say. */

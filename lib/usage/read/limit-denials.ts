@@ -17,7 +17,13 @@ export interface LimitDenial extends DenyingLimit {
   count: number;
 }
 
-const Field = z.tuple([z.string(), z.string(), DenyingLimit.shape.name, DenyingLimit.shape.level, DenyingLimit.shape.by]);
+const Field = z.tuple([
+  z.string(),
+  z.string(),
+  DenyingLimit.shape.name,
+  DenyingLimit.shape.level,
+  DenyingLimit.shape.by,
+]);
 
 function parseField(field: string): z.infer<typeof Field> | null {
   try {

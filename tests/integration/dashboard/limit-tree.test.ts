@@ -220,7 +220,12 @@ describe("limit tree data", () => {
     const ids = data.nodes.map((n) => n.id);
     const under = node(data, "key-route:kidle GET /items/*");
     expect(ids.indexOf(under.id)).toBe(ids.indexOf("key:kidle") + 1);
-    expect(under).toMatchObject({ depth: 3, rejected: 1, checksRejected: 2, drill: { route: "GET /items/*" } });
+    expect(under).toMatchObject({
+      depth: 3,
+      rejected: 1,
+      checksRejected: 2,
+      drill: { route: "GET /items/*" },
+    });
     // no route of k80 or kbig denied anything: nothing under them
     expect(ids.filter((id) => id.startsWith("key-route:"))).toEqual([under.id]);
     expect(data.attributedSince).toBe(data.generatedAt - 15 * 60_000);

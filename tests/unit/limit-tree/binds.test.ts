@@ -5,7 +5,12 @@ import { describe, expect, it } from "vitest";
 import { bindingOf, msToExhaustion, shareLeft, type ChainLimit } from "@/lib/control/limit-tree/binds";
 import type { LimitReading } from "@/lib/control/limit-tree/types";
 
-function reading(name: string, remaining: number, capacity: number, more: Partial<LimitReading> = {}): LimitReading {
+function reading(
+  name: string,
+  remaining: number,
+  capacity: number,
+  more: Partial<LimitReading> = {},
+): LimitReading {
   return {
     name,
     by: "tenant",
@@ -26,11 +31,11 @@ function reading(name: string, remaining: number, capacity: number, more: Partia
   };
 }
 
-const at = (
-  level: ChainLimit["level"],
-  r: LimitReading,
-  ratePerMs = 0,
-): ChainLimit => ({ level, reading: r, ratePerMs });
+const at = (level: ChainLimit["level"], r: LimitReading, ratePerMs = 0): ChainLimit => ({
+  level,
+  reading: r,
+  ratePerMs,
+});
 
 describe("what binds", () => {
   it("compares shares left, not units across windows: 300 of 10,000 a minute binds before 2 of 10 a second", () => {
@@ -73,21 +78,36 @@ describe("what binds", () => {
     const idleB = at("tenant", reading("b", 100, 100));
     expect(bindingOf([idleA, idleB])?.limit).toBe("a");
     // both spent: 0 ms each, the first on the chain
-    expect(bindingOf([at("tenant", reading("x", 0, 10), 1), at("route", reading("y", 0, 5), 9)])?.limit).toBe("x");
+    expect(bindingOf([at("tenant", reading("x", 0, 10), 1), at("route", reading("y", 0, 5), 9)])?.limit).toBe(
+      "x",
+    );
   });
 
   it("never binds on a shadow or disabled limit; a block (capacity 0) has nothing left and binds", () => {
     const shadow = at("key", reading("shadow", 0, 10, { mode: "shadow" }));
-    const disabled = at("tenant", reading("off", 0, 10, { override: { id: "o1", value: "disabled", endsAt: "2026-12-12T00:00:00.000Z" } }));
+    const disabled = at(
+      "tenant",
+      reading("off", 0, 10, {
+        override: { id: "o1", value: "disabled", endsAt: "2026-12-12T00:00:00.000Z" },
+      }),
+    );
     const open = at("plan", reading("open", 9, 10));
     expect(bindingOf([shadow, disabled, open])?.limit).toBe("open");
     expect(bindingOf([shadow, disabled])).toBeNull();
-    const blocked = at("tenant", reading("few", 0, 0, { limit: 0, override: { id: "o2", value: 0, endsAt: "2026-12-12T00:00:00.000Z" } }));
+    const blocked = at(
+      "tenant",
+      reading("few", 0, 0, {
+        limit: 0,
+        override: { id: "o2", value: 0, endsAt: "2026-12-12T00:00:00.000Z" },
+      }),
+    );
     expect(bindingOf([open, blocked])).toMatchObject({ limit: "few", share: 0 });
   });
 
   it("measures a share against the capacity (a bucket's burst) and time left at the rate", () => {
-    expect(shareLeft(reading("b", 50, 200, { algorithm: "token_bucket", limit: 100, burst: 200 }))).toBe(0.25);
+    expect(shareLeft(reading("b", 50, 200, { algorithm: "token_bucket", limit: 100, burst: 200 }))).toBe(
+      0.25,
+    );
     expect(shareLeft(reading("blocked", 0, 0))).toBe(0);
     expect(msToExhaustion(reading("r", 30, 100), 0.01)).toBe(3_000);
     expect(msToExhaustion(reading("r", 30, 100), 0)).toBe(Infinity);

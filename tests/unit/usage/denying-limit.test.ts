@@ -39,8 +39,11 @@ function randomReply(rand: Random, limits: CompiledLimit[]): number[] {
 }
 
 const bodyLimits = (json: string) =>
-  (JSON.parse(json) as { limits: { name: string; level: string; by: string; allowed: boolean; mode: string }[] })
-    .limits;
+  (
+    JSON.parse(json) as {
+      limits: { name: string; level: string; by: string; allowed: boolean; mode: string }[];
+    }
+  ).limits;
 
 describe("denyingLimit", () => {
   it("names what a JSON parse of the answer names, on 3000 rendered answers", () => {
