@@ -2,6 +2,7 @@ import "server-only";
 import { offenderDetail, pairField } from "@/lib/usage/keys";
 import type { UsageEvent } from "@/lib/usage/types";
 import { RECENT_PER_TENANT, RecentDecisions } from "@/lib/usage/recent";
+import { denyingLimit } from "@/lib/usage/record/denying-limit";
 
 // The in-process aggregate between two flushes: counters only, so a check costs a few Map
 // operations and no I/O. Bounded: past `maxFields` distinct (pair, second) counters or `maxSubjects`
@@ -17,6 +18,11 @@ export interface TenantBatch {
   details: Map<number, Map<string, number>>;
   /** minute -> degraded cause -> count (only degraded decisions touch it) */
   causes: Map<number, Map<string, number>>;
+  /**
+   * minute -> pairs-hash field of a rejection -> the limit that denied it (denying-limit.ts)
+   * -> count: bounded by the pairs' fields times the few limits a check meets
+   */
+  denials: Map<number, Map<string, Map<string, number>>>;
   subjects: number;
   detailCount: number;
 }
@@ -63,6 +69,7 @@ export class UsageBatch {
         offenders: new Map(),
         details: new Map(),
         causes: new Map(),
+        denials: new Map(),
         subjects: 0,
         detailCount: 0,
       };
@@ -85,6 +92,13 @@ export class UsageBatch {
     // at most five causes: a bounded map per minute
     if (event.cause) bump(minuteMap(tenant.causes, minute), event.cause);
     if (event.outcome !== "rejected") return;
+    const denying = denyingLimit(event.body);
+    if (denying !== null) {
+      const byField = minuteMap(tenant.denials, minute);
+      let byLimit = byField.get(field);
+      if (!byLimit) byField.set(field, (byLimit = new Map()));
+      bump(byLimit, denying);
+    }
     const offenders = minuteMap(tenant.offenders, minute);
     if (event.keyId) bump(offenders, `k:${event.keyId}`);
     if (event.subject) {
