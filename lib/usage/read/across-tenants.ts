@@ -1,23 +1,28 @@
 import "server-only";
-import type { Principal } from "@/lib/shared/principal";
+import { isOperator, type Principal } from "@/lib/shared/principal";
 import { DAY_MS, HOUR_MS, MINUTE_MS, minuteIndexKey, minuteOf } from "@/lib/usage/keys";
 import { watermarks, type RowContext } from "@/lib/usage/read/rows";
 import type { ScopedRow } from "@/lib/usage/read/scoped-reader";
 import { totalStretches, type Stretch, type StretchTable } from "@/lib/usage/read/total-stretches";
 import { addOutcome, fieldsOf, readMinute } from "@/lib/usage/store/redis-read";
 import { ZERO_COUNTS } from "@/lib/usage/types";
+import type { Counts } from "@/lib/shared/usage-counts";
+import type { TableStretch } from "@/lib/control/data/usage/series-totals";
 import {
-  summedPerSeries,
   summedPerStep,
+  summedPerTenant,
   visibleAmong,
   visibleTenantSeries,
 } from "@/lib/control/data/usage/tenants-usage";
+import { installationSeriesId } from "@/lib/control/data/usage/installation-series";
 
-// The usage index across many tenants (10,000): the rolled-up part in two queries over all
-// their own series (tenants-usage.ts), the minutes the rollup has not reached from Redis, for
-// the tenants its minute index names (those with checks in that minute), not for every one.
-// Rolled-up minutes have no seconds: the chart is drawn a minute a step at least, and an hour
-// a step past an hour's range (10,000 tenants' minutes of a day are 14 million rows).
+// The usage index across many tenants (10,000). The rolled-up part: the chart from the
+// installation's series for those who see every tenant (one series, written by the rollup),
+// else from their tenants' own series summed; the breakdown from every tenant's own series
+// summed over the range, in one query (tenants-usage.ts). The minutes the rollup has not
+// reached come from Redis, for the tenants its minute index names (those with checks in that
+// minute), not for every one. Rolled-up minutes have no seconds: the chart is drawn a minute a
+// step at least, and an hour a step past an hour's range.
 
 export interface AcrossTenants {
   stepMs: number;
@@ -78,32 +83,43 @@ async function addRecent(
   }
 }
 
+/** The chart's rolled-up steps: one series for those who see every tenant. */
+async function rolledSteps(
+  principal: Principal,
+  stretches: TableStretch[],
+  stepMs: number,
+): Promise<Array<Counts & { t: number }>> {
+  if (isOperator(principal)) {
+    const id = await installationSeriesId();
+    return id === null ? [] : summedPerStep([id], stretches, stepMs);
+  }
+  const ids = (await visibleTenantSeries(principal)).map((r) => r.seriesId);
+  return summedPerStep(ids, stretches, stepMs);
+}
+
+/** `tenants: false` reads the chart only (the comparison's previous period). */
 export async function acrossTenants(
   principal: Principal,
   from: number,
   to: number,
   requestedStepMs: number,
   ctx: RowContext,
+  options: { tenants?: boolean } = {},
 ): Promise<AcrossTenants> {
   // a minute a step at least (what minutes hold), an hour past an hour's range (what hours hold)
   const stepMs = Math.max(requestedStepMs, to - from > HOUR_MS ? HOUR_MS : MINUTE_MS);
   const marks = await watermarks(ctx);
   const forSteps = totalStretches(from, to, marks, tableFor(stepMs));
   const forTotals = totalStretches(from, to, marks);
-  const refs = await visibleTenantSeries(principal);
-  const ids = refs.map((r) => r.seriesId);
-  const [perStep, perSeries] = await Promise.all([
-    summedPerStep(ids, forSteps.rolled, stepMs),
-    summedPerSeries(ids, forTotals.rolled),
+  const [perStep, perTenant] = await Promise.all([
+    rolledSteps(principal, forSteps.rolled, stepMs),
+    options.tenants === false ? [] : summedPerTenant(principal, forTotals.rolled),
   ]);
-  const slugOf = new Map(refs.map((r) => [r.seriesId, r.slug]));
   const steps = new Map(perStep.map((p) => [p.t, { ...p, keyId: "", route: "", tenant: "" }]));
-  const tenants = new Map<string, ScopedRow>();
-  for (const { seriesId, ...counts } of perSeries) {
-    const slug = slugOf.get(seriesId);
-    if (slug !== undefined) tenants.set(slug, { ...counts, t: from, keyId: "", route: "", tenant: slug });
-  }
+  const tenants = new Map<string, ScopedRow>(
+    perTenant.map(({ slug, ...counts }) => [slug, { ...counts, t: from, keyId: "", route: "", tenant: slug }]),
+  );
   // the same stretch of Redis in both cuts (what follows the minute watermark)
   await addRecent(principal, ctx, forSteps.recent, stepMs, from, { steps, tenants });
-  return { stepMs, series: [...steps.values()], byTenant: [...tenants.values()] };
+  return { stepMs, series: [...steps.values()], byTenant: options.tenants === false ? [] : [...tenants.values()] };
 }
