@@ -60,25 +60,50 @@ export async function summedPerStep(
       FROM (${rowsOf(Prisma.sql`${ids}::int[]`, stretches)}) u GROUP BY 1`;
 }
 
+/** The busiest tenants by name, the others summed into one row. */
+export interface TenantTotals {
+  named: Array<Counts & { slug: string }>;
+  others: Counts;
+}
+
 /**
- * Each visible tenant's own series summed over the stretches, by slug (tenants without
- * rows left out). One query: the tenants' series first (materialized, so the rows are read
- * by the tables' primary keys), never a list of 10,000 ids sent and back.
+ * Each visible tenant's own series summed over the stretches, ranked by checks: the `top`
+ * (ties at the edge included) and those of `tenantIds` by slug (the tenants Redis still has
+ * checks of, which could climb into the top), the rest summed as `others`. One query: the
+ * tenants' series first (materialized, so the rows are read by the tables' primary keys),
+ * never a list of 10,000 ids sent, nor 10,000 totals back.
  */
 export async function summedPerTenant(
   principal: Principal,
   stretches: TableStretch[],
-): Promise<Array<Counts & { slug: string }>> {
-  if (stretches.length === 0) return [];
-  return db().$queryRaw<Array<Counts & { slug: string }>>`
+  keep: { top: number; tenantIds: string[] },
+): Promise<TenantTotals> {
+  const none = { allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 };
+  if (stretches.length === 0) return { named: [], others: none };
+  const rows = await db().$queryRaw<Array<Counts & { slug: string | null }>>`
     WITH "own" AS MATERIALIZED (
-      SELECT s."id", t."slug" FROM "Tenant" t
+      SELECT s."id", t."id" AS "tenantId", t."slug" FROM "Tenant" t
         JOIN "UsageSeries" s ON s."tenantId" = t."id" AND s."keyId" = '*' AND s."route" = '*'
-       WHERE ${visibleTenantsSql(principal)})
-    SELECT o."slug", ${SUMS}
-      FROM (${rowsOf(Prisma.sql`ARRAY(SELECT "id" FROM "own")`, stretches)}) u
-      JOIN "own" o ON o."id" = u."seriesId"
-     GROUP BY o."slug"`;
+       WHERE ${visibleTenantsSql(principal)}),
+    "per" AS (
+      SELECT o."slug", o."tenantId", ${SUMS}
+        FROM (${rowsOf(Prisma.sql`ARRAY(SELECT "id" FROM "own")`, stretches)}) u
+        JOIN "own" o ON o."id" = u."seriesId"
+       GROUP BY o."slug", o."tenantId"),
+    "ranked" AS (
+      SELECT p.*, rank() OVER (ORDER BY p."allowed" + p."rejected" + p."shadowRejected" + p."degraded" DESC) AS "place"
+        FROM "per" p)
+    SELECT CASE WHEN r."place" <= ${keep.top}::int OR r."tenantId" = ANY(${keep.tenantIds}::text[]) THEN r."slug" END AS "slug",
+           sum(r."allowed")::float8 AS "allowed", sum(r."rejected")::float8 AS "rejected",
+           sum(r."shadowRejected")::float8 AS "shadowRejected", sum(r."degraded")::float8 AS "degraded"
+      FROM "ranked" r GROUP BY 1`;
+  const rest = rows.find((r) => r.slug === null);
+  return {
+    named: rows.flatMap(({ slug, ...counts }) => (slug === null ? [] : [{ ...counts, slug }])),
+    others: rest
+      ? { allowed: rest.allowed, rejected: rest.rejected, shadowRejected: rest.shadowRejected, degraded: rest.degraded }
+      : none,
+  };
 }
 
 /** Of these tenant ids, those the principal sees (the tenants Redis says had usage). */
