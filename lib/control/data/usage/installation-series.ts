@@ -36,18 +36,21 @@ export async function writeInstallationRow(
 ): Promise<void> {
   const [name, column] = TABLES[level];
   const at = utcAt(timeMs);
+  // made by the migration; again only if gone (no sequence number spent a minute)
   await runner.$executeRaw`
     INSERT INTO "UsageSeries" ("tenantId", "keyId", "route")
-    VALUES (${INSTALLATION}, ${INSTALLATION}, ${INSTALLATION}) ON CONFLICT DO NOTHING`;
+    SELECT '*', '*', '*' WHERE NOT EXISTS (SELECT 1 FROM "UsageSeries"
+                                            WHERE "tenantId" = '*' AND "keyId" = '*' AND "route" = '*')
+    ON CONFLICT DO NOTHING`;
   await runner.$executeRaw`
     INSERT INTO ${name} (${column}, "seriesId", "allowed", "rejected", "shadowRejected", "degraded")
     SELECT ${at}, i."id", nullif(sum(m."allowed"), 0), nullif(sum(m."rejected"), 0),
            nullif(sum(m."shadowRejected"), 0), nullif(sum(m."degraded"), 0)
       FROM ${name} m
-      JOIN "UsageSeries" s ON s."id" = m."seriesId" AND s."keyId" = ${INSTALLATION} AND s."route" = ${INSTALLATION}
-           AND s."tenantId" <> ${INSTALLATION}
-      CROSS JOIN (SELECT "id" FROM "UsageSeries"
-                   WHERE "tenantId" = ${INSTALLATION} AND "keyId" = ${INSTALLATION} AND "route" = ${INSTALLATION}) i
+      -- literals, not parameters: the planner matches them to the partial index of the
+      -- tenants' own series (migration 20261209000000_console_scale)
+      JOIN "UsageSeries" s ON s."id" = m."seriesId" AND s."keyId" = '*' AND s."route" = '*' AND s."tenantId" <> '*'
+      CROSS JOIN (SELECT "id" FROM "UsageSeries" WHERE "tenantId" = '*' AND "keyId" = '*' AND "route" = '*') i
      WHERE m.${column} = ${at}
      GROUP BY i."id"
     ON CONFLICT ("seriesId", ${column}) DO UPDATE SET
