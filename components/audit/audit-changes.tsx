@@ -40,7 +40,12 @@ export function AuditChanges({ id, count, load }: { id: string; count: number; l
   });
 
   return (
-    <details ref={details} onToggle={(event) => event.currentTarget.open && fetchOnce()}>
+    <details
+      ref={details}
+      onToggle={(event) => {
+        if (event.currentTarget.open) fetchOnce();
+      }}
+    >
       <summary>
         {count} field{count === 1 ? "" : "s"}
       </summary>

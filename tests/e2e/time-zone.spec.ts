@@ -26,4 +26,15 @@ test("a chosen time zone titles the chart axes and formats dates", async ({ brow
   // server-rendered dates: the keys' creation dates, in Tokyo time and named so
   await page.goto("/tenants/acme/keys");
   await expect(page.getByTestId("keys-table")).toContainText(/\d{4}-\d\d-\d\d \d\d:\d\d GMT\+9/);
+
+  // the configuration history and the audit log, to the second; an entry's fields unfold
+  await page.goto("/config/history");
+  await expect(page.getByRole("list", { name: "Config versions" })).toContainText(
+    /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d GMT\+9/,
+  );
+  await page.goto("/audit");
+  const audit = page.getByTestId("audit-table");
+  await expect(audit).toContainText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d GMT\+9/);
+  await audit.locator("summary").first().click();
+  await expect(audit.getByTestId("field-diff").first()).toBeVisible();
 });

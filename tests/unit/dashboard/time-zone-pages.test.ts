@@ -30,7 +30,9 @@ describe("server-rendered dates in the reader's time zone", () => {
     expect(badge).toContain("override until 2030-01-31 23:05 GMT+9");
     expect(badge).toContain('title="Temporary override o1: 5 until 2030-01-31 23:05 GMT+9"');
     expect(html(createElement(OverrideBadge, { override }))).toContain("override until 2030-01-31 14:05 UTC");
-    const skipped = [{ name: "cap", reason: "override", override: { ...override, value: "disabled" as const } }];
+    const skipped = [
+      { name: "cap", by: "tenant", reason: "override", override: { ...override, value: "disabled" as const } },
+    ];
     expect(html(createElement(SkippedLimits, { skipped, label: "Not evaluated", zone: TOKYO }))).toContain(
       "disabled: override until 2030-01-31 23:05 GMT+9",
     );
