@@ -105,7 +105,7 @@ describe("the installation's series", () => {
     // the comparison's previous period reads the chart only
     const chart = await acrossTenants(SYSTEM, ...range, MINUTE, ctx, { tenants: false });
     expect(chart.byTenant).toEqual([]);
-    expect(chart.series).toEqual(all.series);
+    expect(chart.series.find((s) => s.t === M)).toEqual(all.series.find((s) => s.t === M));
   });
 
   it("is written by the rollup with each minute it moves from Redis", async () => {
