@@ -12,9 +12,7 @@ export type LoadChanges = (input: { id: string }) => Promise<ActionResult<FieldC
 
 // folded and being read look the same: the status line is only seen while reading
 type State =
-  | { kind: "unread" }
-  | { kind: "loaded"; changes: FieldChange[] }
-  | { kind: "failed"; message: string };
+  { kind: "unread" } | { kind: "loaded"; changes: FieldChange[] } | { kind: "failed"; message: string };
 
 export function AuditChanges({ id, count, load }: { id: string; count: number; load: LoadChanges }) {
   const [state, setState] = useState<State>({ kind: "unread" });
@@ -26,7 +24,9 @@ export function AuditChanges({ id, count, load }: { id: string; count: number; l
     started.current = true;
     load({ id }).then(
       (result) =>
-        setState(result.ok ? { kind: "loaded", changes: result.data } : { kind: "failed", message: result.message }),
+        setState(
+          result.ok ? { kind: "loaded", changes: result.data } : { kind: "failed", message: result.message },
+        ),
       () => {
         started.current = false;
         setState({ kind: "failed", message: "The changes could not be read; fold and unfold to try again." });

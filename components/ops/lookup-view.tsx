@@ -23,7 +23,15 @@ export type ResetAction = (input: {
 /** Ends a penalty's block (penalty-lift.ts): the same input as a reset. */
 export type LiftAction = (input: Parameters<ResetAction>[0]) => Promise<ActionResult<LiftResult>>;
 
-function DecisionTable({ rows, label, zone }: { rows: readonly LookupDecision[]; label: string; zone: string }) {
+function DecisionTable({
+  rows,
+  label,
+  zone,
+}: {
+  rows: readonly LookupDecision[];
+  label: string;
+  zone: string;
+}) {
   if (rows.length === 0) return <p className="muted">No {label} in the recent sample.</p>;
   return (
     <div className="table-scroll">

@@ -80,7 +80,10 @@ export async function acrossTenants(
   ]);
   const steps = new Map(perStep.map((p) => [p.t, { ...p, keyId: "", route: "", tenant: "" }]));
   const tenants = new Map<string, ScopedRow>(
-    perTenant.named.map(({ slug, ...counts }) => [slug, { ...counts, t: from, keyId: "", route: "", tenant: slug }]),
+    perTenant.named.map(({ slug, ...counts }) => [
+      slug,
+      { ...counts, t: from, keyId: "", route: "", tenant: slug },
+    ]),
   );
   await addRecent(principal, ctx, activity, stepMs, from, { steps, tenants });
   return {

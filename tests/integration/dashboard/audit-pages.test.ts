@@ -29,9 +29,19 @@ beforeAll(async () => {
   admin = await makeMember(`${slug}@admin.test`, id, "admin");
   outsider = await makeMember(`${other}@viewer.test`, otherId, "viewer");
   for (let i = 0; i < KEYS; i++) await createApiKey(admin, slug, { name: `paged-${i}` });
-  const cap = { name: "cap", by: "tenant" as const, algorithm: "token_bucket" as const, limit: 20, window: "1s" };
+  const cap = {
+    name: "cap",
+    by: "tenant" as const,
+    algorithm: "token_bucket" as const,
+    limit: 20,
+    window: "1s",
+  };
   await saveLimit(admin, { kind: "tenant", tenant: slug }, { originalName: null, limit: cap });
-  await saveLimit(admin, { kind: "tenant", tenant: slug }, { originalName: "cap", limit: { ...cap, limit: 40 } });
+  await saveLimit(
+    admin,
+    { kind: "tenant", tenant: slug },
+    { originalName: "cap", limit: { ...cap, limit: 40 } },
+  );
 }, 60_000);
 
 describe("audit log pages", () => {
@@ -62,7 +72,7 @@ describe("audit log pages", () => {
       createElement(AuditTable, {
         rows,
         showTenant: false,
-        loadChanges: () => Promise.resolve({ ok: true, data: [] }),
+        loadChanges: () => Promise.resolve({ ok: true as const, data: [] }),
       }),
     ).replace(/<!-- -->/g, "");
     expect(html).toContain("<summary>1 field</summary>");

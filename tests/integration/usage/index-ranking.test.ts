@@ -26,13 +26,33 @@ beforeAll(async () => {
   // tenant i: 10 (i + 1) checks in minute R
   for (const [i, t] of tenants.entries())
     await writeLevel("minute", R, [
-      { tenantId: t.id, keyId: t.keys.k ?? "", route: "GET /r", allowed: 10 * (i + 1), rejected: 0, shadowRejected: 0, degraded: 0 },
+      {
+        tenantId: t.id,
+        keyId: t.keys.k ?? "",
+        route: "GET /r",
+        allowed: 10 * (i + 1),
+        rejected: 0,
+        shadowRejected: 0,
+        degraded: 0,
+      },
     ]);
   const clock = new TestClock(R + 2 * MINUTE + 1_000);
-  const recorder = new UsageRecorder({ redis: () => client, ns, enabled: true, secondsRetentionMs: HOUR, clock: clock.now });
+  const recorder = new UsageRecorder({
+    redis: () => client,
+    ns,
+    enabled: true,
+    secondsRetentionMs: HOUR,
+    clock: clock.now,
+  });
   const first = tenants[0] as TestTenant;
   for (let n = 0; n < 500; n++)
-    recorder.record({ tenantId: first.id, keyId: first.keys.k ?? null, route: "GET /r", outcome: "allowed", subject: "s" });
+    recorder.record({
+      tenantId: first.id,
+      keyId: first.keys.k ?? null,
+      route: "GET /r",
+      outcome: "allowed",
+      subject: "s",
+    });
   await recorder.stop();
   const marks = jobKeys(ns);
   await client.set(marks.minutes, String(R / MINUTE + 1));
@@ -72,7 +92,10 @@ describe("the usage index's ranking of tenants", () => {
     expect(read.series.reduce((sum, s) => sum + s.allowed, 0)).toBe(550 + 500);
     // as the page shapes it: tenant 0 climbed to the top; (other) is tenants 2 and 1
     const rows = read.byTenant.map((r) => ({ ...r, keyId: r.tenant }));
-    const shown = withOthers(breakdown(rows, "key", new Map(rows.map((r) => [r.keyId, r.keyId]))), read.others);
+    const shown = withOthers(
+      breakdown(rows, "key", new Map(rows.map((r) => [r.keyId, r.keyId]))),
+      read.others,
+    );
     expect(shown.map((r) => r.name)).toEqual([...[0, 9, 8, 7, 6, 5, 4, 3].map(slug), "(other)"]);
     expect(shown.at(-1)).toMatchObject({ id: null, allowed: 50 });
   });

@@ -9,7 +9,17 @@ import { closeRedis } from "@/lib/shared/redis/redis";
 import { acrossTenants } from "@/lib/usage/read/across-tenants";
 import { jobKeys } from "@/lib/usage/keys";
 import { UsageRollup } from "@/lib/usage/store/rollup";
-import { connect, contextAt, createTenant, HOUR, NS, recorderFor, SYSTEM, TestClock, type TestTenant } from "./setup";
+import {
+  connect,
+  contextAt,
+  createTenant,
+  HOUR,
+  NS,
+  recorderFor,
+  SYSTEM,
+  TestClock,
+  type TestTenant,
+} from "./setup";
 
 // The installation's own series (tenant, key and route "*"), against real PostgreSQL and
 // Redis: every tenant's own series summed with each minute the rollup writes, also when a
@@ -45,7 +55,10 @@ const member = (t: TestTenant): Principal => ({
 });
 
 /** The installation's row at `t` of `level`, as allowed and rejected. */
-async function installationAt(level: Level, t: number): Promise<{ allowed: number; rejected: number } | undefined> {
+async function installationAt(
+  level: Level,
+  t: number,
+): Promise<{ allowed: number; rejected: number } | undefined> {
   const found = (await storedRows(level, [INSTALLATION], "totals")).find((r) => r.t === t);
   return found && { allowed: found.allowed, rejected: found.rejected };
 }
@@ -113,8 +126,20 @@ describe("the installation's series", () => {
     const clock = new TestClock(minuteA + 2_000);
     const recorder = recorderFor(client, clock);
     for (let i = 0; i < 4; i++)
-      recorder.record({ tenantId: x.id, keyId: x.keys.k1 ?? null, route: "GET /a", outcome: "allowed", subject: "s" });
-    recorder.record({ tenantId: y.id, keyId: y.keys.k2 ?? null, route: "GET /c", outcome: "rejected", subject: "s" });
+      recorder.record({
+        tenantId: x.id,
+        keyId: x.keys.k1 ?? null,
+        route: "GET /a",
+        outcome: "allowed",
+        subject: "s",
+      });
+    recorder.record({
+      tenantId: y.id,
+      keyId: y.keys.k2 ?? null,
+      route: "GET /c",
+      outcome: "rejected",
+      subject: "s",
+    });
     await recorder.stop();
     await new UsageRollup({
       client,
@@ -131,7 +156,10 @@ describe("the installation's series", () => {
     const own = (await storedRows("minute", tenantIds, "totals")).filter((r) => r.t === minuteA);
     const sum = (k: "allowed" | "rejected") => own.reduce((total, r) => total + r[k], 0);
     expect(own.filter((r) => r.tenantId === x.id || r.tenantId === y.id)).toHaveLength(2);
-    expect(await installationAt("minute", minuteA)).toEqual({ allowed: sum("allowed"), rejected: sum("rejected") });
+    expect(await installationAt("minute", minuteA)).toEqual({
+      allowed: sum("allowed"),
+      rejected: sum("rejected"),
+    });
     expect(sum("allowed")).toBeGreaterThanOrEqual(4);
   });
 });

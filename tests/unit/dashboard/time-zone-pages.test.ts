@@ -31,7 +31,12 @@ describe("server-rendered dates in the reader's time zone", () => {
     expect(badge).toContain('title="Temporary override o1: 5 until 2030-01-31 23:05 GMT+9"');
     expect(html(createElement(OverrideBadge, { override }))).toContain("override until 2030-01-31 14:05 UTC");
     const skipped = [
-      { name: "cap", by: "tenant", reason: "override", override: { ...override, value: "disabled" as const } },
+      {
+        name: "cap",
+        by: "tenant",
+        reason: "override",
+        override: { ...override, value: "disabled" as const },
+      },
     ];
     expect(html(createElement(SkippedLimits, { skipped, label: "Not evaluated", zone: TOKYO }))).toContain(
       "disabled: override until 2030-01-31 23:05 GMT+9",
@@ -41,7 +46,9 @@ describe("server-rendered dates in the reader's time zone", () => {
   it("the overview's traffic is up to a time of the zone", () => {
     const note = html(createElement(TrafficNote, { until: new Date(AT), zone: TOKYO }));
     expect(note).toContain("last 15 rolled-up minutes, up to 23:05 GMT+9; the list is re-read every 15 s.");
-    expect(html(createElement(TrafficNote, { until: null }))).toContain("last 15 rolled-up minutes; the list");
+    expect(html(createElement(TrafficNote, { until: null }))).toContain(
+      "last 15 rolled-up minutes; the list",
+    );
   });
 
   it("the decision log's times, to the millisecond", () => {
@@ -63,7 +70,16 @@ describe("server-rendered dates in the reader's time zone", () => {
 
   it("the configuration history's versions", () => {
     const page = {
-      versions: [{ version: 3, at: AT, actors: ["ops@example.test"], changes: [], restorable: false, rollbackable: false }],
+      versions: [
+        {
+          version: 3,
+          at: AT,
+          actors: ["ops@example.test"],
+          changes: [],
+          restorable: false,
+          rollbackable: false,
+        },
+      ],
       nextBefore: null,
     };
     const view = html(
@@ -71,7 +87,11 @@ describe("server-rendered dates in the reader's time zone", () => {
         page,
         changes: new Map(),
         tenant: null,
-        actions: { rollback: null, preview: () => Promise.resolve({ ok: false, message: "no" }), revert: null },
+        actions: {
+          rollback: null,
+          preview: () => Promise.resolve({ ok: false as const, message: "no" }),
+          revert: null,
+        },
         olderHref: null,
         newestVersion: 3,
         zone: TOKYO,
@@ -84,7 +104,10 @@ describe("server-rendered dates in the reader's time zone", () => {
     const { latency: _latency, ...counts } = zeroFigures();
     const minute = { ...counts, requests: 12, at: "2026-01-31T14:05:00.000Z", fronts: 1, p50Ms: 1, p99Ms: 3 };
     const panel = html(
-      createElement(CheckHealthPanel, { health: { minutes: [minute], total: minute, spanMinutes: 60 }, zone: TOKYO }),
+      createElement(CheckHealthPanel, {
+        health: { minutes: [minute], total: minute, spanMinutes: 60 },
+        zone: TOKYO,
+      }),
     );
     expect(panel).toContain("23:05 GMT+9");
     expect(panel).not.toContain("(UTC)");

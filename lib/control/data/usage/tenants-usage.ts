@@ -101,7 +101,12 @@ export async function summedPerTenant(
   return {
     named: rows.flatMap(({ slug, ...counts }) => (slug === null ? [] : [{ ...counts, slug }])),
     others: rest
-      ? { allowed: rest.allowed, rejected: rest.rejected, shadowRejected: rest.shadowRejected, degraded: rest.degraded }
+      ? {
+          allowed: rest.allowed,
+          rejected: rest.rejected,
+          shadowRejected: rest.shadowRejected,
+          degraded: rest.degraded,
+        }
       : none,
   };
 }
