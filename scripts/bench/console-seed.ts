@@ -76,7 +76,8 @@ export async function seedConsole(tenants: number, now: number): Promise<SeededC
        SELECT ${utc(`(${last}::bigint - n::bigint * ${unitMs})`)}, s."id",
               ${scale} * (5 + (s."id" + n) % 20) * (CASE WHEN s."keyId" = '*' AND s."route" = '*' THEN ${KEYS_PER_TENANT} ELSE 1 END),
               nullif(CASE WHEN hashtext(s."tenantId") % 3 = 0 THEN ${scale} * ((s."id" * n) % 4) ELSE 0 END, 0)
-         FROM "UsageSeries" s, generate_series(1, ${count}) n`,
+         FROM "UsageSeries" s, generate_series(1, ${count}) n
+        WHERE s."tenantId" <> '*'`,
     );
   await rows("UsageMinute", "minute", 60_000, MINUTES, lastMinute, 1);
   await rows("UsageHour", "hour", HOUR, HOURS, lastHour, 60);
