@@ -8,6 +8,7 @@ import type { RawParams } from "@/lib/control/lists/list-params";
 import { SimpleForm } from "@/components/forms/simple-form";
 import { StatusBadge } from "@/components/tenants/status-badge";
 import { TenantTrafficCell } from "@/components/tenants/tenant-traffic-cell";
+import { TrafficNote } from "@/components/tenants/traffic-note";
 import { OverviewDegradedBanner } from "@/components/usage/overview-degraded-banner";
 import { MostLimitedPanel } from "@/components/usage/most-limited-panel";
 import { isRangeId } from "@/lib/usage/ranges";
@@ -111,11 +112,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               total={page.total}
               noun="tenants"
             />
-            <p className="muted small">
-              Traffic is each tenant&apos;s last 15 rolled-up minutes
-              {page.trafficUntil ? `, up to ${page.trafficUntil.toISOString().slice(11, 16)} UTC` : ""}; the
-              list is re-read every 15 s.
-            </p>
+            <TrafficNote until={page.trafficUntil} zone={user.timeZone ?? "UTC"} />
           </>
         )}
       </div>

@@ -2,25 +2,30 @@ import { formatDate } from "@/lib/shared/format-date";
 import type { AuditRow } from "@/lib/control/data/queries/audit-entries";
 import { changedObjects, fieldDiff } from "@/components/audit/field-diff";
 import { SortableTable, type SortColumn } from "@/components/tables/sortable-table";
+import { AuditChanges, type LoadChanges } from "@/components/audit/audit-changes";
 
-// Each entry: who did what to which object (by name), and the fields it changed, folded.
+// Each entry: who did what to which object (by name), and the fields it changed, folded:
+// the page carries their count, the fields are read when unfolded (audit-changes.tsx).
 // Headers sort the entries of the page shown (paging stays newest first).
 export function AuditTable({
   rows,
   showTenant,
   zone,
+  loadChanges,
 }: {
   rows: AuditRow[];
   showTenant: boolean;
   /** the reader's time zone (account settings) */
   zone?: string;
+  /** reads one entry's changed fields (auditChangesAction) */
+  loadChanges: LoadChanges;
 }) {
   if (rows.length === 0)
     return (
       <p className="empty">No entries. Every change to limits, keys, tokens and members is listed here.</p>
     );
   const columns: SortColumn[] = [
-    { id: "at", label: "When (UTC)", className: "nowrap" },
+    { id: "at", label: "When", className: "nowrap" },
     { id: "actor", label: "Who" },
     { id: "action", label: "What" },
     ...(showTenant ? [{ id: "tenant", label: "Tenant" }] : []),
@@ -48,24 +53,7 @@ export function AuditTable({
           changes.length === 0 ? (
             <span className="muted">—</span>
           ) : (
-            <details>
-              <summary>
-                {changes.length} field{changes.length === 1 ? "" : "s"}
-              </summary>
-              <table className="field-diff" data-testid="field-diff">
-                <tbody>
-                  {changes.map((c) => (
-                    <tr key={c.path}>
-                      <th scope="row" className="mono">
-                        {c.path}
-                      </th>
-                      <td className="diff-del mono">{c.before ?? ""}</td>
-                      <td className="diff-add mono">{c.after ?? ""}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </details>
+            <AuditChanges id={r.id} count={changes.length} load={loadChanges} />
           ),
         ];
         return {

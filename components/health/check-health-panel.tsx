@@ -24,7 +24,7 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
   );
 }
 
-export function CheckHealthPanel({ health }: { health: CheckHealth }) {
+export function CheckHealthPanel({ health, zone = "UTC" }: { health: CheckHealth; zone?: string }) {
   const t = health.total;
   if (health.minutes.length === 0)
     return <p className="muted">No front has reported in the last {health.spanMinutes} minutes.</p>;
@@ -47,7 +47,7 @@ export function CheckHealthPanel({ health }: { health: CheckHealth }) {
         <table aria-label="check health per minute" className="stack-on-phone">
           <thead>
             <tr>
-              <th>Minute (UTC)</th>
+              <th>Minute</th>
               <th>Checks</th>
               <th>p50</th>
               <th>p99</th>
@@ -62,7 +62,7 @@ export function CheckHealthPanel({ health }: { health: CheckHealth }) {
           <tbody>
             {health.minutes.map((r) => (
               <tr key={r.at}>
-                <td className="mono">{formatTimeOfDay(r.at)}</td>
+                <td className="mono">{formatTimeOfDay(r.at, false, zone)}</td>
                 <td data-label="Checks">{number(r.requests)}</td>
                 <td data-label="p50">{millis(r.p50Ms)}</td>
                 <td data-label="p99">{millis(r.p99Ms)}</td>

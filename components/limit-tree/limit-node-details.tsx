@@ -12,6 +12,8 @@ import {
 } from "@/components/limit-tree/tree-format";
 import { OverrideBadge } from "@/components/ops/override-badge";
 import { formatSpan } from "@/lib/shared/format-span";
+import { formatDateSeconds } from "@/lib/shared/format-date";
+import { useTimeZone } from "@/components/charts/time-zone-context";
 import { describeReset } from "@/lib/shared/calendar";
 import { formatUsedOf, formatWhole } from "@/lib/shared/format-count";
 
@@ -115,10 +117,10 @@ function Now({ reading: l }: { reading: LimitReading }) {
 
 /** A penalty's running block: what the next checks of this owner are answered (reason penalty). */
 function PenaltyBlock({ block }: { block: NonNullable<LimitReading["penaltyBlock"]> }) {
-  const ends = new Date(block.endsAt).toISOString().slice(0, 19).replace("T", " ");
+  const ends = formatDateSeconds(block.endsAt, false, useTimeZone());
   return (
     <div data-testid="penalty-block">
-      blocked by its penalty until {ends} UTC ({formatSpan(block.leftMs)} left)
+      blocked by its penalty until {ends} ({formatSpan(block.leftMs)} left)
     </div>
   );
 }

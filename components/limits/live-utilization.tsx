@@ -7,6 +7,7 @@ import type { LiveCounter, LiveUtilization } from "@/lib/control/counters/live-u
 import { usePolledJson } from "@/components/live/use-polled-json";
 import { Meter } from "@/components/ops/limit-counter";
 import { OverrideBadge } from "@/components/ops/override-badge";
+import { useTimeZone } from "@/components/charts/time-zone-context";
 import { formatWhole } from "@/lib/shared/format-count";
 
 // Current utilization beside each limit of the Limits tab: the page renders the first read,
@@ -109,12 +110,13 @@ function usedShare(counter: LiveCounter): number {
 
 function UtilizationBar({ counter, busiest }: { counter: LiveCounter; busiest: boolean }) {
   const { override } = counter;
+  const zone = useTimeZone();
   const whose = busiest ? ` · key ${counter.owner}` : "";
   if (override?.value === "disabled")
     return (
       <span className="counter" data-testid={`now-${counter.name}`}>
         <span className="muted small">not evaluated{whose}</span>
-        <OverrideBadge override={override} />
+        <OverrideBadge override={override} zone={zone} />
       </span>
     );
   const percent = Math.min(100, Math.round(usedShare(counter) * 100));
@@ -128,7 +130,7 @@ function UtilizationBar({ counter, busiest }: { counter: LiveCounter; busiest: b
           : `${formatWhole(counter.used)} / ${formatWhole(counter.capacity)}`}
         {whose}
       </span>
-      {override && <OverrideBadge override={override} />}
+      {override && <OverrideBadge override={override} zone={zone} />}
     </span>
   );
 }

@@ -36,18 +36,20 @@ function VersionItem({
   newest,
   tenant,
   actions,
+  zone,
 }: {
   version: HistoryVersion;
   changes: ShownChange[];
   newest: boolean;
   tenant: string | null;
   actions: HistoryActions;
+  zone: string;
 }) {
   return (
     <li className="history-version" data-testid={`version-${version.version}`}>
       <div className="history-head">
         <strong>Version {version.version}</strong>
-        <span className="mono muted">{formatDateSeconds(version.at)}</span>
+        <span className="mono muted">{formatDateSeconds(version.at, false, zone)}</span>
         <span>by {version.actors.join(", ") || "unknown"}</span>
         {newest ? (
           <span className="badge">current</span>
@@ -88,6 +90,7 @@ export function HistoryView({
   actions,
   olderHref,
   newestVersion,
+  zone = "UTC",
 }: {
   page: HistoryPage;
   changes: Map<number, ShownChange[]>;
@@ -95,6 +98,8 @@ export function HistoryView({
   actions: HistoryActions;
   olderHref: string | null;
   newestVersion: number | null;
+  /** the reader's time zone (account settings) */
+  zone?: string;
 }) {
   if (page.versions.length === 0) return <p className="muted">No configuration change recorded yet.</p>;
   return (
@@ -108,6 +113,7 @@ export function HistoryView({
             newest={v.version === newestVersion}
             tenant={tenant}
             actions={actions}
+            zone={zone}
           />
         ))}
       </ol>

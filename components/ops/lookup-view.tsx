@@ -23,14 +23,22 @@ export type ResetAction = (input: {
 /** Ends a penalty's block (penalty-lift.ts): the same input as a reset. */
 export type LiftAction = (input: Parameters<ResetAction>[0]) => Promise<ActionResult<LiftResult>>;
 
-function DecisionTable({ rows, label }: { rows: readonly LookupDecision[]; label: string }) {
+function DecisionTable({
+  rows,
+  label,
+  zone,
+}: {
+  rows: readonly LookupDecision[];
+  label: string;
+  zone: string;
+}) {
   if (rows.length === 0) return <p className="muted">No {label} in the recent sample.</p>;
   return (
     <div className="table-scroll">
       <table aria-label={label} className="stack-on-phone">
         <thead>
           <tr>
-            <th>When (UTC)</th>
+            <th>When</th>
             <th>Key</th>
             <th>Route</th>
             <th>Subject</th>
@@ -41,7 +49,7 @@ function DecisionTable({ rows, label }: { rows: readonly LookupDecision[]; label
         <tbody>
           {rows.map((d, i) => (
             <tr key={i}>
-              <td className="mono">{formatTimeOfDay(d.at, true)}</td>
+              <td className="mono">{formatTimeOfDay(d.at, true, zone)}</td>
               <td data-label="Key">{d.key ?? "—"}</td>
               <td data-label="Route" className="mono">
                 {d.route ?? "—"}
@@ -65,10 +73,13 @@ export function LookupView({
   lookup,
   reset,
   lift,
+  zone = "UTC",
 }: {
   lookup: Lookup;
   reset: ResetAction;
   lift?: LiftAction;
+  /** the reader's time zone (account settings) */
+  zone?: string;
 }) {
   const { state } = lookup;
   const owner = {
@@ -102,7 +113,7 @@ export function LookupView({
                   </td>
                   <td data-label="Rule">
                     {ruleText(l)}
-                    {l.override && <OverrideBadge override={l.override} />}
+                    {l.override && <OverrideBadge override={l.override} zone={zone} />}
                   </td>
                   <td data-label="Counter now">
                     <LimitCounter figures={l} />
@@ -155,11 +166,11 @@ export function LookupView({
           </table>
         </div>
       )}
-      <SkippedLimits skipped={state.skipped} label="Not counted here" />
+      <SkippedLimits skipped={state.skipped} label="Not counted here" zone={zone} />
       <h3>Recent denials</h3>
-      <DecisionTable rows={lookup.denials} label="recent denials" />
+      <DecisionTable rows={lookup.denials} label="recent denials" zone={zone} />
       <h3>Recent decisions</h3>
-      <DecisionTable rows={lookup.decisions} label="recent decisions" />
+      <DecisionTable rows={lookup.decisions} label="recent decisions" zone={zone} />
       <p className="muted">
         From a sample: the latest 50 matching among the tenant&apos;s last 500 sampled decisions and 500
         denials, written once a second. The Decisions tab filters and exports the whole sample.

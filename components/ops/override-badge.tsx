@@ -1,16 +1,17 @@
 import type { LimitOverride } from "@/lib/control/counters/check-now";
-import { formatDate, formatTimeOfDay } from "@/lib/shared/format-date";
+import { datePartsIn, formatDate, formatTimeOfDay } from "@/lib/shared/format-date";
 
 // The temporary override a limit of the simulator or the lookup is under, beside its value:
 // "override until 18:00 UTC" (with the date when it ends on another day), and a block or a
-// disabled limit said as such. The page renders on the server: times are UTC.
+// disabled limit said as such. In the reader's time zone (account settings), named.
 
-function until(endsAt: string, now: Date): string {
-  const sameDay = new Date(endsAt).toISOString().slice(0, 10) === now.toISOString().slice(0, 10);
-  return sameDay ? formatTimeOfDay(endsAt) : formatDate(endsAt);
+/** The end as a time of day when it is today in `zone`, else with its date. */
+export function overrideEnd(endsAt: string, now: Date, zone = "UTC"): string {
+  const sameDay = datePartsIn(new Date(endsAt), zone).day === datePartsIn(now, zone).day;
+  return sameDay ? formatTimeOfDay(endsAt, false, zone) : formatDate(endsAt, zone);
 }
 
-export function OverrideBadge({ override }: { override: LimitOverride }) {
+export function OverrideBadge({ override, zone = "UTC" }: { override: LimitOverride; zone?: string }) {
   const what = override.value === "disabled" ? "disabled: " : override.value === 0 ? "blocked: " : "";
   const value =
     override.value === "disabled" ? "disabled" : override.value === 0 ? "0 (blocks)" : String(override.value);
@@ -18,9 +19,9 @@ export function OverrideBadge({ override }: { override: LimitOverride }) {
     <span
       className="badge badge-override"
       data-testid="override-badge"
-      title={`Temporary override ${override.id}: ${value} until ${formatDate(override.endsAt)}`}
+      title={`Temporary override ${override.id}: ${value} until ${formatDate(override.endsAt, zone)}`}
     >
-      {what}override until {until(override.endsAt, new Date())}
+      {what}override until {overrideEnd(override.endsAt, new Date(), zone)}
     </span>
   );
 }

@@ -1,5 +1,6 @@
 import type { Simulation } from "@/lib/control/counters/simulate-check";
 import { formatSpan } from "@/lib/shared/format-span";
+import { formatDateSeconds } from "@/lib/shared/format-date";
 import { LimitCounter, ruleText } from "@/components/ops/limit-counter";
 import { OverrideBadge } from "@/components/ops/override-badge";
 import { SkippedLimits } from "@/components/ops/skipped-limits";
@@ -47,17 +48,17 @@ function ListLine({ list }: { list: NonNullable<Simulation["list"]> }) {
 }
 
 /** A penalty's block running on this identity, and when it ends. */
-function PenaltyLine({ limit }: { limit: Simulation["limits"][number] }) {
+function PenaltyLine({ limit, zone }: { limit: Simulation["limits"][number]; zone: string }) {
   if (limit.penaltyBlockMs === undefined || limit.penaltyBlockEnds === undefined) return null;
-  const ends = limit.penaltyBlockEnds.slice(0, 19).replace("T", " ");
   return (
     <div className="denied" data-testid="penalty-block">
-      blocked by its penalty until {ends} UTC ({formatSpan(limit.penaltyBlockMs)} left)
+      blocked by its penalty until {formatDateSeconds(limit.penaltyBlockEnds, false, zone)} (
+      {formatSpan(limit.penaltyBlockMs)} left)
     </div>
   );
 }
 
-export function SimulationView({ sim }: { sim: Simulation }) {
+export function SimulationView({ sim, zone = "UTC" }: { sim: Simulation; zone?: string }) {
   return (
     <section aria-label="Simulation" data-testid="simulation">
       <Verdict sim={sim} />
@@ -85,7 +86,7 @@ export function SimulationView({ sim }: { sim: Simulation }) {
                   </td>
                   <td data-label="Rule">
                     {ruleText(l)}
-                    {l.override && <OverrideBadge override={l.override} />}
+                    {l.override && <OverrideBadge override={l.override} zone={zone} />}
                   </td>
                   <td data-label="Comes from">
                     <ol className="provenance">
@@ -99,7 +100,7 @@ export function SimulationView({ sim }: { sim: Simulation }) {
                   </td>
                   <td data-label="Counter now">
                     <LimitCounter figures={l} />
-                    <PenaltyLine limit={l} />
+                    <PenaltyLine limit={l} zone={zone} />
                   </td>
                   <td data-label="This check">
                     {l.allowsThisCheck ? "passes" : <strong className="denied">denies</strong>}
@@ -111,7 +112,7 @@ export function SimulationView({ sim }: { sim: Simulation }) {
           </table>
         </div>
       )}
-      <SkippedLimits skipped={sim.skipped} label="Not evaluated" />
+      <SkippedLimits skipped={sim.skipped} label="Not evaluated" zone={zone} />
     </section>
   );
 }

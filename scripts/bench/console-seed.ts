@@ -5,7 +5,8 @@
 // keys page of a busy tenant); one in 20 tenants suspended; and
 // usage in the tiered layout (usage-db-seed.ts' tables) for every tenant: its own series, each
 // key's and each route's, for the last 30 minutes (minutes) and 24 hours (hours), every
-// third tenant with rejections. Then the rollup's 15-minute totals, and two accounts.
+// third tenant with rejections, and the installation's series summed from the tenants' as the
+// rollup writes it. Then the rollup's 15-minute totals, and two accounts.
 import { KEYS_PER_TENANT, ROUTES_PER_TENANT, slugOf, wholeDoc } from "./config/document";
 
 const HOUR = 3_600_000;
@@ -75,10 +76,24 @@ export async function seedConsole(tenants: number, now: number): Promise<SeededC
        SELECT ${utc(`(${last}::bigint - n::bigint * ${unitMs})`)}, s."id",
               ${scale} * (5 + (s."id" + n) % 20) * (CASE WHEN s."keyId" = '*' AND s."route" = '*' THEN ${KEYS_PER_TENANT} ELSE 1 END),
               nullif(CASE WHEN hashtext(s."tenantId") % 3 = 0 THEN ${scale} * ((s."id" * n) % 4) ELSE 0 END, 0)
-         FROM "UsageSeries" s, generate_series(1, ${count}) n`,
+         FROM "UsageSeries" s, generate_series(1, ${count}) n
+        WHERE s."tenantId" <> '*'`,
     );
   await rows("UsageMinute", "minute", 60_000, MINUTES, lastMinute, 1);
   await rows("UsageHour", "hour", HOUR, HOURS, lastHour, 60);
+  // the installation's series, as the rollup writes it with each minute (installation-series.ts)
+  for (const [table, column] of [
+    ["UsageMinute", "minute"],
+    ["UsageHour", "hour"],
+  ])
+    await q(
+      `INSERT INTO "${table}" ("${column}", "seriesId", "allowed", "rejected")
+       SELECT m."${column}", (SELECT "id" FROM "UsageSeries" WHERE "tenantId" = '*' AND "keyId" = '*' AND "route" = '*'),
+              sum(m."allowed"), nullif(sum(coalesce(m."rejected", 0)), 0)
+         FROM "${table}" m JOIN "UsageSeries" s ON s."id" = m."seriesId"
+        WHERE s."keyId" = '*' AND s."route" = '*' AND s."tenantId" <> '*'
+        GROUP BY 1`,
+    );
   await q(`ANALYZE`);
   await refreshTenantTraffic(lastMinute);
   const operator = { email: "operator@console.bench", password: "console-bench-operator-1" };

@@ -3,6 +3,9 @@
 import { expect, test } from "@playwright/test";
 import { operator, query, screenshot, signedIn } from "./support/dashboard";
 
+// six pages, each waited on: more than the default 30 s on a loaded machine
+test.setTimeout(90_000);
+
 test.afterAll(async () => {
   await query(`update "User" set "timeZone" = 'UTC' where email = $1`, [operator.email]);
 });
@@ -26,4 +29,15 @@ test("a chosen time zone titles the chart axes and formats dates", async ({ brow
   // server-rendered dates: the keys' creation dates, in Tokyo time and named so
   await page.goto("/tenants/acme/keys");
   await expect(page.getByTestId("keys-table")).toContainText(/\d{4}-\d\d-\d\d \d\d:\d\d GMT\+9/);
+
+  // the configuration history and the audit log, to the second; an entry's fields unfold
+  await page.goto("/config/history");
+  await expect(page.getByRole("list", { name: "Config versions" })).toContainText(
+    /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d GMT\+9/,
+  );
+  await page.goto("/audit");
+  const audit = page.getByTestId("audit-table");
+  await expect(audit).toContainText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d GMT\+9/);
+  await audit.locator("summary").first().click();
+  await expect(audit.getByTestId("field-diff").first()).toBeVisible();
 });

@@ -6,6 +6,7 @@ import { parseAuditFilter } from "@/lib/control/audit/audit-filter";
 import { AuditTable } from "@/components/audit/audit-table";
 import { AuditFilters, AuditPager } from "@/components/audit/audit-filters";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
+import { auditChangesAction } from "@/app/(dashboard)/_actions/audit-actions";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -29,7 +30,7 @@ export default async function AuditPage({
             {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}
           </p>
         )}
-        <AuditTable rows={page.rows} showTenant zone={user.timeZone} />
+        <AuditTable rows={page.rows} showTenant zone={user.timeZone} loadChanges={auditChangesAction} />
         <AuditPager base="/audit" filter={filter} nextBefore={page.nextBefore} />
       </div>
     </section>

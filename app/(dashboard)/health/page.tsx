@@ -23,7 +23,7 @@ export default async function CheckHealthPage() {
           429s before a decision, denials, degraded answers by cause and answers later than the check timeout
           + 50 ms. Each front publishes its figures every 10 s; the page refreshes every 15 s.
         </p>
-        <CheckHealthPanel health={health} />
+        <CheckHealthPanel health={health} zone={user.timeZone ?? "UTC"} />
       </div>
       <AutoRefresh everyMs={15_000} />
     </section>

@@ -5,7 +5,7 @@ import { sourceFor } from "@/lib/usage/read/rows";
 import { rowContext } from "@/lib/usage/read/context";
 import type { UsageDashboardData } from "@/lib/usage/read/dashboard-types";
 import { topOffenders } from "@/lib/usage/read/offenders";
-import { breakdown, toSeries } from "@/lib/usage/read/query";
+import { breakdown, toSeries, withOthers } from "@/lib/usage/read/query";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
 import { readCompact } from "@/lib/usage/read/scoped-reader";
 import { measurableLimits, shadowLimitCount } from "@/lib/control/data/usage/limit-candidates";
@@ -83,7 +83,10 @@ export async function dashboardData(
       series: toSeries(across.series, from, to, across.stepMs),
       breakdown: {
         by: "tenant",
-        rows: breakdown(perTenant, "key", new Map(perTenant.map((r) => [r.keyId, r.keyId]))),
+        rows: withOthers(
+          breakdown(perTenant, "key", new Map(perTenant.map((r) => [r.keyId, r.keyId]))),
+          across.others,
+        ),
       },
       previous,
     };

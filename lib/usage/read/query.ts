@@ -1,4 +1,5 @@
 import { routeLabel } from "@/lib/shared/usage-route";
+import type { Counts } from "@/lib/shared/usage-counts";
 import { addCounts, ZERO_COUNTS, type BreakdownRow, type UsagePoint } from "@/lib/usage/types";
 
 // Shaping usage rows into what the API and the charts draw: a series of buckets and
@@ -32,14 +33,17 @@ export function toSeries(
   return points;
 }
 
-const total = (r: BreakdownRow) => r.allowed + r.rejected + r.shadowRejected + r.degraded;
+const total = (r: Counts) => r.allowed + r.rejected + r.shadowRejected + r.degraded;
+
+/** How many rows a breakdown names; the rest is one "(other)" row. */
+export const BREAKDOWN_TOP = 8;
 
 /** Totals by key or by route, the top N by traffic and the rest as one "(other)" row. */
 export function breakdown(
   rows: readonly ShapeableRow[],
   by: "key" | "route",
   names: ReadonlyMap<string, string>,
-  top = 8,
+  top = BREAKDOWN_TOP,
 ): BreakdownRow[] {
   const groups = new Map<string, BreakdownRow>();
   for (const row of rows) {
@@ -56,4 +60,14 @@ export function breakdown(
   const rest: BreakdownRow = { name: "(other)", id: null, ...ZERO_COUNTS };
   for (const row of sorted.slice(top)) addCounts(rest, row);
   return [...sorted.slice(0, top), rest];
+}
+
+/** A breakdown with `others` (rows summed before they were shaped: tenants past the top) in "(other)". */
+export function withOthers(rows: readonly BreakdownRow[], others: Counts): BreakdownRow[] {
+  if (total(others) === 0) return [...rows];
+  const last = rows.at(-1);
+  const other: BreakdownRow =
+    last && last.id === null ? { ...last } : { name: "(other)", id: null, ...ZERO_COUNTS };
+  addCounts(other, others);
+  return last && last.id === null ? [...rows.slice(0, -1), other] : [...rows, other];
 }

@@ -39,6 +39,7 @@ export default async function ConfigHistoryPage({ searchParams }: { searchParams
           }}
           olderHref={page.nextBefore === null ? null : `/config/history?before=${page.nextBefore}`}
           newestVersion={newest}
+          zone={user.timeZone ?? "UTC"}
         />
       </div>
     </section>

@@ -3,6 +3,7 @@ import { utcAt } from "@/lib/control/data/usage/utc-at";
 import { db } from "@/lib/control/data/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Counts } from "@/lib/shared/usage-counts";
+import { writeInstallationRow } from "@/lib/control/data/usage/installation-series";
 
 // The usage DAL's writes. Rows are set to the absolute totals read from Redis (never
 // incremented), so writing a minute twice leaves the same numbers. Writers serialise on one
@@ -103,13 +104,15 @@ async function insertRows(
 
 /**
  * Writes one minute, all or none: its key x route pairs into UsageMinutePair (the hour
- * rollup's source) and the tenant, key and route series into UsageMinute.
+ * rollup's source), the tenant, key and route series into UsageMinute, and the
+ * installation's series (installation-series.ts), which the hours and days then sum like any.
  */
 export async function writeMinute(minuteMs: number, rows: MinuteRow[], stillHeld: () => Promise<boolean>) {
   if (rows.length === 0) return;
   await fenced(stillHeld, async (tx) => {
     await insertRows(tx, "UsageMinutePair", minuteMs, rows);
     await insertRows(tx, "UsageMinute", minuteMs, seriesOf(rows));
+    await writeInstallationRow(tx, "minute", minuteMs);
   });
 }
 

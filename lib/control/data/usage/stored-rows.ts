@@ -9,6 +9,7 @@ import {
   type UsageTable,
 } from "@/lib/control/data/usage/partitions";
 import { ALL, seriesOf, writeMinute, type MinuteRow } from "@/lib/control/data/usage/rollup-writer";
+import { writeInstallationRow } from "@/lib/control/data/usage/installation-series";
 
 // The usage rows as stored, by pair of key and route: for tests and the bench, which write
 // and inspect rollups without a rollup job. Every query names its tenants.
@@ -20,7 +21,8 @@ const ALWAYS = (): Promise<boolean> => Promise.resolve(true);
 
 /**
  * Writes `pairs` at one time of a level as the rollup would: minutes through writeMinute
- * (pairs kept apart), hours and days with every series the pairs add up to.
+ * (pairs kept apart), hours and days with every series the pairs add up to, the
+ * installation's included.
  */
 export async function writeLevel(level: Level, timeMs: number, pairs: MinuteRow[]): Promise<void> {
   const tables: UsageTable[] = level === "minute" ? ["UsageMinute", "UsageMinutePair"] : [TABLE[level]];
@@ -41,6 +43,7 @@ export async function writeLevel(level: Level, timeMs: number, pairs: MinuteRow[
       FROM ${dims}, ${col("allowed")}::int8[], ${col("rejected")}::int8[], ${col("shadowRejected")}::int8[], ${col("degraded")}::int8[])
            AS v("tenantId", "keyId", "route", a, r, sr, d)
       JOIN "UsageSeries" s ON s."tenantId" = v."tenantId" AND s."keyId" = v."keyId" AND s."route" = v."route"`;
+  await writeInstallationRow(db(), level, timeMs);
 }
 
 export interface StoredRow extends MinuteRow {

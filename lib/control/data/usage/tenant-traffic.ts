@@ -24,7 +24,7 @@ export async function refreshTenantTraffic(until: number): Promise<void> {
              coalesce(sum(m."rejected"), 0), coalesce(sum(m."shadowRejected"), 0), coalesce(sum(m."degraded"), 0),
              ${utcAt(since)}, ${utcAt(until)}
         FROM "UsageSeries" s JOIN "UsageMinute" m ON m."seriesId" = s."id"
-       WHERE s."keyId" = '*' AND s."route" = '*'
+       WHERE s."keyId" = '*' AND s."route" = '*' AND s."tenantId" <> '*'
              AND m."minute" >= ${utcAt(since)} AND m."minute" < ${utcAt(until)}
        GROUP BY s."tenantId"`;
   });

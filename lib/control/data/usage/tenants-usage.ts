@@ -7,9 +7,10 @@ import { utcAt } from "@/lib/control/data/usage/utc-at";
 import type { TableStretch } from "@/lib/control/data/usage/series-totals";
 import type { Counts } from "@/lib/shared/usage-counts";
 
-// The rolled-up usage of every tenant a principal sees, in two queries however many tenants
-// (the usage index of 10,000): their own series (key and route "*") summed per step across
-// tenants for the chart, and summed per tenant over the whole range for the breakdown.
+// The rolled-up usage of every tenant a principal sees, however many tenants (the usage
+// index of 10,000): per step across tenants for the chart (the installation's series for
+// those who see every tenant, installation-series.ts; else their tenants' own series
+// summed), and per tenant over the whole range for the breakdown, in one query each.
 
 export interface TenantSeriesRef {
   seriesId: number;
@@ -32,12 +33,13 @@ const TABLES = {
   day: [Prisma.sql`"UsageDay"`, Prisma.sql`"day"`],
 } as const;
 
-function rowsOf(ids: number[], stretches: TableStretch[]): Prisma.Sql {
+/** `ids`: an int[] expression (a bound array, or ARRAY(SELECT ...) of a WITH). */
+function rowsOf(ids: Prisma.Sql, stretches: TableStretch[]): Prisma.Sql {
   const parts = stretches.map(({ table, from, to }) => {
     const [name, column] = TABLES[table];
     return Prisma.sql`SELECT m.${column} AS "at", m."seriesId", m."allowed", m."rejected", m."shadowRejected", m."degraded"
         FROM ${name} m
-       WHERE m."seriesId" = ANY(${ids}::int[]) AND m.${column} >= ${utcAt(from)} AND m.${column} < ${utcAt(to)}`;
+       WHERE m."seriesId" = ANY(${ids}) AND m.${column} >= ${utcAt(from)} AND m.${column} < ${utcAt(to)}`;
   });
   return Prisma.join(parts, " UNION ALL ");
 }
@@ -55,17 +57,58 @@ export async function summedPerStep(
   const stride = Prisma.sql`make_interval(secs => ${stepMs / 1_000}::float8)`;
   return db().$queryRaw<Array<Counts & { t: number }>>`
     SELECT (extract(epoch FROM date_bin(${stride}, u."at", TIMESTAMP '1970-01-01')) * 1000)::float8 AS "t", ${SUMS}
-      FROM (${rowsOf(ids, stretches)}) u GROUP BY 1`;
+      FROM (${rowsOf(Prisma.sql`${ids}::int[]`, stretches)}) u GROUP BY 1`;
 }
 
-/** The series' rows summed per series over the stretches. */
-export async function summedPerSeries(
-  ids: number[],
+/** The busiest tenants by name, the others summed into one row. */
+export interface TenantTotals {
+  named: Array<Counts & { slug: string }>;
+  others: Counts;
+}
+
+/**
+ * Each visible tenant's own series summed over the stretches, ranked by checks: the `top`
+ * (ties at the edge included) and those of `tenantIds` by slug (the tenants Redis still has
+ * checks of, which could climb into the top), the rest summed as `others`. One query: the
+ * tenants' series first (materialized, so the rows are read by the tables' primary keys),
+ * never a list of 10,000 ids sent, nor 10,000 totals back.
+ */
+export async function summedPerTenant(
+  principal: Principal,
   stretches: TableStretch[],
-): Promise<Array<Counts & { seriesId: number }>> {
-  if (ids.length === 0 || stretches.length === 0) return [];
-  return db().$queryRaw<Array<Counts & { seriesId: number }>>`
-    SELECT u."seriesId", ${SUMS} FROM (${rowsOf(ids, stretches)}) u GROUP BY 1`;
+  keep: { top: number; tenantIds: string[] },
+): Promise<TenantTotals> {
+  const none = { allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 };
+  if (stretches.length === 0) return { named: [], others: none };
+  const rows = await db().$queryRaw<Array<Counts & { slug: string | null }>>`
+    WITH "own" AS MATERIALIZED (
+      SELECT s."id", t."id" AS "tenantId", t."slug" FROM "Tenant" t
+        JOIN "UsageSeries" s ON s."tenantId" = t."id" AND s."keyId" = '*' AND s."route" = '*'
+       WHERE ${visibleTenantsSql(principal)}),
+    "per" AS (
+      SELECT o."slug", o."tenantId", ${SUMS}
+        FROM (${rowsOf(Prisma.sql`ARRAY(SELECT "id" FROM "own")`, stretches)}) u
+        JOIN "own" o ON o."id" = u."seriesId"
+       GROUP BY o."slug", o."tenantId"),
+    "ranked" AS (
+      SELECT p.*, rank() OVER (ORDER BY p."allowed" + p."rejected" + p."shadowRejected" + p."degraded" DESC) AS "place"
+        FROM "per" p)
+    SELECT CASE WHEN r."place" <= ${keep.top}::int OR r."tenantId" = ANY(${keep.tenantIds}::text[]) THEN r."slug" END AS "slug",
+           sum(r."allowed")::float8 AS "allowed", sum(r."rejected")::float8 AS "rejected",
+           sum(r."shadowRejected")::float8 AS "shadowRejected", sum(r."degraded")::float8 AS "degraded"
+      FROM "ranked" r GROUP BY 1`;
+  const rest = rows.find((r) => r.slug === null);
+  return {
+    named: rows.flatMap(({ slug, ...counts }) => (slug === null ? [] : [{ ...counts, slug }])),
+    others: rest
+      ? {
+          allowed: rest.allowed,
+          rejected: rest.rejected,
+          shadowRejected: rest.shadowRejected,
+          degraded: rest.degraded,
+        }
+      : none,
+  };
 }
 
 /** Of these tenant ids, those the principal sees (the tenants Redis says had usage). */

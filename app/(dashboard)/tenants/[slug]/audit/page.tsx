@@ -5,6 +5,7 @@ import { parseAuditFilter } from "@/lib/control/audit/audit-filter";
 import { AuditTable } from "@/components/audit/audit-table";
 import { AuditFilters, AuditPager } from "@/components/audit/audit-filters";
 import { orNotFound } from "@/app/(dashboard)/_lib/load";
+import { auditChangesAction } from "@/app/(dashboard)/_actions/audit-actions";
 
 export const metadata: Metadata = { title: "Tenant audit log" };
 
@@ -26,7 +27,7 @@ export default async function TenantAuditPage({
     <div className="panel">
       <h2>Audit log</h2>
       <AuditFilters base={base} filter={filter} showTenant={false} />
-      <AuditTable rows={page.rows} showTenant={false} zone={user.timeZone} />
+      <AuditTable rows={page.rows} showTenant={false} zone={user.timeZone} loadChanges={auditChangesAction} />
       <AuditPager base={base} filter={filter} nextBefore={page.nextBefore} />
     </div>
   );

@@ -57,7 +57,7 @@ export default async function DecisionLogPage(props: TenantToolProps) {
             </a>{" "}
             <span className="muted">(at most {LOG_MAX_ROWS} rows)</span>
           </p>
-          <DecisionLogTable rows={log.entries} />
+          <DecisionLogTable rows={log.entries} zone={user.timeZone ?? "UTC"} />
         </>
       )}
     </div>

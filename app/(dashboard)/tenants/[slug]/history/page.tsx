@@ -42,6 +42,7 @@ export default async function TenantHistoryPage(props: TenantToolProps) {
           page.nextBefore === null ? null : `/tenants/${tenant.slug}/history?before=${page.nextBefore}`
         }
         newestVersion={newest}
+        zone={user.timeZone ?? "UTC"}
       />
     </div>
   );

@@ -29,7 +29,14 @@ export default async function LookupPage(props: TenantToolProps) {
         submitLabel="Look up"
       />
       {parsed.kind === "invalid" && <ParamErrors errors={parsed.errors} />}
-      {lookup && <LookupView lookup={lookup} reset={resetCounterAction} lift={liftPenaltyAction} />}
+      {lookup && (
+        <LookupView
+          lookup={lookup}
+          reset={resetCounterAction}
+          lift={liftPenaltyAction}
+          zone={user.timeZone ?? "UTC"}
+        />
+      )}
     </div>
   );
 }

@@ -28,7 +28,7 @@ export default async function SimulatePage(props: TenantToolProps) {
         submitLabel="Simulate"
       />
       {parsed.kind === "invalid" && <ParamErrors errors={parsed.errors} />}
-      {sim && <SimulationView sim={sim} />}
+      {sim && <SimulationView sim={sim} zone={user.timeZone ?? "UTC"} />}
     </div>
   );
 }
