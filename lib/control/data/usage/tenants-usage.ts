@@ -35,7 +35,8 @@ const TABLES = {
 function rowsOf(ids: number[], stretches: TableStretch[]): Prisma.Sql {
   const parts = stretches.map(({ table, from, to }) => {
     const [name, column] = TABLES[table];
-    return Prisma.sql`SELECT m.${column} AS "at", m."seriesId", m."allowed", m."rejected", m."shadowRejected", m."degraded"
+    return Prisma.sql`SELECT m.${column} AS "at", m."seriesId", m."allowed", m."rejected", m."shadowRejected", m."degraded",
+             m."leasesAcquired", m."leasesReleased", m."leasesExpired"
         FROM ${name} m
        WHERE m."seriesId" = ANY(${ids}::int[]) AND m.${column} >= ${utcAt(from)} AND m.${column} < ${utcAt(to)}`;
   });
@@ -43,7 +44,9 @@ function rowsOf(ids: number[], stretches: TableStretch[]): Prisma.Sql {
 }
 
 const SUMS = Prisma.sql`coalesce(sum(u."allowed"), 0)::float8 AS "allowed", coalesce(sum(u."rejected"), 0)::float8 AS "rejected",
-  coalesce(sum(u."shadowRejected"), 0)::float8 AS "shadowRejected", coalesce(sum(u."degraded"), 0)::float8 AS "degraded"`;
+  coalesce(sum(u."shadowRejected"), 0)::float8 AS "shadowRejected", coalesce(sum(u."degraded"), 0)::float8 AS "degraded",
+  coalesce(sum(u."leasesAcquired"), 0)::float8 AS "leasesAcquired", coalesce(sum(u."leasesReleased"), 0)::float8 AS "leasesReleased",
+  coalesce(sum(u."leasesExpired"), 0)::float8 AS "leasesExpired"`;
 
 /** The series' rows summed per `stepMs` bucket (t its start, aligned to the epoch). */
 export async function summedPerStep(
