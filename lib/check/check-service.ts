@@ -3,7 +3,13 @@ import { summarize } from "@/lib/check/limiter/decide";
 import type { CheckDecision } from "@/lib/check/limiter/types";
 import type { ConfigHolder } from "@/lib/check/config-holder";
 import { answerFor, DenyCache } from "@/lib/check/deny-cache";
-import { recordedAnswer, refusedAnswer, renderedReply, type CheckAnswer } from "@/lib/check/check-answer";
+import {
+  recordedAnswer,
+  refusedAnswer,
+  renderedReply,
+  usageRoute,
+  type CheckAnswer,
+} from "@/lib/check/check-answer";
 import { degradedBody, limiterBody } from "@/lib/check/decision-body";
 import { buildShape, resolvedFor, shapeTagOf } from "@/lib/check/check-shapes";
 import { checkKeys, denySignature, keyJsonOf } from "@/lib/check/check-parts";
@@ -239,7 +245,19 @@ export class CheckService {
         // POST /api/check/adjust: only checks that ask carry an id (lib/check/adjust)
         if (input.adjustable === true && result.ok && rendered.allowed && !input.dryRun)
           rendered = withCheckId(rendered, tenant.id, prepared, result.reply, result.at);
-        if (lease !== undefined && result.ok) rendered = withLease(rendered, counted, prepared.keys, lease);
+        let leaseDueMs: number | undefined;
+        if (lease !== undefined && result.ok) {
+          const owner = { keyId, route: usageRoute(route, input) };
+          const reply = { values: result.reply, at: result.at };
+          ({ rendered, dueMs: leaseDueMs } = withLease(
+            rendered,
+            counted,
+            prepared.keys,
+            lease,
+            reply,
+            owner,
+          ));
+        }
         if (result.ok && !rendered.allowed && counted.penalties !== null && !input.dryRun)
           this.blocks.learn(counted.penalties, keyId, input.subject, result.reply, result.at, sentAt);
         if (result.ok && !rendered.allowed) {
@@ -255,7 +273,7 @@ export class CheckService {
             this.denied.remember(denied, input.cost, denial, sentAt);
           }
         }
-        done(recordedAnswer(rendered, tenant.id, keyId, route, input));
+        done(recordedAnswer(rendered, tenant.id, keyId, route, input, leaseDueMs));
       },
       timeoutMs,
     );
