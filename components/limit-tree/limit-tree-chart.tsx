@@ -5,15 +5,16 @@ import type { TreeNode } from "@/lib/control/limit-tree/types";
 import { bandOf, BAND_COLOR, BAND_WORD, nodeSummary, percent } from "@/components/limit-tree/tree-format";
 import { formatWhole } from "@/lib/shared/format-count";
 
-// The tree as bars: one row per node, indented by depth (plan, tenant, keys, routes), bar
-// length its utilization, colour its band, and the same in words beside the bar. A click
-// on a bar is a click on the node (the list below gives the same by keyboard).
+// The tree as bars: one row per node, indented along the chain a check meets (plan, tenant,
+// key, route), bar length its utilization, colour its band, and the same in words beside
+// the bar: the rejections its own limits denied, and what binds. A click on a bar is a
+// click on the node (the list below gives the same by keyboard).
 
 interface Row {
   id: string;
   label: string;
   shown: number;
-  /** the short line under the label: utilization in words, rejections, what binds */
+  /** the short line under the label: utilization in words, rejections its limits denied, what binds */
   short: string;
   summary: string;
   node: TreeNode;
@@ -26,7 +27,7 @@ function shortOf(node: TreeNode): string {
     `${percent(node.utilization)} ${BAND_WORD[bandOf(node.utilization)]}`,
     `${formatWhole(node.rejected)} rej`,
   ];
-  if (node.binding) parts.push(`binds: ${node.binding.level}`);
+  if (node.binding) parts.push(`binds: ${node.binding.level} ${percent(node.binding.share)} left`);
   return parts.join(" · ");
 }
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import type { TreeNode } from "@/lib/control/limit-tree/types";
+import type { LimitTreeData, TreeNode } from "@/lib/control/limit-tree/types";
 import { LimitNodeDetails } from "@/components/limit-tree/limit-node-details";
 import { LimitTreeChart } from "@/components/limit-tree/limit-tree-chart";
 import { LimitTreeList } from "@/components/limit-tree/limit-tree-list";
@@ -9,6 +9,8 @@ import { percent } from "@/components/limit-tree/tree-format";
 import { useLiveLimitTree } from "@/components/limit-tree/use-live-limit-tree";
 import { formatTime } from "@/components/charts/format";
 import { useTimeZone } from "@/components/charts/time-zone-context";
+import { formatSpan } from "@/lib/shared/format-span";
+import { isRangeId, RANGES } from "@/lib/usage/ranges";
 
 // The limit hierarchy of a tenant, live: which level holds traffic back right now. A click
 // (or Enter on a node in the list) on a key opens its routes and subject limits, on a
@@ -53,6 +55,13 @@ function queryOf(tenant: string, view: View, range: string): string {
   if (view.key) q.set("key", view.key);
   else if (view.route) q.set("route", view.route);
   return q.toString();
+}
+
+/** Where the range is longer than the per-limit counts are kept: the span they cover. */
+function attributedText(data: LimitTreeData): string {
+  const range = isRangeId(data.range) ? RANGES[data.range].rangeMs : 0;
+  const span = data.generatedAt - data.attributedSince;
+  return span < range - 60_000 ? ` (by limit: the last ${formatSpan(span)})` : "";
 }
 
 export function LimitTreePanel({ tenant, range = "15m" }: { tenant: string; range?: string }) {
@@ -112,7 +121,7 @@ export function LimitTreePanel({ tenant, range = "15m" }: { tenant: string; rang
           "Loading… "
         )}
         {data
-          ? `config v${data.configVersion} · counters read in ${data.counterReadMs} ms · updated ${formatTime(data.generatedAt, 1_000, zone)} ${zone} · rejections over ${data.range}`
+          ? `config v${data.configVersion} · counters read in ${data.counterReadMs} ms · updated ${formatTime(data.generatedAt, 1_000, zone)} ${zone} · rejections over ${data.range}${attributedText(data)}`
           : null}
       </p>
       {nodes.length > 0 ? (

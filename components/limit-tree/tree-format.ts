@@ -45,18 +45,25 @@ export function sourceText(limit: LimitReading): string {
   return `${limit.from} override`;
 }
 
+/** "binds: route POST /v1/items (writes, 0 left, 0%)": the limit, its units and share left. */
 export function bindingText(node: TreeNode): string | null {
-  return node.binding
-    ? `binds: ${node.binding.level} (${node.binding.limit}, ${formatWhole(Math.floor(node.binding.remaining))} left)`
-    : null;
+  const b = node.binding;
+  if (!b) return null;
+  const where = b.level === "route" && b.route !== null ? `route ${b.route}` : b.level;
+  return `binds: ${where} (${b.limit}, ${formatWhole(Math.floor(b.remaining))} left, ${percent(b.share)})`;
+}
+
+/** "12 rejected by its limits (900 of its checks)": what it denied, and all its checks lost. */
+export function rejectedText(node: TreeNode): string {
+  const own = `${formatWhole(node.rejected)} rejected by its limits`;
+  return node.checksRejected > node.rejected
+    ? `${own} (${formatWhole(node.checksRejected)} of its checks)`
+    : own;
 }
 
 /** One line of text for a node: what a screen reader and the bar label say. */
 export function nodeSummary(node: TreeNode): string {
-  const parts = [
-    `${percent(node.utilization)} ${BAND_WORD[bandOf(node.utilization)]}`,
-    `${formatWhole(node.rejected)} rejected`,
-  ];
+  const parts = [`${percent(node.utilization)} ${BAND_WORD[bandOf(node.utilization)]}`, rejectedText(node)];
   const binding = bindingText(node);
   if (binding) parts.push(binding);
   return parts.join(" · ");

@@ -34,7 +34,7 @@ const checks = registry.counter("sluice_checks_total", "Check decisions by outco
 ]);
 const latency = registry.histogram(
   "sluice_check_duration_seconds",
-  "Time to answer a check request (POST /api/check; a batch counts once).",
+  "Time to answer a check request (POST /api/check; a batch counts once; 429 refusals, held on purpose, are not counted).",
   LATENCY_BOUNDS,
 );
 const degraded = registry.counter(

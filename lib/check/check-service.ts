@@ -3,13 +3,7 @@ import { summarize } from "@/lib/check/limiter/decide";
 import type { CheckDecision } from "@/lib/check/limiter/types";
 import type { ConfigHolder } from "@/lib/check/config-holder";
 import { answerFor, DenyCache } from "@/lib/check/deny-cache";
-import {
-  recordedAnswer,
-  refusedAnswer,
-  renderedReply,
-  usageRoute,
-  type CheckAnswer,
-} from "@/lib/check/check-answer";
+import { recordedAnswer, refusedAnswer, type CheckAnswer } from "@/lib/check/check-answer";
 import { degradedBody, limiterBody } from "@/lib/check/decision-body";
 import { buildShape, resolvedFor, shapeTagOf } from "@/lib/check/check-shapes";
 import { checkKeys, denySignature, keyJsonOf } from "@/lib/check/check-parts";
@@ -17,7 +11,6 @@ import { ShapeTable } from "@/lib/check/shape-table";
 import { HotChecks, hotKeyOf, type HotCheck } from "@/lib/check/hot-checks";
 import { renderBody, type RenderedDecision } from "@/lib/check/render/rendered";
 import { flavourOf } from "@/lib/check/headers";
-import type { LimiterStore, StoreResult } from "@/lib/check/limiter-store";
 import {
   refused,
   resolvedOf,
@@ -27,17 +20,15 @@ import {
   type TargetResolution,
 } from "@/lib/check/resolve";
 import { mayCheck, type Caller } from "@/lib/check/service-auth";
-import type { PreparedCheck } from "@/lib/check/limiter/evaluate-many";
 import { TtlLru } from "@/lib/check/ttl-lru";
 import { TenantMarks, type TenantMark } from "@/lib/check/tenant-marks";
 import type { CheckInput } from "@/lib/check/types";
 import { checkMetrics } from "@/lib/check/check-metrics";
 import type { LocalLimits } from "@/lib/check/local/local-limits";
-import { withCheckId } from "@/lib/check/adjust/check-id";
-import { newLeaseId } from "@/lib/check/limiter/lease-id";
-import { withLease } from "@/lib/check/lease/leased-answer";
 import { blockAnswer, PenaltyBlocks } from "@/lib/check/penalty-blocks";
 import { countedVariant } from "@/lib/check/counted-variant";
+import type { LimiterStore } from "@/lib/check/limiter-store";
+import { askLimiter } from "@/lib/check/limiter-call";
 
 // The check pipeline, transport-free: resolve from memory, answer from a local cache when
 // that is exact, else one limiter call (degraded on failure), then report to the sink.
@@ -224,58 +215,7 @@ export class CheckService {
       done(recordedAnswer(rendered, tenant.id, keyId, route, input));
       return;
     }
-    const sentAt = performance.now();
-    // concurrency limits: the lease this check takes when admitted (not on a dry run)
-    const lease = hasLease && !input.dryRun ? newLeaseId() : undefined;
-    const request =
-      lease === undefined
-        ? { cost: input.cost, dryRun: input.dryRun }
-        : { cost: input.cost, dryRun: input.dryRun, lease };
-    const prepared: PreparedCheck = {
-      // the shape's specs: the store reads their tenant only, the keys carry the owners
-      check: { limits: shape.specs, request },
-      keys: checkKeys(shape, key, input.subject, base),
-      rules: shape.rules,
-    };
-    const counted = shape;
-    this.store.check(
-      prepared,
-      (result: StoreResult) => {
-        let rendered = renderedReply(result, counted, key, keyJson, version);
-        // POST /api/check/adjust: only checks that ask carry an id (lib/check/adjust)
-        if (input.adjustable === true && result.ok && rendered.allowed && !input.dryRun)
-          rendered = withCheckId(rendered, tenant.id, prepared, result.reply, result.at);
-        let leaseDueMs: number | undefined;
-        if (lease !== undefined && result.ok) {
-          const owner = { keyId, route: usageRoute(route, input) };
-          const reply = { values: result.reply, at: result.at };
-          ({ rendered, dueMs: leaseDueMs } = withLease(
-            rendered,
-            counted,
-            prepared.keys,
-            lease,
-            reply,
-            owner,
-          ));
-        }
-        if (result.ok && !rendered.allowed && counted.penalties !== null && !input.dryRun)
-          this.blocks.learn(counted.penalties, keyId, input.subject, result.reply, result.at, sentAt);
-        if (result.ok && !rendered.allowed) {
-          const denied = signature ?? denySignature(counted, key, input.subject);
-          if (denied !== null) {
-            const denial = {
-              template: counted.template,
-              keyJson,
-              reply: result.reply,
-              at: result.at,
-              rendered,
-            };
-            this.denied.remember(denied, input.cost, denial, sentAt);
-          }
-        }
-        done(recordedAnswer(rendered, tenant.id, keyId, route, input, leaseDueMs));
-      },
-      timeoutMs,
-    );
+    const memory = { blocks: this.blocks, denied: this.denied };
+    askLimiter(this.store, memory, { shape, key, keyJson, base, signature }, input, version, done, timeoutMs);
   }
 }

@@ -17,6 +17,8 @@ import type { Outcome } from "@/lib/usage/types";
 //   <ns>{u:<tenant>}:o:<minute>  ZSET  "k:<keyId>" | "s:<subject>" -> rejected, top N kept
 //   <ns>{u:<tenant>}:x:<minute>  ZSET  JSON ["<keyId>","<route>","<subject>"] -> rejected, top N kept
 //   <ns>{u:<tenant>}:c:<minute>  HASH  degraded cause (redis_timeout, local_overload...) -> count
+//   <ns>{u:<tenant>}:l:<minute>  HASH  JSON ["<keyId>","<route>","<limit>","<level>","<by>"] ->
+//                                      rejections that limit denied (limit-denials.ts)
 //   <ns>{u:<tenant>}:rd / :rx    LIST  latest decisions / denials, JSON, newest first, capped
 //   <ns>{u:idx}:m:<minute>       SET   tenant ids with data in that minute (for the rollup)
 //   <ns>{u:job}:lease / :fence / :minutes / :hours   rollup lease, fencing counter, watermarks
@@ -68,6 +70,20 @@ export function offenderDetailKey(ns: string, tenantId: string, minute: number):
 /** A minute's degraded decisions by cause (the banner's "why"; the counts are also in :p:). */
 export function degradedCausesKey(ns: string, tenantId: string, minute: number): string {
   return `${ns}${tenantUsageTag(tenantId)}:c:${minute}`;
+}
+
+/** Rejections by (key, route, the limit that denied): the limit tree's attribution. */
+export function limitDenialsKey(ns: string, tenantId: string, minute: number): string {
+  return `${ns}${tenantUsageTag(tenantId)}:l:${minute}`;
+}
+
+/** A field of the limit denials hash; JSON, so no separator can appear inside a part. */
+export function limitDenialField(
+  keyId: string,
+  route: string,
+  limit: { name: string; level: string; by: string },
+): string {
+  return JSON.stringify([keyId, route, limit.name, limit.level, limit.by]);
 }
 
 /** A member of the offender detail set; JSON, so no separator can appear inside a part. */

@@ -17,6 +17,8 @@ const { shapeOf } = await import("@/lib/control/limit-tree/shape");
 const { plainInForce } = await import("@/lib/control/counters/limits-in-force");
 const { readCounters } = await import("@/lib/control/limit-tree/limit-tree-counters");
 const { tenantView } = await import("@/lib/control/limit-tree/views");
+const { attribute } = await import("@/lib/control/limit-tree/attribution");
+const { emptyTraffic } = await import("@/lib/control/limit-tree/traffic");
 
 const KEYS = Number(process.env.BENCH_TREE_KEYS ?? 1_000);
 const REFRESHES = Number(process.env.BENCH_TREE_REFRESHES ?? 200);
@@ -136,6 +138,8 @@ try {
   const reads: number[] = [];
   const builds: number[] = [];
   let bytes = 0;
+  // every key sent checks on the route: its route limits are on its chain
+  const routesOf = new Map(Object.values(tenant.keys).map((k) => [k.id, new Set(["POST /v1/search"])]));
   const redisBefore = await scriptStats(redis);
   const cpuBefore = process.cpuUsage();
   for (let r = 0; r < REFRESHES; r++) {
@@ -145,7 +149,11 @@ try {
       tenant,
       shape,
       counters,
-      rejections: { total: 0, byKey: new Map(), byRoute: new Map(), byKeyRoute: new Map() },
+      rejections: emptyTraffic(),
+      attributed: attribute(shape, []),
+      admitted: emptyTraffic(),
+      rangeMs: 15 * 60_000,
+      routesOf,
       subjects: [],
       listOf: () => null,
     });

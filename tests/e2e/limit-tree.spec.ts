@@ -60,7 +60,11 @@ test("the limit tree of a tenant under demo traffic: live, drill-down, light and
   const tree = page.getByTestId("limit-tree");
   // text labels, not only colour: the plan, the tenant and acme's keys, each with words
   await expect(page.getByTestId("tree-node-tenant")).toContainText("tenant acme");
-  await expect(page.getByTestId("tree-node-key:backend")).toContainText(/binds: (plan|tenant|key)/);
+  // what binds it, with its share left; and what its own limits denied
+  await expect(page.getByTestId("tree-node-key:backend")).toContainText(
+    /binds: (plan|tenant|key|route \S+ \S+) \([a-z0-9-]+, [\d,]+ left, \d+%\)/,
+  );
+  await expect(page.getByTestId("tree-node-key:backend")).toContainText(/[\d,]+ rejected by its limits/);
   // live: the update time moves with the 2 s poll
   const first = await page.getByTestId("limit-tree-status").textContent();
   await expect(page.getByTestId("limit-tree-status")).not.toHaveText(first ?? "", { timeout: 10_000 });
@@ -73,6 +77,11 @@ test("the limit tree of a tenant under demo traffic: live, drill-down, light and
   await expect(page.getByTestId("tree-node-key-route:backend POST /v1/search")).toBeVisible({
     timeout: 10_000,
   });
+  // backend sends search more than its 5 a second: the route's own limit denies, on the route's row
+  await expect(page.getByTestId("tree-node-key-route:backend POST /v1/search")).toContainText(
+    /[1-9][\d,]* rejected by its limits/,
+    { timeout: 30_000 },
+  );
   const details = page.getByTestId("limit-node-details");
   await expect(details).toContainText("key-rps");
   await expect(details).toContainText("key override");

@@ -76,8 +76,11 @@ export async function failOver(
   console.log(`  ${what.healedSays} ${(healedAt - killedAt).toFixed(0)} ms after the kill (as polled)`);
   expect(result.non200).toBe(0);
   expectServerLatency(before, after);
-  // the client's own timings (printed) include this shared machine's scheduling delays:
-  // the server's histogram above is the measure of "within the timeout"
+  // As the client saw them (printed above): answers over the timeout + 50 ms that this
+  // process's own stalls do not explain. Not asserted: on a loaded 2-core machine a request
+  // also waits for the server's busy event loop before the server's clock starts, so five
+  // runs in a row at a load of 15-20 saw 1-22 such answers, before the kill as often as
+  // after it. The server's own timing above is the bound that holds under load.
   expect(result.exactAfterMs).toBeLessThan(15_000);
   // forgotten admissions: at most what the old primary acknowledged in its last moments.
   // Certain ones only: a call that timed out may or may not have been counted, so the upper

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { check, sleep, type ServerLatency } from "../integration/check/http";
+import { LoopStalls } from "@/lib/check/loop-stalls";
 
 // Steady check traffic against one app during a failover, and what it saw: the longest
 // answer, how long decisions were degraded, when exact ones resumed, and the over-admission
@@ -18,6 +19,8 @@ export interface Sample {
   /** when the check was sent, ms since the traffic started */
   at: number;
   ms: number;
+  /** ms of it this test process's own event loop could not run (the machine's scheduler) */
+  clientStalledMs: number;
   status: number;
   allowed: boolean;
   degraded: boolean;
@@ -29,6 +32,8 @@ export class Traffic {
   private running = false;
   private workers: Promise<void>[] = [];
   readonly started = performance.now();
+  /** this process's own stalls, which delay an answer's arrival, not the server's answer */
+  private readonly stalls = new LoopStalls();
 
   constructor(
     private readonly url: string,
@@ -41,12 +46,14 @@ export class Traffic {
 
   start(concurrency = 4): void {
     this.running = true;
+    this.stalls.start();
     this.workers = Array.from({ length: concurrency }, () => this.worker());
   }
 
   async stop(): Promise<void> {
     this.running = false;
     await Promise.all(this.workers);
+    this.stalls.stop();
   }
 
   /** Waits until the last `count` answers were all exact (not degraded), at most timeoutMs. */
@@ -66,9 +73,11 @@ export class Traffic {
       const answer = await check({ tenant: this.tenant, route: "GET /x" }, { url: this.url }).catch(
         () => null,
       );
+      const ms = this.now() - at;
       this.samples.push({
         at,
-        ms: this.now() - at,
+        ms,
+        clientStalledMs: this.stalls.stalledWithin(this.started + at, this.started + at + ms),
         status: answer?.status ?? 0,
         allowed: answer?.body.allowed ?? false,
         degraded: answer?.body.degraded ?? false,
@@ -84,6 +93,8 @@ export interface FailoverFigures {
   non200: number;
   longestMs: number;
   overTimeout: number;
+  /** answers over the timeout + 50 ms even without the time this process itself was stalled */
+  overTimeoutNotClientStalled: number;
   degradedMs: number;
   degradedChecks: number;
   exactAfterMs: number;
@@ -134,6 +145,7 @@ export function figures(
     non200: ordered.filter((s) => s.status !== 200).length,
     longestMs: Math.max(...ordered.map((s) => s.ms)),
     overTimeout: ordered.filter((s) => s.ms > timeoutMs + 50).length,
+    overTimeoutNotClientStalled: ordered.filter((s) => s.ms - s.clientStalledMs > timeoutMs + 50).length,
     degradedMs: lastDegraded
       ? lastDegraded.at + lastDegraded.ms - Math.max(killedAt, (degraded[0] as Sample).at)
       : 0,
@@ -175,7 +187,7 @@ export function print(topology: string, f: FailoverFigures): void {
   console.log(
     [
       `[failover] ${topology}: ${f.checks} checks, ${f.non200} not 200, longest answer ${f.longestMs.toFixed(0)} ms` +
-        ` (${f.overTimeout} beyond the timeout + 50 ms; slowest, sent at ms from the kill: ${f.slowest})`,
+        ` (${f.overTimeout} beyond the timeout + 50 ms, ${f.overTimeoutNotClientStalled} of them not explained by this process's own stalls; slowest, sent at ms from the kill: ${f.slowest})`,
       `  degraded for ${f.degradedMs.toFixed(0)} ms (${f.degradedChecks} checks), exact decisions again ${f.exactAfterMs.toFixed(0)} ms after the kill`,
       `  over-admission: ${f.overAdmittedAtLeast} to ${f.overAdmitted} (exact admissions ${f.exactAdmitted}, remembered by Redis ${f.counted}, timed-out calls Redis may have counted ${f.timedOut})`,
     ].join("\n"),

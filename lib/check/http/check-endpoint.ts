@@ -8,6 +8,7 @@ import { decisionAnswer, errorAnswer, jsonAnswer, JSON_HEADERS, type HttpAnswer 
 import type { Endpoint } from "@/lib/check/http/front/request-head";
 import { checkMetrics } from "@/lib/check/check-metrics";
 import { admit, refusedUnread } from "@/lib/check/fair/fair-admission";
+import { answerRefusal } from "@/lib/check/fair/refusal-hold";
 import { lateCause, loopStalls } from "@/lib/check/loop-stalls";
 
 // POST /api/check and POST /api/check/batch, whatever carries them (the lean front, or
@@ -78,9 +79,12 @@ export function metered(endpoint: Endpoint, respond: Respond): Respond {
   return (answer) => {
     const elapsed = performance.now() - started;
     checkMetrics.request(endpoint, answer.status);
-    checkMetrics.latency(elapsed / 1000);
-    if (elapsed > lateAfterMs && endpoint === "check")
-      checkMetrics.late(lateCause(loopStalls, started, elapsed, lateAfterMs));
+    // a refusal is held on purpose (refusal-hold.ts): neither a check's latency nor late
+    if (answer.status !== 429) {
+      checkMetrics.latency(elapsed / 1000);
+      if (elapsed > lateAfterMs && endpoint === "check")
+        checkMetrics.late(lateCause(loopStalls, started, elapsed, lateAfterMs));
+    }
     respond(answer);
   };
 }
@@ -105,7 +109,7 @@ export function answerBody(
 ): void {
   const unread = endpoint === "batch" ? refusedUnread(enforcement, caller) : null;
   if (unread !== null) {
-    respond(unread);
+    answerRefusal(respond, unread, enforcement.fair.refused);
     return;
   }
   let body: unknown;
@@ -143,7 +147,7 @@ function answerCheck(enforcement: Enforcement, caller: Caller, body: unknown, re
     },
   };
   const refused = admit(enforcement, caller, 1, [work]);
-  if (refused !== null) respond(refused);
+  if (refused !== null) answerRefusal(respond, refused, enforcement.fair.refused);
 }
 
 function answerBatch(enforcement: Enforcement, caller: Caller, body: unknown, respond: Respond): void {
@@ -161,5 +165,5 @@ function answerBatch(enforcement: Enforcement, caller: Caller, body: unknown, re
     (json: Buffer) => respond({ status: 200, headers: JSON_HEADERS, body: json }),
   );
   const refused = admit(enforcement, caller, parsed.value.length, works);
-  if (refused !== null) respond(refused);
+  if (refused !== null) answerRefusal(respond, refused, enforcement.fair.refused);
 }

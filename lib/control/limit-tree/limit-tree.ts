@@ -14,7 +14,10 @@ import { rowContext } from "@/lib/usage/read/context";
 import { addCounts } from "@/lib/usage/types";
 import { topOffenders } from "@/lib/usage/read/offenders";
 import { RANGE_IDS, RANGES } from "@/lib/usage/ranges";
-import type { Rejections, TreeInputs } from "@/lib/control/limit-tree/nodes";
+import type { TreeInputs } from "@/lib/control/limit-tree/nodes";
+import { attribute } from "@/lib/control/limit-tree/attribution";
+import { routesByKey, trafficOf } from "@/lib/control/limit-tree/traffic";
+import { denialsSince, limitDenials, type LimitDenial } from "@/lib/usage/read/limit-denials";
 import { logsOf, shapeOf } from "@/lib/control/limit-tree/shape";
 import type { LimitTreeData } from "@/lib/control/limit-tree/types";
 import { keyView, routeView, tenantView } from "@/lib/control/limit-tree/views";
@@ -24,7 +27,8 @@ import { safeText } from "@/lib/shared/safe-text";
 // up; others get "not found"). The limits are those /api/check enforces now: the newest
 // version with the temporary overrides in force (snapshotNow, as the ops tools). Per
 // refresh: the compiled shape from the config version already held, ONE counter read in Redis for the tenant, the range's usage rows for the
-// rejections, and the subjects rejected most in the range (offenders are kept an hour).
+// rejections and the admitted rates, the rejections per denying limit (kept as long as the
+// seconds: an hour), and the subjects rejected most in the range (offenders are kept an hour).
 
 const slug = z.string().regex(NAME_PATTERN, { error: NAME_RULE });
 
@@ -40,17 +44,13 @@ export type LimitTreeQuery = z.infer<typeof LimitTreeQuery>;
 const SUBJECTS_SINCE_MS = 3_600_000;
 const SUBJECTS_READ = 50;
 
-function rejectionsOf(rows: readonly UsageRow[]): Rejections {
-  const out: Rejections = { total: 0, byKey: new Map(), byRoute: new Map(), byKeyRoute: new Map() };
-  const add = (map: Map<string, number>, id: string, n: number) => map.set(id, (map.get(id) ?? 0) + n);
-  for (const r of rows) {
-    if (r.rejected === 0) continue;
-    out.total += r.rejected;
-    add(out.byKey, r.keyId, r.rejected);
-    add(out.byRoute, r.route, r.rejected);
-    add(out.byKeyRoute, `${r.keyId} ${r.route}`, r.rejected);
-  }
-  return out;
+/** The rows and denials of the view: the whole tenant's, one key's or one route's checks. */
+function inView<T extends { keyId: string; route: string }>(
+  list: readonly T[],
+  keyId: string | null,
+  route: string | null,
+): T[] {
+  return list.filter((r) => (keyId === null || r.keyId === keyId) && (route === null || r.route === route));
 }
 
 /**
@@ -90,8 +90,9 @@ export async function limitTree(principal: Principal, query: LimitTreeQuery): Pr
   const now = Date.now();
   const ctx = rowContext(now);
   const { rangeMs, stepMs } = RANGES[query.range];
-  const [rows, offenders] = await Promise.all([
+  const [rows, denials, offenders] = await Promise.all([
     pairTotals(ref.id, rangeMs, stepMs, now, ctx),
+    limitDenials(ctx, ref.id, now - rangeMs, now + 1),
     shape.subjects.length
       ? topOffenders(
           principal,
@@ -111,11 +112,18 @@ export async function limitTree(principal: Principal, query: LimitTreeQuery): Pr
     [...shape.ownerKeys, ...subjectOwners.map((o) => ownerKey(ref.id, o))],
     [...shape.logs, ...subjectOwners.flatMap((o) => logsOf(ref.id, shape.subjects, o))],
   );
+  const route = key === null ? (query.route ?? null) : null;
+  const viewRows = inView(rows, key?.id ?? null, route);
   const inputs: TreeInputs = {
     tenant,
     shape,
     counters,
-    rejections: rejectionsOf(rows),
+    rejections: trafficOf(viewRows, (r) => r.rejected),
+    attributed: attribute(shape, inView<LimitDenial>(denials, key?.id ?? null, route)),
+    // shadow rejections were admitted: their units count
+    admitted: trafficOf(rows, (r) => r.allowed + r.shadowRejected),
+    rangeMs,
+    routesOf: routesByKey(rows),
     subjects,
     listOf: (subject) => listOutcome(current.snapshot, tenant, subject),
   };
@@ -129,10 +137,11 @@ export async function limitTree(principal: Principal, query: LimitTreeQuery): Pr
     tenant: ref.slug,
     plan: tenant.plan,
     configVersion: current.snapshot.version,
-    view: { key: key?.name ?? null, route: key === null ? (query.route ?? null) : null },
+    view: { key: key?.name ?? null, route },
     range: query.range,
     nodes: view.nodes,
     keys: view.keys,
+    attributedSince: denialsSince(ctx, now - rangeMs),
     counterReadMs: Math.round(counters.readMs * 10) / 10,
     generatedAt: now,
   };

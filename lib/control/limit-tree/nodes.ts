@@ -1,8 +1,9 @@
 import "server-only";
-import type { CompiledTenant } from "@/lib/control/config/compile";
+import type { CompiledLimit, CompiledTenant } from "@/lib/control/config/compile";
 import type { CounterRead } from "@/lib/control/limit-tree/limit-tree-counters";
+import type { Attributed } from "@/lib/control/limit-tree/attribution";
+import { bindingOf } from "@/lib/control/limit-tree/binds";
 import {
-  bindingOf,
   evaluated,
   levelOf,
   nodeUtilization,
@@ -12,25 +13,27 @@ import {
   type Owners,
 } from "@/lib/control/limit-tree/read-limit";
 import type { KeyShape, PlacedLimit, TenantShape } from "@/lib/control/limit-tree/shape";
+import type { Traffic } from "@/lib/control/limit-tree/traffic";
 import type { LimitReading, TreeNode } from "@/lib/control/limit-tree/types";
 import type { ListOutcome } from "@/lib/control/counters/list-outcome";
 
 // The nodes of one view of the tree, from the tenant's shape, one counter read and the
-// range's rejections. Nothing here reads a store.
-
-export interface Rejections {
-  total: number;
-  byKey: Map<string, number>;
-  byRoute: Map<string, number>;
-  /** `${keyId} ${route}` */
-  byKeyRoute: Map<string, number>;
-}
+// range's usage. Nothing here reads a store. A node's `rejected` are those its own limits
+// denied (attribution.ts); `checksRejected` those of the checks through it.
 
 export interface TreeInputs {
   tenant: CompiledTenant;
   shape: TenantShape;
   counters: CounterRead;
-  rejections: Rejections;
+  /** the view's checks rejected, per node they went through */
+  rejections: Traffic;
+  /** the view's rejections by the limit that denied them */
+  attributed: Attributed;
+  /** every check admitted in the range, of every key: how fast each counter fills */
+  admitted: Traffic;
+  rangeMs: number;
+  /** key id -> the routes it sent checks to in the range */
+  routesOf: ReadonlyMap<string, ReadonlySet<string>>;
   /** the subjects whose counters were read: the most rejected in the range, with their rejections */
   subjects: { name: string; rejected: number }[];
   /** what the allow and deny lists answer a subject (list-outcome.ts) */
@@ -68,7 +71,8 @@ export function headNodes(inputs: TreeInputs): TreeNode[] {
       level: "plan",
       label: `plan ${inputs.tenant.plan}`,
       depth: 0,
-      rejected: total,
+      rejected: inputs.attributed.plan,
+      checksRejected: total,
       limits: readAll(inputs.shape.plan, own, inputs.counters),
     }),
     node({
@@ -76,7 +80,8 @@ export function headNodes(inputs: TreeInputs): TreeNode[] {
       level: "tenant",
       label: `tenant ${inputs.tenant.slug}`,
       depth: 1,
-      rejected: total,
+      rejected: inputs.attributed.tenant,
+      checksRejected: total,
       limits: readAll(inputs.shape.tenant, own, inputs.counters),
     }),
   ];
@@ -87,33 +92,60 @@ interface Read {
   reading: LimitReading;
 }
 
-/** Every limit a check of this key meets (on `route` when given), read once. */
-function readKey(inputs: TreeInputs, key: KeyShape, route: string | null): Read[] {
+/** Every limit a check of this key meets on `routes` (none: its unrouted ones), read once. */
+function readKey(inputs: TreeInputs, key: KeyShape, routes: readonly string[]): Read[] {
   const own = owners(inputs, key);
-  const placed = [...key.unrouted, ...(route === null ? [] : (key.routed.get(route) ?? []))];
+  const placed = [...key.unrouted, ...routes.flatMap((r) => key.routed.get(r) ?? [])];
   return placed.flatMap((p) => {
     const reading = readLimit(p, own, inputs.counters);
     return reading ? [{ placed: p, reading }] : [];
   });
 }
 
-/** What binds: the least remaining of every level. */
-function bindingOfReads(reads: readonly Read[]): TreeNode["binding"] {
+/** Checks admitted per ms through the owner of `limit` for this key's checks, over the range. */
+function rateOf(inputs: TreeInputs, limit: CompiledLimit, key: KeyShape): number {
+  const { admitted } = inputs;
+  const admittedChecks =
+    limit.by === "key"
+      ? limit.route === null
+        ? admitted.byKey.get(key.id)
+        : admitted.byKeyRoute.get(`${key.id} ${limit.route}`)
+      : limit.route === null
+        ? admitted.total
+        : admitted.byRoute.get(limit.route);
+  return (admittedChecks ?? 0) / Math.max(1, inputs.rangeMs);
+}
+
+/** What binds: the chain's limit with the least share left (binds.ts). */
+function bindingOfReads(inputs: TreeInputs, key: KeyShape, reads: readonly Read[]): TreeNode["binding"] {
   return bindingOf(
-    reads.map((r) => ({ reading: r.reading, level: levelOf(r.reading, r.placed.limit.id.startsWith("p:")) })),
+    reads.map((r) => ({
+      reading: r.reading,
+      level: levelOf(r.reading, r.placed.limit.id.startsWith("p:")),
+      ratePerMs: rateOf(inputs, r.placed.limit, key),
+    })),
   );
 }
 
+/** The key's route patterns it sent checks to in the range: on its chain, beside its unrouted limits. */
+function usedRoutes(inputs: TreeInputs, key: KeyShape): string[] {
+  const used = inputs.routesOf.get(key.id);
+  return used ? [...key.routed.keys()].filter((p) => used.has(p)) : [];
+}
+
 export function keyNode(inputs: TreeInputs, key: KeyShape, depth: number): TreeNode {
-  const reads = readKey(inputs, key, null);
+  const reads = readKey(inputs, key, usedRoutes(inputs, key));
   return node({
     id: `key:${key.name}`,
     level: "key",
     label: `key ${key.name}`,
     depth,
-    rejected: inputs.rejections.byKey.get(key.id) ?? 0,
-    limits: reads.filter((r) => r.placed.limit.by === "key").map((r) => r.reading),
-    binding: bindingOfReads(reads),
+    rejected: inputs.attributed.byKey.get(key.id) ?? 0,
+    checksRejected: inputs.rejections.byKey.get(key.id) ?? 0,
+    limits: reads
+      .filter((r) => r.placed.limit.by === "key" && r.placed.limit.route === null)
+      .map((r) => r.reading),
+    binding: bindingOfReads(inputs, key, reads),
     drill: { key: key.name },
   });
 }
@@ -124,7 +156,8 @@ export function routeNode(inputs: TreeInputs, pattern: string, depth: number): T
     level: "route",
     label: pattern,
     depth,
-    rejected: inputs.rejections.byRoute.get(pattern) ?? 0,
+    rejected: inputs.attributed.byRoute.get(pattern) ?? 0,
+    checksRejected: inputs.rejections.byRoute.get(pattern) ?? 0,
     limits: readAll(inputs.shape.routes.get(pattern) ?? [], owners(inputs, null), inputs.counters),
     drill: { route: pattern },
   });
@@ -137,16 +170,18 @@ export function keyRouteNode(
   depth: number,
   drill: TreeNode["drill"],
 ): TreeNode {
-  const reads = readKey(inputs, key, pattern);
+  const reads = readKey(inputs, key, [pattern]);
+  const pair = `${key.id} ${pattern}`;
   return node({
     id: `key-route:${key.name} ${pattern}`,
     level: "key-route",
     // the view's own subject first: the route under a key, the key under a route
     label: drill?.route ? `${pattern} · key ${key.name}` : `key ${key.name} · ${pattern}`,
     depth,
-    rejected: inputs.rejections.byKeyRoute.get(`${key.id} ${pattern}`) ?? 0,
+    rejected: inputs.attributed.byKeyRoute.get(pair) ?? 0,
+    checksRejected: inputs.rejections.byKeyRoute.get(pair) ?? 0,
     limits: reads.filter((r) => r.placed.limit.route === pattern).map((r) => r.reading),
-    binding: bindingOfReads(reads),
+    binding: bindingOfReads(inputs, key, reads),
     drill,
   });
 }
@@ -186,8 +221,9 @@ export function subjectsNode(
     level: "subjects",
     label: `subjects at their limit: ${atLimit} of ${inputs.subjects.length}${listedText(listed)}`,
     depth,
-    // the subjects' own rejections (through any key: offenders are counted per tenant)
-    rejected: inputs.subjects.reduce((sum, s) => sum + s.rejected, 0),
+    rejected: inputs.attributed.subjects,
+    // the read subjects' rejections (through any key: offenders are counted per tenant)
+    checksRejected: inputs.subjects.reduce((sum, s) => sum + s.rejected, 0),
     limits: busiest,
     subjects: { atLimit, active: inputs.subjects.length, ...listed },
   });

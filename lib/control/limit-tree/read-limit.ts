@@ -8,8 +8,8 @@ import { logKeyOf, type PlacedLimit } from "@/lib/control/limit-tree/shape";
 import type { LimitReading, SourceStep, TreeNode } from "@/lib/control/limit-tree/types";
 import { periodBounds } from "@/lib/shared/calendar";
 
-// From a placed limit and one owner's counters to what a node shows; and the two things a
-// node derives from its limits: its utilization and, for a key, the binding level.
+// From a placed limit and one owner's counters to what a node shows; a node's utilization
+// from its limits, and the level a limit sits at (what binds: binds.ts).
 
 /** An owner ("t.<tenant id>", "k.<key id>", "s.<subject>") and its Redis key. */
 export interface Owner {
@@ -122,19 +122,4 @@ export function levelOf(limit: LimitReading, fromPlan: boolean): NonNullable<Tre
   if (limit.by === "subject") return "subject";
   if (limit.by === "key") return "key";
   return fromPlan ? "plan" : "tenant";
-}
-
-export interface LevelledReading {
-  reading: LimitReading;
-  level: NonNullable<TreeNode["binding"]>["level"];
-}
-
-/** The enforce limit with the least remaining (the first of equals, plan first): what binds. */
-export function bindingOf(levelled: readonly LevelledReading[]): TreeNode["binding"] {
-  let best: LevelledReading | null = null;
-  for (const l of levelled) {
-    if (l.reading.mode !== "enforce" || !evaluated(l.reading)) continue;
-    if (best === null || l.reading.remaining < best.reading.remaining) best = l;
-  }
-  return best && { level: best.level, limit: best.reading.name, remaining: best.reading.remaining };
 }

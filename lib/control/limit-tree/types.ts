@@ -1,6 +1,7 @@
 // The limit tree as the dashboard draws it (types only: client components import this).
 // plan -> tenant -> keys -> routes, subject limits summarized; every node with the live
-// reading of its limits and the rejections of the checks through it in the selected range.
+// reading of its limits, the rejections its limits denied in the selected range, and those
+// of the checks through it.
 
 import type { LimitOverride } from "@/lib/control/counters/check-now";
 import type { Algorithm, LimitBy, LimitMode } from "@/lib/shared/limit-types";
@@ -57,11 +58,25 @@ export interface TreeNode {
   depth: number;
   /** the highest utilization among its enforce limits (shadow ones when it has none); null without limits */
   utilization: number | null;
-  /** rejections of the checks through this node in the selected range */
+  /**
+   * rejections its own limits denied (the first enforce limit an answer names as denying),
+   * of the view's checks: the whole tenant's, one key's or one route's
+   */
   rejected: number;
+  /** rejections of the view's checks through it, whatever denied them (lists, other levels) */
+  checksRejected: number;
   limits: LimitReading[];
-  /** keys and routes of a key: the level whose limit has the least remaining */
-  binding: { level: SourceStep["level"] | "subject"; limit: string; remaining: number } | null;
+  /**
+   * keys and routes of a key: the limit on its chain (plan -> tenant -> key -> route) with
+   * the smallest share left (binds.ts); `share` is remaining / capacity, 0..1
+   */
+  binding: {
+    level: SourceStep["level"] | "subject";
+    limit: string;
+    route: string | null;
+    remaining: number;
+    share: number;
+  } | null;
   /**
    * subjects summary: how many of the active subjects are at one of their limits, and how
    * many of them the deny list denies (counted apart: they meet no limit) or an allow list holds
@@ -80,6 +95,9 @@ export interface LimitTreeData {
   nodes: TreeNode[];
   /** keys of the tenant, and those not drawn (the least utilized) */
   keys: { total: number; hidden: number; hiddenMaxUtilization: number };
+  /** the start of the span whose rejections are told apart by limit (epoch ms): the range,
+   * or the last hour or so of it where the per-limit counts are kept no longer */
+  attributedSince: number;
   /** ms the counter read took (one Redis call) */
   counterReadMs: number;
   generatedAt: number;

@@ -11,11 +11,16 @@ import {
 import type { KeyShape } from "@/lib/control/limit-tree/shape";
 import type { LimitTreeData, TreeNode } from "@/lib/control/limit-tree/types";
 
-// The three views of the tree: the tenant (its routes, its most utilized keys, subjects),
-// one key (its routes and subject limits), one route (the keys that use it most).
+// The three views of the tree: the tenant (its routes, its most utilized keys, each with
+// the routes where its checks are denied, subjects), one key (its routes and subject limits),
+// one route (the keys that use it most). Rows read as the chain a check meets: plan ->
+// tenant -> key -> route; a tenant-wide route limit sits under the tenant, beside the keys.
 
 /** keys drawn in the tenant and route views; the rest are counted, not drawn */
 export const KEYS_SHOWN = 12;
+
+/** routes drawn under a key in the tenant view: those that denied its checks or bind it */
+export const ROUTES_UNDER_KEY = 3;
 
 export interface ViewResult {
   nodes: TreeNode[];
@@ -34,13 +39,29 @@ function hidden(all: readonly TreeNode[], total: number): LimitTreeData["keys"] 
   };
 }
 
+/** A key's routes whose limits denied its checks in the range, or whose limit binds it. */
+function routesUnder(inputs: TreeInputs, key: KeyShape, keyRow: TreeNode): TreeNode[] {
+  const denied = (pattern: string) => inputs.attributed.byKeyRoute.get(`${key.id} ${pattern}`) ?? 0;
+  return [...key.routed.keys()]
+    .filter((p) => denied(p) > 0 || keyRow.binding?.route === p)
+    .sort((a, b) => denied(b) - denied(a) || a.localeCompare(b))
+    .slice(0, ROUTES_UNDER_KEY)
+    .map((pattern) => keyRouteNode(inputs, key, pattern, 3, { route: pattern }));
+}
+
 export function tenantView(inputs: TreeInputs): ViewResult {
   const routes = [...inputs.shape.routes.keys()].sort().map((pattern) => routeNode(inputs, pattern, 2));
-  const keys = inputs.shape.keys.map((k) => keyNode(inputs, k, 2)).sort(hotter);
+  const keys = inputs.shape.keys
+    .map((shape) => ({ shape, row: keyNode(inputs, shape, 2) }))
+    .sort((a, b) => hotter(a.row, b.row));
+  const drawn = keys.slice(0, KEYS_SHOWN).flatMap((k) => [k.row, ...routesUnder(inputs, k.shape, k.row)]);
   const subjects = subjectsNode(inputs, inputs.shape.subjects, 2, null);
   return {
-    nodes: [...headNodes(inputs), ...routes, ...keys.slice(0, KEYS_SHOWN), ...(subjects ? [subjects] : [])],
-    keys: hidden(keys, inputs.shape.keys.length),
+    nodes: [...headNodes(inputs), ...routes, ...drawn, ...(subjects ? [subjects] : [])],
+    keys: hidden(
+      keys.map((k) => k.row),
+      inputs.shape.keys.length,
+    ),
   };
 }
 

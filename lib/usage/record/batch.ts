@@ -4,6 +4,7 @@ import { leaseField } from "@/lib/usage/lease-fields";
 import type { LeaseRelease } from "@/lib/check/decision-sink";
 import type { UsageEvent } from "@/lib/usage/types";
 import { RECENT_PER_TENANT, RecentDecisions } from "@/lib/usage/recent";
+import { denyingLimit } from "@/lib/usage/record/denying-limit";
 
 // The in-process aggregate between two flushes: counters only, so a check costs a few Map
 // operations and no I/O. Bounded: past `maxFields` distinct (pair, second) counters or `maxSubjects`
@@ -19,6 +20,11 @@ export interface TenantBatch {
   details: Map<number, Map<string, number>>;
   /** minute -> degraded cause -> count (only degraded decisions touch it) */
   causes: Map<number, Map<string, number>>;
+  /**
+   * minute -> pairs-hash field of a rejection -> the limit that denied it (denying-limit.ts)
+   * -> count: bounded by the pairs' fields times the few limits a check meets
+   */
+  denials: Map<number, Map<string, Map<string, number>>>;
   subjects: number;
   detailCount: number;
 }
@@ -65,6 +71,7 @@ export class UsageBatch {
         offenders: new Map(),
         details: new Map(),
         causes: new Map(),
+        denials: new Map(),
         subjects: 0,
         detailCount: 0,
       };
@@ -115,7 +122,8 @@ export class UsageBatch {
   add(event: UsageEvent, nowMs: number): void {
     const minute = Math.floor(nowMs / 60_000);
     const tenant = this.tenant(event.tenantId);
-    if (!this.count(tenant, pairField(event.keyId ?? "", event.route ?? "", event.outcome), nowMs)) {
+    const field = pairField(event.keyId ?? "", event.route ?? "", event.outcome);
+    if (!this.count(tenant, field, nowMs)) {
       this.dropped++;
       return;
     }
@@ -127,6 +135,13 @@ export class UsageBatch {
     // at most five causes: a bounded map per minute
     if (event.cause) bump(minuteMap(tenant.causes, minute), event.cause);
     if (event.outcome !== "rejected") return;
+    const denying = denyingLimit(event.body);
+    if (denying !== null) {
+      const byField = minuteMap(tenant.denials, minute);
+      let byLimit = byField.get(field);
+      if (!byLimit) byField.set(field, (byLimit = new Map()));
+      bump(byLimit, denying);
+    }
     const offenders = minuteMap(tenant.offenders, minute);
     if (event.keyId) bump(offenders, `k:${event.keyId}`);
     if (event.subject) {

@@ -3,16 +3,20 @@ import type { ChainableCommander } from "ioredis";
 import type { RedisClient } from "@/lib/shared/redis/redis";
 import {
   degradedCausesKey,
+  limitDenialField,
+  limitDenialsKey,
   minuteIndexKey,
   offenderDetailKey,
   offendersKey,
   pairsKey,
+  parsePairField,
   recentKey,
 } from "@/lib/usage/keys";
+import { parseDenyingLimit } from "@/lib/usage/record/denying-limit";
 import { pairTexts } from "@/lib/usage/pair-series";
 import { LOG_PER_TENANT, RECENT_TTL_SECONDS } from "@/lib/usage/recent";
 import { scriptOf } from "@/lib/shared/redis/lua-files";
-import type { UsageBatch } from "@/lib/usage/record/batch";
+import type { TenantBatch, UsageBatch } from "@/lib/usage/record/batch";
 
 // Writes one batch: a single pipeline on a single Redis; on a Cluster one pipeline per
 // tenant (its keys share the {u:<tenant>} tag) plus one for the minute index, because a
@@ -85,6 +89,7 @@ function writeTenant(
     for (const [cause, count] of causes) pipe.hincrby(key, cause, count);
     pipe.expire(key, settings.ttlSeconds);
   }
+  writeDenials(pipe, settings, tenantId, tenant.denials);
   for (const [minute, members] of tenant.offenders) {
     const key = offendersKey(settings.ns, tenantId, minute);
     for (const [member, count] of members) pipe.zincrby(key, count, member);
@@ -97,6 +102,27 @@ function writeTenant(
     for (const [member, count] of members) pipe.zincrby(key, count, member);
     // several (key, route) pairs share the set: keep more than the tenant-wide top N
     pipe.zremrangebyrank(key, 0, -(settings.topOffenders * DETAIL_FACTOR + 1));
+    pipe.expire(key, settings.ttlSeconds);
+  }
+}
+
+/** Rejections per (key, route, denying limit) and minute, kept as long as the seconds. */
+function writeDenials(
+  pipe: ChainableCommander,
+  settings: FlushSettings,
+  tenantId: string,
+  denials: TenantBatch["denials"],
+): void {
+  for (const [minute, byField] of denials) {
+    const key = limitDenialsKey(settings.ns, tenantId, minute);
+    for (const [field, byLimit] of byField) {
+      const pair = parsePairField(field);
+      if (!pair) continue;
+      for (const [text, count] of byLimit) {
+        const limit = parseDenyingLimit(text);
+        if (limit) pipe.hincrby(key, limitDenialField(pair.keyId, pair.route, limit), count);
+      }
+    }
     pipe.expire(key, settings.ttlSeconds);
   }
 }

@@ -32,11 +32,12 @@ describe("hostile documents", () => {
   }, 30_000);
 
   it("refuses one principal's second concurrent preview with 409 import_in_progress", async () => {
+    const sentAt = performance.now();
     const preview = () =>
       call<ErrorReply>("PUT", "/api/admin/config?dryRun=true", {
         body: manyKeys,
         contentType: "application/yaml",
-      });
+      }).then((reply) => ({ ...reply, ms: performance.now() - sentAt }));
     const replies = await Promise.all([preview(), preview()]);
     const statuses = replies.map((r) => r.status).sort();
     // the first is answered with its errors, or past the worker's deadline on a loaded machine
@@ -45,6 +46,9 @@ describe("hostile documents", () => {
     const busy = replies.find((r) => r.status === 409);
     expect(busy?.body.error.code).toBe("import_in_progress");
     expect(busy?.headers.get("retry-after")).toBe("2");
+    // held a quarter of a second before the body is read: a loop ignoring Retry-After
+    // cannot upload a document every few milliseconds
+    expect(busy?.ms).toBeGreaterThanOrEqual(240);
     const answered = replies.find((r) => r.status !== 409);
     if (answered?.status === 422) {
       // the first 200 errors by path, and the count of all: not a 9 MB answer

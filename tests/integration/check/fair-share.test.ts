@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeClients, FREE_PLAN_OFF, serviceToken, setupTenants, unique } from "./setup";
 import { APP_URL, decide, waitForVersion } from "./http";
+import { waitFor } from "../../wait-for";
 
 // The check front's fair share (lib/enforce/fair): one tenant's token floods the front with
 // more batches than its queue holds; the flood is the one refused (429 over_fair_share, with
@@ -39,6 +40,12 @@ async function sendBatch(): Promise<Sent> {
   };
 }
 
+/** The front's count of requests refused for their fair share. */
+async function fairRefusals(): Promise<number> {
+  const text = await (await fetch(`${APP_URL}/api/metrics`)).text();
+  return Number(/^sluice_check_refusals_total\{reason="fair_share"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+}
+
 beforeAll(async () => {
   const setup = await setupTenants([
     {
@@ -56,17 +63,12 @@ afterAll(closeClients);
 
 describe("fair share of the check front", () => {
   it("refuses the flooding tenant's excess and answers another caller before the flood's queue", async () => {
-    let firstRefusal: () => void = () => undefined;
-    const refused = new Promise<void>((resolve) => (firstRefusal = resolve));
-    const flood = Array.from({ length: BATCHES }, () =>
-      sendBatch().then((sent) => {
-        if (sent.status === 429) firstRefusal();
-        return sent;
-      }),
-    );
+    const refusedBefore = await fairRefusals();
+    const flood = Array.from({ length: BATCHES }, () => sendBatch());
     const allDone = Promise.all(flood);
-    // once one batch is refused the tenant's queue is full: thousands of its checks wait
-    await Promise.race([refused, allDone]);
+    // once one batch is refused the tenant's queue is full: thousands of its checks wait (the
+    // refusal itself is answered later, held: see the next test)
+    await waitFor(async () => (await fairRefusals()) > refusedBefore, "a fair-share refusal", 10_000, 10);
     const quietDecision = await decide({ tenant: quiet, subject: "q" });
     const quietAt = performance.now();
     const sent = await allDone;
@@ -85,6 +87,14 @@ describe("fair share of the check front", () => {
     }
     const lastAccepted = Math.max(...accepted.map((s) => s.at));
     expect(quietAt).toBeLessThan(lastAccepted);
+  });
+
+  it("holds a refusal a quarter of a second, so a flood that ignores Retry-After cannot spin on 429s", async () => {
+    const sentAt = performance.now();
+    const flood = await Promise.all(Array.from({ length: BATCHES }, () => sendBatch()));
+    const refusals = flood.filter((s) => s.status === 429);
+    expect(refusals.length).toBeGreaterThan(0);
+    for (const refusal of refusals) expect(refusal.at - sentAt).toBeGreaterThanOrEqual(240);
   });
 
   it("serves the flooding tenant again once its queue drained", async () => {

@@ -54,6 +54,37 @@ const node = (data: LimitTreeData, id: string): TreeNode => {
   return found;
 };
 
+/** An answer's JSON as checks render it (docs/api.md): the plan's limit admitted, `name` denied. */
+function deniedBy(name: string, level: string, by: string): string {
+  const entry = (n: string, l: string, b: string, allowed: boolean) => ({
+    name: n,
+    level: l,
+    by: b,
+    algorithm: "fixed_window",
+    limit: 10,
+    windowMs: 3_600_000,
+    remaining: allowed ? 5 : 0,
+    resetMs: 1_000,
+    allowed,
+    mode: "enforce",
+  });
+  return JSON.stringify({
+    allowed: false,
+    reason: "rate_limited",
+    tenant: slug,
+    key: null,
+    route: null,
+    limit: 10,
+    remaining: 0,
+    resetMs: 1_000,
+    retryAfterMs: 1_000,
+    waitMs: 0,
+    limits: [entry("plan-cap", "plan", "tenant", true), entry(name, level, by, false)],
+    degraded: false,
+    configVersion: 1,
+  });
+}
+
 function tenantDoc(s: string, keys: unknown[]) {
   return {
     slug: s,
@@ -110,16 +141,42 @@ beforeAll(async () => {
     secondsRetentionMs: 3_600_000,
     clock: Date.now,
   });
+  // k80's checks denied by its per-key limit
   for (let i = 0; i < 4; i++)
-    recorder.record({ tenantId, keyId: ids.k80 ?? "", route: null, outcome: "rejected", subject: null });
-  for (let i = 0; i < 2; i++)
     recorder.record({
       tenantId,
-      keyId: ids.kidle ?? "",
-      route: "GET /items/*",
+      keyId: ids.k80 ?? "",
+      route: null,
       outcome: "rejected",
-      subject: "203.0.113.9",
+      subject: null,
+      body: deniedBy("per-key", "tenant", "key"),
     });
+  // kidle's on the route: one denied by the subject's limit, one by the route's
+  recorder.record({
+    tenantId,
+    keyId: ids.kidle ?? "",
+    route: "GET /items/*",
+    outcome: "rejected",
+    subject: "203.0.113.9",
+    body: deniedBy("per-subject", "tenant", "subject"),
+  });
+  recorder.record({
+    tenantId,
+    keyId: ids.kidle ?? "",
+    route: "GET /items/*",
+    outcome: "rejected",
+    subject: "203.0.113.9",
+    body: deniedBy("route-cap", "route", "tenant"),
+  });
+  // an unknown key's answer names no limit: a rejection through the tenant, on no limit's row
+  recorder.record({
+    tenantId,
+    keyId: null,
+    route: null,
+    outcome: "rejected",
+    subject: null,
+    body: JSON.stringify({ allowed: false, reason: "unknown_key", limits: [] }),
+  });
   recorder.record({
     tenantId,
     keyId: ids.kidle ?? "",
@@ -131,21 +188,58 @@ beforeAll(async () => {
 });
 
 describe("limit tree data", () => {
-  it("shows a key at 80% of its limit as 80%, with the key as its binding level", async () => {
+  it("shows a key at 80% of its limit as 80%, bound by the tenant's smaller share left", async () => {
     const data = await limitTree(viewer, { tenant: slug, range: "15m" });
     const k80 = node(data, "key:k80");
     expect(k80.utilization).toBeCloseTo(0.8, 5);
     expect(k80.limits).toEqual([
       expect.objectContaining({ name: "per-key", used: 8, capacity: 10, remaining: 2, from: "tenant" }),
     ]);
-    expect(k80.binding).toEqual({ level: "key", limit: "per-key", remaining: 2 });
+    // tenant-cap's 34 left of 200 (17 %) binds before per-key's 2 of 10 (20 %): shares, not units
+    expect(k80.binding).toEqual({
+      level: "tenant",
+      limit: "tenant-cap",
+      route: null,
+      remaining: 34,
+      share: 0.17,
+    });
     expect(k80.rejected).toBe(4);
+    expect(k80.checksRejected).toBe(4);
     expect(k80.drill).toEqual({ key: "k80" });
   });
 
-  it("marks as binding the level with the least remaining", async () => {
+  it("counts rejections on the limit that denied them, not on the plan and tenant rows", async () => {
     const data = await limitTree(viewer, { tenant: slug, range: "15m" });
-    // tenant-cap: 8 + 150 + 5 + 3 = 166 of 200 (34 left) < kbig's per-key 350 left < plan's 834
+    // 7 rejected checks: 4 by k80's per-key, 1 by route-cap, 1 by per-subject, 1 unknown key
+    for (const id of ["plan", "tenant"])
+      expect(node(data, id)).toMatchObject({ rejected: 0, checksRejected: 7 });
+    expect(node(data, "route:GET /items/*")).toMatchObject({ rejected: 1, checksRejected: 2 });
+    expect(node(data, "key:kidle")).toMatchObject({ rejected: 0, checksRejected: 2 });
+    expect(node(data, "subjects").rejected).toBe(1);
+    // the chain: kidle's route whose limit denied its checks is drawn under it
+    const ids = data.nodes.map((n) => n.id);
+    const under = node(data, "key-route:kidle GET /items/*");
+    expect(ids.indexOf(under.id)).toBe(ids.indexOf("key:kidle") + 1);
+    expect(under).toMatchObject({
+      depth: 3,
+      rejected: 1,
+      checksRejected: 2,
+      drill: { route: "GET /items/*" },
+    });
+    // no route of k80 or kbig denied anything: nothing under them
+    expect(ids.filter((id) => id.startsWith("key-route:"))).toEqual([under.id]);
+    expect(data.attributedSince).toBe(data.generatedAt - 15 * 60_000);
+  });
+
+  it("scopes a key's view to that key's checks", async () => {
+    const key = await limitTree(viewer, { tenant: slug, key: "k80", range: "15m" });
+    expect(node(key, "plan")).toMatchObject({ rejected: 0, checksRejected: 4 });
+    expect(node(key, "key:k80")).toMatchObject({ rejected: 4, checksRejected: 4 });
+  });
+
+  it("marks as binding the limit with the smallest share left", async () => {
+    const data = await limitTree(viewer, { tenant: slug, range: "15m" });
+    // tenant-cap: 8 + 150 + 5 + 3 = 166 of 200 (17 % left) < kbig's per-key 70 % < plan's 83 %
     const tenant = node(data, "tenant");
     expect(tenant.limits).toEqual([
       expect.objectContaining({ name: "tenant-cap", used: 166, remaining: 34 }),
@@ -157,8 +251,10 @@ describe("limit tree data", () => {
     expect(kbig.limits).toEqual([
       expect.objectContaining({ name: "per-key", used: 150, capacity: 500, from: "key" }),
     ]);
-    expect(kbig.binding).toEqual({ level: "tenant", limit: "tenant-cap", remaining: 34 });
-    expect(node(data, "key:kidle").binding).toEqual({ level: "key", limit: "per-key", remaining: 2 });
+    const tenantCap = { level: "tenant", limit: "tenant-cap", route: null, remaining: 34, share: 0.17 };
+    expect(kbig.binding).toEqual(tenantCap);
+    // kidle's per-key has 2 of 10 left (20 %): the tenant's 17 % binds it (the fewest units did not)
+    expect(node(data, "key:kidle").binding).toEqual(tenantCap);
     // the hottest key first
     const keys = data.nodes.filter((n) => n.level === "key").map((n) => n.id);
     expect(keys).toEqual(["key:k80", "key:kidle", "key:kbig"]);
@@ -172,7 +268,9 @@ describe("limit tree data", () => {
     const subjects = node(data, "subjects");
     expect(subjects.subjects).toEqual({ atLimit: 1, active: 1, denied: 0, allowed: 0 });
     expect(subjects.label).toBe("subjects at their limit: 1 of 1");
-    expect(subjects.rejected).toBe(2);
+    // the subjects' limit denied one of the subject's two rejected checks
+    expect(subjects.rejected).toBe(1);
+    expect(subjects.checksRejected).toBe(2);
     expect(subjects.limits).toEqual([
       expect.objectContaining({ name: "per-subject", used: 3, remaining: 0 }),
     ]);
@@ -183,8 +281,16 @@ describe("limit tree data", () => {
     expect(key.view).toEqual({ key: "kidle", route: null });
     const onRoute = node(key, "key-route:kidle GET /items/*");
     expect(onRoute.limits).toEqual([expect.objectContaining({ name: "route-cap", used: 5 })]);
-    expect(onRoute.rejected).toBe(2);
-    expect(onRoute.binding).toEqual({ level: "key", limit: "per-key", remaining: 2 });
+    expect(onRoute.rejected).toBe(1);
+    expect(onRoute.checksRejected).toBe(2);
+    // on the chain with the route: route-cap 90 % left, per-key 20 %, tenant-cap 17 %
+    expect(onRoute.binding).toEqual({
+      level: "tenant",
+      limit: "tenant-cap",
+      route: null,
+      remaining: 34,
+      share: 0.17,
+    });
     const route = await limitTree(viewer, { tenant: slug, route: "GET /items/*", range: "15m" });
     expect(route.nodes.filter((n) => n.level === "key-route").map((n) => n.id)).toEqual([
       "key-route:kidle GET /items/*",

@@ -176,14 +176,26 @@ describe("the Limits tab's live numbers and the limit tree during a temporary ov
     expect(reading(tenant, "few")).toMatchObject({ limit: 0, remaining: 0, utilization: 1, override: block });
     expect(tenant.utilization).toBe(1);
     // every key's checks meet it: it binds them
-    expect(node(data, "key:k2").binding).toEqual({ level: "tenant", limit: "few", remaining: 0 });
+    expect(node(data, "key:k2").binding).toEqual({
+      level: "tenant",
+      limit: "few",
+      route: null,
+      remaining: 0,
+      share: 0,
+    });
 
     await end(block);
     expect(await counter("few")).toMatchObject({ capacity: 10, used: 4, override: null });
     const after = await tree();
     expect(reading(node(after, "tenant"), "few")).toMatchObject({ limit: 10, remaining: 6, override: null });
-    // gone's 1 left binds again
-    expect(node(after, "key:k2").binding).toEqual({ level: "tenant", limit: "gone", remaining: 1 });
+    // gone's 1 left of 5 (20 %) binds again, before few's 6 of 10
+    expect(node(after, "key:k2").binding).toEqual({
+      level: "tenant",
+      limit: "gone",
+      route: null,
+      remaining: 1,
+      share: 0.2,
+    });
   });
 
   it("a disable: listed as disabled by its override, not counted toward its node", async () => {

@@ -42,12 +42,15 @@ describe("the console's counts", () => {
       label: "key ingest",
       depth: 2,
       utilization: 0.5,
-      rejected: 1767,
+      rejected: 1200,
+      checksRejected: 1767,
       limits: [],
-      binding: { level: "tenant", limit: "writes", remaining: 1300.8 },
+      binding: { level: "tenant", limit: "writes", route: null, remaining: 1300.8, share: 0.13008 },
       subjects: null,
       drill: null,
     };
-    expect(nodeSummary(node)).toBe("50% ok · 1,767 rejected · binds: tenant (writes, 1,300 left)");
+    expect(nodeSummary(node)).toBe(
+      "50% ok · 1,200 rejected by its limits (1,767 of its checks) · binds: tenant (writes, 1,300 left, 13%)",
+    );
   });
 });

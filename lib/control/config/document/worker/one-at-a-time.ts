@@ -33,6 +33,26 @@ export class DocumentBudgetSpent extends ImportInProgress {
 
 const busy = new Set<string>();
 
+// A refusal is answered after a pause, before the body is read: a loop that ignores
+// Retry-After would otherwise upload its next 2 MB document the moment the 409 arrives,
+// and those uploads and answers take the app's CPU from every other tenant. Held, the upload
+// waits on the socket instead. Bounded, so held refusals cannot pile up without end.
+const REFUSAL_HOLD_MS = 250;
+const MAX_HELD = 256;
+let held = 0;
+
+async function refuse(error: ImportInProgress): Promise<never> {
+  if (held < MAX_HELD) {
+    held++;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, REFUSAL_HOLD_MS));
+    } finally {
+      held--;
+    }
+  }
+  throw error;
+}
+
 function principalKey(principal: Principal): string {
   switch (principal.kind) {
     case "bootstrap":
@@ -52,10 +72,10 @@ function principalKey(principal: Principal): string {
  */
 export async function oneAtATime<T>(principal: Principal, work: () => Promise<T>): Promise<T> {
   const key = principalKey(principal);
-  if (busy.has(key)) throw new ImportInProgress();
+  if (busy.has(key)) return refuse(new ImportInProgress());
   const budgeted = !isOperator(principal);
   const wait = budgeted ? documentBudget.waitSeconds(key, performance.now()) : 0;
-  if (wait > 0) throw new DocumentBudgetSpent(wait);
+  if (wait > 0) return refuse(new DocumentBudgetSpent(wait));
   busy.add(key);
   const started = performance.now();
   try {
