@@ -51,6 +51,9 @@ export const COLORS = {
   shadowRejected: "#b7791f",
   degraded: "#6b46c1",
   rate: "#c53030",
+  leasesAcquired: "#2b6cb0",
+  leasesReleased: "#2f855a",
+  leasesExpired: "#c05621",
   /** follows the theme (app/globals.css sets --chart-grid for light and dark) */
   grid: "var(--chart-grid)",
 } as const;

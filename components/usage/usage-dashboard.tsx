@@ -7,6 +7,7 @@ import type { BreakdownRow } from "@/lib/usage/types";
 import { BreakdownChart } from "@/components/charts/breakdown-chart";
 import { RejectionRateChart } from "@/components/charts/rejection-rate-chart";
 import { ShadowPanel } from "@/components/usage/shadow-panel";
+import { LeasePanel } from "@/components/usage/lease-panel";
 import { TrafficChart } from "@/components/charts/traffic-chart";
 import { UtilizationChart } from "@/components/charts/utilization-chart";
 import { LimitUtilizationChart } from "@/components/charts/limit-utilization-chart";
@@ -140,6 +141,7 @@ export function UsageDashboard({
         <RejectionRateChart points={data.series} stepMs={data.stepMs} now={data.generatedAt} />
       </section>
       <ShadowPanel points={data.series} stepMs={data.stepMs} shadowLimits={data.shadowLimits} />
+      {data.leaseChart ? <LeasePanel points={data.series} stepMs={data.stepMs} /> : null}
       <section className="panel">
         <h2>By {data.breakdown.by}</h2>
         <BreakdownChart rows={data.breakdown.rows} testId={`breakdown-${data.breakdown.by}`} />

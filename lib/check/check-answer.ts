@@ -2,7 +2,7 @@ import "server-only";
 import type { KeyRecord } from "@/lib/check/config-index";
 import { degradedAnswer } from "@/lib/check/check-shapes";
 import type { CheckShape } from "@/lib/check/shape-types";
-import { decisionSink } from "@/lib/check/decision-sink";
+import { decisionSink, type DecisionContext } from "@/lib/check/decision-sink";
 import { earlyBody } from "@/lib/check/decision-body";
 import type { StoreResult } from "@/lib/check/limiter-store";
 import { renderBody, type RenderedDecision } from "@/lib/check/render/rendered";
@@ -30,19 +30,24 @@ function forbiddenAnswer(tenantSlug: string, input: CheckInput): CheckAnswer {
   };
 }
 
-/** A decision's answer, reported to the decision sink. */
+/** The route a decision is counted under: a route sent that matched nothing is told apart from none. */
+export function usageRoute(route: string | null, input: CheckInput): string | null {
+  return route ?? (input.route === null ? null : UNMATCHED_ROUTE_MARK);
+}
+
+/** A decision's answer, reported to the decision sink (with its lease's expiry when it took one). */
 export function recordedAnswer(
   rendered: RenderedDecision,
   tenantId: string | null,
   keyId: string | null,
   route: string | null,
   input: CheckInput,
+  leaseDueMs?: number,
 ): CheckAnswer {
-  decisionSink().record({
+  const decision: DecisionContext = {
     tenantId,
     keyId,
-    // a route that was sent but matched nothing is told apart from none in usage views
-    route: route ?? (input.route === null ? null : UNMATCHED_ROUTE_MARK),
+    route: usageRoute(route, input),
     subject: input.subject,
     outcome: rendered.outcome,
     reason: rendered.reason,
@@ -50,7 +55,10 @@ export function recordedAnswer(
     cost: input.cost,
     dryRun: input.dryRun,
     body: rendered.json,
-  });
+  };
+  // only checks that took a lease carry the field
+  if (leaseDueMs !== undefined) decision.leaseDueMs = leaseDueMs;
+  decisionSink().record(decision);
   return { status: 200, decision: rendered };
 }
 

@@ -25,12 +25,25 @@ export interface DecisionContext {
   dryRun: boolean;
   /** the answer's JSON (already rendered): the recent-decisions sample reads it off the check path */
   body?: string;
+  /** the check took a lease that expires then (epoch ms, Redis' clock): absent on other checks */
+  leaseDueMs?: number;
+}
+
+/** A lease released in time (answered released: true), counted under its check's key and route. */
+export interface LeaseRelease {
+  tenantId: string;
+  keyId: string | null;
+  route: string | null;
+  /** when it would have expired (the lease token's): its expiry is taken off there */
+  dueMs: number;
 }
 
 export interface DecisionSink {
   record(decision: DecisionContext): void;
   /** a service token authenticated a check (same rule: memory only, no I/O per call) */
   tokenUsed?(tokenId: string): void;
+  /** a lease was released before it expired (same rule) */
+  leaseReleased?(release: LeaseRelease): void;
 }
 
 export const metricsSink: DecisionSink = {

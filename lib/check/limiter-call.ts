@@ -6,7 +6,7 @@ import type { PenaltyBlocks } from "@/lib/check/penalty-blocks";
 import type { LimiterStore, StoreResult } from "@/lib/check/limiter-store";
 import type { PreparedCheck } from "@/lib/check/limiter/evaluate-many";
 import type { CheckInput } from "@/lib/check/types";
-import { recordedAnswer, renderedReply, type CheckAnswer } from "@/lib/check/check-answer";
+import { recordedAnswer, renderedReply, usageRoute, type CheckAnswer } from "@/lib/check/check-answer";
 import { checkKeys, denySignature } from "@/lib/check/check-parts";
 import { withCheckId } from "@/lib/check/adjust/check-id";
 import { newLeaseId } from "@/lib/check/limiter/lease-id";
@@ -63,7 +63,12 @@ export function askLimiter(
       // POST /api/check/adjust: only checks that ask carry an id (lib/check/adjust)
       if (input.adjustable === true && result.ok && rendered.allowed && !input.dryRun)
         rendered = withCheckId(rendered, tenant.id, prepared, result.reply, result.at);
-      if (lease !== undefined && result.ok) rendered = withLease(rendered, shape, prepared.keys, lease);
+      let leaseDueMs: number | undefined;
+      if (lease !== undefined && result.ok) {
+        const owner = { keyId, route: usageRoute(route, input) };
+        const reply = { values: result.reply, at: result.at };
+        ({ rendered, dueMs: leaseDueMs } = withLease(rendered, shape, prepared.keys, lease, reply, owner));
+      }
       if (result.ok && !rendered.allowed && shape.penalties !== null && !input.dryRun)
         memory.blocks.learn(shape.penalties, keyId, input.subject, result.reply, result.at, sentAt);
       if (result.ok && !rendered.allowed) {
@@ -73,7 +78,7 @@ export function askLimiter(
           memory.denied.remember(denied, input.cost, denial, sentAt);
         }
       }
-      done(recordedAnswer(rendered, tenant.id, keyId, route, input));
+      done(recordedAnswer(rendered, tenant.id, keyId, route, input, leaseDueMs));
     },
     timeoutMs,
   );

@@ -6,7 +6,9 @@ import type { Outcome } from "@/lib/usage/types";
 // one flush writes a tenant's keys in one pipeline on Redis Cluster too. `ns` isolates a
 // deployment or a test run; it holds no braces, so the tag stays the key's first {...}.
 //
-//   <ns>{u:<tenant>}:p:<minute>  HASH  "<keyId>|<route>|<a|r|s|d>" -> "<second>:<count>,..." (pair-series.ts)
+//   <ns>{u:<tenant>}:p:<minute>  HASH  "<keyId>|<route>|<a|r|s|d>" -> "<second>:<count>,..." (pair-series.ts);
+//                                      lease counts alike under "la|lr|ld|lu" (lease-fields.ts), due
+//                                      ones in the minute a lease expires, possibly still ahead
 //   <ns>{u:<tenant>}:s:<minute>  HASH  "<second 0-59>|<keyId>|<route>|<a|r|s|d>" -> count: the
 //                                      layout before :p:, still read (servers of an older
 //                                      version, and data written before an upgrade)

@@ -20,6 +20,8 @@ export interface UsageEvent {
   /** the decision's reason and JSON body: kept only in the recent-decisions sample */
   reason?: string;
   body?: string;
+  /** the check took a lease expiring then (epoch ms): counted acquired now and due then */
+  leaseDueMs?: number;
 }
 
 import type { Counts } from "@/lib/shared/usage-counts";
@@ -64,11 +66,22 @@ export interface LimitUtilization {
 /** Degraded decisions by cause (lib/usage/read/degraded-causes.ts). */
 export type CauseCounts = Record<DegradedCause, number>;
 
-export const ZERO_COUNTS: Counts = { allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 };
+export const ZERO_COUNTS: Counts = {
+  allowed: 0,
+  rejected: 0,
+  shadowRejected: 0,
+  degraded: 0,
+  leasesAcquired: 0,
+  leasesReleased: 0,
+  leasesExpired: 0,
+};
 
 export function addCounts(into: Counts, more: Counts): void {
   into.allowed += more.allowed;
   into.rejected += more.rejected;
   into.shadowRejected += more.shadowRejected;
   into.degraded += more.degraded;
+  into.leasesAcquired += more.leasesAcquired;
+  into.leasesReleased += more.leasesReleased;
+  into.leasesExpired += more.leasesExpired;
 }

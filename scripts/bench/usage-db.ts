@@ -101,6 +101,9 @@ async function main(): Promise<void> {
         rejected: p % 2,
         shadowRejected: 0,
         degraded: 0,
+        leasesAcquired: 0,
+        leasesReleased: 0,
+        leasesExpired: 0,
       });
   const minutes = [];
   for (let m = 1; m <= 3; m++) {

@@ -4,10 +4,12 @@ import { readLeaseToken } from "@/lib/check/lease/lease-token";
 import { releaseScript } from "@/lib/check/limiter/script";
 import { mayCheck, type Caller } from "@/lib/check/service-auth";
 import type { ScriptClient } from "@/lib/shared/redis/script-client";
+import { decisionSink } from "@/lib/check/decision-sink";
 
 // Releasing leases (POST /api/check/release): one lua/concurrency-release.lua call per lease,
 // its keys under one hash tag. Idempotent: a lease released twice, or expired, releases
-// nothing the second time and is answered released: false, never an error.
+// nothing the second time and is answered released: false, never an error. A release
+// answered true is reported to the decision sink for the usage counts.
 
 export type ReleaseResult =
   { ok: true; released: boolean } | { ok: false; status: 400 | 403 | 503; code: string; message: string };
@@ -63,6 +65,9 @@ export class LeaseReleaser {
         return;
       }
       const released = typeof reply === "number" && reply > 0;
+      // counted as released, its expiry taken off; one answered false was counted expired (or released) already
+      if (released && lease.usage !== null)
+        decisionSink().leaseReleased?.({ tenantId: lease.tenantId, ...lease.usage });
       done({ ok: true, released });
     });
   }

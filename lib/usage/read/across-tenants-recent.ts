@@ -4,7 +4,14 @@ import { MINUTE_MS, minuteIndexKey, minuteOf } from "@/lib/usage/keys";
 import type { RowContext } from "@/lib/usage/read/rows";
 import type { ScopedRow } from "@/lib/usage/read/scoped-reader";
 import type { Stretch } from "@/lib/usage/read/total-stretches";
-import { addOutcome, fieldsOf, readMinute } from "@/lib/usage/store/redis-read";
+import {
+  addOutcome,
+  fieldsOf,
+  leaseFieldsOf,
+  readMinute,
+  type MinuteHash,
+} from "@/lib/usage/store/redis-read";
+import { addLeaseTally, atExpiry } from "@/lib/usage/lease-fields";
 import { ZERO_COUNTS } from "@/lib/usage/types";
 import { visibleAmong } from "@/lib/control/data/usage/tenants-usage";
 
@@ -42,6 +49,30 @@ function row(t: number, tenant: string): ScopedRow {
   return { t, keyId: "", route: "", tenant, ...ZERO_COUNTS };
 }
 
+/**
+ * A minute's leases into the step rows and the tenant's total, as the rolled-up part has them
+ * (an expiry still ahead has not happened).
+ */
+function addRecentLeases(
+  hash: MinuteHash,
+  minute: number,
+  at: { stretch: Stretch; stepMs: number; now: number; from: number; slug: string },
+  into: { steps: Map<number, ScopedRow>; tenants: Map<string, ScopedRow> },
+): void {
+  const { stretch, stepMs, now, from, slug } = at;
+  for (const f of leaseFieldsOf(hash)) {
+    const exact = minute * MINUTE_MS + f.second * 1_000;
+    if (exact < stretch.from || exact >= stretch.to || (atExpiry(f.tally) && exact > now)) continue;
+    const t = Math.floor(exact / stepMs) * stepMs;
+    let step = into.steps.get(t);
+    if (!step) into.steps.set(t, (step = row(t, "")));
+    let total = into.tenants.get(slug);
+    if (!total) into.tenants.set(slug, (total = row(from, slug)));
+    addLeaseTally(step, f.tally, f.count);
+    addLeaseTally(total, f.tally, f.count);
+  }
+}
+
 /** The active tenants' recent counts (those the principal sees) into the two maps. */
 export async function addRecent(
   principal: Principal,
@@ -70,6 +101,7 @@ export async function addRecent(
             addOutcome(step, f.outcome, f.count);
             addOutcome(total, f.outcome, f.count);
           }
+          addRecentLeases(hash, m, { stretch, stepMs, now: ctx.now, from, slug }, into);
         }
       }),
     );

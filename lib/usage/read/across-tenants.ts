@@ -4,6 +4,7 @@ import type { Counts } from "@/lib/shared/usage-counts";
 import { DAY_MS, HOUR_MS, MINUTE_MS } from "@/lib/usage/keys";
 import { watermarks, type RowContext } from "@/lib/usage/read/rows";
 import type { ScopedRow } from "@/lib/usage/read/scoped-reader";
+import { ZERO_COUNTS } from "@/lib/usage/types";
 import { totalStretches, type StretchTable } from "@/lib/usage/read/total-stretches";
 import { addRecent, recentActivity } from "@/lib/usage/read/across-tenants-recent";
 import { BREAKDOWN_TOP } from "@/lib/usage/read/query";
@@ -39,7 +40,7 @@ const tableFor = (stepMs: number): StretchTable =>
 
 const NO_TENANTS: TenantTotals = {
   named: [],
-  others: { allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 },
+  others: ZERO_COUNTS,
 };
 
 /** The chart's rolled-up steps: one series for those who see every tenant. */

@@ -42,6 +42,8 @@ export interface UsageDashboardData {
   previous: PreviousPeriod | null;
   /** the tenant's limits in shadow mode; null on the overview (many tenants) */
   shadowLimits: number | null;
+  /** the tenant has a concurrency limit: the page draws its leases (acquired, released, expired) */
+  leaseChart: boolean;
   /** "data starts here" on the time charts: no usage can exist before it; null: none in range */
   dataStartsAt: number | null;
   generatedAt: number;

@@ -8,7 +8,7 @@ import { topOffenders } from "@/lib/usage/read/offenders";
 import { breakdown, toSeries, withOthers } from "@/lib/usage/read/query";
 import { RANGES, type RangeId } from "@/lib/usage/ranges";
 import { readCompact } from "@/lib/usage/read/scoped-reader";
-import { measurableLimits, shadowLimitCount } from "@/lib/control/data/usage/limit-candidates";
+import { limitKindCounts, measurableLimits } from "@/lib/control/data/usage/limit-candidates";
 import { limitLinesOf } from "@/lib/usage/read/limit-lines";
 import { usageDataStart } from "@/lib/control/data/usage/data-start";
 import { dataStartMarker } from "@/lib/usage/read/data-start";
@@ -51,6 +51,7 @@ const emptyDetail = {
   hottestUnavailable: false,
   limitLines: [],
   shadowLimits: null,
+  leaseChart: false,
   dataStartsAt: null,
 } satisfies Partial<UsageDashboardData>;
 
@@ -131,13 +132,13 @@ export async function dashboardData(
   const keyId =
     request.key === undefined ? undefined : [...names].find(([, name]) => name === request.key)?.[0];
   const narrowed = request.key !== undefined || request.route !== undefined;
-  const [offenders, measurable, shadowLimits] = await Promise.all([
+  const [offenders, measurable, kinds] = await Promise.all([
     topOffenders(principal, request.tenant, Math.max(from, now - 3_600_000), Math.min(to, now + 1), 10, ctx, {
       keyId,
       route: request.route,
     }),
     narrowed ? measurableLimits(principal, request.tenant, { keyId, route: request.route }) : null,
-    shadowLimitCount(principal, request.tenant),
+    limitKindCounts(principal, request.tenant),
   ]);
   const lineSources = (measurable?.list ?? []).map(({ limit }) => ({
     name: limit.name,
@@ -159,6 +160,7 @@ export async function dashboardData(
     hottest: [],
     hottestUnavailable: false,
     limitLines: limitLinesOf(lineSources, stepMs),
-    shadowLimits,
+    shadowLimits: kinds.shadow,
+    leaseChart: kinds.concurrency > 0,
   };
 }

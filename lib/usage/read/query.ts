@@ -1,18 +1,13 @@
 import { routeLabel } from "@/lib/shared/usage-route";
-import type { Counts } from "@/lib/shared/usage-counts";
-import { addCounts, ZERO_COUNTS, type BreakdownRow, type UsagePoint } from "@/lib/usage/types";
+import { addCounts, ZERO_COUNTS, type BreakdownRow, type Counts, type UsagePoint } from "@/lib/usage/types";
 
 // Shaping usage rows into what the API and the charts draw: a series of buckets and
 // breakdowns by key or route. Pure: the rows come from lib/usage/read/scoped-reader.ts.
 
-export interface ShapeableRow {
+export interface ShapeableRow extends Counts {
   t: number;
   keyId: string;
   route: string;
-  allowed: number;
-  rejected: number;
-  shadowRejected: number;
-  degraded: number;
 }
 
 export const NO_KEY = "(no key)";

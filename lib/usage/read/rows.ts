@@ -1,7 +1,8 @@
 import "server-only";
 import type { RedisClient } from "@/lib/shared/redis/redis";
 import { DAY_MS, HOUR_MS, jobKeys, MINUTE_MS, minuteOf } from "@/lib/usage/keys";
-import { addOutcome, fieldsOf, readMinute } from "@/lib/usage/store/redis-read";
+import { addOutcome, fieldsOf, leaseFieldsOf, readMinute } from "@/lib/usage/store/redis-read";
+import { addLeaseTally, atExpiry } from "@/lib/usage/lease-fields";
 import { ZERO_COUNTS, type UsageSource } from "@/lib/usage/types";
 import {
   ALL_PAIRS,
@@ -66,19 +67,30 @@ async function visitRedisRows(span: RowSpan, ctx: RowContext, visit: Visit): Pro
     const hash = await readMinute(ctx.client, ctx.ns, tenantId, m);
     if (!hash) continue;
     const rows = new Map<string, UsageRow>();
-    for (const f of fieldsOf(hash)) {
-      const exact = m * MINUTE_MS + f.second * 1_000;
-      if (exact < from || exact >= to) continue;
-      if (grouping.keyId !== undefined && f.keyId !== grouping.keyId) continue;
-      if (some !== undefined && !some.has(f.keyId)) continue;
-      if (grouping.route !== undefined && f.route !== grouping.route) continue;
+    // the row of a (second, key, route) the grouping keeps, or null when it leaves it out
+    const rowAt = (second: number, keyId: string, route: string): UsageRow | null => {
+      const exact = m * MINUTE_MS + second * 1_000;
+      if (exact < from || exact >= to) return null;
+      if (grouping.keyId !== undefined && keyId !== grouping.keyId) return null;
+      if (some !== undefined && !some.has(keyId)) return null;
+      if (grouping.route !== undefined && route !== grouping.route) return null;
       const t = Math.floor(exact / grainMs) * grainMs;
-      const keyId = grouping.byKey ? f.keyId : "";
-      const route = grouping.byRoute ? f.route : "";
-      const id = `${t}|${keyId}|${route}`;
+      const k = grouping.byKey ? keyId : "";
+      const r = grouping.byRoute ? route : "";
+      const id = `${t}|${k}|${r}`;
       let row = rows.get(id);
-      if (!row) rows.set(id, (row = { t, keyId, route, ...ZERO_COUNTS }));
-      addOutcome(row, f.outcome, f.count);
+      if (!row) rows.set(id, (row = { t, keyId: k, route: r, ...ZERO_COUNTS }));
+      return row;
+    };
+    for (const f of fieldsOf(hash)) {
+      const row = rowAt(f.second, f.keyId, f.route);
+      if (row) addOutcome(row, f.outcome, f.count);
+    }
+    for (const f of leaseFieldsOf(hash)) {
+      // an expiry still ahead has not happened: its lease may yet be released
+      if (atExpiry(f.tally) && m * MINUTE_MS + f.second * 1_000 > ctx.now) continue;
+      const row = rowAt(f.second, f.keyId, f.route);
+      if (row) addLeaseTally(row, f.tally, f.count);
     }
     for (const row of rows.values()) visit(row);
   }

@@ -1,5 +1,7 @@
 import "server-only";
 import { offenderDetail, pairField } from "@/lib/usage/keys";
+import { leaseField } from "@/lib/usage/lease-fields";
+import type { LeaseRelease } from "@/lib/check/decision-sink";
 import type { UsageEvent } from "@/lib/usage/types";
 import { RECENT_PER_TENANT, RecentDecisions } from "@/lib/usage/recent";
 import { denyingLimit } from "@/lib/usage/record/denying-limit";
@@ -50,6 +52,8 @@ function minuteMap<K, V>(outer: Map<number, Map<K, V>>, minute: number): Map<K, 
 export class UsageBatch {
   readonly tenants = new Map<string, TenantBatch>();
   events = 0;
+  /** leases released in time (not decisions: the recorder's stats count events) */
+  releases = 0;
   dropped = 0;
   /** the latest decisions and denials of each tenant in this batch (recent.ts) */
   readonly recent: RecentDecisions;
@@ -59,10 +63,8 @@ export class UsageBatch {
     this.recent = new RecentDecisions(limits.recentPerTenant ?? RECENT_PER_TENANT);
   }
 
-  add(event: UsageEvent, nowMs: number): void {
-    const minute = Math.floor(nowMs / 60_000);
-    const second = Math.floor(nowMs / 1_000) % 60;
-    let tenant = this.tenants.get(event.tenantId);
+  private tenant(tenantId: string): TenantBatch {
+    let tenant = this.tenants.get(tenantId);
     if (!tenant) {
       tenant = {
         pairs: new Map(),
@@ -73,21 +75,62 @@ export class UsageBatch {
         subjects: 0,
         detailCount: 0,
       };
-      this.tenants.set(event.tenantId, tenant);
+      this.tenants.set(tenantId, tenant);
     }
-    const pairs = minuteMap(minuteMap(tenant.pairs, minute), second);
-    const field = pairField(event.keyId ?? "", event.route ?? "", event.outcome);
+    return tenant;
+  }
+
+  /** One more of `field` at `atMs` (a second of its minute); false when the batch is full. */
+  private count(tenant: TenantBatch, field: string, atMs: number): boolean {
+    const pairs = minuteMap(
+      minuteMap(tenant.pairs, Math.floor(atMs / 60_000)),
+      Math.floor(atMs / 1_000) % 60,
+    );
     // one lookup and one write per check (counts are small integers: nothing allocated)
     const count = pairs.get(field);
     if (count === undefined) {
-      if (this.fields >= this.limits.maxFields) {
-        this.dropped++;
-        return;
-      }
+      if (this.fields >= this.limits.maxFields) return false;
       this.fields++;
       pairs.set(field, 1);
     } else pairs.set(field, count + 1);
+    return true;
+  }
+
+  /** A lease taken now, due at its expiry: both counted, or neither (the expiry pairs the acquisition). */
+  private countLease(tenant: TenantBatch, keyId: string, route: string, nowMs: number, dueMs: number): void {
+    if (this.fields + 2 > this.limits.maxFields) {
+      this.dropped++;
+      return;
+    }
+    this.count(tenant, leaseField(keyId, route, "acquired"), nowMs);
+    this.count(tenant, leaseField(keyId, route, "due"), dueMs);
+  }
+
+  /** A lease released before its expiry: released now, and one fewer expired at dueMs. */
+  addRelease(release: LeaseRelease, nowMs: number): void {
+    const tenant = this.tenant(release.tenantId);
+    const [keyId, route] = [release.keyId ?? "", release.route ?? ""];
+    if (this.fields + 2 > this.limits.maxFields) {
+      this.dropped++;
+      return;
+    }
+    this.count(tenant, leaseField(keyId, route, "released"), nowMs);
+    this.count(tenant, leaseField(keyId, route, "releasedDue"), release.dueMs);
+    this.releases++;
+  }
+
+  add(event: UsageEvent, nowMs: number): void {
+    const minute = Math.floor(nowMs / 60_000);
+    const tenant = this.tenant(event.tenantId);
+    const field = pairField(event.keyId ?? "", event.route ?? "", event.outcome);
+    if (!this.count(tenant, field, nowMs)) {
+      this.dropped++;
+      return;
+    }
     this.events++;
+    // only checks that took a lease carry its expiry
+    if (event.leaseDueMs !== undefined)
+      this.countLease(tenant, event.keyId ?? "", event.route ?? "", nowMs, event.leaseDueMs);
     this.recent.add(event, nowMs);
     // at most five causes: a bounded map per minute
     if (event.cause) bump(minuteMap(tenant.causes, minute), event.cause);
@@ -120,6 +163,6 @@ export class UsageBatch {
   }
 
   get empty(): boolean {
-    return this.events === 0;
+    return this.events === 0 && this.releases === 0;
   }
 }

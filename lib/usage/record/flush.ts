@@ -28,6 +28,14 @@ export interface FlushSettings {
   ttlSeconds: number;
   /** offenders kept per tenant per minute */
   topOffenders: number;
+  /** the flush's time (epoch ms): a minute still ahead (leases due then) is kept until it is past */
+  nowMs: number;
+}
+
+/** The TTL of a minute's keys: the usual one, from the minute's end when that is still ahead. */
+export function minuteTtl(settings: FlushSettings, minute: number): number {
+  const ahead = Math.ceil(((minute + 1) * 60_000 - settings.nowMs) / 1_000);
+  return settings.ttlSeconds + Math.max(0, ahead);
 }
 
 /** The detail set (by key, route, subject) keeps this many times the tenant-wide top N. */
@@ -73,7 +81,7 @@ function writeTenant(
   const tenant = batch.tenants.get(tenantId);
   if (!tenant) return;
   for (const [minute, seconds] of tenant.pairs) {
-    writeCounts(pipe, pairsKey(settings.ns, tenantId, minute), seconds, settings.ttlSeconds);
+    writeCounts(pipe, pairsKey(settings.ns, tenantId, minute), seconds, minuteTtl(settings, minute));
   }
   writeRecent(pipe, settings, tenantId, batch);
   for (const [minute, causes] of tenant.causes) {
@@ -152,7 +160,7 @@ function writeIndex(pipe: ChainableCommander, settings: FlushSettings, batch: Us
   for (const [minute, tenants] of byMinute) {
     const key = minuteIndexKey(settings.ns, minute);
     pipe.sadd(key, ...tenants);
-    pipe.expire(key, settings.ttlSeconds);
+    pipe.expire(key, minuteTtl(settings, minute));
   }
 }
 

@@ -2,11 +2,12 @@ import "server-only";
 import { createRedis, hotPathOptions, type RedisClient } from "@/lib/shared/redis/redis";
 import { UsageBatch } from "@/lib/usage/record/batch";
 import { CredentialUse, type CredentialKind } from "@/lib/usage/record/credential-use";
-import { writeBatch } from "@/lib/usage/record/flush";
+import { writeBatch, type FlushSettings } from "@/lib/usage/record/flush";
 import { lastUsedKey, subjectSecondsKey } from "@/lib/usage/keys";
 import { SubjectSeries, type SeriesWrite } from "@/lib/usage/subject-series";
 import { ROLLUP_READ_MARGIN_MS, usageSettings } from "@/lib/usage/settings";
 import type { UsageEvent } from "@/lib/usage/types";
+import type { LeaseRelease } from "@/lib/check/decision-sink";
 import { wallNow } from "@/lib/shared/wall-clock";
 import { globalSingleton } from "@/lib/shared/global-singleton";
 
@@ -67,6 +68,12 @@ export class UsageRecorder {
     const now = (this.options.clock ?? wallNow)();
     this.batch.add(event, now);
     if (event.subject !== null) this.series?.add(event.tenantId, event.route ?? "", event.subject, now);
+  }
+
+  /** Counts a lease released before its expiry: released now, its expiry taken off at dueMs. */
+  leaseReleased(release: LeaseRelease): void {
+    if (!this.options.enabled) return;
+    this.batch.addRelease(release, (this.options.clock ?? wallNow)());
   }
 
   /** Notes a use of an API key or service token (at most once a minute each, in memory). */
@@ -148,11 +155,12 @@ export class UsageRecorder {
     return { ...this.counters };
   }
 
-  private settings() {
+  private settings(): FlushSettings {
     return {
       ns: this.options.ns,
       ttlSeconds: Math.ceil((this.options.secondsRetentionMs + ROLLUP_READ_MARGIN_MS) / 1_000),
       topOffenders: this.options.topOffenders ?? 50,
+      nowMs: (this.options.clock ?? wallNow)(),
     };
   }
 

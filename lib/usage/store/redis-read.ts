@@ -2,6 +2,7 @@ import "server-only";
 import type { RedisClient } from "@/lib/shared/redis/redis";
 import { pairsKey, parsePairField, parseSecondField, secondsKey, type ParsedField } from "@/lib/usage/keys";
 import { pairEntries } from "@/lib/usage/pair-series";
+import { addLeaseTally, parseLeaseField, type ParsedLeaseField } from "@/lib/usage/lease-fields";
 import type { MinuteRow } from "@/lib/control/data/usage/rollup-writer";
 import { ZERO_COUNTS, type Counts, type Outcome } from "@/lib/usage/types";
 
@@ -63,6 +64,17 @@ export function* fieldsOf(hash: MinuteHash): Generator<ParsedField & { count: nu
   }
 }
 
+/** A minute's lease counts per (second, key, route, tally): the pairs layout only (lease-fields.ts). */
+export function* leaseFieldsOf(
+  hash: MinuteHash,
+): Generator<ParsedLeaseField & { second: number; count: number }> {
+  for (const [field, raw] of Object.entries(hash.pairs)) {
+    const parsed = parseLeaseField(field);
+    if (!parsed) continue;
+    for (const [second, count] of pairEntries(raw)) yield { ...parsed, second, count };
+  }
+}
+
 const COUNT_FIELD: Record<Outcome, keyof Counts> = {
   allowed: "allowed",
   rejected: "rejected",
@@ -74,17 +86,24 @@ export function addOutcome(into: Counts, outcome: Outcome, count: number): void 
   into[COUNT_FIELD[outcome]] += count;
 }
 
-/** One minute's totals per (key, route): the rows the rollup writes. */
+/**
+ * One minute's totals per (key, route): the rows the rollup writes, once the minute is
+ * complete (its leases due in it are all past, their releases in time all counted).
+ */
 export function minuteRows(tenantId: string, hash: MinuteHash): MinuteRow[] {
   const rows = new Map<string, MinuteRow>();
-  for (const f of fieldsOf(hash)) {
-    const id = `${f.keyId}\u0000${f.route}`;
+  const rowOf = (keyId: string, route: string): MinuteRow => {
+    const id = `${keyId}\u0000${route}`;
     let row = rows.get(id);
     if (!row) {
-      row = { tenantId, keyId: f.keyId, route: f.route, ...ZERO_COUNTS };
+      row = { tenantId, keyId, route, ...ZERO_COUNTS };
       rows.set(id, row);
     }
-    addOutcome(row, f.outcome, f.count);
-  }
+    return row;
+  };
+  for (const f of fieldsOf(hash)) addOutcome(rowOf(f.keyId, f.route), f.outcome, f.count);
+  for (const f of leaseFieldsOf(hash)) addLeaseTally(rowOf(f.keyId, f.route), f.tally, f.count);
+  // a token altered to name another key or route could release "before due" what was never due there
+  for (const row of rows.values()) row.leasesExpired = Math.max(0, row.leasesExpired);
   return [...rows.values()];
 }

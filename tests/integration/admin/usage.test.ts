@@ -74,6 +74,9 @@ describe("usage series", () => {
       rejected: 1,
       shadowRejected: 2,
       degraded: 0,
+      leasesAcquired: 0,
+      leasesReleased: 0,
+      leasesExpired: 0,
     });
     expect(reply.body.points[1]?.allowed).toBe(12);
     expect(reply.body.points[2]?.allowed).toBe(0);

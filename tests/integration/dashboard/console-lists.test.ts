@@ -50,6 +50,9 @@ beforeAll(async () => {
     rejected: i,
     shadowRejected: 0,
     degraded: i === 7 ? 2 : 0,
+    leasesAcquired: 0,
+    leasesReleased: 0,
+    leasesExpired: 0,
   }));
   await writeMinute(minute, rows, () => Promise.resolve(true));
   await refreshTenantTraffic(minute + 60_000);

@@ -58,7 +58,7 @@ describe("concurrency limits", () => {
           if (taken.length > 0 && rand() < 0.35) {
             // a release: often the newest lease, sometimes one released already
             const lease = pick(rand, taken);
-            const lua = await releaseLease(redis, limits, lease);
+            const lua = await releaseLease(redis, limits, lease, { clock });
             const ref = model.release(limits, lease);
             if (lua !== ref) expect.fail(explain(seed, step, lua, ref));
             tally(lua > 0 ? "released" : "released nothing");
@@ -118,7 +118,7 @@ describe("concurrency limits", () => {
     // the expired lease was dropped by that write: the set holds the new lease only
     expect(await redis.zrange(limitKey(limits[0] as LimitSpec), "0", "-1")).toEqual(["10"]);
     // releasing the expired lease later frees nothing
-    expect(await releaseLease(redis, limits, 7)).toBe(0);
+    expect(await releaseLease(redis, limits, 7, { clock })).toBe(0);
   });
 
   it("a check another limit denies takes no slot", async () => {

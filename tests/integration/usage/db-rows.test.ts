@@ -13,6 +13,8 @@ import {
 import { jobKeys } from "@/lib/usage/keys";
 import { connect, createTenant, HOUR, NS, type TestTenant } from "./setup";
 
+const NO_LEASES = { leasesAcquired: 0, leasesReleased: 0, leasesExpired: 0 };
+
 // Rolled-up usage is summed in PostgreSQL to what the reader keeps (db-rows.ts): per time
 // bucket, and per key and route only where asked. The sums must equal what the rows add up
 // to in JS, over query windows (six hours of minutes) and both tables, for one tenant only,
@@ -56,7 +58,7 @@ beforeAll(async () => {
         if ((i + k + r) % 4 === 0) continue; // not every pair in every minute
         const row = { keyId, route, allowed: (i * 7 + k * 3 + r) % 11, rejected: (i + k * r) % 3 };
         stored.push({ t, ...row });
-        put(t, { tenantId: a.id, ...row, shadowRejected: 0, degraded: 0 });
+        put(t, { tenantId: a.id, ...row, shadowRejected: 0, degraded: 0, ...NO_LEASES });
       }
     // the other tenant, at the same times: never read for a
     const other = {
@@ -67,6 +69,9 @@ beforeAll(async () => {
       rejected: 0,
       shadowRejected: 0,
       degraded: 0,
+      leasesAcquired: 0,
+      leasesReleased: 0,
+      leasesExpired: 0,
     };
     put(t, other);
   }
@@ -168,6 +173,9 @@ describe("usage rows summed in PostgreSQL", () => {
         rejected: 0,
         shadowRejected: 0,
         degraded: 0,
+        leasesAcquired: 0,
+        leasesReleased: 0,
+        leasesExpired: 0,
       }));
       await writeLevel("minute", t, rows);
       const hour = Math.floor(t / HOUR) * HOUR;
@@ -229,6 +237,9 @@ describe("usage rows summed in PostgreSQL", () => {
         rejected: 0,
         shadowRejected: 0,
         degraded: 0,
+        leasesAcquired: 0,
+        leasesReleased: 0,
+        leasesExpired: 0,
       };
       sum.allowed += r.allowed;
       sum.rejected += r.rejected;

@@ -34,6 +34,9 @@ beforeAll(async () => {
         rejected: 0,
         shadowRejected: 0,
         degraded: 0,
+        leasesAcquired: 0,
+        leasesReleased: 0,
+        leasesExpired: 0,
       },
     ]);
   const clock = new TestClock(R + 2 * MINUTE + 1_000);

@@ -43,6 +43,9 @@ const row = (t: TestTenant, route: string, allowed: number, rejected: number): M
   rejected,
   shadowRejected: 0,
   degraded: 0,
+  leasesAcquired: 0,
+  leasesReleased: 0,
+  leasesExpired: 0,
 });
 
 const member = (t: TestTenant): Principal => ({

@@ -31,6 +31,9 @@ describe("packing a complete partition's key", () => {
       rejected: i % 2,
       shadowRejected: 0,
       degraded: 0,
+      leasesAcquired: 0,
+      leasesReleased: 0,
+      leasesExpired: 0,
     }));
     // a series' newest row lands in the middle of the key, minute after minute
     for (let m = 0; m < 30; m++) await writeLevel("minute", DAY + m * 60_000, pairs);

@@ -168,6 +168,9 @@ describe("usage recording and rollup", () => {
       rejected: 0,
       shadowRejected: 0,
       degraded: 0,
+      leasesAcquired: 0,
+      leasesReleased: 0,
+      leasesExpired: 0,
     };
     const minute = (ms: number) => Math.floor(ms / 60_000) * 60_000;
     await writeLevel("minute", minute(now - 9 * day), [row]);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { dataStartMarker } from "@/lib/usage/read/data-start";
-import type { UsagePoint } from "@/lib/usage/types";
+import { ZERO_COUNTS, type UsagePoint } from "@/lib/usage/types";
 
 // "data starts here" is drawn only where it is true: inside the range, with no data before it.
 
 const STEP = 300_000;
 const series = (counts: number[]): UsagePoint[] =>
-  counts.map((allowed, i) => ({ t: i * STEP, allowed, rejected: 0, shadowRejected: 0, degraded: 0 }));
+  counts.map((allowed, i) => ({ t: i * STEP, ...ZERO_COUNTS, allowed }));
 
 describe("dataStartMarker", () => {
   it("marks a start inside the range when nothing was recorded before it", () => {

@@ -13,6 +13,9 @@ const point = (t: number, shadowRejected: number): UsagePoint => ({
   rejected: 0,
   shadowRejected,
   degraded: 0,
+  leasesAcquired: 0,
+  leasesReleased: 0,
+  leasesExpired: 0,
 });
 const html = (points: UsagePoint[], shadowLimits: number | null): string =>
   renderToStaticMarkup(createElement(ShadowPanel, { points, stepMs: 60_000, shadowLimits })).replace(

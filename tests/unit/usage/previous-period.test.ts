@@ -36,6 +36,6 @@ describe("the previous period", () => {
   });
 
   it("counts decided checks: allowed, rejected and degraded, not shadow rejections", () => {
-    expect(decided({ allowed: 3, rejected: 2, degraded: 1, shadowRejected: 7 })).toBe(6);
+    expect(decided({ ...ZERO_COUNTS, allowed: 3, rejected: 2, degraded: 1, shadowRejected: 7 })).toBe(6);
   });
 });

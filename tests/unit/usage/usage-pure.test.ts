@@ -8,7 +8,15 @@ import { CredentialUse, parseUses } from "@/lib/usage/record/credential-use";
 import { UNMATCHED_ROUTE_MARK } from "@/lib/shared/usage-route";
 import type { UsageRow } from "@/lib/usage/read/rows";
 
-const ZERO = { allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 };
+const ZERO = {
+  allowed: 0,
+  rejected: 0,
+  shadowRejected: 0,
+  degraded: 0,
+  leasesAcquired: 0,
+  leasesReleased: 0,
+  leasesExpired: 0,
+};
 
 describe("usage key layout", () => {
   it("round-trips fields, routes with bars included", () => {

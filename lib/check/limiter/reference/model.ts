@@ -107,18 +107,22 @@ export class ReferenceLimiter {
 
   /** Releases lease `id` from the concurrency limits among `limits`: how many held it. */
   release(limits: readonly LimitSpec[], id: number): number {
+    const now = big(this.clock());
     let count = 0;
+    let expired = false;
     for (const spec of limits) {
       if (spec.rule.algorithm !== "concurrency") continue;
       const key = [spec.tenantId, spec.id, spec.identity, spec.rule.algorithm].join("\u0000");
       const state = this.states.get(key);
+      const mine = state
+        ? (state.leases as Array<[bigint, bigint]>).filter(([, lease]) => lease === big(id))
+        : [];
+      // a lease past its expiry in any set has expired, though no write dropped it yet
+      if (mine.some(([expiry]) => expiry <= now)) expired = true;
+      count += mine.length;
       const after = released(state, id);
-      // as Redis' ZREM: a lease expired but not yet dropped (by a later write) still counts
-      const held = (s: typeof state): number =>
-        s ? (s.leases as Array<[bigint, bigint]>).filter(([, lease]) => lease === big(id)).length : 0;
-      count += held(state) - held(after);
       if (after) this.states.set(key, after);
     }
-    return count;
+    return expired ? 0 : count;
   }
 }

@@ -141,10 +141,12 @@ export function summedQuery(table: DbTable, span: Omit<RowSpan, "tenantId">, ids
   const sum = (c: string) => Prisma.sql`coalesce(sum(m.${Prisma.raw(`"${c}"`)}), 0)::float8`;
   return Prisma.sql`
     SELECT (extract(epoch FROM "b") * 1000)::float8 AS "t", "seriesId",
-           "allowed", "rejected", "shadowRejected", "degraded"
+           "allowed", "rejected", "shadowRejected", "degraded", "leasesAcquired", "leasesReleased", "leasesExpired"
       FROM (SELECT date_bin(${stride}, m.${column}, TIMESTAMP '1970-01-01') AS "b", m."seriesId",
                    ${sum("allowed")} AS "allowed", ${sum("rejected")} AS "rejected",
-                   ${sum("shadowRejected")} AS "shadowRejected", ${sum("degraded")} AS "degraded"
+                   ${sum("shadowRejected")} AS "shadowRejected", ${sum("degraded")} AS "degraded",
+                   ${sum("leasesAcquired")} AS "leasesAcquired", ${sum("leasesReleased")} AS "leasesReleased",
+                   ${sum("leasesExpired")} AS "leasesExpired"
               FROM ${name} m
              WHERE m."seriesId" = ANY(${ids}::int[])
                    AND m.${column} >= ${utcAt(from)} AND m.${column} < ${utcAt(to)}

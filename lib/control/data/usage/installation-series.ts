@@ -43,9 +43,11 @@ export async function writeInstallationRow(
                                             WHERE "tenantId" = '*' AND "keyId" = '*' AND "route" = '*')
     ON CONFLICT DO NOTHING`;
   await runner.$executeRaw`
-    INSERT INTO ${name} (${column}, "seriesId", "allowed", "rejected", "shadowRejected", "degraded")
+    INSERT INTO ${name} (${column}, "seriesId", "allowed", "rejected", "shadowRejected", "degraded",
+                         "leasesAcquired", "leasesReleased", "leasesExpired")
     SELECT ${at}, i."id", nullif(sum(m."allowed"), 0), nullif(sum(m."rejected"), 0),
-           nullif(sum(m."shadowRejected"), 0), nullif(sum(m."degraded"), 0)
+           nullif(sum(m."shadowRejected"), 0), nullif(sum(m."degraded"), 0),
+           nullif(sum(m."leasesAcquired"), 0), nullif(sum(m."leasesReleased"), 0), nullif(sum(m."leasesExpired"), 0)
       FROM ${name} m
       -- literals, not parameters: the planner matches them to the partial index of the
       -- tenants' own series (migration 20261209000000_console_scale)
@@ -55,7 +57,9 @@ export async function writeInstallationRow(
      GROUP BY i."id"
     ON CONFLICT ("seriesId", ${column}) DO UPDATE SET
       "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
-      "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded"`;
+      "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded",
+      "leasesAcquired" = EXCLUDED."leasesAcquired", "leasesReleased" = EXCLUDED."leasesReleased",
+      "leasesExpired" = EXCLUDED."leasesExpired"`;
 }
 
 /** The installation series' id; null before any usage was rolled up. */

@@ -57,20 +57,28 @@ export async function measurableLimits(
   return { tenant, list: compiled ? candidates(compiled).filter((c) => applies(c, filter)) : [] };
 }
 
-/**
- * How many of the tenant's limits run in shadow mode (any level, per subject too), for the
- * usage page: with none, its shadow chart would be empty for a reason worth saying.
- */
-export async function shadowLimitCount(principal: Principal, tenantSlug: string): Promise<number> {
+/** Limits of the tenant's published config that the usage page speaks of, each counted once. */
+export interface LimitKindCounts {
+  /** in shadow mode (any level, per subject too): without any, the shadow chart is empty for a reason */
+  shadow: number;
+  /** algorithm concurrency: only then does the page draw the leases chart */
+  concurrency: number;
+}
+
+export async function limitKindCounts(principal: Principal, tenantSlug: string): Promise<LimitKindCounts> {
   const tenant = await usageTenant(principal, tenantSlug);
   const compiled = (await latestPublished())?.snapshot?.tenants[tenant.slug];
-  if (!compiled) return 0;
+  if (!compiled) return { shadow: 0, concurrency: 0 };
   const sets = [
     compiled.limits,
     compiled.keyDefault,
     ...Object.values(compiled.keys).flatMap((k) => k.limits ?? []),
   ];
+  const all = sets.flatMap(limitsOf);
   // a tenant's limit is compiled into each key's set as well: count each (name, route) once
-  const shadow = sets.flatMap(limitsOf).filter((l) => l.rule.mode === "shadow");
-  return new Set(shadow.map((l) => `${l.name}|${l.route ?? ""}`)).size;
+  const distinct = (limits: CompiledLimit[]) => new Set(limits.map((l) => `${l.name}|${l.route ?? ""}`)).size;
+  return {
+    shadow: distinct(all.filter((l) => l.rule.mode === "shadow")),
+    concurrency: distinct(all.filter((l) => l.rule.algorithm === "concurrency")),
+  };
 }

@@ -45,20 +45,29 @@ async function fenced(
  */
 export const ALL = "*";
 
+const NO_COUNTS: Counts = {
+  allowed: 0,
+  rejected: 0,
+  shadowRejected: 0,
+  degraded: 0,
+  leasesAcquired: 0,
+  leasesReleased: 0,
+  leasesExpired: 0,
+};
+
 export function seriesOf(pairs: readonly MinuteRow[]): MinuteRow[] {
   const sums = new Map<string, MinuteRow>();
   const add = (tenantId: string, keyId: string, route: string, r: Counts) => {
     const id = `${tenantId}\u0000${keyId}\u0000${route}`;
     let row = sums.get(id);
-    if (!row)
-      sums.set(
-        id,
-        (row = { tenantId, keyId, route, allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 }),
-      );
+    if (!row) sums.set(id, (row = { tenantId, keyId, route, ...NO_COUNTS }));
     row.allowed += r.allowed;
     row.rejected += r.rejected;
     row.shadowRejected += r.shadowRejected;
     row.degraded += r.degraded;
+    row.leasesAcquired += r.leasesAcquired;
+    row.leasesReleased += r.leasesReleased;
+    row.leasesExpired += r.leasesExpired;
   };
   for (const r of pairs) {
     add(r.tenantId, r.keyId, ALL, r);
@@ -92,14 +101,19 @@ async function insertRows(
     SELECT * FROM ${dims}) ON CONFLICT DO NOTHING`;
   const name = table === "UsageMinute" ? Prisma.sql`"UsageMinute"` : Prisma.sql`"UsageMinutePair"`;
   await tx.$executeRaw`
-    INSERT INTO ${name} ("minute", "seriesId", "allowed", "rejected", "shadowRejected", "degraded")
-    SELECT ${utcAt(minuteMs)}, s."id", nullif(v.a, 0), nullif(v.r, 0), nullif(v.sr, 0), nullif(v.d, 0)
-      FROM ${dims}, ${col("allowed")}::int[], ${col("rejected")}::int[], ${col("shadowRejected")}::int[], ${col("degraded")}::int[])
-           AS v("tenantId", "keyId", "route", a, r, sr, d)
+    INSERT INTO ${name} ("minute", "seriesId", "allowed", "rejected", "shadowRejected", "degraded",
+                         "leasesAcquired", "leasesReleased", "leasesExpired")
+    SELECT ${utcAt(minuteMs)}, s."id", nullif(v.a, 0), nullif(v.r, 0), nullif(v.sr, 0), nullif(v.d, 0),
+           nullif(v.la, 0), nullif(v.lr, 0), nullif(v.le, 0)
+      FROM ${dims}, ${col("allowed")}::int[], ${col("rejected")}::int[], ${col("shadowRejected")}::int[], ${col("degraded")}::int[],
+           ${col("leasesAcquired")}::int[], ${col("leasesReleased")}::int[], ${col("leasesExpired")}::int[])
+           AS v("tenantId", "keyId", "route", a, r, sr, d, la, lr, le)
       JOIN "UsageSeries" s ON s."tenantId" = v."tenantId" AND s."keyId" = v."keyId" AND s."route" = v."route"
     ON CONFLICT ("seriesId", "minute") DO UPDATE SET
       "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
-      "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded"`;
+      "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded",
+      "leasesAcquired" = EXCLUDED."leasesAcquired", "leasesReleased" = EXCLUDED."leasesReleased",
+      "leasesExpired" = EXCLUDED."leasesExpired"`;
 }
 
 /**
@@ -124,16 +138,20 @@ export async function writeHour(hourMs: number, stillHeld: () => Promise<boolean
   const [from, to] = [utcAt(hourMs), utcAt(hourMs + 3_600_000)];
   await fenced(stillHeld, async (tx) => {
     await tx.$executeRaw`
-      INSERT INTO "UsageHour" ("hour", "seriesId", "allowed", "rejected", "shadowRejected", "degraded")
+      INSERT INTO "UsageHour" ("hour", "seriesId", "allowed", "rejected", "shadowRejected", "degraded",
+                               "leasesAcquired", "leasesReleased", "leasesExpired")
       SELECT ${from}, "seriesId", nullif(sum("allowed"), 0), nullif(sum("rejected"), 0),
-             nullif(sum("shadowRejected"), 0), nullif(sum("degraded"), 0)
+             nullif(sum("shadowRejected"), 0), nullif(sum("degraded"), 0),
+             nullif(sum("leasesAcquired"), 0), nullif(sum("leasesReleased"), 0), nullif(sum("leasesExpired"), 0)
         FROM (SELECT * FROM "UsageMinutePair" WHERE "minute" >= ${from} AND "minute" < ${to}
               UNION ALL
               SELECT * FROM "UsageMinute" WHERE "minute" >= ${from} AND "minute" < ${to}) AS "minutes"
        GROUP BY "seriesId"
       ON CONFLICT ("seriesId", "hour") DO UPDATE SET
         "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
-        "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded"`;
+        "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded",
+        "leasesAcquired" = EXCLUDED."leasesAcquired", "leasesReleased" = EXCLUDED."leasesReleased",
+        "leasesExpired" = EXCLUDED."leasesExpired"`;
   });
 }
 
@@ -142,12 +160,16 @@ export async function writeDay(dayMs: number, stillHeld: () => Promise<boolean>)
   const [from, to] = [utcAt(dayMs), utcAt(dayMs + 86_400_000)];
   await fenced(stillHeld, async (tx) => {
     await tx.$executeRaw`
-      INSERT INTO "UsageDay" ("day", "seriesId", "allowed", "rejected", "shadowRejected", "degraded")
-      SELECT ${from}, "seriesId", sum("allowed"), sum("rejected"), sum("shadowRejected"), sum("degraded")
+      INSERT INTO "UsageDay" ("day", "seriesId", "allowed", "rejected", "shadowRejected", "degraded",
+                              "leasesAcquired", "leasesReleased", "leasesExpired")
+      SELECT ${from}, "seriesId", sum("allowed"), sum("rejected"), sum("shadowRejected"), sum("degraded"),
+             sum("leasesAcquired"), sum("leasesReleased"), sum("leasesExpired")
         FROM "UsageHour" WHERE "hour" >= ${from} AND "hour" < ${to}
        GROUP BY "seriesId"
       ON CONFLICT ("seriesId", "day") DO UPDATE SET
         "allowed" = EXCLUDED."allowed", "rejected" = EXCLUDED."rejected",
-        "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded"`;
+        "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded",
+        "leasesAcquired" = EXCLUDED."leasesAcquired", "leasesReleased" = EXCLUDED."leasesReleased",
+        "leasesExpired" = EXCLUDED."leasesExpired"`;
   });
 }

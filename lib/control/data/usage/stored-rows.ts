@@ -38,10 +38,13 @@ export async function writeLevel(level: Level, timeMs: number, pairs: MinuteRow[
   await db()
     .$executeRaw`INSERT INTO "UsageSeries" ("tenantId", "keyId", "route") SELECT * FROM ${dims}) ON CONFLICT DO NOTHING`;
   await db().$executeRaw`
-    INSERT INTO ${name} (${column}, "seriesId", "allowed", "rejected", "shadowRejected", "degraded")
-    SELECT ${utcAt(timeMs)}, s."id", nullif(v.a, 0), nullif(v.r, 0), nullif(v.sr, 0), nullif(v.d, 0)
-      FROM ${dims}, ${col("allowed")}::int8[], ${col("rejected")}::int8[], ${col("shadowRejected")}::int8[], ${col("degraded")}::int8[])
-           AS v("tenantId", "keyId", "route", a, r, sr, d)
+    INSERT INTO ${name} (${column}, "seriesId", "allowed", "rejected", "shadowRejected", "degraded",
+                         "leasesAcquired", "leasesReleased", "leasesExpired")
+    SELECT ${utcAt(timeMs)}, s."id", nullif(v.a, 0), nullif(v.r, 0), nullif(v.sr, 0), nullif(v.d, 0),
+           nullif(v.la, 0), nullif(v.lr, 0), nullif(v.le, 0)
+      FROM ${dims}, ${col("allowed")}::int8[], ${col("rejected")}::int8[], ${col("shadowRejected")}::int8[], ${col("degraded")}::int8[],
+           ${col("leasesAcquired")}::int8[], ${col("leasesReleased")}::int8[], ${col("leasesExpired")}::int8[])
+           AS v("tenantId", "keyId", "route", a, r, sr, d, la, lr, le)
       JOIN "UsageSeries" s ON s."tenantId" = v."tenantId" AND s."keyId" = v."keyId" AND s."route" = v."route"`;
   await writeInstallationRow(db(), level, timeMs);
 }
@@ -72,7 +75,9 @@ export async function storedRows(
   return db().$queryRaw<StoredRow[]>`
     SELECT (extract(epoch FROM m.${column}) * 1000)::float8 AS "t", s."tenantId", s."keyId", s."route",
            coalesce(m."allowed", 0)::float8 AS "allowed", coalesce(m."rejected", 0)::float8 AS "rejected",
-           coalesce(m."shadowRejected", 0)::float8 AS "shadowRejected", coalesce(m."degraded", 0)::float8 AS "degraded"
+           coalesce(m."shadowRejected", 0)::float8 AS "shadowRejected", coalesce(m."degraded", 0)::float8 AS "degraded",
+           coalesce(m."leasesAcquired", 0)::float8 AS "leasesAcquired", coalesce(m."leasesReleased", 0)::float8 AS "leasesReleased",
+           coalesce(m."leasesExpired", 0)::float8 AS "leasesExpired"
       FROM ${name} m JOIN "UsageSeries" s ON s."id" = m."seriesId"
      WHERE s."tenantId" = ANY(${tenantIds}::text[]) AND ${kind}
      ORDER BY 1, 3, 4`;

@@ -37,7 +37,8 @@ const TABLES = {
 function rowsOf(ids: Prisma.Sql, stretches: TableStretch[]): Prisma.Sql {
   const parts = stretches.map(({ table, from, to }) => {
     const [name, column] = TABLES[table];
-    return Prisma.sql`SELECT m.${column} AS "at", m."seriesId", m."allowed", m."rejected", m."shadowRejected", m."degraded"
+    return Prisma.sql`SELECT m.${column} AS "at", m."seriesId", m."allowed", m."rejected", m."shadowRejected", m."degraded",
+             m."leasesAcquired", m."leasesReleased", m."leasesExpired"
         FROM ${name} m
        WHERE m."seriesId" = ANY(${ids}) AND m.${column} >= ${utcAt(from)} AND m.${column} < ${utcAt(to)}`;
   });
@@ -45,7 +46,9 @@ function rowsOf(ids: Prisma.Sql, stretches: TableStretch[]): Prisma.Sql {
 }
 
 const SUMS = Prisma.sql`coalesce(sum(u."allowed"), 0)::float8 AS "allowed", coalesce(sum(u."rejected"), 0)::float8 AS "rejected",
-  coalesce(sum(u."shadowRejected"), 0)::float8 AS "shadowRejected", coalesce(sum(u."degraded"), 0)::float8 AS "degraded"`;
+  coalesce(sum(u."shadowRejected"), 0)::float8 AS "shadowRejected", coalesce(sum(u."degraded"), 0)::float8 AS "degraded",
+  coalesce(sum(u."leasesAcquired"), 0)::float8 AS "leasesAcquired", coalesce(sum(u."leasesReleased"), 0)::float8 AS "leasesReleased",
+  coalesce(sum(u."leasesExpired"), 0)::float8 AS "leasesExpired"`;
 
 /** The series' rows summed per `stepMs` bucket (t its start, aligned to the epoch). */
 export async function summedPerStep(
@@ -59,6 +62,16 @@ export async function summedPerStep(
     SELECT (extract(epoch FROM date_bin(${stride}, u."at", TIMESTAMP '1970-01-01')) * 1000)::float8 AS "t", ${SUMS}
       FROM (${rowsOf(Prisma.sql`${ids}::int[]`, stretches)}) u GROUP BY 1`;
 }
+
+const countsOf = (row: Counts): Counts => ({
+  allowed: row.allowed,
+  rejected: row.rejected,
+  shadowRejected: row.shadowRejected,
+  degraded: row.degraded,
+  leasesAcquired: row.leasesAcquired,
+  leasesReleased: row.leasesReleased,
+  leasesExpired: row.leasesExpired,
+});
 
 /** The busiest tenants by name, the others summed into one row. */
 export interface TenantTotals {
@@ -78,7 +91,15 @@ export async function summedPerTenant(
   stretches: TableStretch[],
   keep: { top: number; tenantIds: string[] },
 ): Promise<TenantTotals> {
-  const none = { allowed: 0, rejected: 0, shadowRejected: 0, degraded: 0 };
+  const none: Counts = {
+    allowed: 0,
+    rejected: 0,
+    shadowRejected: 0,
+    degraded: 0,
+    leasesAcquired: 0,
+    leasesReleased: 0,
+    leasesExpired: 0,
+  };
   if (stretches.length === 0) return { named: [], others: none };
   const rows = await db().$queryRaw<Array<Counts & { slug: string | null }>>`
     WITH "own" AS MATERIALIZED (
@@ -95,19 +116,14 @@ export async function summedPerTenant(
         FROM "per" p)
     SELECT CASE WHEN r."place" <= ${keep.top}::int OR r."tenantId" = ANY(${keep.tenantIds}::text[]) THEN r."slug" END AS "slug",
            sum(r."allowed")::float8 AS "allowed", sum(r."rejected")::float8 AS "rejected",
-           sum(r."shadowRejected")::float8 AS "shadowRejected", sum(r."degraded")::float8 AS "degraded"
+           sum(r."shadowRejected")::float8 AS "shadowRejected", sum(r."degraded")::float8 AS "degraded",
+           sum(r."leasesAcquired")::float8 AS "leasesAcquired", sum(r."leasesReleased")::float8 AS "leasesReleased",
+           sum(r."leasesExpired")::float8 AS "leasesExpired"
       FROM "ranked" r GROUP BY 1`;
   const rest = rows.find((r) => r.slug === null);
   return {
     named: rows.flatMap(({ slug, ...counts }) => (slug === null ? [] : [{ ...counts, slug }])),
-    others: rest
-      ? {
-          allowed: rest.allowed,
-          rejected: rest.rejected,
-          shadowRejected: rest.shadowRejected,
-          degraded: rest.degraded,
-        }
-      : none,
+    others: rest ? countsOf(rest) : none,
   };
 }
 

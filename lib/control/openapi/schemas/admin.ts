@@ -170,6 +170,14 @@ export const UsageSeriesSchema = z
         rejected: z.number().int(),
         shadowRejected: z.number().int(),
         degraded: z.number().int(),
+        leasesAcquired: z.number().int().openapi({ description: "leases of concurrency limits taken" }),
+        leasesReleased: z
+          .number()
+          .int()
+          .openapi({ description: "leases released before they expired (POST /api/check/release)" }),
+        leasesExpired: z.number().int().openapi({
+          description: "leases not released before their limit's window ran out, counted when they expired",
+        }),
       }),
     ),
   })
