@@ -85,7 +85,12 @@ describe("concurrency limits over HTTP", () => {
   it("refuses a release by a token of another tenant, and a made-up lease", async () => {
     const taken = await decide({ apiKey });
     const other = await serviceToken([otherSlug]);
-    const refused = await release({ lease: taken.lease }, other);
+    // a new token reaches the fronts with the configuration it is published in
+    let refused = await release({ lease: taken.lease }, other);
+    await waitFor(
+      async () => (refused = await release({ lease: taken.lease }, other)).status !== 401,
+      "the new token known to the front",
+    );
     expect(refused.status).toBe(403);
     const bad = await release({ lease: "not-a-lease" });
     expect(bad.status).toBe(400);

@@ -90,7 +90,15 @@ describe("the usage index's ranking of tenants", () => {
     expect(named.get(slug(0))).toBe(510);
     expect(named.get(slug(9))).toBe(100);
     // tenant 1 is summed, unnamed
-    expect(read.others).toEqual({ allowed: 20, rejected: 0, shadowRejected: 0, degraded: 0 });
+    expect(read.others).toEqual({
+      allowed: 20,
+      rejected: 0,
+      shadowRejected: 0,
+      degraded: 0,
+      leasesAcquired: 0,
+      leasesReleased: 0,
+      leasesExpired: 0,
+    });
     // the chart has every checks of the range, rolled up and recent
     expect(read.series.reduce((sum, s) => sum + s.allowed, 0)).toBe(550 + 500);
     // as the page shapes it: tenant 0 climbed to the top; (other) is tenants 2 and 1
