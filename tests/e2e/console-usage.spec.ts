@@ -46,6 +46,10 @@ async function globexRejections(): Promise<void> {
       500,
     );
     await redis.zincrby(`${tag}:o:${minute}`, 500, `s:${GLOBEX_SUBJECT}`);
+    // named in the minute's index, as the recorder does, so the rollup stores them: past 50
+    // tenants (other specs make many) "most limited" reads the tenants that rejected most
+    // in what the rollup stored
+    await redis.sadd(`${prefix}{u:idx}:m:${minute}`, row.tenant);
     for (const key of [`${tag}:s:${minute}`, `${tag}:o:${minute}`]) await redis.expire(key, 7_200);
   } finally {
     redis.disconnect();
