@@ -11,6 +11,8 @@ export interface FieldSpec {
   label: string;
   type?: "text" | "email" | "password" | "select" | "datetime-local" | "hidden" | "checkboxes" | "textarea";
   options?: readonly string[];
+  /** what a select shows for an option (its value is sent); the value itself when absent */
+  optionLabels?: Readonly<Record<string, string>>;
   placeholder?: string;
   hint?: string;
   defaultValue?: string;
@@ -121,7 +123,7 @@ function Field({ id, field, error }: { id: string; field: FieldSpec; error: stri
         >
           {(field.options ?? []).map((o) => (
             <option key={o} value={o}>
-              {o}
+              {field.optionLabels?.[o] ?? o}
             </option>
           ))}
         </select>

@@ -5,6 +5,7 @@ import { describeRule } from "@/components/limits/format-limit";
 import { editorHref, scopeKey } from "@/components/limits/editor-href";
 import { DeleteLimitButton, type DeleteLimitAction } from "@/components/limits/delete-limit-button";
 import { UtilizationCell } from "@/components/limits/live-utilization";
+import { EffectiveRuleCell } from "@/components/limits/effective-rule-cell";
 import { ScrollArea } from "@/components/tables/scroll-area";
 
 // One table of effective limits: each row's rule, the chain it came through (base first,
@@ -93,7 +94,18 @@ export function LimitHierarchyView({
                     )}
                   </td>
                 )}
-                <td>{describeRule(row.effective)}</td>
+                <td>
+                  {owner === undefined || row.disabled ? (
+                    describeRule(row.effective)
+                  ) : (
+                    <EffectiveRuleCell
+                      fields={row.effective}
+                      name={row.name}
+                      route={row.route}
+                      owner={owner}
+                    />
+                  )}
+                </td>
                 <td>
                   <ol className="chain">
                     {row.steps.map((step, i) => (

@@ -88,18 +88,33 @@ export function UtilizationCell({
         per subject: look one up
       </Link>
     );
-  const mine = ctx.live.counters.filter(
-    (c) =>
-      c.name === name &&
-      c.route === route &&
-      (by === "tenant" ? c.owner === "tenant" : owner === "tenant" || c.owner === owner),
-  );
-  const top = mine.reduce<LiveCounter | null>(
+  const top = countersOf(ctx.live, name, route, by, owner).reduce<LiveCounter | null>(
     (best, c) => (best === null || usedShare(c) > usedShare(best) ? c : best),
     null,
   );
   if (top === null) return <span className="muted">no counter yet</span>;
   return <UtilizationBar counter={top} busiest={owner === "tenant" && top.owner !== "tenant"} />;
+}
+
+/** The live counters of one limit row (see UtilizationCell), for the cells that read them. */
+export function useRowCounters(name: string, route: string | null, by: string | undefined, owner: string) {
+  const ctx = useContext(LiveContext);
+  return ctx?.live ? countersOf(ctx.live, name, route, by, owner) : [];
+}
+
+function countersOf(
+  live: LiveUtilization,
+  name: string,
+  route: string | null,
+  by: string | undefined,
+  owner: string,
+): LiveCounter[] {
+  return live.counters.filter(
+    (c) =>
+      c.name === name &&
+      c.route === route &&
+      (by === "tenant" ? c.owner === "tenant" : owner === "tenant" || c.owner === owner),
+  );
 }
 
 /** 0..1 of the limit in force; a block is full, a disabled limit below every counted one. */

@@ -4,6 +4,7 @@ import type { ActionResult } from "@/components/forms/action-result";
 import { SimpleForm, type FormOutcome } from "@/components/forms/simple-form";
 import { OverrideTable, type EndOverride } from "@/components/overrides/override-table";
 import { EVERY_CHECK } from "@/components/overrides/every-check";
+import { choiceLabel } from "@/components/overrides/choice-label";
 
 // The tenant page's temporary overrides: those in force and waiting, and (editors up) a
 // form for a new one. A plan's or global route's limit needs an operator; the DAL says so.
@@ -44,7 +45,14 @@ export async function OverridesPanel({
           testId="override-form"
           fields={[
             { name: "tenant", label: "", type: "hidden", defaultValue: slug },
-            { name: "limit", label: "Limit", type: "select", options: limits },
+            {
+              name: "limit",
+              label: "Limit",
+              type: "select",
+              options: limits.map((l) => l.name),
+              optionLabels: Object.fromEntries(limits.map((l) => [l.name, choiceLabel(l)])),
+              hint: "shown with its configured values",
+            },
             { name: "target", label: "For", type: "select", options: [EVERY_CHECK, ...keyNames] },
             {
               name: "subject",
@@ -56,7 +64,7 @@ export async function OverridesPanel({
               name: "value",
               label: "New limit",
               placeholder: "500",
-              hint: 'a number (0 blocks) or "disabled"',
+              hint: 'a number (0 blocks) or "disabled"; a burst scales with it (10, burst 20 raised to 50 holds 100)',
             },
             { name: "startsIn", label: "Starts in", placeholder: "now", hint: "empty: now; or 30m, 2h, 1d" },
             { name: "lasts", label: "Lasts", placeholder: "1h", hint: "at most 90d from now" },

@@ -48,6 +48,11 @@ test("creates an override on the tenant page, refusing a missing reason and a to
   const panel = page.getByTestId("overrides-panel");
   await expect(panel.getByText("No overrides in force or waiting.")).toBeVisible();
   const form = page.getByTestId("override-form");
+  // each limit is named with its configured value, and the form says a burst scales with it
+  await expect(
+    form.getByLabel("Limit", { exact: true }).locator("option", { hasText: "e2e-few" }),
+  ).toHaveText("e2e-few: 5 / 1h");
+  await expect(form.getByText("a burst scales with it")).toBeVisible();
   await form.getByLabel("Limit", { exact: true }).selectOption("e2e-few");
   await form.getByLabel("New limit").fill("50");
   await form.getByLabel("Lasts").fill("100d");
@@ -140,6 +145,10 @@ test("the Limits tab and the limit tree show the limit in force with the overrid
   await expect(now.getByTestId("override-badge")).toHaveText(
     /override until (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC/,
   );
+  // the effective rule is the one in force, the configured one struck through beside it
+  const rule = page.locator("#effective-limits").getByTestId("effective-e2e-few");
+  await expect(rule.locator("strong")).toHaveText(/^40 \/ 1h/);
+  await expect(rule.locator("s")).toHaveText(/^5 \/ 1h/);
   const tree = page.getByTestId("limit-tree");
   await tree.scrollIntoViewIfNeeded();
   await page.getByTestId("tree-node-tenant").click();
@@ -155,4 +164,6 @@ test("the Limits tab and the limit tree show the limit in force with the overrid
   await endOverride(page, id);
   await expect(now).toContainText(/\d+ \/ 5\b/, { timeout: 15_000 });
   await expect(now.getByTestId("override-badge")).toHaveCount(0);
+  await expect(rule).toHaveCount(0);
+  await expect(page.locator("#effective-limits").getByTestId("limit-e2e-few")).toContainText("5 / 1h");
 });

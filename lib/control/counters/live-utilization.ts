@@ -34,6 +34,8 @@ export interface LiveCounter {
   resetMs: number;
   /** the temporary override in force on it (value 0: blocked, "disabled": not evaluated), or null */
   override: LimitOverride | null;
+  /** the limit and burst in force: an override's value, its burst scaled with it */
+  inForce: { limit: number; burst: number | null };
 }
 
 export interface LiveUtilization {
@@ -62,6 +64,7 @@ function unread(w: Wanted): LiveCounter {
     used: 0,
     resetMs: 0,
     override: w.override,
+    inForce: { limit: w.limit.rule.limit, burst: w.limit.rule.burst },
   };
 }
 
@@ -121,6 +124,7 @@ export async function liveUtilization(principal: Principal, slug: string): Promi
       used: Math.max(0, capacity - remaining),
       resetMs: one?.resetMs ?? 0,
       override: w.override,
+      inForce: { limit: w.limit.rule.limit, burst: w.limit.rule.burst },
     });
   });
   return {

@@ -46,8 +46,14 @@ export async function listOverrides(principal: Principal, query: OverrideListQue
   return { at: now.getTime(), overrides };
 }
 
-/** The limit names a tenant's override can name (its effective limits anywhere), for the form. */
-export async function overrideChoices(principal: Principal, slug: string): Promise<string[]> {
+/** A limit an override can name, with the values it has now (one per distinct rule). */
+export interface OverrideChoice {
+  name: string;
+  rules: { limit: number; windowMs: number; burst: number | null }[];
+}
+
+/** The limits a tenant's override can name (its effective limits anywhere), for the form. */
+export async function overrideChoices(principal: Principal, slug: string): Promise<OverrideChoice[]> {
   await tenantFor(db(), principal, slug, "viewer");
   const tenant = (await latestSnapshot())?.tenants[slug];
   if (!tenant) return [];
@@ -56,8 +62,15 @@ export async function overrideChoices(principal: Principal, slug: string): Promi
     tenant.keyDefault,
     ...Object.values(tenant.keys).flatMap((k) => k.limits ?? []),
   ];
-  const names = new Set<string>();
+  const byName = new Map<string, Map<string, OverrideChoice["rules"][number]>>();
   for (const set of sets)
-    for (const limit of [...set.unrouted, ...Object.values(set.routed).flat()]) names.add(limit.name);
-  return [...names].sort();
+    for (const limit of [...set.unrouted, ...Object.values(set.routed).flat()]) {
+      const { limit: value, windowMs, burst } = limit.rule;
+      const rules = byName.get(limit.name) ?? new Map();
+      rules.set(`${value}/${windowMs}/${burst}`, { limit: value, windowMs, burst });
+      byName.set(limit.name, rules);
+    }
+  return [...byName]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, rules]) => ({ name, rules: [...rules.values()] }));
 }

@@ -16,6 +16,7 @@ import { exportConfig } from "@/lib/control/data/export-config";
 import { importConfig } from "@/lib/control/data/import-config";
 import { limitTree } from "@/lib/control/limit-tree/limit-tree";
 import { liveUtilization, type LiveCounter } from "@/lib/control/counters/live-utilization";
+import { overrideChoices } from "@/lib/control/data/override-list";
 import { createOverride, endOverride } from "@/lib/control/data/overrides";
 import { evaluate } from "@/lib/check/limiter/evaluate";
 import type { LimitSpec } from "@/lib/check/limiter/types";
@@ -126,9 +127,17 @@ describe("the Limits tab's live numbers and the limit tree during a temporary ov
     const raise = await override({ limit: "few", value: 40 });
     const forKey = await override({ key: "k1", limit: "per-key", value: 50 });
     expect(await counter("few")).toMatchObject({ capacity: 40, used: 4, override: raise });
+    // the rule in force, for the Limits tab's "Effective rule" (the configured one is 10)
+    expect((await counter("few")).inForce).toEqual({ limit: 40, burst: null });
     expect(await counter("per-key", "k1")).toMatchObject({ capacity: 50, used: 4, override: forKey });
     // the key's override is the key's alone; the tenant's other limits are plain
     expect(await counter("per-key", "k2")).toMatchObject({ capacity: 20, used: 0, override: null });
+    expect((await counter("per-key", "k2")).inForce).toEqual({ limit: 20, burst: null });
+    // the form names each limit with its configured values, whatever is in force
+    expect(await overrideChoices(viewer, slug)).toContainEqual({
+      name: "few",
+      rules: [{ limit: 10, windowMs: 3_600_000, burst: null }],
+    });
     expect(await counter("gone")).toMatchObject({ capacity: 5, used: 4, override: null });
 
     const data = await tree();
