@@ -4,6 +4,7 @@ import { defineConfig } from "@playwright/test";
 // scripts/test/run-suites.sh; APP_URL says where.
 export default defineConfig({
   testDir: "tests/e2e",
+  globalSetup: "./tests/e2e/support/warm-up.ts",
   outputDir: ".data/test-results",
   timeout: 30_000,
   // Assertions wait up to 10 s, not 5: CI shares two cores among the app, PostgreSQL,

@@ -12,8 +12,8 @@ import {
   YAxis,
 } from "recharts";
 import type { ReplayPoint } from "@/lib/control/replay/types";
-import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
-import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
+import { COLORS } from "@/components/charts/format";
+import { CHART_MARGIN, COUNT_Y_AXIS, countTooltipProps, timeAxisProps } from "@/components/charts/time-axis";
 import { useTimeZone } from "@/components/charts/time-zone-context";
 
 // The what-if replay over time: the recorded checks as a line, and per step the checks the
@@ -37,14 +37,8 @@ export function ReplayChart({ points, stepMs }: { points: ReplayPoint[]; stepMs:
         <ComposedChart data={data} margin={CHART_MARGIN}>
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
           <XAxis {...timeAxisProps(stepMs, zone)} padding={{ left: 6, right: 6 }} />
-          <YAxis tickFormatter={formatCount} width={56} allowDecimals={false} />
-          <Tooltip
-            labelFormatter={timeLabel(stepMs, zone)}
-            formatter={(value, name) => [
-              `${formatCount(Number(value))} ${stepLabel(stepMs)}`,
-              LABELS[String(name)] ?? String(name),
-            ]}
-          />
+          <YAxis {...COUNT_Y_AXIS} />
+          <Tooltip {...countTooltipProps(stepMs, zone, (name) => LABELS[name] ?? name)} />
           <Legend formatter={(name: string) => LABELS[name] ?? name} />
           <Line
             dataKey="proposedAllowed"

@@ -1,4 +1,4 @@
-import { axisZoneLabel, formatTime } from "@/components/charts/format";
+import { axisZoneLabel, formatCount, formatTime, stepLabel } from "@/components/charts/format";
 
 // What every usage-over-time chart shares: the margin, a time x-axis over the series' own
 // span, and the tooltip's time label at the bucket's resolution.
@@ -37,5 +37,19 @@ export function yAxisTitle(value: string) {
     offset: 0,
     style: { fontSize: 11 },
     fill: "var(--muted)",
+  };
+}
+
+/** The y-axis of whole counts per bucket (the bar charts'). */
+export const COUNT_Y_AXIS = { tickFormatter: formatCount, width: 56, allowDecimals: false } as const;
+
+/** A tooltip of counts per bucket at `stepMs`, each series named by `nameOf`. */
+export function countTooltipProps(stepMs: number, zone: string, nameOf: (name: string) => string) {
+  return {
+    labelFormatter: timeLabel(stepMs, zone),
+    formatter: (value: unknown, name: unknown): [string, string] => [
+      `${formatCount(Number(value))} ${stepLabel(stepMs)}`,
+      nameOf(String(name)),
+    ],
   };
 }

@@ -2,8 +2,8 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { UsagePoint } from "@/lib/usage/types";
-import { COLORS, formatCount, stepLabel } from "@/components/charts/format";
-import { CHART_MARGIN, timeAxisProps, timeLabel } from "@/components/charts/time-axis";
+import { COLORS } from "@/components/charts/format";
+import { CHART_MARGIN, COUNT_Y_AXIS, countTooltipProps, timeAxisProps } from "@/components/charts/time-axis";
 import { useTimeZone } from "@/components/charts/time-zone-context";
 
 // The frame of the usage page's small bar charts (shadow rejections, leases): counts per
@@ -38,14 +38,8 @@ export function TimeBarChart({
         <BarChart data={points} margin={CHART_MARGIN}>
           <CartesianGrid stroke={COLORS.grid} strokeDasharray="3 3" />
           <XAxis {...timeAxisProps(stepMs, zone)} padding={{ left: 6, right: 6 }} />
-          <YAxis tickFormatter={formatCount} width={56} allowDecimals={false} />
-          <Tooltip
-            labelFormatter={timeLabel(stepMs, zone)}
-            formatter={(value, name) => [
-              `${formatCount(Number(value))} ${stepLabel(stepMs)}`,
-              tooltipName.get(String(name)) ?? name,
-            ]}
-          />
+          <YAxis {...COUNT_Y_AXIS} />
+          <Tooltip {...countTooltipProps(stepMs, zone, (name) => tooltipName.get(name) ?? name)} />
           {bars.length > 1 && <Legend />}
           {bars.map(({ key, name }) => (
             <Bar key={key} dataKey={key} name={name} fill={COLORS[key]} isAnimationActive={false} />
