@@ -5,6 +5,7 @@ import { jobKeys, MINUTE_MS } from "@/lib/usage/keys";
 import { UsageRecorder } from "@/lib/usage/record/recorder";
 import { UsageRollup } from "@/lib/usage/store/rollup";
 import { limitDenials, type LimitDenial } from "@/lib/usage/read/limit-denials";
+import { DENIAL_ROWS_CAP, OTHER } from "@/lib/shared/limit-denial";
 import type { RowContext } from "@/lib/usage/read/rows";
 import { connect, createTenant, HOUR, NS, TestClock, type TestTenant } from "./setup";
 
@@ -138,10 +139,12 @@ describe("rejections per denying limit in PostgreSQL", () => {
   it("sums the hour, reads it on a 24 h range exactly, and each tenant's alone", async () => {
     const now = Date.now();
     await rollUpTo(now);
-    const stored = await db().usageDenialHour.findMany({
-      where: { tenantId: { in: [a.id, b.id] }, hour: new Date(hourStart) },
+    const series = await db().usageDenialSeries.findMany({ where: { tenantId: { in: [a.id, b.id] } } });
+    const stored = await db().usageDenialHour.count({
+      where: { seriesId: { in: series.map((s) => s.id) }, hour: new Date(hourStart) },
     });
-    expect(stored).toHaveLength(2 * KINDS.length);
+    // one row per (key, route, limit) of each tenant: a subject limit's too, whatever the subjects
+    expect(stored).toBe(2 * KINDS.length);
     expect(await read(a, now)).toEqual(sent.get(a.id));
     expect(await read(b, now)).toEqual(sent.get(b.id));
     // nothing of B's keys in A's read, though both named their key "backend"
@@ -156,5 +159,35 @@ describe("rejections per denying limit in PostgreSQL", () => {
     await rollUpTo(now);
     expect(await read(a, now)).toEqual(sent.get(a.id));
     expect(await read(b, now)).toEqual(sent.get(b.id));
+  });
+
+  it("stores at most the cap of rows for a tenant-hour, the rest under its limit, none lost", async () => {
+    const c = await createTenant("denials-c", []);
+    // 1,200 keys each denied by its own per-key limit: 600 a minute, under the minute's cap
+    const keys = Array.from({ length: 1_200 }, (_, i) => `key-${String(i).padStart(4, "0")}`);
+    for (const [m, part] of [keys.slice(0, 600), keys.slice(600)].entries()) {
+      clock.ms = start + (20 + m) * MINUTE_MS;
+      for (const [i, keyId] of part.entries())
+        for (let k = 0; k < 1 + (i % 3); k++)
+          recorder.record({
+            tenantId: c.id,
+            keyId,
+            route: "GET /v1/items/:id",
+            outcome: "rejected",
+            subject: null,
+            body: deniedBy("per-key", "tenant", "key"),
+          });
+      await recorder.flush();
+    }
+    await client.set(jobKeys(ns).minutes, String(start / MINUTE_MS + 20));
+    await client.set(jobKeys(ns).hours, String(hourStart / HOUR));
+    const now = Date.now();
+    await rollUpTo(now);
+    const { denials } = await limitDenials(ctxAt(now), c.id, now - 24 * HOUR, now + 1);
+    expect(denials).toHaveLength(DENIAL_ROWS_CAP + 1);
+    const other = denials.find((d) => d.keyId === OTHER);
+    expect(other).toMatchObject({ route: OTHER, name: "per-key", level: "tenant", by: "key" });
+    const sentTotal = keys.reduce((sum, _, i) => sum + 1 + ((i % 600) % 3), 0);
+    expect(denials.reduce((sum, d) => sum + d.count, 0)).toBe(sentTotal);
   });
 });
