@@ -57,7 +57,10 @@ function queryOf(tenant: string, view: View, range: string): string {
   return q.toString();
 }
 
-/** Where the range is longer than the per-limit counts are kept: the span they cover. */
+/**
+ * Where the per-limit counts do not reach back over the whole range (stored only since an
+ * upgrade, past retention, a rollup far behind): the span they cover.
+ */
 function attributedText(data: LimitTreeData): string {
   const range = isRangeId(data.range) ? RANGES[data.range].rangeMs : 0;
   const span = data.generatedAt - data.attributedSince;

@@ -18,7 +18,8 @@ import type { Outcome } from "@/lib/usage/types";
 //   <ns>{u:<tenant>}:x:<minute>  ZSET  JSON ["<keyId>","<route>","<subject>"] -> rejected, top N kept
 //   <ns>{u:<tenant>}:c:<minute>  HASH  degraded cause (redis_timeout, local_overload...) -> count
 //   <ns>{u:<tenant>}:l:<minute>  HASH  JSON ["<keyId>","<route>","<limit>","<level>","<by>"] ->
-//                                      rejections that limit denied (limit-denials.ts)
+//                                      rejections that limit denied (limit-denials.ts; rolled up
+//                                      into PostgreSQL: denial-writer.ts)
 //   <ns>{u:<tenant>}:rd / :rx    LIST  latest decisions / denials, JSON, newest first, capped
 //   <ns>{u:idx}:m:<minute>       SET   tenant ids with data in that minute (for the rollup)
 //   <ns>{u:job}:lease / :fence / :minutes / :hours   rollup lease, fencing counter, watermarks

@@ -17,7 +17,7 @@ import { RANGE_IDS, RANGES } from "@/lib/usage/ranges";
 import type { TreeInputs } from "@/lib/control/limit-tree/nodes";
 import { attribute } from "@/lib/control/limit-tree/attribution";
 import { routesByKey, trafficOf } from "@/lib/control/limit-tree/traffic";
-import { denialsSince, limitDenials, type LimitDenial } from "@/lib/usage/read/limit-denials";
+import { limitDenials, type LimitDenial } from "@/lib/usage/read/limit-denials";
 import { logsOf, shapeOf } from "@/lib/control/limit-tree/shape";
 import type { LimitTreeData } from "@/lib/control/limit-tree/types";
 import { keyView, routeView, tenantView } from "@/lib/control/limit-tree/views";
@@ -27,8 +27,9 @@ import { safeText } from "@/lib/shared/safe-text";
 // up; others get "not found"). The limits are those /api/check enforces now: the newest
 // version with the temporary overrides in force (snapshotNow, as the ops tools). Per
 // refresh: the compiled shape from the config version already held, ONE counter read in Redis for the tenant, the range's usage rows for the
-// rejections and the admitted rates, the rejections per denying limit (kept as long as the
-// seconds: an hour), and the subjects rejected most in the range (offenders are kept an hour).
+// rejections and the admitted rates, the rejections per denying limit (the recent minutes
+// from Redis, older hours as the rollup stored them: the whole range, up to the hours'
+// retention), and the subjects rejected most in the range (offenders are kept an hour).
 
 const slug = z.string().regex(NAME_PATTERN, { error: NAME_RULE });
 
@@ -90,7 +91,7 @@ export async function limitTree(principal: Principal, query: LimitTreeQuery): Pr
   const now = Date.now();
   const ctx = rowContext(now);
   const { rangeMs, stepMs } = RANGES[query.range];
-  const [rows, denials, offenders] = await Promise.all([
+  const [rows, { denials, since }, offenders] = await Promise.all([
     pairTotals(ref.id, rangeMs, stepMs, now, ctx),
     limitDenials(ctx, ref.id, now - rangeMs, now + 1),
     shape.subjects.length
@@ -141,7 +142,7 @@ export async function limitTree(principal: Principal, query: LimitTreeQuery): Pr
     range: query.range,
     nodes: view.nodes,
     keys: view.keys,
-    attributedSince: denialsSince(ctx, now - rangeMs),
+    attributedSince: since,
     counterReadMs: Math.round(counters.readMs * 10) / 10,
     generatedAt: now,
   };

@@ -95,8 +95,9 @@ export interface LimitTreeData {
   nodes: TreeNode[];
   /** keys of the tenant, and those not drawn (the least utilized) */
   keys: { total: number; hidden: number; hiddenMaxUtilization: number };
-  /** the start of the span whose rejections are told apart by limit (epoch ms): the range,
-   * or the last hour or so of it where the per-limit counts are kept no longer */
+  /** the start of the span whose rejections are told apart by limit (epoch ms): the range
+   * (a long one from the start of its first hour, as its other counts), or later where the
+   * stored per-limit counts do not reach back (before they were stored, past retention) */
   attributedSince: number;
   /** ms the counter read took (one Redis call) */
   counterReadMs: number;

@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { LIMIT_BY } from "@/lib/shared/limit-types";
+import { DenyingLimit } from "@/lib/shared/limit-denial";
 
 // Which limit denied a rejected check, read from the answer's JSON as the check rendered it
 // (docs/api.md: every `limits[]` entry starts `{"name":..,"level":..,"by":..,"algorithm":`
@@ -23,12 +22,7 @@ export function denyingLimit(body: string | undefined): string | null {
   return body.slice(start + ENTRY.length, end);
 }
 
-export const DenyingLimit = z.object({
-  name: z.string().min(1),
-  level: z.enum(["plan", "route", "tenant", "key"]),
-  by: z.enum(LIMIT_BY),
-});
-export type DenyingLimit = z.infer<typeof DenyingLimit>;
+export { DenyingLimit };
 
 /** The slice denyingLimit() returned, as its parts; null for text it did not make. */
 export function parseDenyingLimit(text: string): DenyingLimit | null {

@@ -4,8 +4,8 @@ import { DAY_MS, HOUR_MS, jobKeys, MINUTE_MS } from "@/lib/usage/keys";
 import { packIndex, unpackedIndexes, type UsageTable } from "@/lib/control/data/usage/partitions";
 
 // Packs the primary keys of complete usage partitions (partitions.ts, packIndex): a day of
-// minutes once the rollup is past it, a week of hours, a month of days. The short-lived
-// minute pairs are dropped within hours and left as they are. Run by the rollup's lease
+// minutes once the rollup is past it, a week of hours (and of denial hours), a month of days.
+// The short-lived minute pairs and denial minutes are dropped within hours and left as they are. Run by the rollup's lease
 // holder, apart from the rollup (a big partition takes a while and must not hold up the
 // minutes); a partition is packed once, the catalog remembering it (fillfactor 100), so
 // partitions that existed before are packed on the first runs.
@@ -27,6 +27,8 @@ async function completeBefore(client: RedisClient, ns: string): Promise<Record<U
     UsageMinutePair: 0,
     UsageHour: at(hour, HOUR_MS),
     UsageDay: at(day, DAY_MS),
+    UsageDenialMinute: 0,
+    UsageDenialHour: at(hour, HOUR_MS),
   };
 }
 
@@ -34,7 +36,7 @@ async function completeBefore(client: RedisClient, ns: string): Promise<Record<U
 export async function packCompletePartitions(options: PackOptions): Promise<string[]> {
   const before = await completeBefore(options.client, options.ns);
   const packed: string[] = [];
-  for (const table of ["UsageMinute", "UsageHour", "UsageDay"] as const) {
+  for (const table of ["UsageMinute", "UsageHour", "UsageDay", "UsageDenialHour"] as const) {
     for (const name of await unpackedIndexes(table, before[table])) {
       if (packed.length >= (options.maxPerRun ?? 2)) return packed;
       await packIndex(name);

@@ -24,6 +24,8 @@ const AHEAD_MS: Record<UsageTable, number> = {
   UsageMinute: 2 * DAY,
   UsageHour: 14 * DAY,
   UsageDay: 62 * DAY,
+  UsageDenialMinute: 3 * HOUR,
+  UsageDenialHour: 14 * DAY,
 };
 
 export class PartitionKeeper {

@@ -3,6 +3,8 @@ import type { RedisClient } from "@/lib/shared/redis/redis";
 import { DAY_MS, HOUR_MS, jobKeys, minuteIndexKey, MINUTE_MS, type JobKeys } from "@/lib/usage/keys";
 import { RollupLease } from "@/lib/usage/lease";
 import { minuteRows, readMinutes } from "@/lib/usage/store/redis-read";
+import { readMinuteDenials } from "@/lib/usage/store/denials-read";
+import type { DenialRow } from "@/lib/control/data/usage/denial-writer";
 import { PartitionKeeper } from "@/lib/usage/store/rollup-partitions";
 import { refreshTenantTraffic } from "@/lib/control/data/usage/tenant-traffic";
 import {
@@ -13,8 +15,9 @@ import {
   type MinuteRow,
 } from "@/lib/control/data/usage/rollup-writer";
 
-// Moves completed minutes from Redis into PostgreSQL, then hours from minutes and days from
-// hours, then drops partitions past their retention. Only the lease holder works.
+// Moves completed minutes from Redis into PostgreSQL (with their rejections per denying
+// limit), then hours from minutes and days from hours, then drops partitions past their
+// retention. Only the lease holder works.
 // Watermarks (first minute / hour / day not yet written) live next to the lease and advance
 // only while the lease is ours; a minute re-written after a crash gets the same absolute
 // totals, so every minute counts once. A rollup that fell behind (stopped, PostgreSQL away)
@@ -99,12 +102,15 @@ export class UsageRollup {
       ["UsageMinute", first * MINUTE_MS],
       ["UsageHour", firstHour * HOUR_MS],
       ["UsageDay", firstDay * DAY_MS],
+      ["UsageDenialMinute", first * MINUTE_MS],
+      ["UsageDenialHour", firstHour * HOUR_MS],
     ] as const)
       run.partitionFailures += await this.partitions.prepare(table, from, now);
     const complete = Math.floor((now - (this.options.graceMs ?? 8_000)) / MINUTE_MS);
     const last = Math.min(complete, first + (this.options.maxMinutesPerRun ?? 120));
     for (let minute = first; minute < last; minute++) {
-      await writeMinute(minute * MINUTE_MS, await this.rowsOf(minute), stillHeld);
+      const { rows, denials } = await this.rowsOf(minute);
+      await writeMinute(minute * MINUTE_MS, rows, stillHeld, denials);
       await this.advance(this.keys.minutes, minute + 1);
       run.minutes++;
     }
@@ -125,15 +131,19 @@ export class UsageRollup {
     return run;
   }
 
-  private async rowsOf(minute: number): Promise<MinuteRow[]> {
-    const tenants = await this.options.client.smembers(minuteIndexKey(this.options.ns, minute));
+  /** A minute's pairs and rejections per denying limit, of every tenant the minute's index names. */
+  private async rowsOf(minute: number): Promise<{ rows: MinuteRow[]; denials: DenialRow[] }> {
+    const { client, ns } = this.options;
+    const tenants = await client.smembers(minuteIndexKey(ns, minute));
     const rows: MinuteRow[] = [];
+    const denials: DenialRow[] = [];
     for (const tenantId of tenants) {
-      const hashes = await readMinutes(this.options.client, this.options.ns, tenantId, [minute]);
+      const hashes = await readMinutes(client, ns, tenantId, [minute]);
       const hash = hashes.get(minute);
       if (hash) rows.push(...minuteRows(tenantId, hash));
+      for (const d of await readMinuteDenials(client, ns, tenantId, minute)) denials.push({ tenantId, ...d });
     }
-    return rows;
+    return { rows, denials };
   }
 
   /** Retention: whole partitions past it are dropped; pairs only once their hour is rolled up. */
@@ -144,7 +154,9 @@ export class UsageRollup {
     const pairsBefore = Math.min(hoursRolledTo, now - (o.pairMinutesRetentionMs ?? 3 * HOUR_MS));
     let dropped = await this.partitions.drop("UsageMinutePair", pairsBefore);
     dropped += await this.partitions.drop("UsageMinute", now - o.minutesRetentionMs);
+    dropped += await this.partitions.drop("UsageDenialMinute", pairsBefore);
     dropped += await this.partitions.drop("UsageHour", now - o.hoursRetentionMs);
+    dropped += await this.partitions.drop("UsageDenialHour", now - o.hoursRetentionMs);
     dropped += await this.partitions.drop("UsageDay", now - (o.daysRetentionMs ?? 3 * 365 * DAY_MS));
     await this.lease.setIfHolder(this.keys.retention, String(now));
     return dropped;

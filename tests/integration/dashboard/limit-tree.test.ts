@@ -12,6 +12,7 @@ import { planCheck } from "@/lib/control/counters/counter-specs";
 import { counterClient, latestSnapshot } from "@/lib/control/data/counters-store";
 import { NotFoundError } from "@/lib/control/errors/errors";
 import { limitTree } from "@/lib/control/limit-tree/limit-tree";
+import { denialsStoredSince } from "@/lib/control/data/usage/denial-reads";
 import { evaluate } from "@/lib/check/limiter/evaluate";
 import type { LimitSpec } from "@/lib/check/limiter/types";
 import type { LimitTreeData, TreeNode } from "@/lib/control/limit-tree/types";
@@ -229,6 +230,18 @@ describe("limit tree data", () => {
     // no route of k80 or kbig denied anything: nothing under them
     expect(ids.filter((id) => id.startsWith("key-route:"))).toEqual([under.id]);
     expect(data.attributedSince).toBe(data.generatedAt - 15 * 60_000);
+  });
+
+  it("counts the same rejections per limit on a 24 h range, since the stored hours begin", async () => {
+    const data = await limitTree(viewer, { tenant: slug, range: "24h" });
+    for (const id of ["plan", "tenant"])
+      expect(node(data, id)).toMatchObject({ rejected: 0, checksRejected: 7 });
+    expect(node(data, "key:k80")).toMatchObject({ rejected: 4, checksRejected: 4 });
+    expect(node(data, "route:GET /items/*")).toMatchObject({ rejected: 1, checksRejected: 2 });
+    expect(node(data, "subjects").rejected).toBe(1);
+    // the range's first hour whole, as its other counts; never before the tables existed
+    const firstHour = Math.floor((data.generatedAt - 86_400_000) / 3_600_000) * 3_600_000;
+    expect(data.attributedSince).toBe(Math.max(firstHour, (await denialsStoredSince()) ?? firstHour));
   });
 
   it("scopes a key's view to that key's checks", async () => {

@@ -8,15 +8,21 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // usage_ensure_partition and usage_drop_partitions come with the migration that made the
 // tables partitioned; the names here are a fixed set, never input.
 
-export type UsageTable = "UsageMinute" | "UsageMinutePair" | "UsageHour" | "UsageDay";
+export type UsageTable =
+  "UsageMinute" | "UsageMinutePair" | "UsageHour" | "UsageDay" | "UsageDenialMinute" | "UsageDenialHour";
 export type PartitionGrain = "hour" | "day" | "week" | "month";
 
-/** Minutes by day, the short-lived pairs by hour, hours by week, days by month. */
+/**
+ * Minutes by day, the short-lived pairs by hour, hours by week, days by month; the denials
+ * per limit as the pairs (their minutes) and the hours.
+ */
 export const PARTITION_GRAIN: Record<UsageTable, PartitionGrain> = {
   UsageMinute: "day",
   UsageMinutePair: "hour",
   UsageHour: "week",
   UsageDay: "month",
+  UsageDenialMinute: "hour",
+  UsageDenialHour: "week",
 };
 
 const HOUR = 3_600_000;
@@ -83,7 +89,8 @@ export async function partitionSizes(): Promise<PartitionSize[]> {
     SELECT p.relname AS "parent", c.relname AS "name", pg_get_expr(c.relpartbound, c.oid) AS "bound",
            pg_total_relation_size(c.oid)::float8 AS "bytes", greatest(c.reltuples, 0)::float8 AS "rows"
       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
-     WHERE p.relname IN ('UsageMinute', 'UsageMinutePair', 'UsageHour', 'UsageDay')`;
+     WHERE p.relname IN ('UsageMinute', 'UsageMinutePair', 'UsageHour', 'UsageDay',
+                         'UsageDenialMinute', 'UsageDenialHour')`;
   return rows.map((r) => {
     const from = /FROM \('([^']+)'\)/.exec(r.bound)?.[1] ?? "";
     return {

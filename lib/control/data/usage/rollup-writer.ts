@@ -4,6 +4,11 @@ import { db } from "@/lib/control/data/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Counts } from "@/lib/shared/usage-counts";
 import { writeInstallationRow } from "@/lib/control/data/usage/installation-series";
+import {
+  insertMinuteDenials,
+  writeHourDenials,
+  type DenialRow,
+} from "@/lib/control/data/usage/denial-writer";
 
 // The usage DAL's writes. Rows are set to the absolute totals read from Redis (never
 // incremented), so writing a minute twice leaves the same numbers. Writers serialise on one
@@ -118,21 +123,28 @@ async function insertRows(
 
 /**
  * Writes one minute, all or none: its key x route pairs into UsageMinutePair (the hour
- * rollup's source), the tenant, key and route series into UsageMinute, and the
- * installation's series (installation-series.ts), which the hours and days then sum like any.
+ * rollup's source), the tenant, key and route series into UsageMinute, the
+ * installation's series (installation-series.ts), which the hours and days then sum like
+ * any, and the rejections per denying limit (denial-writer.ts).
  */
-export async function writeMinute(minuteMs: number, rows: MinuteRow[], stillHeld: () => Promise<boolean>) {
-  if (rows.length === 0) return;
+export async function writeMinute(
+  minuteMs: number,
+  rows: MinuteRow[],
+  stillHeld: () => Promise<boolean>,
+  denials: readonly DenialRow[] = [],
+) {
+  if (rows.length === 0 && denials.length === 0) return;
   await fenced(stillHeld, async (tx) => {
     await insertRows(tx, "UsageMinutePair", minuteMs, rows);
     await insertRows(tx, "UsageMinute", minuteMs, seriesOf(rows));
     await writeInstallationRow(tx, "minute", minuteMs);
+    await insertMinuteDenials(tx, minuteMs, denials);
   });
 }
 
 /**
  * Recomputes one hour's rows (absolute again: idempotent): the pairs from UsageMinutePair,
- * the other series from UsageMinute.
+ * the other series from UsageMinute, the denials from UsageDenialMinute.
  */
 export async function writeHour(hourMs: number, stillHeld: () => Promise<boolean>): Promise<void> {
   const [from, to] = [utcAt(hourMs), utcAt(hourMs + 3_600_000)];
@@ -152,6 +164,7 @@ export async function writeHour(hourMs: number, stillHeld: () => Promise<boolean
         "shadowRejected" = EXCLUDED."shadowRejected", "degraded" = EXCLUDED."degraded",
         "leasesAcquired" = EXCLUDED."leasesAcquired", "leasesReleased" = EXCLUDED."leasesReleased",
         "leasesExpired" = EXCLUDED."leasesExpired"`;
+    await writeHourDenials(tx, hourMs);
   });
 }
 
