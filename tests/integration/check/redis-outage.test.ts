@@ -97,7 +97,12 @@ describe("Redis outage", () => {
     // Every answer within 100 ms as the server timed it (request in to answer out)...
     const after = await serverLatency(own.app.url);
     expect(after.count - before.count).toBeGreaterThanOrEqual(samples.length);
-    expect(after.within100ms - before.within100ms).toBe(after.count - before.count);
+    // ...except answers its own stalled event loop made late (the server tells them apart,
+    // lib/check/loop-stalls.ts): a loaded machine made 2 of 205 so once; none waited on Redis
+    expect(after.lateWaited - before.lateWaited).toBe(0);
+    expect(
+      after.within100ms - before.within100ms + (after.lateStarved - before.lateStarved),
+    ).toBeGreaterThanOrEqual(after.count - before.count);
     // ...and as this client saw it, allowing for scheduler hiccups on a busy 2-core machine in
     // at most 5% of answers (a hang or a wait on a dead Redis would show in most of them).
     const slow = samples
