@@ -84,7 +84,10 @@ export class HaProxy {
     const append = (chunk: Buffer) => (this.log = (this.log + chunk.toString()).slice(-10_000));
     this.child.stdout?.on("data", append);
     this.child.stderr?.on("data", append);
-    for (let i = 0; i < 100; i++) {
+    // until it routes (its health checks must first see an instance up): a minute at most,
+    // as a loaded machine once took past the 10 s this waited before
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
       if (this.child.exitCode !== null) break;
       const ok = await fetch(`${this.url}/api/metrics`).then(
         (r) => r.ok,
@@ -93,7 +96,9 @@ export class HaProxy {
       if (ok) return;
       await sleep(100);
     }
-    throw new Error(`haproxy did not start:\n${this.log}`);
+    throw new Error(
+      `haproxy did not route a request within 60 s (exit ${this.child.exitCode}):\n${this.log}`,
+    );
   }
 
   async stop(): Promise<void> {
