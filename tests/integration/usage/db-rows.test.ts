@@ -1,133 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb } from "@/lib/control/data/db";
+import { describe, expect, it } from "vitest";
 import type { MinuteRow } from "@/lib/control/data/usage/rollup-writer";
-import { deleteTenantUsage, writeLevel } from "@/lib/control/data/usage/stored-rows";
-import { closeRedis } from "@/lib/shared/redis/redis";
+import { writeLevel } from "@/lib/control/data/usage/stored-rows";
+import { ALL_PAIRS, visitRows, type RowGrouping, type UsageRow } from "@/lib/usage/read/rows";
+import { HOUR } from "./setup";
 import {
-  ALL_PAIRS,
-  visitRows,
-  type RowContext,
-  type RowGrouping,
-  type UsageRow,
-} from "@/lib/usage/read/rows";
-import { jobKeys } from "@/lib/usage/keys";
-import { connect, createTenant, HOUR, NS, type TestTenant } from "./setup";
-
-const NO_LEASES = { leasesAcquired: 0, leasesReleased: 0, leasesExpired: 0 };
+  add,
+  ctx,
+  END,
+  expected,
+  H0,
+  M0,
+  MINUTE,
+  read,
+  ROUTES,
+  stored,
+  tenants,
+  withDbRows,
+  type Sums,
+} from "./db-rows-fixture";
 
 // Rolled-up usage is summed in PostgreSQL to what the reader keeps (db-rows.ts): per time
 // bucket, and per key and route only where asked. The sums must equal what the rows add up
 // to in JS, over query windows (six hours of minutes) and both tables, for one tenant only,
 // and a reader that keeps neither key nor route must get one row a bucket, not one a pair.
 
-const client = connect();
-const ns = `${NS}dbrows:`;
-const MINUTE = 60_000;
-// whole days back, clear of the other tests' minutes and of the retention sweep
-const H0 = Math.floor(Date.now() / (24 * HOUR)) * 24 * HOUR - 5 * 24 * HOUR;
-const HOURS = 30;
-const M0 = H0 + HOURS * HOUR;
-const MINUTES = 8 * 60;
-const END = M0 + MINUTES * MINUTE;
-const ROUTES = ["GET /v1/items/:id", "POST /v1/orders", ""];
-
-interface Stored {
-  t: number;
-  keyId: string;
-  route: string;
-  allowed: number;
-  rejected: number;
-}
-const stored: Stored[] = [];
-let a: TestTenant;
-let b: TestTenant;
-
-const ctx = (): RowContext => ({ client, ns, now: END + 5 * MINUTE, secondsRetentionMs: HOUR });
-
-beforeAll(async () => {
-  a = await createTenant("dbr", ["backend", "mobile", "batch"]);
-  b = await createTenant("dbrb", ["other"]);
-  const keys = ["", ...Object.values(a.keys)];
-  const byTime = new Map<number, MinuteRow[]>();
-  const put = (t: number, row: MinuteRow) => byTime.set(t, [...(byTime.get(t) ?? []), row]);
-  for (let i = 0; i < HOURS + MINUTES; i++) {
-    const inHours = i < HOURS;
-    const t = inHours ? H0 + i * HOUR : M0 + (i - HOURS) * MINUTE;
-    for (const [k, keyId] of keys.entries())
-      for (const [r, route] of ROUTES.entries()) {
-        if ((i + k + r) % 4 === 0) continue; // not every pair in every minute
-        const row = { keyId, route, allowed: (i * 7 + k * 3 + r) % 11, rejected: (i + k * r) % 3 };
-        stored.push({ t, ...row });
-        put(t, { tenantId: a.id, ...row, shadowRejected: 0, degraded: 0, ...NO_LEASES });
-      }
-    // the other tenant, at the same times: never read for a
-    const other = {
-      tenantId: b.id,
-      keyId: b.keys.other as string,
-      route: ROUTES[0] as string,
-      allowed: 1000,
-      rejected: 0,
-      shadowRejected: 0,
-      degraded: 0,
-      leasesAcquired: 0,
-      leasesReleased: 0,
-      leasesExpired: 0,
-    };
-    put(t, other);
-  }
-  for (const [t, rows] of byTime) await writeLevel(t >= M0 ? "minute" : "hour", t, rows);
-  // everything up to END is rolled up: minutes and hours come from PostgreSQL only
-  const marks = jobKeys(ns);
-  await client.set(marks.minutes, String(END / MINUTE));
-  await client.set(marks.hours, String(M0 / HOUR));
-  // the first fixture day is rolled into UsageDay (by the days test), the next is not
-  await client.set(marks.days, String(H0 / (24 * HOUR) + 1));
-}, 60_000);
-
-afterAll(async () => {
-  await deleteTenantUsage([a.id, b.id]);
-  const marks = jobKeys(ns);
-  await client.del(marks.minutes, marks.hours, marks.days);
-  client.disconnect();
-  await closeRedis();
-  await closeDb();
-});
-
-type Sums = Map<string, [number, number]>;
-
-function add(into: Sums, id: string, allowed: number, rejected: number): void {
-  const sum = into.get(id) ?? [0, 0];
-  into.set(id, [sum[0] + allowed, sum[1] + rejected]);
-}
-
-const idOf = (t: number, grain: number, g: RowGrouping, keyId: string, route: string): string =>
-  `${Math.floor(t / grain) * grain}|${g.byKey ? keyId : ""}|${g.byRoute ? route : ""}`;
-
-/** What the stored rows in [from, to) add up to, in JS. */
-function expected(from: number, to: number, grain: number, g: RowGrouping): Sums {
-  const sums: Sums = new Map();
-  for (const r of stored) {
-    if (r.t < from || r.t >= to) continue;
-    if (g.keyId !== undefined && r.keyId !== g.keyId) continue;
-    if (g.route !== undefined && r.route !== g.route) continue;
-    add(sums, idOf(r.t, grain, g, r.keyId, r.route), r.allowed, r.rejected);
-  }
-  return sums;
-}
-
-async function read(
-  from: number,
-  to: number,
-  source: "minutes" | "hours",
-  grain: number,
-  g: RowGrouping,
-): Promise<{ sums: Sums; rows: UsageRow[] }> {
-  const rows: UsageRow[] = [];
-  await visitRows(a.id, from, to, source, ctx(), grain, (row) => rows.push(row), g);
-  const sums: Sums = new Map();
-  for (const r of rows) add(sums, idOf(r.t, grain, g, r.keyId, r.route), r.allowed, r.rejected);
-  return { sums, rows };
-}
+withDbRows();
 
 describe("usage rows summed in PostgreSQL", () => {
   it("minutes per 5-minute step, key and route: the rows' sums, across query windows", async () => {
@@ -149,10 +46,10 @@ describe("usage rows summed in PostgreSQL", () => {
   });
 
   it("narrowed to a key or a route in the query, summed over what is not kept", async () => {
-    const mobile = { byKey: true, byRoute: false, keyId: a.keys.mobile as string };
+    const mobile = { byKey: true, byRoute: false, keyId: tenants.a.keys.mobile as string };
     const byKey = await read(M0, END, "minutes", 15 * MINUTE, mobile);
     expect(byKey.sums).toEqual(expected(M0, END, 15 * MINUTE, mobile));
-    expect(byKey.rows.every((r) => r.keyId === a.keys.mobile && r.route === "")).toBe(true);
+    expect(byKey.rows.every((r) => r.keyId === tenants.a.keys.mobile && r.route === "")).toBe(true);
     const orders = { byKey: false, byRoute: true, route: "POST /v1/orders" };
     expect((await read(M0 + 7 * MINUTE, END - 3 * MINUTE, "minutes", HOUR, orders)).sums).toEqual(
       expected(M0 + 7 * MINUTE, END - 3 * MINUTE, HOUR, orders),
@@ -165,8 +62,8 @@ describe("usage rows summed in PostgreSQL", () => {
     const hours = new Map<number, MinuteRow[]>();
     for (let m = 0; m < 180; m++) {
       const t = start + m * MINUTE;
-      const rows: MinuteRow[] = ["", a.keys.batch as string].map((keyId, k) => ({
-        tenantId: a.id,
+      const rows: MinuteRow[] = ["", tenants.a.keys.batch as string].map((keyId, k) => ({
+        tenantId: tenants.a.id,
         keyId,
         route: ROUTES[m % 3] as string,
         allowed: 1 + ((m * (k + 2)) % 9),
@@ -230,7 +127,7 @@ describe("usage rows summed in PostgreSQL", () => {
     for (const r of stored.filter((x) => x.t >= H0 && x.t < H0 + 24 * HOUR)) {
       const id = `${r.keyId}|${r.route}`;
       const sum = day.get(id) ?? {
-        tenantId: a.id,
+        tenantId: tenants.a.id,
         keyId: r.keyId,
         route: r.route,
         allowed: 0,
@@ -248,7 +145,7 @@ describe("usage rows summed in PostgreSQL", () => {
     await writeLevel("day", H0, [...day.values()]);
     for (const g of [{ byKey: true, byRoute: false }, { byKey: false, byRoute: false }, ALL_PAIRS]) {
       const rows: UsageRow[] = [];
-      await visitRows(a.id, H0, END, "days", ctx(), END - H0, (row) => rows.push(row), g);
+      await visitRows(tenants.a.id, H0, END, "days", ctx(), END - H0, (row) => rows.push(row), g);
       const sums: Sums = new Map();
       for (const r of rows) add(sums, `${r.keyId}|${r.route}`, r.allowed, r.rejected);
       // one bucket for the whole range (the range is not aligned to its own length)
