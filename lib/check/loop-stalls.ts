@@ -64,6 +64,23 @@ export class LoopStalls {
       total += Math.max(0, Math.min(to, this.now()) - Math.max(from, this.expected));
     return total;
   }
+
+  /**
+   * The kept spans that end after `from`, oldest first, a stall under way included (read
+   * right after a stall, before the tick noted it). Read on demand: nothing per check.
+   */
+  spansSince(from: number): Array<[number, number]> {
+    const spans: Array<[number, number]> = [];
+    const oldest = this.count < SPANS ? 0 : this.next;
+    for (let k = 0; k < this.count; k++) {
+      const i = (oldest + k) % SPANS;
+      const end = this.ends[i] as number;
+      if (end > from) spans.push([this.starts[i] as number, end]);
+    }
+    const now = this.now();
+    if (now - this.expected >= STALL_MIN_MS && now > from) spans.push([this.expected, now]);
+    return spans;
+  }
 }
 
 export type LateCause = "starved" | "waited";
