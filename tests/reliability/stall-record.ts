@@ -53,7 +53,8 @@ export class StallRecord {
   private async read(): Promise<void> {
     const spans = this.stalls.spansSince(this.clientSince);
     this.clientSince = performance.now();
-    for (const [start, end] of spans) this.client.push([performance.timeOrigin + start, performance.timeOrigin + end]);
+    for (const [start, end] of spans)
+      this.client.push([performance.timeOrigin + start, performance.timeOrigin + end]);
     const answer = await sideRead(`${this.url}/api/metrics/stalls?since=${Math.floor(this.serverUntil)}`);
     if (answer.status !== 200) throw new Error(`GET /api/metrics/stalls answered ${answer.status}`);
     const body = StallSpans.parse(JSON.parse(answer.text));

@@ -115,7 +115,8 @@ export function leanRoute(
       return true;
     }
     case "/api/metrics/stalls": {
-      if (request.method !== "GET" && request.method !== "HEAD") writeAnswer(response, methodNotAllowed("GET"));
+      if (request.method !== "GET" && request.method !== "HEAD")
+        writeAnswer(response, methodNotAllowed("GET"));
       else writeAnswer(response, stallSpansAnswer(request.url ?? ""), request.method === "HEAD");
       return true;
     }

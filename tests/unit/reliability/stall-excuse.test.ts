@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  boundFigures,
-  coveredMs,
-  excuseOf,
-  stallsOf,
-  union,
-} from "../../reliability/stall-excuse";
+import { boundFigures, coveredMs, excuseOf, stallsOf, union } from "../../reliability/stall-excuse";
 
 // The failover tests' client-side bound (timeout 50 ms + 50 ms): an answer over it is
 // excused only by stall time inside its own [sent, received] span, the client's and the
