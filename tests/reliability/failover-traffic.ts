@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { check, sleep, type ServerLatency } from "../integration/check/http";
 import { LoopStalls } from "@/lib/check/loop-stalls";
-import { boundFigures, coveredMs, excuseOf, type BoundFigures, type Stalls } from "./stall-excuse";
+import { boundFigures, coveredMs, excuseOf, type BoundFigures, type Span, type Stalls } from "./stall-excuse";
 import { StallRecord } from "./stall-record";
 
 // Steady check traffic against one app during a failover, and what it saw: the longest
@@ -34,8 +34,13 @@ export class Traffic {
   private running = false;
   private workers: Promise<void>[] = [];
   readonly started = performance.now();
-  /** this process's own stalls, which delay an answer's arrival, not the server's answer */
-  private readonly stalls = new LoopStalls();
+  /**
+   * This process's own stalls, which delay an answer's arrival, not the server's answer. A
+   * 1 ms tick: on a loaded machine each wakeup (an answer arriving) waits for a core, and
+   * the front's 10 ms tick saw about half of a starved process's waits (spans of 2-10 ms,
+   * each after 10 ms that counted as running).
+   */
+  private readonly stalls = new LoopStalls(undefined, { tickMs: 1, minLateMs: 2, spans: 16_384 });
   /** ...read with the server's, while the traffic runs */
   readonly stallRecord: StallRecord;
 
@@ -200,7 +205,13 @@ function unexplained(ordered: Sample[], stalls: Stalls, boundMs: number, killedA
     .map((s) => {
       const client = coveredMs(stalls.client, s.sent, s.sent + s.ms);
       const both = coveredMs(stalls.both, s.sent, s.sent + s.ms);
-      return `${s.ms.toFixed(0)} ms at ${(s.at - killedAt).toFixed(0)} (stalled: client ${client.toFixed(0)}, both ${both.toFixed(0)})`;
+      // the spans around it, in ms from when it was sent: c client, s server
+      const near = (spans: readonly Span[], tag: string): string[] =>
+        spans
+          .filter(([start, end]) => end > s.sent - 30 && start < s.sent + s.ms + 30)
+          .map(([start, end]) => `${tag}${(start - s.sent).toFixed(0)}..${(end - s.sent).toFixed(0)}`);
+      const spans = [...near(stalls.clientRaw, "c"), ...near(stalls.serverRaw, "s")].join(" ");
+      return `${s.ms.toFixed(0)} ms at ${(s.at - killedAt).toFixed(0)} (stalled: client ${client.toFixed(0)}, both ${both.toFixed(0)}; ${spans})`;
     })
     .join(", ");
 }

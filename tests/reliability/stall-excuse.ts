@@ -47,10 +47,18 @@ export interface Stalls {
   client: readonly Span[];
   /** the client's and the server's spans, joined together */
   both: readonly Span[];
+  /** each side's as recorded, for a printout */
+  clientRaw: readonly Span[];
+  serverRaw: readonly Span[];
 }
 
 export function stallsOf(client: readonly Span[], server: readonly Span[]): Stalls {
-  return { client: union(client), both: union([...client, ...server]) };
+  return {
+    client: union(client),
+    both: union([...client, ...server]),
+    clientRaw: union(client),
+    serverRaw: union(server),
+  };
 }
 
 /**

@@ -4,9 +4,9 @@ import { sideRead } from "./side-read";
 import type { Span } from "./stall-excuse";
 
 // The stall spans of both ends of the check traffic, in epoch ms: this process's own (its
-// LoopStalls) and the app's check front's (GET /api/metrics/stalls). Both keep a ring of
-// 1,024 spans (at least 10 s, as a tick comes every 10 ms at most), so they are read every
-// second while the traffic runs, each read from where the last one ended.
+// LoopStalls) and the app's check front's (GET /api/metrics/stalls). The front keeps a ring
+// of 1,024 spans (at least 10 s, as a tick comes every 10 ms at most), so both are read
+// every second while the traffic runs, each read from where the last one ended.
 
 const POLL_MS = 1_000;
 /** the server's ring size: an answer this long may have left spans out */
