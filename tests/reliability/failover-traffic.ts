@@ -3,6 +3,7 @@ import { check, sleep, type ServerLatency } from "../integration/check/http";
 import { LoopStalls } from "@/lib/check/loop-stalls";
 import { boundFigures, coveredMs, excuseOf, type BoundFigures, type Span, type Stalls } from "./stall-excuse";
 import { StallRecord } from "./stall-record";
+import { phasesText, unwatchPhases, watchPhases, withPhases, type Phases } from "./request-phases";
 
 // Steady check traffic against one app during a failover, and what it saw: the longest
 // answer, how long decisions were degraded, when exact ones resumed, and the over-admission
@@ -23,6 +24,10 @@ export interface Sample {
   /** ...and in epoch ms, the clock of both processes' stall spans */
   sent: number;
   ms: number;
+  /** fetch's steps, performance.now() ms (request-phases.ts) */
+  phases: Phases;
+  /** when sent, performance.now() ms */
+  sentPerf: number;
   status: number;
   allowed: boolean;
   degraded: boolean;
@@ -59,6 +64,7 @@ export class Traffic {
     this.running = true;
     this.stalls.start();
     this.stallRecord.start();
+    watchPhases();
     this.workers = Array.from({ length: concurrency }, () => this.worker());
   }
 
@@ -66,6 +72,7 @@ export class Traffic {
     this.running = false;
     await Promise.all(this.workers);
     await this.stallRecord.stop();
+    unwatchPhases();
     this.stalls.stop();
   }
 
@@ -83,14 +90,17 @@ export class Traffic {
   private async worker(): Promise<void> {
     while (this.running) {
       const at = this.now();
-      const answer = await check({ tenant: this.tenant, route: "GET /x" }, { url: this.url }).catch(
-        () => null,
-      );
+      const phases: Phases = {};
+      const answer = await withPhases(phases, () =>
+        check({ tenant: this.tenant, route: "GET /x" }, { url: this.url }),
+      ).catch(() => null);
       const ms = this.now() - at;
       this.samples.push({
         at,
         sent: performance.timeOrigin + this.started + at,
         ms,
+        phases,
+        sentPerf: this.started + at,
         status: answer?.status ?? 0,
         allowed: answer?.body.allowed ?? false,
         degraded: answer?.body.degraded ?? false,
@@ -211,7 +221,8 @@ function unexplained(ordered: Sample[], stalls: Stalls, boundMs: number, killedA
           .filter(([start, end]) => end > s.sent - 30 && start < s.sent + s.ms + 30)
           .map(([start, end]) => `${tag}${(start - s.sent).toFixed(0)}..${(end - s.sent).toFixed(0)}`);
       const spans = [...near(stalls.clientRaw, "c"), ...near(stalls.serverRaw, "s")].join(" ");
-      return `${s.ms.toFixed(0)} ms at ${(s.at - killedAt).toFixed(0)} (stalled: client ${client.toFixed(0)}, both ${both.toFixed(0)}; ${spans})`;
+      const steps = phasesText(s.phases, s.sentPerf);
+      return `${s.ms.toFixed(0)} ms at ${(s.at - killedAt).toFixed(0)} (stalled: client ${client.toFixed(0)}, both ${both.toFixed(0)}; ${steps}; ${spans})`;
     })
     .join(", ");
 }

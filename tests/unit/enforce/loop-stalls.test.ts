@@ -92,3 +92,20 @@ describe("the stall spans read back (GET /api/metrics/stalls)", () => {
     expect(all[0]).toEqual([600, 650]);
   });
 });
+
+describe("a finer watch (the failover tests' client)", () => {
+  it("sees a wakeup's wait the 10 ms watch misses", () => {
+    let now = 0;
+    const coarse = new LoopStalls(() => now);
+    const fine = new LoopStalls(() => now, { tickMs: 1, minLateMs: 2, spans: 64 });
+    coarse.tick(); // due at 10
+    fine.tick(); // due at 1
+    // the loop runs on time to 3, then waits 7 ms for a core and runs on
+    for (now = 1; now <= 3; now++) fine.tick();
+    now = 10;
+    fine.tick(); // due at 4: stalled 4..10
+    coarse.tick(); // on time
+    expect(coarse.stalledWithin(0, 10)).toBe(0);
+    expect(fine.stalledWithin(0, 10)).toBe(6);
+  });
+});
