@@ -19,14 +19,24 @@ export type Phase = (typeof CHANNELS)[keyof typeof CHANNELS];
 export type Phases = Partial<Record<Phase, number>>;
 
 const store = new AsyncLocalStorage<Phases>();
+// the answer is read in the connection's context, not the request's: found by its request
+const byRequest = new WeakMap<object, Phases>();
 const listeners: [string, (message: unknown) => void][] = [];
+
+function requestOf(message: unknown): object | null {
+  const request = (message as { request?: unknown } | null)?.request;
+  return typeof request === "object" && request !== null ? request : null;
+}
 
 export function watchPhases(): void {
   if (listeners.length) return;
   for (const [channel, phase] of Object.entries(CHANNELS)) {
-    const listener = (): void => {
-      const phases = store.getStore();
-      if (phases && phases[phase] === undefined) phases[phase] = performance.now();
+    const listener = (message: unknown): void => {
+      const request = requestOf(message);
+      const phases = store.getStore() ?? (request ? byRequest.get(request) : undefined);
+      if (!phases) return;
+      if (request && phase === "create") byRequest.set(request, phases);
+      if (phases[phase] === undefined) phases[phase] = performance.now();
     };
     dc.subscribe(channel, listener);
     listeners.push([channel, listener]);
