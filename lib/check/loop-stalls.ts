@@ -13,20 +13,45 @@ const STALL_MIN_MS = 2;
 /** spans kept: far more than a few seconds of stalls on a loaded machine */
 const SPANS = 1_024;
 
+/**
+ * A finer watch than the front's: a stall that began between two ticks is noted from when
+ * the next tick was due, so up to a tick of it is missed, and a wakeup's wait shorter than
+ * the tick is missed whole. A test client may pay for a 1 ms tick; the front keeps 10 ms.
+ */
+export interface StallWatchOptions {
+  tickMs: number;
+  minLateMs: number;
+  spans: number;
+}
+
+const FRONT: StallWatchOptions = { tickMs: TICK_MS, minLateMs: STALL_MIN_MS, spans: SPANS };
+
 export class LoopStalls {
-  private readonly starts = new Float64Array(SPANS);
-  private readonly ends = new Float64Array(SPANS);
+  private readonly starts: Float64Array;
+  private readonly ends: Float64Array;
+  private readonly tickMs: number;
+  private readonly minLateMs: number;
+  private readonly size: number;
   private count = 0;
   private next = 0;
   private expected = 0;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly now: () => number = () => performance.now()) {}
+  constructor(
+    private readonly now: () => number = () => performance.now(),
+    options: StallWatchOptions = FRONT,
+  ) {
+    this.tickMs = options.tickMs;
+    this.minLateMs = options.minLateMs;
+    this.size = options.spans;
+    this.starts = new Float64Array(this.size);
+    this.ends = new Float64Array(this.size);
+  }
 
   start(): void {
     if (this.timer) return;
-    this.expected = this.now() + TICK_MS;
-    this.timer = setInterval(() => this.tick(), TICK_MS);
+    this.expected = this.now() + this.tickMs;
+    this.timer = setInterval(() => this.tick(), this.tickMs);
     this.timer.unref();
   }
 
@@ -38,16 +63,16 @@ export class LoopStalls {
   /** One tick: the span from when it was due to now, if late. Exposed for tests. */
   tick(): void {
     const now = this.now();
-    if (now - this.expected >= STALL_MIN_MS) this.note(this.expected, now);
-    this.expected = now + TICK_MS;
+    if (now - this.expected >= this.minLateMs) this.note(this.expected, now);
+    this.expected = now + this.tickMs;
   }
 
   /** Records [from, to] as a span the loop could not run. */
   note(from: number, to: number): void {
     this.starts[this.next] = from;
     this.ends[this.next] = to;
-    this.next = (this.next + 1) % SPANS;
-    if (this.count < SPANS) this.count++;
+    this.next = (this.next + 1) % this.size;
+    if (this.count < this.size) this.count++;
   }
 
   /** Milliseconds of [from, to] the loop spent stalled, as far as the kept spans reach. */
@@ -60,9 +85,26 @@ export class LoopStalls {
     }
     // a stall still under way when the answer went out: the tick has not run yet
     const pending = this.now() - this.expected;
-    if (pending >= STALL_MIN_MS)
+    if (pending >= this.minLateMs)
       total += Math.max(0, Math.min(to, this.now()) - Math.max(from, this.expected));
     return total;
+  }
+
+  /**
+   * The kept spans that end after `from`, oldest first, a stall under way included (read
+   * right after a stall, before the tick noted it). Read on demand: nothing per check.
+   */
+  spansSince(from: number): Array<[number, number]> {
+    const spans: Array<[number, number]> = [];
+    const oldest = this.count < this.size ? 0 : this.next;
+    for (let k = 0; k < this.count; k++) {
+      const i = (oldest + k) % this.size;
+      const end = this.ends[i] as number;
+      if (end > from) spans.push([this.starts[i] as number, end]);
+    }
+    const now = this.now();
+    if (now - this.expected >= this.minLateMs && now > from) spans.push([this.expected, now]);
+    return spans;
   }
 }
 

@@ -23,6 +23,7 @@ const LIMITS = new Map([
   ["/api/check/adjust", MAX_ADJUST_BYTES],
   ["/api/check/release", MAX_BATCH_BYTES],
   ["/api/metrics", MAX_CHECK_BYTES],
+  ["/api/metrics/stalls", MAX_CHECK_BYTES],
 ]);
 
 /** Hop-by-hop fields: each connection has its own. */

@@ -1,6 +1,9 @@
 import { expect } from "vitest";
 import { check, sleep, type ServerLatency } from "../integration/check/http";
 import { LoopStalls } from "@/lib/check/loop-stalls";
+import { boundFigures, coveredMs, excuseOf, type BoundFigures, type Span, type Stalls } from "./stall-excuse";
+import { StallRecord } from "./stall-record";
+import { phasesText, unwatchPhases, watchPhases, withPhases, type Phases } from "./request-phases";
 
 // Steady check traffic against one app during a failover, and what it saw: the longest
 // answer, how long decisions were degraded, when exact ones resumed, and the over-admission
@@ -18,9 +21,13 @@ export const bigLimit = (limit: number) => ({
 export interface Sample {
   /** when the check was sent, ms since the traffic started */
   at: number;
+  /** ...and in epoch ms, the clock of both processes' stall spans */
+  sent: number;
   ms: number;
-  /** ms of it this test process's own event loop could not run (the machine's scheduler) */
-  clientStalledMs: number;
+  /** fetch's steps, performance.now() ms (request-phases.ts) */
+  phases: Phases;
+  /** when sent, performance.now() ms */
+  sentPerf: number;
   status: number;
   allowed: boolean;
   degraded: boolean;
@@ -32,13 +39,22 @@ export class Traffic {
   private running = false;
   private workers: Promise<void>[] = [];
   readonly started = performance.now();
-  /** this process's own stalls, which delay an answer's arrival, not the server's answer */
-  private readonly stalls = new LoopStalls();
+  /**
+   * This process's own stalls, which delay an answer's arrival, not the server's answer. A
+   * 1 ms tick: on a loaded machine each wakeup (an answer arriving) waits for a core, and
+   * the front's 10 ms tick saw about half of a starved process's waits (spans of 2-10 ms,
+   * each after 10 ms that counted as running).
+   */
+  private readonly stalls = new LoopStalls(undefined, { tickMs: 1, minLateMs: 2, spans: 16_384 });
+  /** ...read with the server's, while the traffic runs */
+  readonly stallRecord: StallRecord;
 
   constructor(
     private readonly url: string,
     private readonly tenant: string,
-  ) {}
+  ) {
+    this.stallRecord = new StallRecord(url, this.stalls);
+  }
 
   now(): number {
     return performance.now() - this.started;
@@ -47,12 +63,16 @@ export class Traffic {
   start(concurrency = 4): void {
     this.running = true;
     this.stalls.start();
+    this.stallRecord.start();
+    watchPhases();
     this.workers = Array.from({ length: concurrency }, () => this.worker());
   }
 
   async stop(): Promise<void> {
     this.running = false;
     await Promise.all(this.workers);
+    await this.stallRecord.stop();
+    unwatchPhases();
     this.stalls.stop();
   }
 
@@ -70,14 +90,17 @@ export class Traffic {
   private async worker(): Promise<void> {
     while (this.running) {
       const at = this.now();
-      const answer = await check({ tenant: this.tenant, route: "GET /x" }, { url: this.url }).catch(
-        () => null,
-      );
+      const phases: Phases = {};
+      const answer = await withPhases(phases, () =>
+        check({ tenant: this.tenant, route: "GET /x" }, { url: this.url }),
+      ).catch(() => null);
       const ms = this.now() - at;
       this.samples.push({
         at,
+        sent: performance.timeOrigin + this.started + at,
         ms,
-        clientStalledMs: this.stalls.stalledWithin(this.started + at, this.started + at + ms),
+        phases,
+        sentPerf: this.started + at,
         status: answer?.status ?? 0,
         allowed: answer?.body.allowed ?? false,
         degraded: answer?.body.degraded ?? false,
@@ -92,9 +115,10 @@ export interface FailoverFigures {
   checks: number;
   non200: number;
   longestMs: number;
-  overTimeout: number;
-  /** answers over the timeout + 50 ms even without the time this process itself was stalled */
-  overTimeoutNotClientStalled: number;
+  /** answers over the timeout + 50 ms as the client saw them, and what excused them */
+  bound: BoundFigures;
+  /** the unexplained ones: sent at ms from the kill, how long, the stalls inside it */
+  unexplained: string;
   degradedMs: number;
   degradedChecks: number;
   exactAfterMs: number;
@@ -121,6 +145,7 @@ export function figures(
   limit: number,
   windowMs: number,
   timedOut: number,
+  stalls: Stalls,
 ): FailoverFigures {
   const ordered = [...samples].sort((a, b) => a.at - b.at);
   // degraded answers of the failover: from the kill until exact decisions held again (a
@@ -144,8 +169,8 @@ export function figures(
     checks: ordered.length,
     non200: ordered.filter((s) => s.status !== 200).length,
     longestMs: Math.max(...ordered.map((s) => s.ms)),
-    overTimeout: ordered.filter((s) => s.ms > timeoutMs + 50).length,
-    overTimeoutNotClientStalled: ordered.filter((s) => s.ms - s.clientStalledMs > timeoutMs + 50).length,
+    bound: boundFigures(ordered, stalls, timeoutMs + 50),
+    unexplained: unexplained(ordered, stalls, timeoutMs + 50, killedAt),
     degradedMs: lastDegraded
       ? lastDegraded.at + lastDegraded.ms - Math.max(killedAt, (degraded[0] as Sample).at)
       : 0,
@@ -183,11 +208,32 @@ export function expectServerLatency(before: ServerLatency, after: ServerLatency)
   expect(within100 + starved).toBeGreaterThanOrEqual(count);
 }
 
+/** The answers the stalls do not excuse, for the printout: when, how long, what stalled. */
+function unexplained(ordered: Sample[], stalls: Stalls, boundMs: number, killedAt: number): string {
+  return ordered
+    .filter((s) => excuseOf(s, stalls, boundMs) === "unexplained")
+    .map((s) => {
+      const client = coveredMs(stalls.client, s.sent, s.sent + s.ms);
+      const both = coveredMs(stalls.both, s.sent, s.sent + s.ms);
+      // the spans around it, in ms from when it was sent: c client, s server
+      const near = (spans: readonly Span[], tag: string): string[] =>
+        spans
+          .filter(([start, end]) => end > s.sent - 30 && start < s.sent + s.ms + 30)
+          .map(([start, end]) => `${tag}${(start - s.sent).toFixed(0)}..${(end - s.sent).toFixed(0)}`);
+      const spans = [...near(stalls.clientRaw, "c"), ...near(stalls.serverRaw, "s")].join(" ");
+      const steps = phasesText(s.phases, s.sentPerf);
+      return `${s.ms.toFixed(0)} ms at ${(s.at - killedAt).toFixed(0)} (stalled: client ${client.toFixed(0)}, both ${both.toFixed(0)}; ${steps}; ${spans})`;
+    })
+    .join(", ");
+}
+
 export function print(topology: string, f: FailoverFigures): void {
   console.log(
     [
       `[failover] ${topology}: ${f.checks} checks, ${f.non200} not 200, longest answer ${f.longestMs.toFixed(0)} ms` +
-        ` (${f.overTimeout} beyond the timeout + 50 ms, ${f.overTimeoutNotClientStalled} of them not explained by this process's own stalls; slowest, sent at ms from the kill: ${f.slowest})`,
+        ` (slowest, sent at ms from the kill: ${f.slowest})`,
+      `  as the client saw them: ${f.bound.overBound} beyond the timeout + 50 ms, excused by this process's own stalls ${f.bound.excusedByClient},` +
+        ` by the server's ${f.bound.excusedByServer}, unexplained ${f.bound.unexplained}${f.unexplained ? `: ${f.unexplained}` : ""}`,
       `  degraded for ${f.degradedMs.toFixed(0)} ms (${f.degradedChecks} checks), exact decisions again ${f.exactAfterMs.toFixed(0)} ms after the kill`,
       `  over-admission: ${f.overAdmittedAtLeast} to ${f.overAdmitted} (exact admissions ${f.exactAdmitted}, remembered by Redis ${f.counted}, timed-out calls Redis may have counted ${f.timedOut})`,
     ].join("\n"),

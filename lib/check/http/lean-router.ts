@@ -16,6 +16,7 @@ import { readBody } from "@/lib/check/http/read-body";
 import { deliverer } from "@/lib/check/http/turn-end-writes";
 import { writeAnswer } from "@/lib/check/http/node-write";
 import { extraMetricsText, registry } from "@/lib/check/check-metrics";
+import { stallSpansAnswer } from "@/lib/check/http/stall-spans-endpoint";
 import {
   answerFollowUp,
   followUpLimit,
@@ -25,7 +26,8 @@ import {
 
 // The enforcement endpoints on node:http: /api/check, /api/check/batch, /api/check/release
 // and /api/check/adjust for connections the lean front handed over (lib/check/http/front: a
-// request it does not answer itself, such as a chunked body, came first), and /api/metrics.
+// request it does not answer itself, such as a chunked body, came first), /api/metrics and
+// /api/metrics/stalls.
 // Everything else goes to Next.
 // Returns false for paths it does not own.
 
@@ -110,6 +112,12 @@ export function leanRoute(
       const body = registry.render() + extraMetricsText();
       const headers = "content-type: text/plain; version=0.0.4; charset=utf-8\r\ncache-control: no-store\r\n";
       writeAnswer(response, { status: 200, headers, body }, request.method === "HEAD");
+      return true;
+    }
+    case "/api/metrics/stalls": {
+      if (request.method !== "GET" && request.method !== "HEAD")
+        writeAnswer(response, methodNotAllowed("GET"));
+      else writeAnswer(response, stallSpansAnswer(request.url ?? ""), request.method === "HEAD");
       return true;
     }
     default:

@@ -25,6 +25,7 @@ const LEAN_PATHS = new Set([
   "/api/check/adjust",
   "/api/check/release",
   "/api/metrics",
+  "/api/metrics/stalls",
 ]);
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 

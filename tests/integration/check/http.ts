@@ -83,9 +83,15 @@ export interface ServerLatency {
   lateWaited: number;
 }
 
-/** The server's own count of check answers, and of those within 100 and 250 ms (its histogram). */
-export async function serverLatency(url: string): Promise<ServerLatency> {
-  const text = await (await fetch(`${url}/api/metrics`)).text();
+/**
+ * The server's own count of check answers, and of those within 100 and 250 ms (its
+ * histogram); `readText` fetches the metrics text (by default on fetch's pooled connections).
+ */
+export async function serverLatency(
+  url: string,
+  readText: (url: string) => Promise<string> = async (at) => (await fetch(at)).text(),
+): Promise<ServerLatency> {
+  const text = await readText(`${url}/api/metrics`);
   const read = (pattern: RegExp): number => Number(pattern.exec(text)?.[1] ?? NaN);
   return {
     count: read(/^sluice_check_duration_seconds_count (\d+)$/m),

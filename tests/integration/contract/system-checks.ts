@@ -12,6 +12,17 @@ export function systemAndChecks(c: Contract): void {
       const metrics = await c.conforms("GET /api/metrics", "/api/metrics", 200, { token: null });
       expect(metrics.text).toMatch(/^# (HELP|TYPE) /m);
     });
+
+    it("GET /api/metrics/stalls: the front's stall spans since a moment, 400 for a since not in ms", async () => {
+      const since = Date.now() - 60_000;
+      const stalls = await c.conforms("GET /api/metrics/stalls", `/api/metrics/stalls?since=${since}`, 200, {
+        token: null,
+      });
+      const body = stalls.body as { now: number; spans: [number, number][] };
+      expect(body.now).toBeGreaterThan(since);
+      for (const [start, end] of body.spans) expect(end).toBeGreaterThanOrEqual(start);
+      await c.conforms("GET /api/metrics/stalls", "/api/metrics/stalls?since=soon", 400, { token: null });
+    });
   });
 
   describe("checks", () => {

@@ -71,3 +71,41 @@ describe("the event loop's stall timeline", () => {
     expect(stalls.stalledWithin(199_000, 200_000)).toBe(500);
   });
 });
+
+describe("the stall spans read back (GET /api/metrics/stalls)", () => {
+  it("lists the kept spans ending after a moment, oldest first, with a stall under way", () => {
+    const { stalls, at } = clocked();
+    for (let i = 0; i < 1_030; i++) stalls.note(i * 100, i * 100 + 50); // the ring wrapped
+    for (let t = 0; t <= 103_000; t += 10) {
+      at(t);
+      stalls.tick(); // on time: no span of its own; the last one due at 103_010
+    }
+    // a span ending exactly at the moment is left out
+    expect(stalls.spansSince(102_850)).toEqual([[102_900, 102_950]]);
+    at(103_200); // stalled since 103_010, no tick yet
+    expect(stalls.spansSince(102_850)).toEqual([
+      [102_900, 102_950],
+      [103_010, 103_200],
+    ]);
+    const all = stalls.spansSince(-Infinity);
+    expect(all).toHaveLength(1_025);
+    expect(all[0]).toEqual([600, 650]);
+  });
+});
+
+describe("a finer watch (the failover tests' client)", () => {
+  it("sees a wakeup's wait the 10 ms watch misses", () => {
+    let now = 0;
+    const coarse = new LoopStalls(() => now);
+    const fine = new LoopStalls(() => now, { tickMs: 1, minLateMs: 2, spans: 64 });
+    coarse.tick(); // due at 10
+    fine.tick(); // due at 1
+    // the loop runs on time to 3, then waits 7 ms for a core and runs on
+    for (now = 1; now <= 3; now++) fine.tick();
+    now = 10;
+    fine.tick(); // due at 4: stalled 4..10
+    coarse.tick(); // on time
+    expect(coarse.stalledWithin(0, 10)).toBe(0);
+    expect(fine.stalledWithin(0, 10)).toBe(6);
+  });
+});

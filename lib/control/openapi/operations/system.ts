@@ -1,8 +1,18 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { HealthSchema } from "@/lib/control/openapi/schemas/admin";
 import { z } from "@/lib/control/openapi/zod";
+import { errors } from "@/lib/control/openapi/schemas/errors";
 
-// Unauthenticated operations: health, metrics and this document itself.
+// the answer of lib/check/http/stall-spans-endpoint.ts
+const StallSpansSchema = z.object({
+  now: z.number().describe("The front's clock when it answered, epoch ms: spans up to it are complete."),
+  spans: z
+    .array(z.tuple([z.number(), z.number()]))
+    .max(1024)
+    .describe("[start, end] in epoch ms, oldest first: spans the front's event loop could not run."),
+});
+
+// Unauthenticated operations: health, metrics, the front's stalls and this document itself.
 
 export function registerSystemOperations(registry: OpenAPIRegistry): void {
   registry.registerPath({
@@ -30,6 +40,21 @@ export function registerSystemOperations(registry: OpenAPIRegistry): void {
         description: "Prometheus text exposition format 0.0.4.",
         content: { "text/plain": { schema: z.string() } },
       },
+    },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/api/metrics/stalls",
+    operationId: "metricsStalls",
+    tags: ["System"],
+    summary: "The check front's recent event-loop stalls",
+    description:
+      "Unauthenticated, as /api/metrics. The spans (at most 1,024, about 10 s on a loaded machine) in which the answering front's event loop could not run, ending after `since`.",
+    security: [],
+    request: { query: z.object({ since: z.number().min(0).optional().describe("Epoch ms.") }) },
+    responses: {
+      200: { description: "The spans.", content: { "application/json": { schema: StallSpansSchema } } },
+      ...errors(400),
     },
   });
   registry.registerPath({
