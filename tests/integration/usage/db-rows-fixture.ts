@@ -63,9 +63,7 @@ export function withDbRows(): void {
         rejected: 0,
         shadowRejected: 0,
         degraded: 0,
-        leasesAcquired: 0,
-        leasesReleased: 0,
-        leasesExpired: 0,
+        ...NO_LEASES,
       };
       put(t, other);
     }

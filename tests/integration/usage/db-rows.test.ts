@@ -10,6 +10,7 @@ import {
   expected,
   H0,
   M0,
+  NO_LEASES,
   MINUTE,
   read,
   ROUTES,
@@ -70,9 +71,7 @@ describe("usage rows summed in PostgreSQL", () => {
         rejected: 0,
         shadowRejected: 0,
         degraded: 0,
-        leasesAcquired: 0,
-        leasesReleased: 0,
-        leasesExpired: 0,
+        ...NO_LEASES,
       }));
       await writeLevel("minute", t, rows);
       const hour = Math.floor(t / HOUR) * HOUR;
