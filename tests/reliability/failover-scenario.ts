@@ -86,7 +86,7 @@ export async function failOver(
   // process on the way could not run meanwhile (stall-excuse.ts: only stall time inside the
   // answer's own span counts, so a wait on the dead node, with both loops running, stays
   // unexplained). Printed, not asserted: at a load of 8-20, 45 runs left 0 unexplained in
-  // 37 and 1-2 (8-252 ms over) in 8, as often before the kill or after exact decisions
+  // 39 and 1-2 (8-252 ms over) in 6, as often before the kill or after exact decisions
   // resumed as during the failover, and none of them late by the server's own clock.
   // The server's spans must reach past the last answer, none lost to its ring.
   expect(record.truncated).toBe(0);
