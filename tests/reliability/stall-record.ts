@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { LoopStalls } from "@/lib/check/loop-stalls";
+import { MAX_STALL_SPANS, StallSpansSchema } from "@/lib/check/http/stall-spans-endpoint";
 import { sideRead } from "./side-read";
 import type { Span } from "./stall-excuse";
 
@@ -9,10 +9,6 @@ import type { Span } from "./stall-excuse";
 // every second while the traffic runs, each read from where the last one ended.
 
 const POLL_MS = 1_000;
-/** the server's ring size: an answer this long may have left spans out */
-const RING = 1_024;
-
-const StallSpans = z.object({ now: z.number(), spans: z.array(z.tuple([z.number(), z.number()])) });
 
 export class StallRecord {
   readonly client: Span[] = [];
@@ -57,8 +53,8 @@ export class StallRecord {
       this.client.push([performance.timeOrigin + start, performance.timeOrigin + end]);
     const answer = await sideRead(`${this.url}/api/metrics/stalls?since=${Math.floor(this.serverUntil)}`);
     if (answer.status !== 200) throw new Error(`GET /api/metrics/stalls answered ${answer.status}`);
-    const body = StallSpans.parse(JSON.parse(answer.text));
-    if (body.spans.length >= RING) this.truncated++;
+    const body = StallSpansSchema.parse(JSON.parse(answer.text));
+    if (body.spans.length >= MAX_STALL_SPANS) this.truncated++;
     this.server.push(...body.spans);
     this.serverUntil = body.now;
   }
