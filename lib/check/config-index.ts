@@ -3,6 +3,7 @@ import { z } from "zod";
 import { overrideSchema } from "@/lib/check/published/part-schema";
 import { SNAPSHOT_FORMAT, type Snapshot } from "@/lib/check/published/snapshot-types";
 import type { ListMatcher } from "@/lib/check/lists/list-matcher";
+import type { VerdictMemo } from "@/lib/check/lists/verdict-memo";
 import { applyOverrides, overridesAt } from "@/lib/check/published/apply-overrides";
 import type {
   PublishedConfig,
@@ -43,6 +44,8 @@ export interface IndexLists {
   global: ListMatcher | null;
   /** tenant slug -> its lists, for the tenants that have some */
   tenants: ReadonlyMap<string, ListMatcher>;
+  /** verdicts met recently, per tenant and subject (verdict-memo.ts) */
+  verdicts: VerdictMemo;
 }
 
 export const keyNameId = (tenantSlug: string, keyName: string): string => `${tenantSlug} ${keyName}`;

@@ -12,6 +12,7 @@ import {
 } from "@/lib/check/published/parts";
 import { keyNameId, type ConfigIndex, type KeyRecord } from "@/lib/check/config-index";
 import { ListMatcher } from "@/lib/check/lists/list-matcher";
+import { VerdictMemo } from "@/lib/check/lists/verdict-memo";
 import { hasEntries, type PublishedLists } from "@/lib/check/lists/list-types";
 
 /** The matcher of `lists`: the one `had` holds when it was read from the same lists. */
@@ -50,6 +51,7 @@ export class ConfigState {
   private readonly readLists = new Map<string, ReadMatcher>();
   private readonly tenantLists = new Map<string, ListMatcher>();
   private globalLists: ReadMatcher | undefined;
+  private readonly verdicts = new VerdictMemo();
   private index: ConfigIndex = {
     version: 0,
     snapshot: { format: SNAPSHOT_FORMAT, version: 0, routes: [], tenants: {}, tenantSlugById: {} },
@@ -57,7 +59,7 @@ export class ConfigState {
     keysByHash: this.keysByHash,
     keysByName: this.keysByName,
     serviceTokens: new Map(),
-    lists: { global: null, tenants: this.tenantLists },
+    lists: { global: null, tenants: this.tenantLists, verdicts: this.verdicts },
   };
 
   get current(): ConfigIndex {
@@ -92,7 +94,11 @@ export class ConfigState {
       this.globalLists = matcherOf(this.global.lists, this.globalLists);
       if (this.global.lists !== undefined) snapshot.lists = this.global.lists;
       else delete snapshot.lists;
-      this.index.lists = { global: this.globalLists?.matcher ?? null, tenants: this.tenantLists };
+      this.index.lists = {
+        global: this.globalLists?.matcher ?? null,
+        tenants: this.tenantLists,
+        verdicts: this.verdicts,
+      };
     }
     snapshot.version = version;
     this.index = { ...this.index, version, nextChangeAt: this.nextChangeAt(now) };

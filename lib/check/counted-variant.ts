@@ -5,7 +5,7 @@ import type { CheckShape } from "@/lib/check/shape-types";
 import type { CheckInput } from "@/lib/check/types";
 import { recordedAnswer, type CheckAnswer } from "@/lib/check/check-answer";
 import { checkMetrics } from "@/lib/check/check-metrics";
-import { listVerdict, type ListVerdict } from "@/lib/check/lists/list-matcher";
+import type { ListVerdict } from "@/lib/check/lists/list-matcher";
 import { allowedShape, deniedByList } from "@/lib/check/list-shapes";
 import { subnetSubject } from "@/lib/check/lists/subnet-subject";
 import { overriddenShape } from "@/lib/check/override-variants";
@@ -39,8 +39,9 @@ export function countedVariant(
     // allow and deny lists meet the subject as sent; a deny counts nothing (list-shapes.ts)
     const lists = config.lists;
     const tenant = shape.resolved.tenant;
-    if (lists.global !== null || lists.tenants.size > 0) {
-      listed = listVerdict(lists.global, lists.tenants.get(tenant.slug) ?? null, input.subject);
+    const own = lists.tenants.size > 0 ? (lists.tenants.get(tenant.slug) ?? null) : null;
+    if (lists.global !== null || own !== null) {
+      listed = lists.verdicts.verdict(lists.global, own, tenant.slug, input.subject);
       if (listed?.deny === true) {
         checkMetrics.listMatch("deny");
         const rendered = deniedByList(shape, key?.name ?? null, version);
