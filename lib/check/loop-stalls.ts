@@ -1,22 +1,25 @@
 import "server-only";
 
-// When this process's event loop could not run: a 10 ms timer notes how late each of its
+// When this process's event loop could not run: a 2 ms timer notes how late each of its
 // ticks fired, and keeps the recent late spans. A check answered later than its timeout
 // allows is then told apart: the time it spent with the loop stalled (this process's own
 // CPU, a GC pause, the machine's scheduler) is not time the check path waited on anything.
 // A loaded machine can delay any answer; a wait on the check path (a queue, a reconnect, a
 // timer armed late) is a defect. Started by the front (lean-router.ts), never per check.
 
-const TICK_MS = 10;
+// 2 ms, not 10: a 10 ms tick missed stalls shorter than itself and up to 10 ms of each
+// longer one, which left answers 8-34 ms late unexplained in the failover tests. Its cost
+// is 500 timer callbacks a second, on the order of a millisecond of CPU a second.
+const TICK_MS = 2;
 /** lateness below this is a timer's ordinary jitter, not a stall */
 const STALL_MIN_MS = 2;
-/** spans kept: far more than a few seconds of stalls on a loaded machine */
-const SPANS = 1_024;
+/** spans kept: at least 8 s of them (a tick every 2 ms), far longer on a healthy machine */
+const SPANS = 4_096;
 
 /**
  * A finer watch than the front's: a stall that began between two ticks is noted from when
  * the next tick was due, so up to a tick of it is missed, and a wakeup's wait shorter than
- * the tick is missed whole. A test client may pay for a 1 ms tick; the front keeps 10 ms.
+ * the tick is missed whole. A test client may pay for a 1 ms tick; the front keeps 2 ms.
  */
 export interface StallWatchOptions {
   tickMs: number;

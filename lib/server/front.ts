@@ -12,6 +12,7 @@ import { startGrpcFront, type GrpcFront } from "@/lib/check/grpc/grpc-front";
 import { startUsageRecording } from "@/lib/usage/record/recording";
 import { closeRedis } from "@/lib/shared/redis/redis";
 import { USAGE_FLUSHED_BY_MS } from "@/lib/server/shutdown";
+import { frontMetrics } from "@/lib/check/http/front/front-metrics";
 
 // One check front: owns (or, as a worker, shares) the port and answers checks; every other
 // connection goes to the app process through `handOff`. Checks and metrics the app passes
@@ -59,6 +60,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   });
 
   const internal = createServer((request, response) => {
+    frontMetrics.forwarded(request.url);
     if (leanRoute(enforcement, request, response)) return;
     response.writeHead(404).end();
   });

@@ -42,8 +42,8 @@ export class Traffic {
   /**
    * This process's own stalls, which delay an answer's arrival, not the server's answer. A
    * 1 ms tick: on a loaded machine each wakeup (an answer arriving) waits for a core, and
-   * the front's 10 ms tick saw about half of a starved process's waits (spans of 2-10 ms,
-   * each after 10 ms that counted as running).
+   * a 10 ms tick saw about half of a starved process's waits (spans of 2-10 ms, each after
+   * 10 ms that counted as running).
    */
   private readonly stalls = new LoopStalls(undefined, { tickMs: 1, minLateMs: 2, spans: 16_384 });
   /** ...read with the server's, while the traffic runs */
@@ -200,11 +200,17 @@ export function expectServerLatency(before: ServerLatency, after: ServerLatency)
   const within100 = after.within100ms - before.within100ms;
   const starved = after.lateStarved - before.lateStarved;
   const waited = after.lateWaited - before.lateWaited;
+  const handOffs = after.handOffs - before.handOffs;
+  const forwarded = after.forwardedChecks - before.forwardedChecks;
   console.log(
     `  the server answered ${within100} of ${count} checks within 100 ms (its own timing); later: ${starved} while its event loop was stalled, ${waited} for any other reason`,
+    `\n  connections handed to the app process ${handOffs} (the metrics and stall reads, each on its own), checks it passed back ${forwarded}`,
   );
   expect(Number.isFinite(waited) && Number.isFinite(starved)).toBe(true);
   expect(waited).toBe(0);
+  // every check of the traffic was answered on the front's own connections: none took the
+  // app process's event loop, which no stall watch of the front sees
+  expect(forwarded).toBe(0);
   expect(within100 + starved).toBeGreaterThanOrEqual(count);
 }
 

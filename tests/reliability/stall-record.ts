@@ -5,7 +5,7 @@ import type { Span } from "./stall-excuse";
 
 // The stall spans of both ends of the check traffic, in epoch ms: this process's own (its
 // LoopStalls) and the app's check front's (GET /api/metrics/stalls). The front keeps a ring
-// of 1,024 spans (at least 10 s, as a tick comes every 10 ms at most), so both are read
+// of 4,096 spans (at least 8 s, as a tick comes every 2 ms at most), so both are read
 // every second while the traffic runs, each read from where the last one ended.
 
 const POLL_MS = 1_000;

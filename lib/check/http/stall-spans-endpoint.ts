@@ -9,8 +9,8 @@ import { loopStalls } from "@/lib/check/loop-stalls";
 // ring the stall watch keeps anyway: nothing is added per check. Unauthenticated, as
 // /api/metrics: spans of a process's own scheduling, nothing about tenants.
 
-/** at most this many spans an answer (the ring's size: about 10 s of a loaded machine) */
-export const MAX_STALL_SPANS = 1_024;
+/** at most this many spans an answer (the ring's size: at least 8 s of a loaded machine) */
+export const MAX_STALL_SPANS = 4_096;
 
 const QuerySchema = z.object({
   since: z.coerce.number().finite().nonnegative().optional(),

@@ -81,6 +81,10 @@ export interface ServerLatency {
   lateStarved: number;
   /** ...and past it for any other reason (a wait on the check path) */
   lateWaited: number;
+  /** connections the front passed to the app process (front-metrics.ts) */
+  handOffs: number;
+  /** checks that came back from the app process: sent on a connection the app holds */
+  forwardedChecks: number;
 }
 
 /**
@@ -100,5 +104,7 @@ export async function serverLatency(
     timedOut: read(/^sluice_store_failures_total\{kind="timeout"\} (\d+)$/m) || 0,
     lateStarved: read(/^sluice_check_late_answers_total\{cause="starved"\} (\d+)$/m),
     lateWaited: read(/^sluice_check_late_answers_total\{cause="waited"\} (\d+)$/m),
+    handOffs: read(/^sluice_front_handoffs_total (\d+)$/m),
+    forwardedChecks: read(/^sluice_forwarded_requests_total\{kind="check"\} (\d+)$/m),
   };
 }

@@ -4,6 +4,7 @@ import { connect, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FrontHandler } from "@/lib/check/http/front/contract";
 import { LeanFront } from "@/lib/check/http/front/lean-front";
+import { registry } from "@/lib/check/check-metrics";
 
 // The lean front on real sockets in front of a real node:http server: plain check requests
 // are answered by the front, in request order even when answered out of order; the first
@@ -127,6 +128,9 @@ describe("the lean front", () => {
   });
 
   it("hands the connection to node:http at the first foreign request, bytes intact", async () => {
+    const handOffs = (): number =>
+      Number(/^sluice_front_handoffs_total (\d+)$/m.exec(registry.render())?.[1] ?? NaN);
+    const before = handOffs();
     const { text } = await exchange(
       [
         check('{"id":"1","delay":30}') +
@@ -140,6 +144,8 @@ describe("the lean front", () => {
       "node:GET /api/health ",
       'node:POST /api/check {"id":"after"}',
     ]);
+    // counted once per connection, for /api/metrics (front-metrics.ts)
+    expect(handOffs()).toBe(before + 1);
   });
 
   it("leaves a chunked body, an Expect and a malformed head to node:http", async () => {

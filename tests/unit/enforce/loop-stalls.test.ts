@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { lateCause, LoopStalls } from "@/lib/check/loop-stalls";
+import { lateCause, LoopStalls, type StallWatchOptions } from "@/lib/check/loop-stalls";
 
 // A late answer is "starved" when the event loop's stalls in its lifetime cover the excess
 // over the bound, else "waited" (a wait on the check path). The clock is the test's.
 
+// the mechanism, at a 10 ms tick (the front's is 2 ms, tested below)
+const TEN: StallWatchOptions = { tickMs: 10, minLateMs: 2, spans: 1_024 };
+
 function clocked(): { stalls: LoopStalls; at: (ms: number) => void } {
   let now = 0;
-  const stalls = new LoopStalls(() => now);
+  const stalls = new LoopStalls(() => now, TEN);
   return { stalls, at: (ms) => (now = ms) };
 }
 
@@ -94,9 +97,9 @@ describe("the stall spans read back (GET /api/metrics/stalls)", () => {
 });
 
 describe("a finer watch (the failover tests' client)", () => {
-  it("sees a wakeup's wait the 10 ms watch misses", () => {
+  it("sees a wakeup's wait a 10 ms watch misses", () => {
     let now = 0;
-    const coarse = new LoopStalls(() => now);
+    const coarse = new LoopStalls(() => now, TEN);
     const fine = new LoopStalls(() => now, { tickMs: 1, minLateMs: 2, spans: 64 });
     coarse.tick(); // due at 10
     fine.tick(); // due at 1
@@ -107,5 +110,21 @@ describe("a finer watch (the failover tests' client)", () => {
     coarse.tick(); // on time
     expect(coarse.stalledWithin(0, 10)).toBe(0);
     expect(fine.stalledWithin(0, 10)).toBe(6);
+  });
+});
+
+describe("the front's watch", () => {
+  it("ticks every 2 ms: a 5 ms wait between two 10 ms ticks is seen", () => {
+    let now = 0;
+    const front = new LoopStalls(() => now);
+    const coarse = new LoopStalls(() => now, TEN);
+    front.tick(); // due at 2
+    coarse.tick(); // due at 10
+    for (now = 2; now <= 4; now += 2) front.tick();
+    now = 11; // due at 6: stalled 6..11
+    front.tick();
+    coarse.tick(); // 1 ms late: a timer's jitter
+    expect(front.stalledWithin(0, 11)).toBe(5);
+    expect(coarse.stalledWithin(0, 11)).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import type { Server as NetServer, Socket } from "node:net";
 import { FrontConnection } from "@/lib/check/http/front/connection";
+import { frontMetrics } from "@/lib/check/http/front/front-metrics";
 import { ConnectionAdmission } from "@/lib/check/http/front/connection-admission";
 import type { FrontHandler } from "@/lib/check/http/front/contract";
 import { startDateClock, stopDateClock } from "@/lib/check/http/front/response-text";
@@ -114,6 +115,7 @@ export class LeanFront {
   }
 
   private handOff(connection: FrontConnection, socket: Socket, unread: Buffer | null): void {
+    frontMetrics.handOff();
     this.connections.release(connection);
     socket.setTimeout(0);
     socket.removeAllListeners("timeout");
