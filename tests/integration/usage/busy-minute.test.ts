@@ -3,8 +3,7 @@ import { closeDb } from "@/lib/control/data/db";
 import { storedRows } from "@/lib/control/data/usage/stored-rows";
 import { ROWS_PER_INSERT } from "@/lib/control/data/usage/rollup-writer";
 import { closeRedis } from "@/lib/shared/redis/redis";
-import { UsageRollup } from "@/lib/usage/store/rollup";
-import { connect, createTenant, HOUR, NS, recorderFor, TestClock, type TestTenant } from "./setup";
+import { connect, createTenant, recorderFor, TestClock, type TestTenant, testRollup } from "./setup";
 
 // A busy minute: more (key, route) pairs than one INSERT can carry (65,535 bind parameters,
 // 8 a row: 8,192 rows). Written as one statement it failed, and the rollup retried that
@@ -51,15 +50,10 @@ describe("the rollup of a busy minute", () => {
   it("writes every row of a minute with more rows than one statement can carry, exactly", async () => {
     expect(ROWS).toBeGreaterThan(65_535 / 8);
     expect(ROWS).toBeGreaterThan(ROWS_PER_INSERT);
-    const run = await new UsageRollup({
+    const run = await testRollup({
       client,
-      ns: NS,
       owner: "busy",
       clock: () => boundary + 2 * 60_000,
-      secondsRetentionMs: HOUR,
-      minutesRetentionMs: 30 * 24 * HOUR,
-      hoursRetentionMs: 365 * 24 * HOUR,
-      retentionEveryMs: Number.MAX_SAFE_INTEGER,
     }).runOnce();
     expect(run.held).toBe(true);
     const rows = (await storedRows("minute", [tenant.id])).filter((r) => r.t === boundary);

@@ -4,10 +4,18 @@ import { closeDb } from "@/lib/control/data/db";
 import { closeRedis } from "@/lib/shared/redis/redis";
 import { acrossTenants } from "@/lib/usage/read/across-tenants";
 import { mostLimited } from "@/lib/usage/read/most-limited";
-import { UsageRollup } from "@/lib/usage/store/rollup";
 import { jobKeys } from "@/lib/usage/keys";
 import type { Outcome } from "@/lib/usage/types";
-import { connect, contextAt, createTenant, HOUR, NS, recorderFor, TestClock, type TestTenant } from "./setup";
+import {
+  connect,
+  contextAt,
+  createTenant,
+  NS,
+  recorderFor,
+  TestClock,
+  type TestTenant,
+  testRollup,
+} from "./setup";
 
 // The reads that sum many tenants at once (the usage index past 50 tenants, the overview's
 // "most limited"), against real Redis and PostgreSQL: one minute rolled up into PostgreSQL,
@@ -53,15 +61,10 @@ beforeAll(async () => {
   send(b, 6, "k3", "POST /b", "allowed");
   await recorder.stop();
   // the rollup as it runs just after minute A: A into PostgreSQL, B and C stay in Redis
-  await new UsageRollup({
+  await testRollup({
     client,
-    ns: NS,
     owner: "cross-tenant-test",
     clock: () => minuteA + 60_000 + 9_000,
-    secondsRetentionMs: HOUR,
-    minutesRetentionMs: 30 * 24 * HOUR,
-    hoursRetentionMs: 365 * 24 * HOUR,
-    retentionEveryMs: Number.MAX_SAFE_INTEGER,
   }).runOnce();
   // minute A rolled up, B not: the reads below cross the watermark
   expect(await client.get(jobKeys(NS).minutes)).toBe(String(minuteA / 60_000 + 1));

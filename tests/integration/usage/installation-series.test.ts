@@ -8,7 +8,6 @@ import { deleteTenantUsage, storedRows, writeLevel, type Level } from "@/lib/con
 import { closeRedis } from "@/lib/shared/redis/redis";
 import { acrossTenants } from "@/lib/usage/read/across-tenants";
 import { jobKeys } from "@/lib/usage/keys";
-import { UsageRollup } from "@/lib/usage/store/rollup";
 import {
   connect,
   contextAt,
@@ -19,6 +18,7 @@ import {
   SYSTEM,
   TestClock,
   type TestTenant,
+  testRollup,
 } from "./setup";
 
 // The installation's own series (tenant, key and route "*"), against real PostgreSQL and
@@ -144,15 +144,12 @@ describe("the installation's series", () => {
       subject: "s",
     });
     await recorder.stop();
-    await new UsageRollup({
+    await testRollup({
       client,
-      ns: NS,
       owner: "installation-test",
       clock: () => minuteA + MINUTE + 9_000,
-      secondsRetentionMs: HOUR,
       minutesRetentionMs: 30 * DAY,
       hoursRetentionMs: 365 * DAY,
-      retentionEveryMs: Number.MAX_SAFE_INTEGER,
     }).runOnce();
     // every tenant's own series of that minute, ours and any other's
     const tenantIds = (await db().tenant.findMany({ select: { id: true } })).map((t) => t.id);

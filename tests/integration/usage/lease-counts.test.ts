@@ -8,9 +8,8 @@ import { queryUsage } from "@/lib/usage/read/api-series";
 import { dashboardData } from "@/lib/usage/read/dashboard";
 import type { RowContext } from "@/lib/usage/read/rows";
 import { UsageRecorder } from "@/lib/usage/record/recorder";
-import { UsageRollup } from "@/lib/usage/store/rollup";
 import type { Counts } from "@/lib/usage/types";
-import { connect, createTenant, HOUR, NS, SYSTEM, TestClock, type TestTenant } from "./setup";
+import { connect, createTenant, HOUR, NS, SYSTEM, TestClock, type TestTenant, testRollup } from "./setup";
 
 // Lease counts of concurrency limits (docs/dashboard.md, Leases) through a real recorder on
 // a test clock, Redis, the rollup and PostgreSQL, read back through the usage API's code
@@ -110,15 +109,12 @@ describe("lease counts", () => {
   });
 
   it("the rollup stores them per minute and hour; minute reads then come from PostgreSQL", async () => {
-    const rollup = new UsageRollup({
+    const rollup = testRollup({
       client,
       ns,
       owner: "lease-test",
       clock: () => boundary + 2 * 60_000,
       secondsRetentionMs: 15 * 60_000,
-      minutesRetentionMs: 30 * 24 * HOUR,
-      hoursRetentionMs: 365 * 24 * HOUR,
-      retentionEveryMs: Number.MAX_SAFE_INTEGER,
     });
     const run = await rollup.runOnce();
     expect(run.held).toBe(true);

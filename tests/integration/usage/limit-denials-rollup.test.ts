@@ -7,7 +7,7 @@ import { UsageRollup } from "@/lib/usage/store/rollup";
 import { limitDenials, type LimitDenial } from "@/lib/usage/read/limit-denials";
 import { DENIAL_ROWS_CAP, OTHER } from "@/lib/shared/limit-denial";
 import type { RowContext } from "@/lib/usage/read/rows";
-import { connect, createTenant, HOUR, NS, TestClock, type TestTenant } from "./setup";
+import { connect, createTenant, HOUR, NS, TestClock, type TestTenant, testRollup } from "./setup";
 
 // The rejections per denying limit reach PostgreSQL with the rollup, so a 24 h read of the
 // limit tree's counts covers minutes Redis no longer reads: two tenants' rejections over
@@ -68,15 +68,13 @@ async function rejectionsIn(m: number, tenant: TestTenant, scale: number): Promi
 }
 
 function rollupAt(now: number): UsageRollup {
-  return new UsageRollup({
+  return testRollup({
     client,
     ns,
     owner: "denials",
     clock: () => now,
-    secondsRetentionMs: HOUR,
     minutesRetentionMs: 7 * 24 * HOUR,
     hoursRetentionMs: 90 * 24 * HOUR,
-    retentionEveryMs: Number.MAX_SAFE_INTEGER,
   });
 }
 

@@ -17,6 +17,7 @@ import {
   SYSTEM,
   TestClock,
   type TestTenant,
+  testRollup,
 } from "./setup";
 
 // Recording, flushing and the minute rollup against real Redis and PostgreSQL, across a
@@ -29,15 +30,10 @@ let tenant: TestTenant;
 const boundary = Math.floor(Date.now() / 60_000) * 60_000 - 10 * 60_000;
 
 function rollup(owner: string, now: number): UsageRollup {
-  return new UsageRollup({
+  return testRollup({
     client,
-    ns: NS,
     owner,
     clock: () => now,
-    secondsRetentionMs: HOUR,
-    minutesRetentionMs: 30 * 24 * HOUR,
-    hoursRetentionMs: 365 * 24 * HOUR,
-    retentionEveryMs: Number.MAX_SAFE_INTEGER,
   });
 }
 
@@ -177,12 +173,11 @@ describe("usage recording and rollup", () => {
     await writeLevel("minute", minute(now - 5 * day), [row]);
     await writeLevel("hour", Math.floor((now - 120 * day) / HOUR) * HOUR, [row]);
     await writeLevel("hour", Math.floor((now - 60 * day) / HOUR) * HOUR, [row]);
-    const sweeper = new UsageRollup({
+    const sweeper = testRollup({
       client,
       ns: `${NS}sweep:`,
       owner: "sweeper",
       clock: () => now,
-      secondsRetentionMs: HOUR,
       minutesRetentionMs: 7 * day,
       hoursRetentionMs: 90 * day,
       // other tests' fixtures keep their pairs (this test is about the tiers)

@@ -6,7 +6,7 @@ import { queryUsage } from "@/lib/usage/read/api-series";
 import { jobKeys } from "@/lib/usage/keys";
 import { UsageRecorder } from "@/lib/usage/record/recorder";
 import { UsageRollup } from "@/lib/usage/store/rollup";
-import { connect, createTenant, HOUR, NS, SYSTEM, TestClock, type TestTenant } from "./setup";
+import { connect, createTenant, HOUR, NS, SYSTEM, TestClock, type TestTenant, testRollup } from "./setup";
 
 // A rollup that stopped while traffic went on catches up, a few minutes a run, while the
 // traffic continues, and the totals are exact afterwards: every minute, the hour it
@@ -48,16 +48,14 @@ async function trafficOf(m: number): Promise<void> {
 }
 
 function rollupAt(now: number): UsageRollup {
-  return new UsageRollup({
+  return testRollup({
     client,
     ns,
     owner: "catch-up",
     clock: () => now,
-    secondsRetentionMs: HOUR,
     minutesRetentionMs: 7 * 24 * HOUR,
     hoursRetentionMs: 90 * 24 * HOUR,
     maxMinutesPerRun: 2,
-    retentionEveryMs: Number.MAX_SAFE_INTEGER,
   });
 }
 

@@ -5,6 +5,7 @@ import { importConfig } from "@/lib/control/data/import-config";
 import type { RedisClient } from "@/lib/shared/redis/redis";
 import type { RowContext } from "@/lib/usage/read/rows";
 import { UsageRecorder } from "@/lib/usage/record/recorder";
+import { UsageRollup, type RollupOptions } from "@/lib/usage/store/rollup";
 import type { UsageEvent } from "@/lib/usage/types";
 
 // Fixtures for the usage tests: a namespace of their own in Redis (so the running apps'
@@ -86,4 +87,21 @@ export async function recordPattern(client: RedisClient, pattern: RecordedPatter
     if (second % pattern.flushEvery === pattern.flushEvery - 1) await recorder.flush();
   }
   await recorder.stop();
+}
+
+/**
+ * A rollup for a test: one hour of seconds, 30 days of minutes and a year of hours unless
+ * `options` says otherwise, and no retention pass (the tests that want one run it).
+ */
+export function testRollup(
+  options: Pick<RollupOptions, "client" | "owner" | "clock"> & Partial<RollupOptions>,
+): UsageRollup {
+  return new UsageRollup({
+    ns: NS,
+    secondsRetentionMs: HOUR,
+    minutesRetentionMs: 30 * 24 * HOUR,
+    hoursRetentionMs: 365 * 24 * HOUR,
+    retentionEveryMs: Number.MAX_SAFE_INTEGER,
+    ...options,
+  });
 }
