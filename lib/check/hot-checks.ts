@@ -4,6 +4,7 @@ import type { KeyRecord } from "@/lib/check/config-index";
 import type { Target } from "@/lib/check/resolve";
 import type { CheckInput } from "@/lib/check/types";
 import { HitGate } from "@/lib/check/hit-gate";
+import { Generations } from "@/lib/check/generations";
 import type { TenantMark } from "@/lib/check/tenant-marks";
 
 // Whole checks seen, in front of the shapes (check-shapes.ts): the same apiKey (or tenant
@@ -45,23 +46,17 @@ export function hotKeyOf(input: CheckInput): string {
 const MIN_HIT_SHARE = 0.5;
 
 export class HotChecks {
-  /**
-   * Two generations instead of one map with eviction (eviction per entry was dear under
-   * one-off checks): entries go into `young`; when it holds half the capacity it becomes `old`
-   * and the previous old one is dropped whole. An entry read from `old` moves back to `young`.
-   */
-  private young = new Map<string, HotCheck>();
-  private old = new Map<string, HotCheck>();
+  /** two generations of half the capacity each (generations.ts) */
+  private readonly entries: Generations<HotCheck>;
   /** hot keys seen once since the doorkeeper was last emptied */
   private readonly seen = new Set<string>();
-  private readonly half: number;
   constructor(
     private readonly capacity = 10_000,
     /** null: always consulted (a cache behind another's misses, whose share no one reads) */
     private readonly gate: HitGate | null = new HitGate(MIN_HIT_SHARE),
   ) {
     if (capacity < 2) throw new RangeError("capacity must be >= 2");
-    this.half = Math.floor(capacity / 2);
+    this.entries = new Generations(Math.floor(capacity / 2));
   }
 
   /** Whether this check should look here: hit-gate.ts, below half hits one check in eight. */
@@ -71,18 +66,12 @@ export class HotChecks {
 
   /** The entry whose tenant has not changed since and whose key has not expired at `nowMs()`. */
   get(hotKey: string, nowMs: () => number = Date.now): HotCheck | undefined {
-    const young = this.young.get(hotKey);
-    const entry = young ?? this.old.get(hotKey);
+    const entry = this.entries.get(hotKey);
     if (entry === undefined) return this.tally(undefined);
     const expiresAt = entry.key?.expiresAt ?? null;
     if (!entry.mark.current || (expiresAt !== null && expiresAt <= nowMs())) {
-      if (young !== undefined) this.young.delete(hotKey);
-      else this.old.delete(hotKey);
+      this.entries.delete(hotKey);
       return this.tally(undefined);
-    }
-    if (young === undefined) {
-      this.old.delete(hotKey);
-      this.put(hotKey, entry);
     }
     return this.tally(entry);
   }
@@ -101,13 +90,12 @@ export class HotChecks {
   }
 
   remember(hotKey: string, entry: HotCheck): void {
-    this.old.delete(hotKey);
-    this.put(hotKey, entry);
+    this.entries.delete(hotKey);
+    this.entries.set(hotKey, entry);
   }
 
   clear(): void {
-    this.young = new Map();
-    this.old = new Map();
+    this.entries.clear();
     this.seen.clear();
     this.gate?.reset();
   }
@@ -118,14 +106,6 @@ export class HotChecks {
   }
 
   get size(): number {
-    return this.young.size + this.old.size;
-  }
-
-  private put(hotKey: string, entry: HotCheck): void {
-    if (this.young.size >= this.half && !this.young.has(hotKey)) {
-      this.old = this.young;
-      this.young = new Map();
-    }
-    this.young.set(hotKey, entry);
+    return this.entries.size;
   }
 }

@@ -1,3 +1,4 @@
+import { Generations } from "@/lib/check/generations";
 import { listVerdict, type ListMatcher, type ListVerdict } from "@/lib/check/lists/list-matcher";
 
 // The lists' verdict per tenant and subject, remembered. Meeting a subject with lists costs
@@ -8,11 +9,9 @@ import { listVerdict, type ListMatcher, type ListVerdict } from "@/lib/check/lis
 //
 // An entry holds the matchers it was read from and counts only while both are still the
 // ones in force: a version that changes either list builds a new matcher, and the old
-// verdicts stop counting without a sweep. Two generations bound the memory whatever
-// subjects a tenant sends: when the young one is full it becomes the old one and the
-// previous old one goes; a hit in the old one moves the entry back to the young. A flood of
-// new subjects therefore costs the flooder its own lookups and evicts others' entries at
-// worst, which then cost what every check cost before.
+// verdicts stop counting without a sweep. Two generations (generations.ts) bound the memory
+// whatever subjects a tenant sends: a flood of new subjects costs the flooder its own
+// lookups and evicts others' entries at worst, which then cost what every check cost before.
 
 interface Remembered {
   global: ListMatcher | null;
@@ -24,11 +23,10 @@ interface Remembered {
 export const VERDICT_GENERATION = 8_192;
 
 export class VerdictMemo {
-  private young = new Map<string, Remembered>();
-  private old = new Map<string, Remembered>();
+  private readonly entries: Generations<Remembered>;
 
-  constructor(private readonly generation: number = VERDICT_GENERATION) {
-    if (generation < 1) throw new RangeError("generation must be >= 1");
+  constructor(generation: number = VERDICT_GENERATION) {
+    this.entries = new Generations(generation);
   }
 
   /** listVerdict(global, tenant, subject), remembered under the tenant's slug and the subject. */
@@ -40,27 +38,15 @@ export class VerdictMemo {
   ): ListVerdict {
     // a slug never holds a line feed (NAME_PATTERN), so the first one ends it
     const id = `${tenantSlug}\n${subject}`;
-    let hit = this.young.get(id);
-    if (hit === undefined) {
-      hit = this.old.get(id);
-      if (hit !== undefined && hit.global === global && hit.tenant === tenant) this.keep(id, hit);
-    }
+    const hit = this.entries.get(id);
     if (hit !== undefined && hit.global === global && hit.tenant === tenant) return hit.verdict;
     const verdict = listVerdict(global, tenant, subject);
-    this.keep(id, { global, tenant, verdict });
+    this.entries.set(id, { global, tenant, verdict });
     return verdict;
   }
 
   /** Entries held, both generations (tests). */
   get size(): number {
-    return this.young.size + this.old.size;
-  }
-
-  private keep(id: string, entry: Remembered): void {
-    if (this.young.size >= this.generation && !this.young.has(id)) {
-      this.old = this.young;
-      this.young = new Map();
-    }
-    this.young.set(id, entry);
+    return this.entries.size;
   }
 }
