@@ -119,6 +119,8 @@ test("revoking a key asks first, then /api/check answers revoked_key", async () 
 });
 
 test("main pages render (screenshots)", async () => {
+  // ten pages in one test: 30 s is three a page, which a loaded machine passed (34.7 s)
+  test.setTimeout(120_000);
   for (const [path, name] of [
     [`/tenants/acme`, "tenant-acme-limits"],
     [`/tenants/acme/keys`, "tenant-acme-keys"],
