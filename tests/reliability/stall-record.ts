@@ -1,6 +1,6 @@
 import type { LoopStalls } from "@/lib/check/loop-stalls";
 import { MAX_STALL_SPANS, StallSpansSchema } from "@/lib/check/http/stall-spans-endpoint";
-import { sideRead } from "./side-read";
+import { sideRead } from "../integration/check/side-read";
 import type { Span } from "./stall-excuse";
 
 // The stall spans of both ends of the check traffic, in epoch ms: this process's own (its

@@ -1,5 +1,6 @@
 // HTTP helpers for the check tests: every request goes to a running app process.
 import type { DecisionBody } from "@/lib/check/types";
+import { sideRead } from "./side-read";
 
 export const APP_URL = process.env.APP_URL ?? "http://localhost:3100";
 export const APP_URL_2 = process.env.APP_URL_2 ?? "http://localhost:3101";
@@ -93,7 +94,8 @@ export interface ServerLatency {
  */
 export async function serverLatency(
   url: string,
-  readText: (url: string) => Promise<string> = async (at) => (await fetch(at)).text(),
+  // on a connection of its own (side-read.ts), so the checks keep the front's connections
+  readText: (url: string) => Promise<string> = async (at) => (await sideRead(at)).text,
 ): Promise<ServerLatency> {
   const text = await readText(`${url}/api/metrics`);
   const read = (pattern: RegExp): number => Number(pattern.exec(text)?.[1] ?? NaN);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
+import { sideRead } from "./side-read";
 
 // Throwaway Redis servers and app processes for the tests that break Redis: they never
 // touch the shared test Redis or the two shared apps. The app uses the shared .next build.
@@ -112,8 +113,10 @@ export class AppProcess {
     this.child.stderr?.on("data", append);
     for (let i = 0; i < 240; i++) {
       if (this.child.exitCode !== null) break;
-      const ready = await fetch(`${this.url}/api/metrics`).then(
-        (r) => r.ok,
+      // on a connection of its own: a pooled one would go to the app process for good,
+      // and the test's checks that later reuse it would all take the app's path
+      const ready = await sideRead(`${this.url}/api/metrics`).then(
+        (r) => r.status === 200,
         () => false,
       );
       if (ready) return;
