@@ -13,7 +13,15 @@ describe("VerdictMemo", () => {
     const global = matcher({ deny: ["203.0.113.0/24"], allow: [{ entry: "ops-bot", limits: ["api"] }] });
     const tenant = matcher({ deny: ["192.0.2.7", "2001:db8::/32", "bot-7"], allow: ["198.51.100.0/24"] });
     const memo = new VerdictMemo();
-    const subjects = ["192.0.2.7", "192.0.2.8", "2001:db8::1", "bot-7", "ops-bot", "198.51.100.9", "203.0.113.4"];
+    const subjects = [
+      "192.0.2.7",
+      "192.0.2.8",
+      "2001:db8::1",
+      "bot-7",
+      "ops-bot",
+      "198.51.100.9",
+      "203.0.113.4",
+    ];
     for (let round = 0; round < 2; round++)
       for (const subject of subjects)
         expect(memo.verdict(global, tenant, "acme", subject), subject).toEqual(
