@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { Redis } from "ioredis";
 import pg from "pg";
+import { sideRead } from "../../tests/integration/check/side-read";
 
 export interface Sample {
   frontRssMb: number;
@@ -50,8 +51,9 @@ export async function sample(
   redisUrl: string,
   databaseUrl: string,
 ): Promise<Sample> {
-  const metrics = await fetch(`${appUrl}/api/metrics`)
-    .then((r) => r.text())
+  // on a connection of its own, so no check connection is handed to the app (side-read.ts)
+  const metrics = await sideRead(`${appUrl}/api/metrics`)
+    .then((r) => r.text)
     .catch(() => "");
   const redisUsedMb = await orNaN(
     async () => {

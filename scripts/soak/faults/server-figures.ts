@@ -1,5 +1,6 @@
 // The check front's own counters the fault soak reports per minute, read from /api/metrics:
 // degraded decisions by cause, answers later than the timeout by cause, store failures.
+import { sideRead } from "../../../tests/integration/check/side-read";
 
 export interface ServerFigures {
   /** sluice_degraded_decisions_total by cause (summed over allowed true/false) */
@@ -23,8 +24,10 @@ function byLabel(text: string, metric: string, label: string): Record<string, nu
 }
 
 export async function readServerFigures(appUrl: string): Promise<ServerFigures> {
-  const text = await fetch(`${appUrl}/api/metrics`)
-    .then((response) => response.text())
+  // a connection of its own: on fetch's pool it would go to the app process for good, and
+  // the probe's checks that later reuse it would take the app's path (side-read.ts)
+  const text = await sideRead(`${appUrl}/api/metrics`)
+    .then((response) => response.text)
     .catch(() => "");
   return {
     degraded: byLabel(text, "sluice_degraded_decisions_total", "cause"),
