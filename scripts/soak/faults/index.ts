@@ -20,10 +20,11 @@ import { runSoak } from "../run-soak";
 import { faultPlan } from "./plan";
 import { Probe } from "./probe";
 import { grown, readServerFigures } from "./server-figures";
-import { timedLoad } from "./timed-load";
 import { printHeader, printRow, verdictLines, type FaultRow } from "./report";
 
 await import(new URL("../../server-only-hook.mjs", import.meta.url).href);
+// after the hook: the load's stall watch is the front's (lib/check/loop-stalls.ts, server-only)
+const { timedLoad } = await import("./timed-load");
 
 const MINUTES = z.coerce
   .number()
