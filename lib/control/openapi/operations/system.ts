@@ -3,12 +3,12 @@ import { HealthSchema } from "@/lib/control/openapi/schemas/admin";
 import { z } from "@/lib/control/openapi/zod";
 import { errors } from "@/lib/control/openapi/schemas/errors";
 
-// the answer of lib/check/http/stall-spans-endpoint.ts
+// the answer of lib/check/http/stall-spans-endpoint.ts (at most MAX_STALL_SPANS there: 4,096)
 const StallSpansSchema = z.object({
   now: z.number().describe("The front's clock when it answered, epoch ms: spans up to it are complete."),
   spans: z
     .array(z.tuple([z.number(), z.number()]))
-    .max(1024)
+    .max(4096)
     .describe("[start, end] in epoch ms, oldest first: spans the front's event loop could not run."),
 });
 
