@@ -1,4 +1,5 @@
 import "server-only";
+import { STALL_SPANS } from "@/lib/shared/stall-spans";
 
 // When this process's event loop could not run: a 2 ms timer notes how late each of its
 // ticks fired, and keeps the recent late spans. A check answered later than its timeout
@@ -14,7 +15,7 @@ const TICK_MS = 2;
 /** lateness below this is a timer's ordinary jitter, not a stall */
 const STALL_MIN_MS = 2;
 /** spans kept: at least 8 s of them (a tick every 2 ms), far longer on a healthy machine */
-const SPANS = 4_096;
+const SPANS = STALL_SPANS;
 
 /**
  * A finer watch than the front's: a stall that began between two ticks is noted from when

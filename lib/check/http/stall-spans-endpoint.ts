@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { errorAnswer, jsonAnswer, type HttpAnswer } from "@/lib/check/answer";
 import { loopStalls } from "@/lib/check/loop-stalls";
+import { STALL_SPANS } from "@/lib/shared/stall-spans";
 
 // GET /api/metrics/stalls?since=<epoch ms>: the spans in which this front's event loop could
 // not run (loop-stalls.ts), in wall-clock ms, so a client can tell the time its request
@@ -9,8 +10,8 @@ import { loopStalls } from "@/lib/check/loop-stalls";
 // ring the stall watch keeps anyway: nothing is added per check. Unauthenticated, as
 // /api/metrics: spans of a process's own scheduling, nothing about tenants.
 
-/** at most this many spans an answer (the ring's size: at least 8 s of a loaded machine) */
-export const MAX_STALL_SPANS = 4_096;
+/** at most this many spans an answer: the ring's size */
+export const MAX_STALL_SPANS = STALL_SPANS;
 
 const QuerySchema = z.object({
   since: z.coerce.number().finite().nonnegative().optional(),

@@ -2,13 +2,14 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { HealthSchema } from "@/lib/control/openapi/schemas/admin";
 import { z } from "@/lib/control/openapi/zod";
 import { errors } from "@/lib/control/openapi/schemas/errors";
+import { STALL_SPANS } from "@/lib/shared/stall-spans";
 
-// the answer of lib/check/http/stall-spans-endpoint.ts (at most MAX_STALL_SPANS there: 4,096)
+// the answer of lib/check/http/stall-spans-endpoint.ts
 const StallSpansSchema = z.object({
   now: z.number().describe("The front's clock when it answered, epoch ms: spans up to it are complete."),
   spans: z
     .array(z.tuple([z.number(), z.number()]))
-    .max(4096)
+    .max(STALL_SPANS)
     .describe("[start, end] in epoch ms, oldest first: spans the front's event loop could not run."),
 });
 
