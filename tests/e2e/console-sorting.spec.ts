@@ -68,9 +68,6 @@ async function secondMember(browser: Browser): Promise<void> {
 }
 
 test("every configuration table sorts by its headers, by mouse and by keyboard", async ({ browser }) => {
-  // a second member signs in, invitations and tokens are made, then every table is sorted:
-  // 26-31 s on a quiet 2-core machine, past the default 30 s now and then
-  test.setTimeout(90_000);
   await secondMember(browser);
   // two service tokens, so the tokens table has something to order
   for (const name of ["zeta-sorter", "alpha-sorter"]) {

@@ -60,7 +60,6 @@ let page: Page;
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(60_000);
   page = await signedIn(browser, operator);
   await traffic(page);
   await globexRejections();
@@ -87,8 +86,6 @@ async function shots(name: string, path: string, ready: (p: Page) => Promise<voi
 }
 
 test("the keys page shows traffic per key over a range, linking to the key's usage", async () => {
-  // three themes of screenshots with live charts: more than 30 s on a loaded machine
-  test.setTimeout(90_000);
   await page.goto("/tenants/acme/keys");
   const row = page.getByTestId("key-backend");
   await expect(async () => {
@@ -161,8 +158,6 @@ test("a tenant member sees only their own tenants in the most limited list", asy
 });
 
 test("the usage charts take a custom range: dragged on the chart, typed, validated, reset", async () => {
-  // three themes of screenshots with live charts: more than 30 s on a loaded machine
-  test.setTimeout(90_000);
   await page.goto("/usage/acme?range=1h");
   const chart = page.getByTestId("traffic-chart");
   await expect(chart.locator(".recharts-area-area").first()).toHaveAttribute("d", /L/);
@@ -218,8 +213,6 @@ test("the usage charts take a custom range: dragged on the chart, typed, validat
 });
 
 test("top offenders follow the drill-down's key and route", async () => {
-  // three themes of screenshots with live charts: more than 30 s on a loaded machine
-  test.setTimeout(90_000);
   await page.goto("/usage/acme?key=backend");
   await expect(page.getByTestId("offenders-note")).toContainText("only rejections of key backend");
   const offenders = page.getByTestId("offenders");

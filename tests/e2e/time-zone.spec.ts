@@ -3,8 +3,6 @@
 import { expect, test } from "@playwright/test";
 import { operator, query, screenshot, signedIn } from "./support/dashboard";
 
-// six pages, each waited on: more than the default 30 s on a loaded machine
-test.setTimeout(90_000);
 
 test.afterAll(async () => {
   await query(`update "User" set "timeZone" = 'UTC' where email = $1`, [operator.email]);

@@ -6,8 +6,6 @@ import { check, operator, screenshot, signedIn } from "./support/dashboard";
 test("the traffic chart compares with the previous period, with totals and the change", async ({
   browser,
 }) => {
-  // a sign-in, three checks, a page, two live refreshes: past 30 s on a loaded machine
-  test.setTimeout(90_000);
   const page = await signedIn(browser, operator);
   // a few checks now, so the current period has traffic the previous one lacks
   for (let i = 0; i < 3; i++) await check(page, { tenant: "acme", subject: "compare-e2e" });
