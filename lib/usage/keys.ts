@@ -21,6 +21,10 @@ import type { Outcome } from "@/lib/usage/types";
 //                                      rejections that limit denied (limit-denials.ts; rolled up
 //                                      into PostgreSQL: denial-writer.ts)
 //   <ns>{u:<tenant>}:rd / :rx    LIST  latest decisions / denials, JSON, newest first, capped
+//   <ns>{u:<tenant>}:f           HASH  <recorder> -> the sequence number of its last flush of this
+//                                      tenant's counts, written in the same transaction as they
+//                                      are: a retry after a lost reply reads whether they landed
+//                                      (flush-units.ts); gone 5 minutes after the last flush
 //   <ns>{u:idx}:m:<minute>       SET   tenant ids with data in that minute (for the rollup)
 //   <ns>{u:job}:lease / :fence / :minutes / :hours   rollup lease, fencing counter, watermarks
 //   <ns>{u:used}                 HASH  "k:<keyId>" | "t:<tokenId>" -> last use, epoch ms
@@ -95,6 +99,11 @@ export function offenderDetail(keyId: string, route: string, subject: string): s
 /** LIST of the tenant's latest decisions (`which` "d") or denials ("x"), newest first, JSON entries. */
 export function recentKey(ns: string, tenantId: string, which: "d" | "x"): string {
   return `${ns}${tenantUsageTag(tenantId)}:r${which}`;
+}
+
+/** Each recorder's last flush of a tenant's counts that landed (same MULTI as its counts). */
+export function flushMarkKey(ns: string, tenantId: string): string {
+  return `${ns}${tenantUsageTag(tenantId)}:f`;
 }
 
 export function minuteIndexKey(ns: string, minute: number): string {

@@ -27,6 +27,9 @@ export interface TenantBatch {
   denials: Map<number, Map<string, Map<string, number>>>;
   subjects: number;
   detailCount: number;
+  /** decisions counted for this tenant, and distinct counters it holds (a failed write is retried per tenant) */
+  events: number;
+  fields: number;
 }
 
 export interface BatchLimits {
@@ -74,6 +77,8 @@ export class UsageBatch {
         denials: new Map(),
         subjects: 0,
         detailCount: 0,
+        events: 0,
+        fields: 0,
       };
       this.tenants.set(tenantId, tenant);
     }
@@ -91,6 +96,7 @@ export class UsageBatch {
     if (count === undefined) {
       if (this.fields >= this.limits.maxFields) return false;
       this.fields++;
+      tenant.fields++;
       pairs.set(field, 1);
     } else pairs.set(field, count + 1);
     return true;
@@ -128,6 +134,7 @@ export class UsageBatch {
       return;
     }
     this.events++;
+    tenant.events++;
     // only checks that took a lease carry its expiry
     if (event.leaseDueMs !== undefined)
       this.countLease(tenant, event.keyId ?? "", event.route ?? "", nowMs, event.leaseDueMs);

@@ -1,6 +1,5 @@
 import "server-only";
 import type { ChainableCommander } from "ioredis";
-import type { RedisClient } from "@/lib/shared/redis/redis";
 import {
   degradedCausesKey,
   limitDenialField,
@@ -16,11 +15,12 @@ import { parseDenyingLimit } from "@/lib/usage/record/denying-limit";
 import { pairTexts } from "@/lib/usage/pair-series";
 import { LOG_PER_TENANT, RECENT_TTL_SECONDS } from "@/lib/usage/recent";
 import { scriptOf } from "@/lib/shared/redis/lua-files";
-import type { TenantBatch, UsageBatch } from "@/lib/usage/record/batch";
+import type { TenantBatch } from "@/lib/usage/record/batch";
+import type { TenantRecent } from "@/lib/usage/recent";
 
-// Writes one batch: a single pipeline on a single Redis; on a Cluster one pipeline per
-// tenant (its keys share the {u:<tenant>} tag) plus one for the minute index, because a
-// Cluster pipeline must stay within one slot.
+// The commands that write one batch: each tenant's counts (its keys share the {u:<tenant>}
+// tag, so they fit one transaction on a Cluster too) and the minute index. flush-units.ts
+// sends them and retries what failed.
 
 export interface FlushSettings {
   ns: string;
@@ -72,18 +72,18 @@ function writeCounts(
   if (args.length > 1) pipe.eval(lua, 1, key, ...args);
 }
 
-function writeTenant(
+/** One tenant's counts of a batch (all on its {u:<tenant>} slot): flush-units.ts wraps them in a MULTI. */
+export function writeTenant(
   pipe: ChainableCommander,
   settings: FlushSettings,
   tenantId: string,
-  batch: UsageBatch,
+  tenant: TenantBatch,
+  recent: TenantRecent | null,
 ): void {
-  const tenant = batch.tenants.get(tenantId);
-  if (!tenant) return;
   for (const [minute, seconds] of tenant.pairs) {
     writeCounts(pipe, pairsKey(settings.ns, tenantId, minute), seconds, minuteTtl(settings, minute));
   }
-  writeRecent(pipe, settings, tenantId, batch);
+  if (recent) writeRecent(pipe, settings, tenantId, recent);
   for (const [minute, causes] of tenant.causes) {
     const key = degradedCausesKey(settings.ns, tenantId, minute);
     for (const [cause, count] of causes) pipe.hincrby(key, cause, count);
@@ -132,10 +132,8 @@ function writeRecent(
   pipe: ChainableCommander,
   settings: FlushSettings,
   tenantId: string,
-  batch: UsageBatch,
+  recent: TenantRecent,
 ): void {
-  const recent = batch.recent.drainTenant(tenantId);
-  if (!recent) return;
   for (const [which, entries] of [
     ["d", recent.decisions],
     ["x", recent.denials],
@@ -148,50 +146,31 @@ function writeRecent(
   }
 }
 
-function writeIndex(pipe: ChainableCommander, settings: FlushSettings, batch: UsageBatch): void {
-  const byMinute = new Map<number, string[]>();
-  for (const [tenantId, tenant] of batch.tenants) {
-    for (const minute of tenant.pairs.keys()) {
-      const list = byMinute.get(minute) ?? [];
-      list.push(tenantId);
-      byMinute.set(minute, list);
+/** The tenants with counts in each minute, for the minute index. */
+export function indexOf(
+  tenants: Iterable<{ tenantId: string; counts: TenantBatch }>,
+  into = new Map<number, Set<string>>(),
+): Map<number, Set<string>> {
+  for (const { tenantId, counts } of tenants) {
+    for (const minute of counts.pairs.keys()) {
+      const set = into.get(minute) ?? new Set<string>();
+      set.add(tenantId);
+      into.set(minute, set);
     }
   }
-  for (const [minute, tenants] of byMinute) {
+  return into;
+}
+
+/** SADD is idempotent: the index of a failed flush is simply written again. */
+export function writeIndex(
+  pipe: ChainableCommander,
+  settings: FlushSettings,
+  index: ReadonlyMap<number, ReadonlySet<string>>,
+): void {
+  for (const [minute, tenants] of index) {
+    if (tenants.size === 0) continue;
     const key = minuteIndexKey(settings.ns, minute);
     pipe.sadd(key, ...tenants);
     pipe.expire(key, minuteTtl(settings, minute));
   }
-}
-
-async function run(pipe: ChainableCommander): Promise<void> {
-  const replies = await pipe.exec();
-  if (!replies) throw new Error("usage flush: pipeline discarded");
-  const failed = replies.find(([error]) => error);
-  if (failed?.[0]) throw failed[0];
-}
-
-/** Resolves once every command succeeded; rejects on the first failure. */
-export async function writeBatch(
-  client: RedisClient,
-  settings: FlushSettings,
-  batch: UsageBatch,
-): Promise<void> {
-  if (!client.isCluster) {
-    const pipe = client.pipeline();
-    for (const tenantId of batch.tenants.keys()) writeTenant(pipe, settings, tenantId, batch);
-    writeIndex(pipe, settings, batch);
-    await run(pipe);
-    return;
-  }
-  const pipes: ChainableCommander[] = [];
-  for (const tenantId of batch.tenants.keys()) {
-    const pipe = client.pipeline();
-    writeTenant(pipe, settings, tenantId, batch);
-    pipes.push(pipe);
-  }
-  const index = client.pipeline();
-  writeIndex(index, settings, batch);
-  pipes.push(index);
-  await Promise.all(pipes.map(run));
 }

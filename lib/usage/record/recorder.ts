@@ -1,19 +1,24 @@
 import "server-only";
-import { createRedis, hotPathOptions, type RedisClient } from "@/lib/shared/redis/redis";
+import type { RedisClient } from "@/lib/shared/redis/redis";
 import { UsageBatch } from "@/lib/usage/record/batch";
 import { CredentialUse, type CredentialKind } from "@/lib/usage/record/credential-use";
-import { writeBatch, type FlushSettings } from "@/lib/usage/record/flush";
+import type { FlushSettings } from "@/lib/usage/record/flush";
+import { unitsIndex, writeQueues, type Sender } from "@/lib/usage/record/flush-units";
+import { UnsentUnits } from "@/lib/usage/record/unsent-units";
+import { recorderMetrics } from "@/lib/usage/record/recorder-metrics";
+import { randomBytes } from "node:crypto";
 import { lastUsedKey, subjectSecondsKey } from "@/lib/usage/keys";
 import { SubjectSeries, type SeriesWrite } from "@/lib/usage/subject-series";
-import { ROLLUP_READ_MARGIN_MS, usageSettings } from "@/lib/usage/settings";
+import { ROLLUP_READ_MARGIN_MS } from "@/lib/usage/settings";
 import type { UsageEvent } from "@/lib/usage/types";
 import type { LeaseRelease } from "@/lib/check/decision-sink";
 import { wallNow } from "@/lib/shared/wall-clock";
-import { globalSingleton } from "@/lib/shared/global-singleton";
 
-// Counts every decision in process and flushes once a second in one pipeline. A check never
-// waits for Redis here: record() is synchronous, and a failed flush drops its batch (counted
-// in stats() and logged at most every 10 s) instead of retrying into unbounded memory.
+// Counts every decision in process and flushes once a second. A check never waits for Redis
+// here: record() is synchronous. A tenant's counts that a flush could not write are sent
+// again with the next flushes (flush-units.ts: each lands once), for up to RETRY_MS and
+// within maxFields counters held; past either they are dropped, counted in stats() and
+// /api/metrics, and logged at most every 10 s, so memory stays bounded whatever Redis does.
 
 export interface RecorderOptions {
   redis: () => RedisClient;
@@ -38,6 +43,10 @@ export interface RecorderStats {
   flushes: number;
   failedFlushes: number;
   droppedEvents: number;
+  /** tenant units sent again after a failed flush */
+  retriedUnits: number;
+  /** decisions counted but not written yet (waiting for a retry) */
+  pendingEvents: number;
 }
 
 export class UsageRecorder {
@@ -49,10 +58,23 @@ export class UsageRecorder {
   private readonly credentials = new CredentialUse();
   /** per-subject series for the what-if replay (subject-series.ts) */
   private readonly series: SubjectSeries | undefined;
-  private readonly counters: RecorderStats = { recorded: 0, flushes: 0, failedFlushes: 0, droppedEvents: 0 };
+  private readonly counters: RecorderStats = {
+    recorded: 0,
+    flushes: 0,
+    failedFlushes: 0,
+    droppedEvents: 0,
+    retriedUnits: 0,
+    pendingEvents: 0,
+  };
+  /** what a flush could not write, sent again with the next one */
+  private readonly unsent: UnsentUnits;
+  /** this recorder's field in the tenants' flush markers, and its last unit number */
+  private readonly recorderId = randomBytes(9).toString("base64url");
+  private seq = 0;
 
   constructor(private readonly options: RecorderOptions) {
     this.series = options.subjectSeries === false ? undefined : new SubjectSeries();
+    this.unsent = new UnsentUnits(options.maxFields ?? 50_000, (events) => this.dropped(events));
     this.batch = this.newBatch();
   }
 
@@ -85,7 +107,7 @@ export class UsageRecorder {
   /** Writes what was counted so far. One flush at a time: a slow one lets counts gather. */
   async flush(): Promise<void> {
     if (this.flushing) return this.flushing;
-    if (this.batch.empty && this.credentials.empty && !this.series?.pending) return;
+    if (this.batch.empty && this.unsent.empty && this.credentials.empty && !this.series?.pending) return;
     // While the connection is (re)connecting, keep counting: the batch is bounded by maxFields.
     const client = this.options.redis();
     if (this.options.waitForReady !== false && client.status !== "ready") {
@@ -94,27 +116,62 @@ export class UsageRecorder {
     }
     const batch = this.batch;
     this.batch = this.newBatch();
-    const series = this.series?.drain((this.options.clock ?? wallNow)(), this.stopping) ?? [];
+    const nowMs = (this.options.clock ?? wallNow)();
+    const series = this.series?.drain(nowMs, this.stopping) ?? [];
     this.counters.recorded += batch.events;
-    this.counters.droppedEvents += batch.dropped;
+    this.dropped(batch.dropped);
+    const retried = this.unsent.size;
+    const { queues, index: unsentIndex } = this.unsent.take(
+      batch.tenants,
+      (t) => batch.recent.drainTenant(t),
+      nowMs,
+    );
+    const held = [...queues.values()].flatMap((q) => [q.sent, q.next]).filter((u) => u !== null);
+    const index = unitsIndex(held, copyIndex(unsentIndex));
+    this.counters.retriedUnits += retried;
+    metrics.retried.value += retried;
     const uses = this.credentials.drain();
     this.flushing = Promise.all([
-      batch.empty ? undefined : writeBatch(client, this.settings(), batch),
-      Object.keys(uses).length > 0 ? client.hset(lastUsedKey(this.options.ns), uses) : undefined,
-      series.length > 0 ? this.writeSeries(client, series) : undefined,
+      writeQueues(this.sender(client), queues, index),
+      // last uses and the replay's series are approximate by design: not retried
+      Object.keys(uses).length > 0
+        ? client
+            .hset(lastUsedKey(this.options.ns), uses)
+            .catch((e: unknown) => this.warn(`last uses not written: ${String(e)}`))
+        : undefined,
+      series.length > 0
+        ? this.writeSeries(client, series).catch((e: unknown) =>
+            this.warn(`replay series not written: ${String(e)}`),
+          )
+        : undefined,
     ])
-      .then(() => {
-        this.counters.flushes++;
-      })
-      .catch((error: unknown) => {
+      .then(([result]) => {
+        const left = [...queues.values()].filter((q) => q.sent || q.next).length;
+        if (left === 0 && !result.indexFailed) {
+          this.counters.flushes++;
+          return;
+        }
         this.counters.failedFlushes++;
-        this.counters.droppedEvents += batch.events;
-        this.warn(`usage flush failed, ${batch.events} decisions not counted: ${String(error)}`);
+        this.unsent.keep(queues, (this.options.clock ?? wallNow)());
+        // the index of what landed (what is held brings its minutes again when sent)
+        if (result.indexFailed) this.unsent.keepIndex(unitsIndex(result.written, unsentIndex));
+        this.warn(`usage flush failed for ${left} tenants, sent again: ${String(result.error)}`);
       })
       .finally(() => {
+        this.counters.pendingEvents = this.unsent.events;
+        metrics.pending.value = this.counters.pendingEvents;
         this.flushing = null;
       });
     return this.flushing;
+  }
+
+  private sender(client: RedisClient): Sender {
+    return { client, settings: this.settings(), recorderId: this.recorderId, nextSeq: () => ++this.seq };
+  }
+
+  private dropped(events: number): void {
+    this.counters.droppedEvents += events;
+    metrics.dropped.value += events;
   }
 
   /** One HSET and EXPIRE per tenant-minute (each on its tenant's slot on a Cluster). */
@@ -145,9 +202,10 @@ export class UsageRecorder {
     this.timer = null;
     this.stopping = true; // the subject series' partial minutes are written now too
     const until = Date.now() + deadlineMs;
-    while ((!this.batch.empty || this.series?.pending || this.flushing) && Date.now() < until) {
+    const unwritten = (): boolean => !this.batch.empty || !this.unsent.empty || this.series?.pending === true;
+    while ((unwritten() || this.flushing) && Date.now() < until) {
       await this.flush();
-      if (!this.batch.empty || this.series?.pending) await new Promise((resolve) => setTimeout(resolve, 20));
+      if (unwritten()) await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 
@@ -172,28 +230,7 @@ export class UsageRecorder {
   }
 }
 
-// its own fail-fast connection: a dead Redis must not queue flushes behind other work
-const recorderRedis = globalSingleton<RedisClient>("sluiceUsageRedis", () =>
-  createRedis({ ...hotPathOptions, enableAutoPipelining: false }),
-);
+const metrics = recorderMetrics();
 
-const recorder = globalSingleton<UsageRecorder>("sluiceUsageRecorder", () => {
-  const settings = usageSettings();
-  return new UsageRecorder({
-    redis: () => recorderRedis.get(),
-    ns: settings.ns,
-    enabled: settings.recording,
-    secondsRetentionMs: settings.secondsRetentionMs,
-  });
-});
-
-/** Closes the recorder's own connection (after stop(), at shutdown). */
-export function closeRecorderConnection(): void {
-  recorderRedis.peek()?.disconnect();
-  recorderRedis.set(undefined);
-}
-
-/** The process-wide recorder /api/check reports to (started by startUsageJobs). */
-export function usageRecorder(): UsageRecorder {
-  return recorder.get();
-}
+const copyIndex = (index: ReadonlyMap<number, ReadonlySet<string>>): Map<number, Set<string>> =>
+  new Map([...index].map(([minute, tenants]) => [minute, new Set(tenants)]));

@@ -2,7 +2,7 @@ import "server-only";
 import { setDecisionSink } from "@/lib/check/decision-sink";
 import { usageSettings } from "@/lib/usage/settings";
 import { usageSink } from "@/lib/usage/record/decision-sink";
-import { closeRecorderConnection, usageRecorder } from "@/lib/usage/record/recorder";
+import { closeRecorderConnection, usageRecorder } from "@/lib/usage/record/process-recorder";
 import { startMemoryJob } from "@/lib/usage/record/tenant-memory";
 import { globalSlot } from "@/lib/shared/global-singleton";
 import { startPeriodicTask } from "@/lib/shared/periodic-task";

@@ -6,7 +6,7 @@ import { moveLastUsed } from "@/lib/usage/store/last-used-job";
 import { UsageRollup } from "@/lib/usage/store/rollup";
 import { packCompletePartitions } from "@/lib/usage/store/pack-job";
 import { usageSettings } from "@/lib/usage/settings";
-import { closeRecorderConnection } from "@/lib/usage/record/recorder";
+import { closeRecorderConnection } from "@/lib/usage/record/process-recorder";
 import { startMemoryJob } from "@/lib/usage/record/tenant-memory";
 import { startPeriodicTask } from "@/lib/shared/periodic-task";
 import { globalSlot } from "@/lib/shared/global-singleton";

@@ -72,6 +72,10 @@ describe("metrics", () => {
     }
     expect(text).toContain('sluice_store_failures_total{kind="local_overload"} ');
     expect(text).toMatch(/^sluice_check_duration_seconds_bucket\{le="\+Inf"\} \d+$/m);
+    // the usage recorder's health (tests/integration/usage/flush-retry.test.ts moves them)
+    expect(text).toContain("# TYPE sluice_usage_dropped_decisions_total counter");
+    expect(text).toContain("# TYPE sluice_usage_flush_retries_total counter");
+    expect(text).toContain("# TYPE sluice_usage_pending_decisions gauge");
   });
 
   it("counts decisions by outcome and reason", async () => {
