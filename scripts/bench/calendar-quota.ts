@@ -4,7 +4,9 @@
 // period bounds are computed once per period and zone on the server (lib/check/limiter/
 // calendar.ts), so the two should cost the same: one script call each, the same integers.
 import type { Principal } from "@/lib/shared/principal";
-import type { Measured, Phase } from "./rounds";
+import type { Measured, Phase, PhaseSummary } from "./rounds";
+import type { Row, Target } from "./report";
+import { phaseRow } from "./rows";
 
 const bench: Principal = { kind: "system", label: "bench" };
 const CALENDAR = "bench-calendar";
@@ -47,4 +49,17 @@ export function calendarPhases(appPhase: AppPhase): Phase[] {
         appPhase("(q) calendar quota (month, Berlin)", "/api/check", [JSON.stringify({ tenant: CALENDAR })]),
     },
   ];
+}
+
+export function calendarRows(get: (id: string) => PhaseSummary): Row[] {
+  return [
+    phaseRow(get("qx"), "(qx)", "keyless check, a tenant-wide fixed window (1 d): the plain twin"),
+    phaseRow(get("q"), "(q)", "the same, a calendar quota (a month in Europe/Berlin)"),
+  ];
+}
+
+/** A calendar quota costs a plain window at most 5% (the same script, bounds computed once a period). */
+export function calendarTarget(get: (id: string) => PhaseSummary): Target {
+  const ratio = get("q").median.rps / get("qx").median.rps;
+  return { what: "(q) >= 0.95x (qx) in checks/s", value: `${ratio.toFixed(2)}x`, ok: ratio >= 0.95 };
 }

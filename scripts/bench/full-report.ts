@@ -12,6 +12,7 @@ import { mixBudget, mixRows, mixTargets } from "./realistic-phases";
 import { distinctRows, distinctTargets } from "./distinct-phases";
 import { grpcRows, grpcTarget } from "./grpc-phases";
 import { kindRows, kindTargets } from "./kind-costs";
+import { calendarRows, calendarTarget } from "./calendar-quota";
 import type { Measured, PhaseSummary } from "./rounds";
 import type { Target } from "./report";
 
@@ -83,6 +84,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     ...input.admin.rows(get),
     ...localRows(get, await bytesPerIdentity()),
     ...listRows(get),
+    ...calendarRows(get),
     ...kindRows(get),
     ...grpcRows(get),
     row("(w1)", "w1", "POST /api/check, SLUICE_WORKERS=1"),
@@ -111,6 +113,7 @@ export async function fullReport(input: ReportInput): Promise<void> {
     input.admin.target(get("ah").median, get("aq").median),
     ...localTargets(get("l").median, e, a),
     ...listTargets(get("ln").median, get("lm").median, get("ld").median, e),
+    calendarTarget(get),
     ...kindTargets(get),
     grpcTarget(get("rls").median, get("rlsh").median),
     ...distinctTargets(get),

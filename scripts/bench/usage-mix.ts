@@ -4,8 +4,11 @@
 // one flush each, into its own Redis (or REDIS_URL). Prints the recorder's CPU per check
 // (record and flush, main thread), Redis' CPU for the flushes, the Redis memory one complete
 // minute of usage takes, and what reading the busiest tenant-minute costs Redis.
-// `npm run bench:usage [seconds]` (default 62: one whole minute and its neighbours).
+// `npm run bench:usage [seconds] [tenants]` (default 62: one whole minute and its neighbours;
+// 10 tenants, each with its keys; more than the 1,000 keys spreads the checks over tenants
+// at random, so each flush writes thousands of tenants: the installation-sized case).
 import { readFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Redis } from "ioredis";
 import { startBenchRedis } from "./bench-redis";
 import { freePort, stopAll } from "./processes";
@@ -20,7 +23,8 @@ const { pairsKey } = await import("@/lib/usage/keys");
 const PER_SECOND = 13_000;
 const SECONDS = Number(process.argv[2] ?? 62);
 const NS = "bench:usage:";
-const tenants = Array.from({ length: 10 }, (_, t) => `c${t}`.padEnd(25, "t"));
+const TENANTS = Number(process.argv[3] ?? 10);
+const tenants = Array.from({ length: TENANTS }, (_, t) => `c${t}`.padEnd(25, "t"));
 const keys = Array.from({ length: 1_000 }, (_, k) => `c${k}`.padEnd(25, "k"));
 const routes = Array.from({ length: 50 }, (_, r) => `GET /v1/res${r}/:id`);
 const [keyRank, subjectRank] = [zipf(keys.length), zipf(100_000)];
@@ -43,7 +47,10 @@ function second(): UsageEvent[] {
     const { subject } = JSON.parse(`{"subject":"u${subjectRank()}"}`) as { subject: string };
     const route = routes[Math.floor(Math.random() * routes.length)] ?? null;
     return {
-      tenantId: tenants[k % tenants.length] ?? "",
+      tenantId:
+        (tenants.length <= keys.length
+          ? tenants[k % tenants.length]
+          : tenants[Math.floor(Math.random() * tenants.length)]) ?? "",
       keyId: keys[k] ?? null,
       route,
       outcome: "allowed",
@@ -70,7 +77,9 @@ const recorder = new UsageRecorder({
 });
 try {
   await client.ping();
-  const cost = { record: 0, flush: 0, redis: 0, checks: 0 };
+  const cost = { record: 0, flush: 0, redis: 0, checks: 0, longestFlush: 0 };
+  // how long a flush holds the event loop at a stretch: what a check arriving then waits
+  const blocked = monitorEventLoopDelay({ resolution: 1 });
   for (let s = 0; s < SECONDS; s++) {
     const events = second();
     const redis0 = await redisCpuMicros(probe);
@@ -80,7 +89,9 @@ try {
       recorder.record(events[i] as UsageEvent);
     }
     const cpu1 = mainMicros();
+    if (s >= 3) blocked.enable();
     await recorder.flush();
+    blocked.disable();
     const [cpu2, redis1] = [mainMicros(), await redisCpuMicros(probe)];
     if (s < 3) continue; // JIT warm-up
     Object.assign(cost, {
@@ -88,13 +99,16 @@ try {
       flush: cost.flush + cpu2 - cpu1,
       redis: cost.redis + redis1 - redis0,
       checks: cost.checks + PER_SECOND,
+      longestFlush: Math.max(cost.longestFlush, cpu2 - cpu1),
     });
   }
   await recorder.stop();
   const perCheck = (us: number): string => `${(us / cost.checks).toFixed(2)} µs`;
-  console.log(`usage recording of the realistic mix, ${PER_SECOND} checks/s for ${SECONDS} s:`);
   console.log(
-    `  CPU per check: record ${perCheck(cost.record)}, flush ${perCheck(cost.flush)}, Redis ${perCheck(cost.redis)}`,
+    `usage recording of the realistic mix, ${PER_SECOND} checks/s over ${TENANTS} tenants for ${SECONDS} s:`,
+  );
+  console.log(
+    `  CPU per check: record ${perCheck(cost.record)}, flush ${perCheck(cost.flush)}, Redis ${perCheck(cost.redis)}; the costliest flush ${(cost.longestFlush / 1_000).toFixed(1)} ms of this thread, holding the event loop ${(blocked.max / 1e6).toFixed(1)} ms at most`,
   );
   // the first complete minute: its usage hashes, and reading the busiest of them
   const minute = start / 60_000;
@@ -118,7 +132,8 @@ try {
   );
 } finally {
   const left = await probe.keys(`${NS}*`);
-  if (left.length > 0) await probe.del(...left);
+  // in slices: thousands of tenants leave more keys than one call's arguments may hold
+  for (let i = 0; i < left.length; i += 1_000) await probe.del(...left.slice(i, i + 1_000));
   client.disconnect();
   probe.disconnect();
   await stopAll();

@@ -3,7 +3,6 @@
 import { expect, test } from "@playwright/test";
 import { operator, query, screenshot, signedIn } from "./support/dashboard";
 
-
 test.afterAll(async () => {
   await query(`update "User" set "timeZone" = 'UTC' where email = $1`, [operator.email]);
 });

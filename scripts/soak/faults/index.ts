@@ -113,10 +113,11 @@ async function main(): Promise<boolean> {
   const probed = await probe.stop();
   const { changes, failed } = churn.stop();
   const counted = await countedUsage(since);
+  const recorder = (await readServerFigures(app.url)).usage;
   const decisions = rows.reduce((sum, r) => sum + r.decisions, 0) + probed.checks - probed.failed;
   log(`${changes} config changes applied, ${failed} refused`);
   const kills = plan.filter((step) => step?.kills).length;
-  const result = verdictLines(rows, probed, decisions, counted, kills * FORGETTABLE_PER_KILL);
+  const result = verdictLines(rows, probed, decisions, counted, kills * FORGETTABLE_PER_KILL, recorder);
   console.log("");
   for (const line of result.lines) console.log(line);
   console.log(`soak:faults verdict: ${result.pass ? "PASS" : "FAIL"}`);

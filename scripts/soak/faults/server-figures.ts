@@ -7,6 +7,8 @@ export interface ServerFigures {
   degraded: Record<string, number>;
   /** sluice_check_late_answers_total by cause (starved, waited) */
   late: Record<string, number>;
+  /** the usage recorder: decisions dropped, tenant units sent again, decisions waiting */
+  usage: { dropped: number; retried: number; pending: number };
 }
 
 const LINE = /^(sluice_[a-z_]+)\{([^}]*)\} ([\d.e+-]+)$/;
@@ -23,6 +25,11 @@ function byLabel(text: string, metric: string, label: string): Record<string, nu
   return out;
 }
 
+function plain(text: string, metric: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(`${metric} `));
+  return line === undefined ? 0 : Number(line.slice(metric.length + 1));
+}
+
 export async function readServerFigures(appUrl: string): Promise<ServerFigures> {
   // a connection of its own: on fetch's pool it would go to the app process for good, and
   // the probe's checks that later reuse it would take the app's path (side-read.ts)
@@ -32,6 +39,11 @@ export async function readServerFigures(appUrl: string): Promise<ServerFigures> 
   return {
     degraded: byLabel(text, "sluice_degraded_decisions_total", "cause"),
     late: byLabel(text, "sluice_check_late_answers_total", "cause"),
+    usage: {
+      dropped: plain(text, "sluice_usage_dropped_decisions_total"),
+      retried: plain(text, "sluice_usage_flush_retries_total"),
+      pending: plain(text, "sluice_usage_pending_decisions"),
+    },
   };
 }
 
