@@ -1,4 +1,5 @@
 import "server-only";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ChainableCommander } from "ioredis";
 import type { RedisClient } from "@/lib/shared/redis/redis";
 import { flushMarkKey } from "@/lib/usage/keys";
@@ -70,8 +71,6 @@ async function landed(sender: Sender, unit: TenantUnit): Promise<boolean> {
 
 /** Tenants whose units one pipeline carries: the event loop runs checks between slices. */
 const SLICE = 250;
-
-const yieldToChecks = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A unit's commands: its counts, then the recorder's mark, between MULTI and EXEC. */
 function unitCommands(pipe: ChainableCommander, sender: Sender, unit: TenantUnit): void {
@@ -182,7 +181,7 @@ export async function writeQueues(
     }
   }
   for (let i = 0; i < sending.length; i += SLICE) {
-    if (i > 0) await yieldToChecks();
+    if (i > 0) await nextTurn();
     const slice = sending.slice(i, i + SLICE);
     const landedUnits = await sendSlice(
       sender,

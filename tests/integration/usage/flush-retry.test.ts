@@ -99,6 +99,19 @@ describe("usage flush retries", () => {
     away.disconnect();
   });
 
+  it("a flush of 600 tenants goes in slices of 250, every tenant's counts landing", async () => {
+    const ns = `${NS}retry-slices:`;
+    const clock = new TestClock(minute * 60_000 + 15_000);
+    const usage = recorder(ns, () => admin, clock);
+    const tenants = Array.from({ length: 600 }, (_, i) => `t-${i}`);
+    for (const tenantId of tenants)
+      usage.record({ tenantId, keyId: "k1", route: "GET /x", outcome: "allowed", subject: null });
+    await usage.flush();
+    expect(usage.stats()).toMatchObject({ failedFlushes: 0, pendingEvents: 0, recorded: 600 });
+    const counts = await Promise.all(tenants.map((tenantId) => counted(ns, tenantId)));
+    expect(counts.filter((n) => n === 1)).toHaveLength(600);
+  });
+
   it("a unit whose answer was lost but which landed is not written again", async () => {
     const ns = `${NS}retry-lost:`;
     const clock = new TestClock(minute * 60_000 + 20_000);
