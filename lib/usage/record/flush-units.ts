@@ -101,19 +101,23 @@ async function sendSlice(
 ): Promise<boolean[]> {
   const { client } = sender;
   if (client.isCluster) {
+    // each unit on its own: one that fails leaves the others landed, not in doubt
+    const one = async (unit: TenantUnit): Promise<boolean> => {
+      const multi = client.multi();
+      unitCommands(multi, sender, unit);
+      const replies = await multi.exec();
+      // the EXEC's answer is spread over the replies: null or all errors when it did not run
+      if (!replies || replies.every(([e]) => e)) throw new Error("usage flush: transaction not applied");
+      return ran([null, replies.map(([e, r]) => e ?? r)]);
+    };
     return Promise.all(
-      units.map(async (unit) => {
-        const multi = client.multi();
-        unitCommands(multi, sender, unit);
-        const replies = await multi.exec();
-        // the EXEC's answer is spread over the replies: null or all errors when it did not run
-        if (!replies || replies.every(([e]) => e)) throw new Error("usage flush: transaction not applied");
-        return ran([null, replies.map(([e, r]) => e ?? r)]);
-      }),
-    ).catch((e: unknown) => {
-      fail(e);
-      return units.map(() => false);
-    });
+      units.map((unit) =>
+        one(unit).catch((e: unknown) => {
+          fail(e);
+          return false;
+        }),
+      ),
+    );
   }
   const pipe = client.pipeline();
   const execAt: number[] = [];
